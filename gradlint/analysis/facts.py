@@ -1,0 +1,141 @@
+"""The facts the checks read, computed once per module by ``flow.walk_module``.
+
+Each fact is a site in the source (a libcst node) with the values the flow walker saw there.
+Checks never walk the tree themselves: they filter facts and phrase findings.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from gradlint.analysis.imports import ImportTable
+from gradlint.analysis.values import Save, Value
+
+
+@dataclass
+class Function:
+    """The function (or module body) a fact was found in."""
+
+    node: cst.CSTNode
+    name: str  # "<module>" for top-level code
+    class_name: str | None = None
+    nograd: bool = False  # decorated with no_grad/inference_mode, or run under one by its class
+    trains_locally: bool = False  # calls backward() or an optimizer's step() itself
+
+
+@dataclass
+class Cut:
+    """A ``.detach()`` / ``.data`` whose operand carried history from trainables."""
+
+    node: cst.CSTNode
+    kind: str  # ".detach()" or ".data"
+    tensor: str  # the operand as written
+    upstream: set = field(default_factory=set)  # trainable roots the operand carried
+    function: Function | None = None
+
+
+@dataclass(frozen=True)
+class Return:
+    node: cst.Return
+    value: Value
+    function: Function
+
+
+@dataclass
+class Backward:
+    """A backward()/autograd.backward()/autograd.grad() call."""
+
+    node: cst.Call
+    root: str  # the root expression as written
+    value: Value
+    retain_graph: bool
+    create_graph: bool
+    function: Function
+    loop: cst.CSTNode | None = None
+    freed_later: bool = False  # a later backward in the same loop iteration
+    root_from_outside: bool = False  # the root is bound before the loop, never inside it
+
+
+@dataclass(frozen=True)
+class Switch:
+    """``t.requires_grad_()`` / ``t.requires_grad = True`` on a name."""
+
+    node: cst.CSTNode
+    name: str
+    value: Value
+    intended_leaf: bool  # the name is later differentiated against or its .grad read
+    function: Function
+
+
+@dataclass(frozen=True)
+class Rebuild:
+    """``torch.tensor(x)`` and kin: a new tensor built from ``x``'s values."""
+
+    node: cst.Call
+    factory: str
+    source: Value  # the value of the data argument
+    requires_grad: bool
+    function: Function
+
+    @property
+    def roundtrip(self) -> bool:
+        """The data came out of tensors: pulled Python values, or a computed tensor itself."""
+        return bool(self.source.pulled) or (self.source.tensor and self.source.computed)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """An in-place edit of a name: ``x.add_()``, ``x += y``, ``x[i] = y``, ``out=x``, inplace modules."""
+
+    node: cst.CSTNode
+    name: str
+    how: str
+    saved: frozenset[Save]
+    function: Function
+
+
+@dataclass(frozen=True)
+class StepBetween:
+    """``opt.step()`` after a ``retain_graph=True`` backward and before a backward of a loss
+    computed before the step (the step edits parameters the loss's graph saved)."""
+
+    node: cst.CSTNode
+    optimizer: str
+    first: cst.CSTNode
+    second: cst.CSTNode
+    root: str
+    function: Function
+
+
+@dataclass(frozen=True)
+class SequentialEdit:
+    """An ``inplace=True`` module placed right after a module that saves its output."""
+
+    node: cst.CSTNode
+    module: str
+    previous: str
+
+
+@dataclass
+class ModuleFacts:
+    module: cst.Module
+    imports: ImportTable
+    cuts: dict = field(default_factory=dict)  # node -> Cut
+    returns: list[Return] = field(default_factory=list)
+    backwards: list[Backward] = field(default_factory=list)
+    switches: list[Switch] = field(default_factory=list)
+    rebuilds: list[Rebuild] = field(default_factory=list)
+    edits: list[Edit] = field(default_factory=list)
+    steps: list[StepBetween] = field(default_factory=list)
+    sequential_edits: list[SequentialEdit] = field(default_factory=list)
+
+    def code(self, node: cst.CSTNode) -> str:
+        """The source text of a node, on one line."""
+        return " ".join(self.module.code_for_node(node).split())
+
+
+def module_facts(module: cst.Module) -> ModuleFacts:
+    from gradlint.analysis.flow import walk_module
+
+    return walk_module(module)

@@ -1,0 +1,1114 @@
+"""Walk each function body once, in source order, and record the facts the checks read.
+
+The walker is a small abstract interpreter over libcst nodes. Each name holds a ``Value``:
+which trainable roots its autograd history reaches (``self.encoder``, a global leaf made with
+``requires_grad=True``, a module object), which ``.detach()`` cuts, ``no_grad`` regions and
+``.item()`` pulls it descends from, and which recorded ops saved it for backward. Branches are
+walked separately and joined; loop bodies are walked twice so values carried from one
+iteration to the next are seen. Calls into other functions are not followed.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import libcst as cst
+
+from gradlint.analysis import saves
+from gradlint.analysis.facts import (
+    Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
+)
+from gradlint.analysis.imports import ImportTable, collect_imports, dotted
+from gradlint.analysis.values import CONST, EMPTY, UNKNOWN, ModuleInfo, Save, Value, union
+
+NOGRAD = {
+    "torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad",
+    "torch.autograd.grad_mode.no_grad", "torch.autograd.grad_mode.inference_mode",
+}
+SET_GRAD_ENABLED = {"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"}
+ENABLE_GRAD = {"torch.enable_grad", "torch.autograd.enable_grad"}
+REBUILDERS = {
+    "torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor", "torch.FloatTensor",
+    "torch.DoubleTensor", "torch.HalfTensor", "torch.LongTensor", "torch.IntTensor",
+    "torch.cuda.FloatTensor", "torch.autograd.Variable",
+}
+FACTORIES = {
+    "zeros", "ones", "empty", "full", "randn", "rand", "randint", "randperm", "arange", "linspace",
+    "logspace", "eye", "zeros_like", "ones_like", "empty_like", "full_like", "randn_like",
+    "rand_like", "randint_like", "normal", "bernoulli", "multinomial",
+}
+PARAMETER = {"torch.nn.Parameter", "torch.nn.parameter.Parameter"}
+BACKWARD_FUNCS = {"torch.autograd.backward", "torch.autograd.grad"}
+PULL_METHODS = {"item", "tolist", "numpy"}
+CAST_METHODS = {
+    "cpu", "cuda", "to", "float", "double", "half", "bfloat16", "long", "int", "bool", "byte",
+    "type", "type_as", "contiguous", "clone", "view", "view_as", "reshape", "flatten", "squeeze",
+    "unsqueeze", "permute", "transpose", "t", "expand", "expand_as", "repeat", "chunk", "split",
+}
+TENSOR_ONLY_METHODS = CAST_METHODS - {"reshape", "flatten", "squeeze", "repeat", "transpose", "split"} | {
+    "detach", "sigmoid", "softmax", "log_softmax", "relu", "requires_grad_", "backward", "masked_fill",
+    "new_tensor", "new_zeros", "new_ones", "numel", "dim", "size",
+}
+METADATA = {"shape", "dtype", "device", "ndim", "requires_grad", "is_leaf", "grad_fn", "is_cuda"}
+METADATA_METHODS = {"size", "dim", "numel", "nelement", "element_size", "stride", "is_contiguous", "data_ptr", "get_device"}
+PASSTHROUGH_BUILTINS = {"list", "tuple", "sorted", "reversed", "enumerate", "zip", "sum", "max", "min", "abs", "iter", "next", "dict", "set"}
+CONST_BUILTINS = {"len", "range", "print", "isinstance", "hasattr", "getattr", "str", "repr", "round", "type", "id", "callable", "format"}
+MODULE_ITERATORS = {"children", "modules", "parameters", "named_parameters", "named_children", "named_modules", "values"}
+NOT_MODULES = re.compile(r"(Loader|Dataset|Sampler|Writer|Logger|Path|Parser|Tokenizer|Config|Error|Exception|Warning|Dict|List|Namespace|Counter|Timer|Meter|Scheduler|Scaler)$")
+DETACHING_HELPERS = re.compile(r"detach|repackage", re.I)
+OPERATORS = {
+    cst.Multiply: ("operator.mul", "*"), cst.Power: ("operator.pow", "**"),
+    cst.MatrixMultiply: ("operator.matmul", "@"), cst.Divide: ("operator.truediv", "/"),
+    cst.Add: ("operator.add", "+"), cst.Subtract: ("operator.sub", "-"),
+}
+AUG_OPERATORS = {
+    cst.AddAssign: "+=", cst.SubtractAssign: "-=", cst.MultiplyAssign: "*=", cst.DivideAssign: "/=",
+    cst.PowerAssign: "**=", cst.MatrixMultiplyAssign: "@=",
+}
+
+
+def walk_module(module: cst.Module) -> ModuleFacts:
+    imports = collect_imports(module)
+    facts = ModuleFacts(module=module, imports=imports)
+    classes = _scan_classes(module, imports)
+    functions = {
+        stmt.name.value: _decorated_nograd(stmt, imports)
+        for stmt in module.body if isinstance(stmt, cst.FunctionDef)
+    }
+    top = Function(module, "<module>")
+    walker = Walker(facts, classes, functions, globals_env={}, function=top)
+    walker.intended_leaves = _intended_leaves(module, imports)
+    walker.block(module.body)
+    globals_env = walker.env
+    queue = [(stmt, None) for stmt in walker.deferred]
+    while queue:
+        node, cls = queue.pop(0)
+        if isinstance(node, cst.ClassDef):
+            info = classes.get(node.name.value)
+            queue.extend((s, info) for s in _block_body(node.body))
+            continue
+        if not isinstance(node, cst.FunctionDef):
+            continue
+        nograd = _decorated_nograd(node, imports) or bool(
+            cls is not None and cls.nograd_call and node.name.value in ("forward", "__call__"))
+        function = Function(
+            node, node.name.value, cls.name if cls else None, nograd=nograd,
+            trains_locally=_trains_locally(node),
+        )
+        inner = Walker(facts, classes, functions, globals_env, function, cls=cls)
+        inner.function_body(node)
+        queue.extend((d, None) for d in inner.deferred)
+    return facts
+
+
+class ClassInfo:
+    def __init__(self, name: str, bases: list[str]):
+        self.name = name
+        self.bases = bases
+        self.attrs: dict[str, ModuleInfo | None] = {}  # self.x -> module it holds (None: plain value)
+        self.literal_attrs: set[str] = set()
+        self.nograd_call = False
+        self.nograd_methods: set[str] = set()
+        self.is_module = False
+
+
+def _block_body(block) -> list:
+    return list(block.body) if isinstance(block, cst.IndentedBlock) else [cst.SimpleStatementLine(list(block.body))]
+
+
+def _decorated_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
+    for deco in node.decorators:
+        expr = deco.decorator
+        target = expr.func if isinstance(expr, cst.Call) else expr
+        name = imports.qualname(target)
+        if name in NOGRAD:
+            return True
+        if name in SET_GRAD_ENABLED and isinstance(expr, cst.Call) and _literal_false(expr.args[0].value if expr.args else None):
+            return True
+    return False
+
+
+def _literal_false(expr) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "False"
+
+
+def _literal_true(expr) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "True"
+
+
+def _is_literal(expr) -> bool:
+    if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        return True
+    if isinstance(expr, cst.Name) and expr.value in ("True", "False", "None"):
+        return True
+    if isinstance(expr, cst.UnaryOperation):
+        return _is_literal(expr.expression)
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        return all(isinstance(e, cst.Element) and _is_literal(e.value) for e in expr.elements)
+    return False
+
+
+def _trains_locally(node: cst.FunctionDef) -> bool:
+    found = False
+
+    class V(cst.CSTVisitor):
+        def visit_FunctionDef(self, inner: cst.FunctionDef) -> bool:
+            return inner is node
+
+        def visit_Call(self, call: cst.Call) -> None:
+            nonlocal found
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("backward", "step", "manual_backward"):
+                found = True
+
+    node.visit(V())
+    return found
+
+
+def _scan_classes(module: cst.Module, imports: ImportTable) -> dict[str, ClassInfo]:
+    classes: dict[str, ClassInfo] = {}
+
+    class V(cst.CSTVisitor):
+        def __init__(self):
+            self.stack: list[ClassInfo] = []
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> None:
+            bases = [imports.qualname(b.value) or "" for b in node.bases]
+            info = ClassInfo(node.name.value, bases)
+            classes[info.name] = info
+            self.stack.append(info)
+
+        def leave_ClassDef(self, node: cst.ClassDef) -> None:
+            self.stack.pop()
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            if not self.stack:
+                return
+            info = self.stack[-1]
+            if _decorated_nograd(node, imports):
+                info.nograd_methods.add(node.name.value)
+                if node.name.value in ("forward", "__call__"):
+                    info.nograd_call = True
+            if node.name.value == "__call__" and _wraps_call_in_nograd(node, imports):
+                info.nograd_call = True
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if not self.stack:
+                return
+            for target in node.targets:
+                name = dotted(target.target)
+                if name and name.startswith("self.") and name.count(".") == 1:
+                    info = self.stack[-1]
+                    if _is_literal(node.value):
+                        info.literal_attrs.add(name)
+                    else:
+                        info.attrs[name] = _module_info(node.value, imports, classes)
+
+    module.visit(V())
+    # Inherit flags along base classes defined in this file.
+    def resolve(info: ClassInfo, seen=()) -> None:
+        for base in info.bases:
+            if base.startswith("torch.nn.") or base in ("nn.Module", "Module"):
+                info.is_module = True
+            parent = classes.get(base.split(".")[-1])
+            if parent is not None and parent is not info and parent.name not in seen:
+                resolve(parent, seen + (info.name,))
+                info.nograd_call |= parent.nograd_call
+                info.is_module |= parent.is_module
+                for key, value in parent.attrs.items():
+                    info.attrs.setdefault(key, value)
+    for info in list(classes.values()):
+        resolve(info)
+    return classes
+
+
+def _wraps_call_in_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
+    found = False
+
+    class V(cst.CSTVisitor):
+        def visit_With(self, with_node: cst.With) -> None:
+            nonlocal found
+            for item in with_node.items:
+                call = item.item
+                target = call.func if isinstance(call, cst.Call) else call
+                if imports.qualname(target) in NOGRAD:
+                    found = True
+
+    node.visit(V())
+    return found
+
+
+def _module_info(expr: cst.BaseExpression, imports: ImportTable, classes: dict) -> ModuleInfo | None:
+    """What module a constructor call makes: ``nn.Conv2d(…)``, ``nn.ReLU(inplace=True)``, ``nn.Sequential(…)``."""
+    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
+        expr = expr.func.value
+    if not isinstance(expr, cst.Call):
+        return None
+    name = imports.qualname(expr.func)
+    if name is None:
+        return None
+    inplace = any(a.keyword is not None and a.keyword.value == "inplace" and _literal_true(a.value) for a in expr.args)
+    if name.startswith("torch.nn.") and name.split(".")[-1][:1].isupper():
+        if name == "torch.nn.Sequential":
+            return _sequential_info(expr, imports, classes)
+        data = saves.module_saves(name)
+        if data is None:
+            return ModuleInfo(name, inplace=inplace)
+        return ModuleInfo(name, inplace=inplace and data.inplace_kwarg,
+                          saves_input=data.input, saves_output=data.output)
+    cls = classes.get(name)
+    if cls is not None:
+        return ModuleInfo(name, nograd_call=cls.nograd_call)
+    return None
+
+
+def _sequential_info(call: cst.Call, imports: ImportTable, classes: dict) -> ModuleInfo:
+    items = [_module_info(a.value, imports, classes) for a in call.args if a.keyword is None and not a.star]
+    if not items:
+        return ModuleInfo("torch.nn.Sequential")
+    first, last = items[0], items[-1]
+    return ModuleInfo(
+        "torch.nn.Sequential",
+        saves_input=first.saves_input if first is not None else None,
+        saves_output=last.saves_output if last is not None else None,
+    )
+
+
+class _Loop:
+    def __init__(self, node, assigned: set[str]):
+        self.node = node
+        self.assigned = assigned
+        self.backwards: list[Backward] = []
+
+
+class Walker:
+    """Walks one function body (or the module's top level) in source order."""
+
+    def __init__(self, facts: ModuleFacts, classes: dict, functions: dict, globals_env: dict,
+                 function: Function, cls: ClassInfo | None = None):
+        self.facts = facts
+        self.imports = facts.imports
+        self.classes = classes
+        self.functions = functions
+        self.globals = globals_env
+        self.function = function
+        self.cls = cls
+        self.env: dict[str, Value] = {}
+        self.born: dict[str, int] = {}
+        self.seq = 0
+        self.nograd: cst.CSTNode | None = function.node if function.nograd else None
+        self.record = True
+        self.loops: list[_Loop] = []
+        self.retained: list[Backward] = []  # retain_graph=True backwards not yet followed by a free
+        self.pending_steps: list[tuple[cst.Call, str, int, Backward]] = []
+        self.deferred: list[cst.CSTNode] = []
+        self.intended_leaves: set[str] = set()
+
+    # ---- statements -------------------------------------------------------------------------
+
+    def function_body(self, node: cst.FunctionDef) -> None:
+        self.intended_leaves = _intended_leaves(node, self.imports)
+        params = node.params
+        for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
+            self.env[param.name.value] = UNKNOWN
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                self.env[star.name.value] = UNKNOWN
+        self.block(_block_body(node.body))
+
+    def block(self, statements) -> None:
+        for stmt in statements:
+            self.statement(stmt)
+
+    def statement(self, stmt) -> None:
+        self.seq += 1
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                self.small(small)
+        elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            self.deferred.append(stmt)
+            self.env[stmt.name.value] = UNKNOWN
+        elif isinstance(stmt, cst.If):
+            self.expr(stmt.test)
+            before = dict(self.env)
+            self.block(_block_body(stmt.body))
+            after_body = self.env
+            self.env = dict(before)
+            if stmt.orelse is not None:
+                if isinstance(stmt.orelse, cst.If):
+                    self.statement(stmt.orelse)
+                else:
+                    self.block(_block_body(stmt.orelse.body))
+            self.env = _join_envs(after_body, self.env)
+        elif isinstance(stmt, (cst.For, cst.While)):
+            self.loop(stmt)
+        elif isinstance(stmt, cst.With):
+            self.with_(stmt)
+        elif isinstance(stmt, (cst.Try, cst.TryStar)):
+            before = dict(self.env)
+            self.block(_block_body(stmt.body))
+            if stmt.orelse is not None:
+                self.block(_block_body(stmt.orelse.body))
+            after = self.env
+            for handler in stmt.handlers:
+                self.env = _join_envs(before, after)
+                self.block(_block_body(handler.body))
+                after = _join_envs(after, self.env)
+            self.env = after
+            if stmt.finalbody is not None:
+                self.block(_block_body(stmt.finalbody.body))
+        elif isinstance(stmt, cst.Match):
+            self.expr(stmt.subject)
+            before = dict(self.env)
+            after = None
+            for case in stmt.cases:
+                self.env = dict(before)
+                self.block(_block_body(case.body))
+                after = self.env if after is None else _join_envs(after, self.env)
+            self.env = _join_envs(before, after) if after is not None else before
+
+    def small(self, node) -> None:
+        if isinstance(node, cst.Assign):
+            value = self.assigned_value(node.value, node.targets[0].target if len(node.targets) == 1 else None)
+            for target in node.targets:
+                self.bind(target.target, value, node)
+        elif isinstance(node, cst.AnnAssign):
+            if node.value is not None:
+                self.bind(node.target, self.assigned_value(node.value, node.target), node)
+        elif isinstance(node, cst.AugAssign):
+            self.aug_assign(node)
+        elif isinstance(node, cst.Expr):
+            self.expr(node.value)
+        elif isinstance(node, cst.Return):
+            value = self.expr(node.value) if node.value is not None else CONST
+            if self.record:
+                self.facts.returns.append(Return(node, value, self.function))
+        elif isinstance(node, (cst.Del,)):
+            pass
+        elif isinstance(node, (cst.Raise, cst.Assert)):
+            for child in node.children:
+                if isinstance(child, cst.BaseExpression):
+                    self.expr(child)
+
+    def loop(self, stmt) -> None:
+        body = _block_body(stmt.body)
+        assigned, carried = _assigned_and_carried(stmt)
+        before = dict(self.env)
+        iter_value = self.expr(stmt.iter) if isinstance(stmt, cst.For) else self.expr(stmt.test)
+        # Pass one, silent: learn what each name holds at the end of an iteration.
+        record, self.record = self.record, False
+        self.loops.append(_Loop(stmt, assigned))
+        self.loop_iteration(stmt, iter_value, body)
+        self.loops.pop()
+        self.record = record
+        carried_env = _join_envs(before, self.env)
+        for name in carried:
+            value = carried_env.get(name)
+            end = self.env.get(name)
+            if value is not None and end is not None and (end.attached or end.carried):
+                carried_env[name] = replace(value, carried=value.carried | {name})
+        # Pass two, recording, with carried values in place.
+        self.env = carried_env
+        ctx = _Loop(stmt, assigned)
+        self.loops.append(ctx)
+        self.loop_iteration(stmt, iter_value, body)
+        self.loops.pop()
+        for i, site in enumerate(ctx.backwards):
+            site.freed_later = any(not later.retain_graph for later in ctx.backwards[i + 1:])
+            root = site.root.split(".")[0].split("(")[0].split("[")[0]
+            site.root_from_outside = root.isidentifier() and root not in assigned and root in before
+        self.env = _join_envs(before, self.env)
+        if stmt.orelse is not None:
+            self.block(_block_body(stmt.orelse.body))
+
+    def loop_iteration(self, stmt, iter_value: Value, body) -> None:
+        if isinstance(stmt, cst.For):
+            self.bind(stmt.target, self.loop_target(stmt.iter, iter_value), stmt)
+        self.block(body)
+
+    def loop_target(self, iterable: cst.BaseExpression, value: Value) -> Value:
+        """What a ``for`` target holds: the modules of a ``self.layers`` loop carry their roots;
+        the items of a data loader carry nothing known."""
+        base = iterable
+        while isinstance(base, (cst.Subscript, cst.Call)):
+            if isinstance(base, cst.Call):
+                if isinstance(base.func, cst.Attribute) and base.func.attr.value in MODULE_ITERATORS:
+                    base = base.func.value
+                    continue
+                if isinstance(base.func, cst.Name) and base.func.value in ("enumerate", "zip", "reversed", "list") and base.args:
+                    base = base.args[0].value
+                    continue
+                break
+            base = base.value
+        name = dotted(base)
+        if name and (name.startswith("self.") or value.module is not None):
+            return Value(roots=value.roots, sure=value.sure, carried=value.carried)
+        return replace(UNKNOWN, nograd=value.nograd, cuts=value.cuts, pulled=value.pulled,
+                       carried=value.carried, rebuilt=value.rebuilt)
+
+    def with_(self, stmt: cst.With) -> None:
+        region = None
+        enable = False
+        for item in stmt.items:
+            call = item.item
+            target = call.func if isinstance(call, cst.Call) else call
+            name = self.imports.qualname(target)
+            if name in NOGRAD:
+                region = stmt
+            elif name in SET_GRAD_ENABLED and isinstance(call, cst.Call) and call.args and _literal_false(call.args[0].value):
+                region = stmt
+            elif name in ENABLE_GRAD or (name in SET_GRAD_ENABLED and isinstance(call, cst.Call) and call.args and _literal_true(call.args[0].value)):
+                enable = True
+            else:
+                value = self.expr(call)
+                if item.asname is not None:
+                    self.bind(item.asname.name, value, stmt)
+        saved = self.nograd
+        if region is not None:
+            self.nograd = region
+        elif enable:
+            self.nograd = None
+        self.block(_block_body(stmt.body))
+        self.nograd = saved
+
+    def assigned_value(self, expr: cst.BaseExpression, target) -> Value:
+        """The value bound by ``target = expr``; a trainable leaf or module gets its own root."""
+        name = dotted(target) if target is not None else None
+        if name is not None and self.nograd is None and self.makes_root(expr):
+            self.expr(expr)  # still record what happens inside the call
+            return Value(roots=frozenset({name}), sure=frozenset({name}),
+                         module=_module_info(expr, self.imports, self.classes))
+        value = self.expr(expr)
+        if name is not None and isinstance(expr, cst.Call):
+            qual = self.imports.qualname(expr.func)
+            if qual and qual.startswith("torch.optim."):
+                return replace(value, optimizer=True)
+        return value
+
+    def makes_root(self, expr: cst.BaseExpression) -> bool:
+        while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
+            if expr.func.attr.value == "requires_grad_" and not (expr.args and _literal_false(expr.args[0].value)):
+                return True
+            expr = expr.func.value
+        if not isinstance(expr, cst.Call):
+            return False
+        if any(a.keyword is not None and a.keyword.value == "requires_grad" and _literal_true(a.value) for a in expr.args):
+            return True
+        name = self.imports.qualname(expr.func)
+        if name is None:
+            return False
+        if name in PARAMETER:
+            return True
+        last = name.split(".")[-1]
+        if name.startswith("torch.nn.") and last[:1].isupper():
+            return True
+        if name.startswith(("torch.", "numpy.", "np.")) or name.split(".")[0] in ("torch", "numpy"):
+            return False
+        cls = self.classes.get(name)
+        if cls is not None:
+            return cls.is_module or not cls.bases
+        return last[:1].isupper() and not last.isupper() and not NOT_MODULES.search(last) and "optim" not in name
+
+    def bind(self, target, value: Value, node) -> None:
+        if isinstance(target, cst.Name):
+            self.env[target.value] = value
+            self.born[target.value] = self.seq
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                inner = element.value
+                self.bind(inner, replace(value, saved=EMPTY, module=None, optimizer=False), node)
+        elif isinstance(target, cst.StarredElement):
+            self.bind(target.value, value, node)
+        elif isinstance(target, cst.Attribute):
+            name = dotted(target)
+            if target.attr.value == "requires_grad" and isinstance(node, cst.Assign) and _literal_true(node.value):
+                base = dotted(target.value)
+                if base is not None:
+                    self.switch(node, base)
+                return
+            if name is not None:
+                self.env[name] = value
+                self.born[name] = self.seq
+            else:
+                self.expr(target.value)
+        elif isinstance(target, cst.Subscript):
+            base = _edit_base(target)
+            if base is not None:
+                self.edit(node, base, f"{self.facts.code(target)} = …")
+            self.expr(target.value)
+
+    def aug_assign(self, node: cst.AugAssign) -> None:
+        value = self.expr(node.value)
+        name = dotted(node.target) if not isinstance(node.target, cst.Subscript) else _edit_base(node.target)
+        if name is None:
+            return
+        old = self.lookup(name)
+        if old.tensor or old.saved or old.attached or (old.computed and not old.const) or isinstance(node.target, cst.Subscript):
+            op = AUG_OPERATORS.get(type(node.operator), "op=")
+            self.edit(node, name, f"{self.facts.code(node.target)} {op} …")
+        if isinstance(node.target, cst.Subscript):
+            return
+        new = (old | value)
+        if self.nograd is not None:
+            new = self.no_history(new)
+        self.env[name] = replace(new, saved=old.saved, module=None)
+        self.born.setdefault(name, self.seq)
+
+    # ---- facts ---------------------------------------------------------------------------------
+
+    def edit(self, node, name: str, how: str) -> None:
+        value = self.lookup(name)
+        if self.record:
+            self.facts.edits.append(Edit(node, name, how, value.saved, self.function))
+
+    def switch(self, node, name: str) -> None:
+        if self.record:
+            self.facts.switches.append(Switch(node, name, self.lookup(name), name in self.intended_leaves, self.function))
+
+    def no_history(self, value: Value) -> Value:
+        """A value computed where autograd records nothing (under no_grad / inference_mode)."""
+        return replace(value, roots=EMPTY, sure=EMPTY, post=EMPTY, cuts=EMPTY, carried=EMPTY,
+                       nograd=value.nograd | {self.nograd}, const=True, saved=EMPTY)
+
+    def mark_saved(self, operand: cst.BaseExpression, save: Save) -> None:
+        if self.nograd is not None:
+            return
+        name = dotted(operand)
+        if name is None or name not in self.env:
+            return
+        value = self.env[name]
+        self.env[name] = replace(value, saved=value.saved | {save})
+
+    def backward(self, node: cst.Call, root_expr, root: Value, retain: bool, create: bool) -> None:
+        site = Backward(node, self.facts.code(root_expr) if root_expr is not None else "?", root,
+                        retain_graph=retain or create, create_graph=create, function=self.function,
+                        loop=self.loops[-1].node if self.loops else None)
+        if self.loops:
+            self.loops[-1].backwards.append(site)
+        if self.record:
+            self.facts.backwards.append(site)
+        # A later backward of a loss bound before an optimizer stepped past a retained graph.
+        root_name = dotted(root_expr) if root_expr is not None else None
+        for step, optimizer, step_seq, first in self.pending_steps:
+            if root_name is not None and self.born.get(root_name, 1 << 30) < step_seq and self.record:
+                self.facts.steps.append(StepBetween(step, optimizer, first.node, node, root_name, self.function))
+        self.pending_steps = []
+        if site.retain_graph:
+            self.retained.append(site)
+        else:
+            self.retained = []
+            # The graph's saved tensors are freed: edits after this point are harmless.
+            for key, value in self.env.items():
+                if value.saved:
+                    self.env[key] = replace(value, saved=EMPTY)
+
+    # ---- expressions ---------------------------------------------------------------------------
+
+    def lookup(self, name: str) -> Value:
+        if name in self.env:
+            return self.env[name]
+        head = name.split(".")[0]
+        if head == "self" and name.count(".") == 1 and self.cls is not None:
+            if name in self.cls.literal_attrs and name not in self.cls.attrs:
+                return CONST
+            module = self.cls.attrs.get(name)
+            return Value(roots=frozenset({name}), sure=frozenset({name}), module=module)
+        if head == "self" and name.count(".") == 1:
+            return Value(roots=frozenset({name}), sure=frozenset({name}))
+        if name in self.globals:
+            return replace(self.globals[name], saved=EMPTY)
+        if "." in name:
+            base = self.lookup(name.rsplit(".", 1)[0])
+            return replace(base, saved=EMPTY, module=None, computed=base.computed, optimizer=False)
+        return UNKNOWN
+
+    def expr(self, node) -> Value:
+        value = self._expr(node)
+        if self.nograd is not None and value.computed:
+            return self.no_history(value)
+        return value
+
+    def _expr(self, node) -> Value:
+        if node is None:
+            return CONST
+        if isinstance(node, cst.Name):
+            if node.value in ("True", "False", "None"):
+                return CONST
+            return self.lookup(node.value)
+        if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis)):
+            return CONST
+        if isinstance(node, cst.FormattedString):
+            for part in node.parts:
+                if isinstance(part, cst.FormattedStringExpression):
+                    self.expr(part.expression)
+            return CONST
+        if isinstance(node, cst.Attribute):
+            return self.attribute(node)
+        if isinstance(node, cst.Call):
+            return self.call(node)
+        if isinstance(node, cst.BinaryOperation):
+            return self.binary(node)
+        if isinstance(node, cst.UnaryOperation):
+            return self.expr(node.expression).result()
+        if isinstance(node, cst.BooleanOperation):
+            return self.expr(node.left).join(self.expr(node.right))
+        if isinstance(node, cst.Comparison):
+            values = [self.expr(node.left)] + [self.expr(c.comparator) for c in node.comparisons]
+            out = union(values)
+            # A comparison is not differentiable: the result has no history.
+            return replace(out, roots=EMPTY, sure=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True)
+        if isinstance(node, cst.Subscript):
+            base = self.expr(node.value)
+            for element in node.slice:
+                if isinstance(element.slice, cst.Index):
+                    self.expr(element.slice.value)
+            return replace(base, saved=EMPTY, optimizer=False, computed=base.computed)
+        if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+            return replace(union(self.expr(e.value) for e in node.elements), computed=False)
+        if isinstance(node, cst.Dict):
+            values = [self.expr(e.value) for e in node.elements if isinstance(e, cst.DictElement)]
+            return replace(union(values), computed=False)
+        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            return self.comprehension(node)
+        if isinstance(node, cst.IfExp):
+            self.expr(node.test)
+            return self.expr(node.body).join(self.expr(node.orelse))
+        if isinstance(node, cst.NamedExpr):
+            value = self.expr(node.value)
+            self.bind(node.target, value, node)
+            return value
+        if isinstance(node, (cst.Await,)):
+            return self.expr(node.expression)
+        if isinstance(node, cst.StarredElement):
+            return self.expr(node.value)
+        return UNKNOWN
+
+    def comprehension(self, node) -> Value:
+        saved_env = dict(self.env)
+        comp = node.for_in
+        while comp is not None:
+            iter_value = self.expr(comp.iter)
+            self.bind(comp.target, self.loop_target(comp.iter, iter_value), node)
+            for cond in comp.ifs:
+                self.expr(cond.test)
+            comp = comp.inner_for_in
+        if isinstance(node, cst.DictComp):
+            value = self.expr(node.key) | self.expr(node.value)
+        else:
+            value = self.expr(node.elt)
+        self.env = saved_env
+        return replace(value, computed=False, saved=EMPTY)
+
+    def attribute(self, node: cst.Attribute) -> Value:
+        attr = node.attr.value
+        if attr == "data":
+            return self.cut(node, node.value, ".data")
+        name = dotted(node)
+        if name is not None and (name in self.env or name.startswith("self.")) and not name.startswith("self.__"):
+            if name.count(".") == 1 or name in self.env:
+                return self.lookup(name)
+        base = self.expr(node.value)
+        if attr in METADATA:
+            return CONST
+        if attr == "grad":
+            return Value(tensor=True)
+        if attr == "T" or attr == "mT":
+            return base.result()
+        return replace(base, saved=EMPTY, module=None, optimizer=False)
+
+    def cut(self, node, operand_expr, kind: str) -> Value:
+        operand = self.expr(operand_expr)
+        if self.nograd is None and (operand.roots or operand.post) and operand.computed:
+            cut = self.facts.cuts.get(node)
+            if cut is None:
+                cut = self.facts.cuts[node] = Cut(node, kind, self.facts.code(operand_expr), function=self.function)
+            cut.upstream |= operand.roots | operand.post
+            cuts = operand.cuts | {node}
+        else:
+            cuts = operand.cuts
+        return Value(cuts=cuts, nograd=operand.nograd, pulled=operand.pulled, rebuilt=operand.rebuilt,
+                     tensor=True, computed=True, const=True)
+
+    def binary(self, node: cst.BinaryOperation) -> Value:
+        left, right = self.expr(node.left), self.expr(node.right)
+        out = (left | right)
+        out = replace(out, tensor=left.tensor or right.tensor)
+        if isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power, cst.MatrixMultiply)) and not (left.const and right.const):
+            qual, symbol = OPERATORS[type(node.operator)]
+            operands = [node.left, node.right]
+            values = [left, right]
+            out = self.apply_saves(qual, symbol, node, operands, values, out)
+        return out
+
+    def apply_saves(self, qual: str, shown: str, node, operands, values, out: Value) -> Value:
+        """Record which operands (and whether the result) the recorded op saves for backward."""
+        if self.nograd is not None:
+            return out
+        grad_inputs = [i for i, v in enumerate(values) if not v.const]
+        if not grad_inputs:
+            return out
+        data = saves.op_saves(qual, grad_inputs)
+        if data is None:
+            return out
+        save = Save.at(shown, node)
+        for i in data.inputs:
+            if i < len(operands):
+                self.mark_saved(operands[i], save)
+        if data.output:
+            out = replace(out, saved=frozenset({save}))
+        return out
+
+    # ---- calls ---------------------------------------------------------------------------------
+
+    def call(self, node: cst.Call) -> Value:
+        func = node.func
+        positional = [a.value for a in node.args if a.keyword is None and not a.star]
+        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        qual = self.imports.qualname(func)
+        head = dotted(func)
+        imported = head is not None and head.split(".")[0] in self.imports.names
+        if qual is not None and imported and qual.startswith("torch"):
+            return self.torch_call(node, qual, positional, keywords)
+        if head is not None and head.startswith("self.") and head.count(".") == 1:
+            # self.encoder(x), self.predict(x): a submodule or a method of this model.
+            if self.cls is not None and head[5:] in self.cls.nograd_methods:
+                args = union(self.arg_values(node))
+                return self.no_history_call(node, args)
+            callee = self.lookup(head)
+            if callee.roots or callee.module is not None:
+                return self.apply_module(node, callee, self.arg_values(node), positional)
+        if isinstance(func, cst.Attribute):
+            return self.method_call(node, func, positional, keywords)
+        if isinstance(func, cst.Name):
+            return self.name_call(node, func.value, positional, keywords)
+        callee = self.expr(func)
+        return self.apply_module(node, callee, [self.expr(a.value) for a in node.args], positional)
+
+    def arg_values(self, node: cst.Call) -> list[Value]:
+        return [self.expr(a.value) for a in node.args]
+
+    def torch_call(self, node: cst.Call, qual: str, positional, keywords) -> Value:
+        last = qual.split(".")[-1]
+        if qual in BACKWARD_FUNCS:
+            root_expr = keywords.get("outputs", keywords.get("tensors", positional[0] if positional else None))
+            values = self.arg_values(node)
+            root = self.expr(root_expr) if root_expr is not None else CONST
+            retain = _literal_true(keywords.get("retain_graph"))
+            create = _literal_true(keywords.get("create_graph"))
+            self.backward(node, root_expr, root, retain, create)
+            return replace(union(values), roots=EMPTY, sure=EMPTY, post=EMPTY, cuts=EMPTY, tensor=True, const=not create)
+        if qual in REBUILDERS:
+            values = self.arg_values(node)
+            source = self.expr(positional[0]) if positional else CONST
+            requires = _literal_true(keywords.get("requires_grad"))
+            rebuild = Rebuild(node, qual, source, requires, self.function)
+            if self.record:
+                self.facts.rebuilds.append(rebuild)
+            rebuilt = frozenset({node}) if rebuild.roundtrip else EMPTY
+            return Value(rebuilt=source.rebuilt | rebuilt, pulled=source.pulled, nograd=source.nograd,
+                         tensor=True, computed=True, const=not requires)
+        if qual in PARAMETER:
+            return replace(union(self.arg_values(node)), tensor=True, computed=False, const=False)
+        if qual in NOGRAD or qual in SET_GRAD_ENABLED or qual in ENABLE_GRAD:
+            return CONST
+        values = self.arg_values(node)
+        if last in FACTORIES and qual.count(".") == 1:
+            requires = _literal_true(keywords.get("requires_grad"))
+            return Value(tensor=True, computed=True, const=not requires)
+        if qual.startswith("torch.optim."):
+            return Value(optimizer=True)
+        out = replace(union(values), tensor=True, computed=True)
+        if last.endswith("_") and not last.endswith("__") and saves.is_inplace_method(last) and positional:
+            base = _edit_base(positional[0])
+            if base is not None:
+                self.edit(node, base, self.facts.code(node))
+        if _literal_true(keywords.get("inplace")) and positional:
+            base = _edit_base(positional[0])
+            if base is not None:
+                self.edit(node, base, self.facts.code(node))
+        if "out" in keywords:
+            base = _edit_base(keywords["out"])
+            if base is not None:
+                self.edit(node, base, f"{self.facts.code(node.func)}(…, out={self.facts.code(keywords['out'])})")
+        pos_values = [self.expr(p) for p in positional] if positional else []
+        shown = self.facts.code(node.func)
+        return self.apply_saves(qual, shown, node, positional, pos_values, out)
+
+    def method_call(self, node: cst.Call, func: cst.Attribute, positional, keywords) -> Value:
+        meth = func.attr.value
+        recv_expr = func.value
+        if meth == "detach":
+            return self.cut(node, recv_expr, ".detach()")
+        if meth == "detach_":
+            value = self.cut(node, recv_expr, ".detach_()")
+            name = dotted(recv_expr)
+            if name is not None:
+                self.env[name] = value
+            return value
+        receiver = self.expr(recv_expr)
+        values = self.arg_values(node)
+        args = union(values) if values else CONST
+        if meth in PULL_METHODS:
+            pulled = receiver.pulled | ({node} if (receiver.tensor or receiver.attached or receiver.computed or receiver.nograd) else EMPTY)
+            return Value(pulled=pulled, nograd=receiver.nograd, rebuilt=receiver.rebuilt, cuts=EMPTY,
+                         tensor=meth == "numpy", computed=True, const=True)
+        if meth == "requires_grad_":
+            name = dotted(recv_expr)
+            if name is not None and not (positional and _literal_false(positional[0])):
+                self.switch(node, name)
+            return receiver
+        if meth in ("backward", "manual_backward"):
+            if meth == "manual_backward" or (not receiver.tensor and not receiver.attached and not receiver.computed and positional):
+                root_expr = positional[0] if positional else None
+                root = self.expr(root_expr) if root_expr is not None else CONST
+            else:
+                root_expr, root = recv_expr, receiver
+            self.backward(node, root_expr, root, _literal_true(keywords.get("retain_graph")), _literal_true(keywords.get("create_graph")))
+            return CONST
+        if meth == "step" and (receiver.optimizer or re.search(r"optim|opt", self.facts.code(recv_expr), re.I)):
+            if self.retained and not self.loops_pending_free():
+                self.pending_steps.append((node, self.facts.code(recv_expr), self.seq, self.retained[-1]))
+            return CONST
+        if meth in METADATA_METHODS:
+            return CONST
+        if meth.endswith("_") and not meth.endswith("__") and saves.is_inplace_method(meth):
+            base = _edit_base(recv_expr)
+            if base is not None:
+                self.edit(node, base, self.facts.code(node))
+            result = receiver | args
+            if self.nograd is not None:
+                result = self.no_history(result)
+            if base is not None and base in self.env and "." not in base:
+                self.env[base] = replace(result, saved=receiver.saved, module=receiver.module)
+            return replace(result, saved=receiver.saved)
+        name = dotted(recv_expr)
+        is_root_object = name is not None and (receiver.module is not None or (
+            receiver.roots and not receiver.computed and name.split(".")[0] in ("self",) + tuple(receiver.roots)))
+        if is_root_object and meth not in CAST_METHODS and meth not in MODULE_ITERATORS:
+            return self.apply_module(node, receiver, values, positional, method=True)
+        out = receiver | args
+        out = replace(out, tensor=receiver.tensor or meth in TENSOR_ONLY_METHODS, carried=out.carried)
+        if meth in CAST_METHODS:
+            return out
+        if not receiver.const or not args.const:
+            qual = f"torch.Tensor.{meth}"
+            out = self.apply_saves(qual, f".{meth}()", node, [recv_expr, *positional],
+                                   [receiver, *[self.expr(p) for p in positional]], out)
+        return out
+
+    def loops_pending_free(self) -> bool:
+        return False
+
+    def no_history_call(self, node: cst.Call, args: Value) -> Value:
+        """The result of a call that runs under no_grad (a decorated function, a module whose
+        ``__call__`` disables recording): a tensor without history."""
+        return replace(args, roots=EMPTY, sure=EMPTY, post=EMPTY, cuts=EMPTY, carried=EMPTY,
+                       nograd=args.nograd | {node}, tensor=True, computed=True, const=True, saved=EMPTY)
+
+    def name_call(self, node: cst.Call, name: str, positional, keywords) -> Value:
+        values = self.arg_values(node)
+        args = union(values) if values else CONST
+        if name in ("float", "int") and values:
+            arg = values[0]
+            if arg.tensor or arg.attached or arg.nograd or (arg.computed and not arg.const and arg.roots):
+                return Value(pulled=arg.pulled | {node}, nograd=arg.nograd, rebuilt=arg.rebuilt, computed=True, const=True)
+            return replace(arg, computed=True, tensor=False, const=True)
+        if name in CONST_BUILTINS:
+            return CONST
+        if name in PASSTHROUGH_BUILTINS:
+            return replace(args, computed=args.computed)
+        if name in self.env and (self.env[name].module is not None or self.env[name].roots):
+            return self.apply_module(node, self.env[name], values, positional)
+        if name not in self.env and name in self.globals and (self.globals[name].module is not None or self.globals[name].roots):
+            return self.apply_module(node, self.lookup(name), values, positional)
+        if self.functions.get(name):  # a module-level function decorated with no_grad
+            return self.no_history_call(node, args)
+        if DETACHING_HELPERS.search(name):
+            return replace(args, roots=EMPTY, sure=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True)
+        return replace(args, computed=True, saved=EMPTY)
+
+    def apply_module(self, node: cst.Call, callee: Value, values: list[Value], positional, method: bool = False) -> Value:
+        """A call of a trainable object (a module, ``self.layer``, a model): its roots join the result."""
+        args = union(values) if values else CONST
+        module = callee.module
+        if module is not None and module.nograd_call:
+            return self.no_history_call(node, args)
+        names = callee.roots
+        if args.cuts:
+            out = replace(args, post=args.post | names, sure=args.sure)
+        else:
+            out = replace(args, roots=args.roots | names, sure=args.sure | (callee.sure & names))
+        out = replace(out, carried=args.carried | callee.carried, tensor=True, computed=True, const=False,
+                      saved=EMPTY, module=None, optimizer=False)
+        if module is None or method or self.nograd is not None:
+            return out
+        shown = self.facts.code(node.func)
+        if module.inplace and positional:
+            base = _edit_base(positional[0])
+            if base is not None:
+                self.edit(node, base, f"{shown}({self.facts.code(positional[0])}) (inplace=True)")
+        save = Save.at(shown, node)
+        if module.saves_input and positional:
+            self.mark_saved(positional[0], save)
+        if module.saves_output:
+            out = replace(out, saved=frozenset({save}))
+        return out
+
+
+def _edit_base(expr) -> str | None:
+    """The name whose tensor an edit of ``expr`` modifies (``x`` for ``x[i]`` and ``x``)."""
+    while isinstance(expr, cst.Subscript):
+        expr = expr.value
+    return dotted(expr)
+
+
+def _join_envs(a: dict, b: dict) -> dict:
+    out = dict(a)
+    for key, value in b.items():
+        out[key] = out[key].join(value) if key in out else value
+    return out
+
+
+def _assigned_and_carried(loop) -> tuple[set[str], set[str]]:
+    """Names a loop body binds, and those it reads before binding them in the same iteration."""
+    assigned: set[str] = set()
+    carried: set[str] = set()
+
+    def reads(node) -> set[str]:
+        found: set[str] = set()
+
+        class V(cst.CSTVisitor):
+            def visit_Attribute(self, attr: cst.Attribute) -> bool:
+                name = dotted(attr)
+                if name is not None and name.startswith("self."):
+                    found.add(".".join(name.split(".")[:2]))
+                return True
+
+            def visit_Name(self, name: cst.Name) -> None:
+                found.add(name.value)
+
+            def visit_FunctionDef(self, node) -> bool:
+                return False
+
+            def visit_Lambda(self, node) -> bool:
+                return False
+
+        if node is not None:
+            node.visit(V())
+        return found
+
+    def writes(target) -> set[str]:
+        out: set[str] = set()
+        if isinstance(target, cst.Name):
+            out.add(target.value)
+        elif isinstance(target, cst.Attribute):
+            name = dotted(target)
+            if name is not None and name.startswith("self.") and name.count(".") == 1:
+                out.add(name)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                out |= writes(element.value)
+        elif isinstance(target, cst.StarredElement):
+            out |= writes(target.value)
+        return out
+
+    order: list[tuple[set[str], set[str]]] = []
+
+    def statement(stmt) -> None:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign):
+                    order.append((reads(small.value), set().union(*(writes(t.target) for t in small.targets))))
+                elif isinstance(small, cst.AnnAssign):
+                    order.append((reads(small.value), writes(small.target)))
+                elif isinstance(small, cst.AugAssign):
+                    names = writes(small.target)
+                    order.append((reads(small.value) | names, names))
+                else:
+                    order.append((reads(small), set()))
+        elif isinstance(stmt, cst.For):
+            order.append((reads(stmt.iter), writes(stmt.target)))
+            for inner in _block_body(stmt.body):
+                statement(inner)
+        elif isinstance(stmt, (cst.If, cst.While)):
+            order.append((reads(stmt.test), set()))
+            for inner in _block_body(stmt.body):
+                statement(inner)
+            orelse = stmt.orelse
+            while orelse is not None:
+                if isinstance(orelse, cst.If):
+                    order.append((reads(orelse.test), set()))
+                    for inner in _block_body(orelse.body):
+                        statement(inner)
+                    orelse = orelse.orelse
+                else:
+                    for inner in _block_body(orelse.body):
+                        statement(inner)
+                    orelse = None
+        elif isinstance(stmt, cst.With):
+            for item in stmt.items:
+                order.append((reads(item.item), writes(item.asname.name) if item.asname else set()))
+            for inner in _block_body(stmt.body):
+                statement(inner)
+        elif isinstance(stmt, (cst.Try, cst.TryStar)):
+            for inner in _block_body(stmt.body):
+                statement(inner)
+            for handler in stmt.handlers:
+                for inner in _block_body(handler.body):
+                    statement(inner)
+
+    if isinstance(loop, cst.For):
+        order.append((set(), writes(loop.target)))
+    for stmt in _block_body(loop.body):
+        statement(stmt)
+    every_write = set().union(*(w for _, w in order)) if order else set()
+    seen: set[str] = set()
+    for read, write in order:
+        carried |= (read & every_write) - seen
+        seen |= write
+    assigned = every_write
+    return assigned, carried
+
+
+def _intended_leaves(node: cst.FunctionDef | cst.Module, imports: ImportTable) -> set[str]:
+    """Names a function differentiates against (``autograd.grad(out, [x])``) or whose ``.grad``
+    it computes with: a leaf made there on purpose (WGAN-GP interpolates, adversarial inputs)."""
+    found: set[str] = set()
+
+    def names_in(expr) -> None:
+        if isinstance(expr, cst.Name):
+            found.add(expr.value)
+        elif isinstance(expr, (cst.List, cst.Tuple)):
+            for element in expr.elements:
+                names_in(element.value)
+        elif expr is not None:
+            name = dotted(expr)
+            if name:
+                found.add(name)
+
+    class V(cst.CSTVisitor):
+        def __init__(self):
+            self.printing = 0
+
+        def visit_Call(self, call: cst.Call) -> None:
+            name = imports.qualname(call.func)
+            if name == "torch.autograd.grad":
+                positional = [a.value for a in call.args if a.keyword is None]
+                keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+                names_in(keywords.get("inputs", positional[1] if len(positional) > 1 else None))
+            if isinstance(call.func, cst.Name) and call.func.value == "print" or (
+                    isinstance(call.func, cst.Attribute) and call.func.attr.value in ("info", "debug", "warning", "log", "write", "add_scalar")):
+                self.printing += 1
+
+        def leave_Call(self, call: cst.Call) -> None:
+            if isinstance(call.func, cst.Name) and call.func.value == "print" or (
+                    isinstance(call.func, cst.Attribute) and call.func.attr.value in ("info", "debug", "warning", "log", "write", "add_scalar")):
+                self.printing -= 1
+
+        def visit_Attribute(self, attr: cst.Attribute) -> None:
+            if attr.attr.value == "grad" and not self.printing:
+                name = dotted(attr.value)
+                if name:
+                    found.add(name)
+
+    node.visit(V())
+    return found

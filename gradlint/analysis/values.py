@@ -1,0 +1,98 @@
+"""The abstract value of an expression: what a name holds, in autograd's terms.
+
+The flow walker (``flow.py``) computes one ``Value`` per expression and per name binding.
+Sets named *may* hold what is true on some path; ``sure`` holds what is true on every path,
+so a branch that detaches and one that does not are told apart when they join.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import libcst as cst
+
+EMPTY: frozenset = frozenset()
+
+
+@dataclass(frozen=True)
+class Save:
+    """A recorded op that saved this tensor for backward (``u ** 2`` saves ``u``)."""
+
+    op: str  # as written: "**", "F.relu", "self.conv_1"
+    node: cst.CSTNode = field(compare=False, hash=False)
+    line_key: int = 0  # id(node): keeps distinct sites distinct in a set
+
+    @staticmethod
+    def at(op: str, node: cst.CSTNode) -> "Save":
+        return Save(op, node, id(node))
+
+
+@dataclass(frozen=True)
+class ModuleInfo:
+    """What an ``nn`` module held by a name or ``self`` attribute is, from its constructor."""
+
+    qualname: str  # torch.nn.Conv2d, or a class of this file
+    inplace: bool = False
+    saves_input: bool | None = None  # None: unknown
+    saves_output: bool | None = None
+    nograd_call: bool = False  # its __call__/forward runs under no_grad
+
+
+@dataclass(frozen=True)
+class Value:
+    roots: frozenset = EMPTY  # may: trainable roots whose history it carries, not through a cut
+    sure: frozenset = EMPTY  # every path: the same, independent of any cut
+    post: frozenset = EMPTY  # may: trainables applied to it downstream of a cut
+    cuts: frozenset = EMPTY  # may: .detach()/.data nodes it descends from
+    nograd: frozenset = EMPTY  # may: no_grad/inference_mode regions it was computed in
+    pulled: frozenset = EMPTY  # may: .item()/.tolist()/.numpy()/float() nodes it descends from
+    rebuilt: frozenset = EMPTY  # may: tensor rebuilds from pulled values it descends from
+    carried: frozenset = EMPTY  # may: loop-carried names (with history) it descends from
+    saved: frozenset = EMPTY  # Save records for this very tensor (bindings only)
+    tensor: bool = False  # known to be a tensor
+    computed: bool = False  # result of an op or call, not a bare name or attribute
+    const: bool = False  # known not to require grad
+    module: ModuleInfo | None = None
+    optimizer: bool = False
+
+    @property
+    def attached(self) -> bool:
+        """Whether it may carry autograd history from a known trainable."""
+        return bool(self.roots or self.post or self.carried)
+
+    def __or__(self, other: "Value") -> "Value":
+        """Both operands of one operation, on the same path."""
+        return Value(
+            roots=self.roots | other.roots, sure=self.sure | other.sure, post=self.post | other.post,
+            cuts=self.cuts | other.cuts, nograd=self.nograd | other.nograd,
+            pulled=self.pulled | other.pulled, rebuilt=self.rebuilt | other.rebuilt,
+            carried=self.carried | other.carried, tensor=self.tensor or other.tensor,
+            computed=True, const=self.const and other.const,
+        )
+
+    def join(self, other: "Value") -> "Value":
+        """Two paths meeting (after a branch or a loop)."""
+        return Value(
+            roots=self.roots | other.roots, sure=self.sure & other.sure, post=self.post | other.post,
+            cuts=self.cuts | other.cuts, nograd=self.nograd | other.nograd,
+            pulled=self.pulled | other.pulled, rebuilt=self.rebuilt | other.rebuilt,
+            carried=self.carried | other.carried, saved=self.saved | other.saved,
+            tensor=self.tensor and other.tensor, computed=self.computed or other.computed,
+            const=self.const and other.const,
+            module=self.module if self.module == other.module else None,
+            optimizer=self.optimizer and other.optimizer,
+        )
+
+    def result(self) -> "Value":
+        """This value as the result of an op: a new tensor nothing has saved yet."""
+        return replace(self, saved=EMPTY, computed=True, module=None, optimizer=False)
+
+
+def union(values) -> Value:
+    out = CONST
+    for value in values:
+        out = out | value
+    return out
+
+
+CONST = Value(const=True)
+UNKNOWN = Value()

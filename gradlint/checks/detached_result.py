@@ -1,0 +1,67 @@
+"""GL001 detached-result: a ``.detach()`` / ``.data`` whose result is returned or becomes the loss.
+
+A cut is reported only where nothing upstream of it reaches the sink another way: a detached copy
+kept for logging never reaches a sink, and a stop-gradient beside an attached branch of the same
+model (SimSiam), or in front of a different model (a GAN's discriminator step), is intended.
+
+PyTorch: https://pytorch.org/docs/stable/generated/torch.Tensor.detach.html
+"""
+from __future__ import annotations
+
+import re
+
+from gradlint.checks import Report
+from gradlint.rule import BY_CODE
+
+RULE = BY_CODE["GL001"]
+
+# A cut of these is a target or teacher branch, cut on purpose.
+_INTENDED = re.compile(r"(?:^|[_.])(?:target|teacher|ema|momentum|frozen|baseline|old|prev)(?:$|[_.\d])|(?:Target|Teacher|EMA|Momentum|Frozen)", re.I)
+
+
+def check(facts):
+    reported = set()
+    for ret in facts.returns:
+        fn = ret.function
+        if fn.name == "<module>" or fn.nograd or fn.trains_locally:
+            continue
+        if _INTENDED.search(fn.name) or (fn.class_name and _INTENDED.search(fn.class_name)):
+            continue
+        for cut in _broken(ret.value, facts):
+            if cut.node not in reported:
+                reported.add(cut.node)
+                yield _report(cut, f"is returned from `{fn.name}()`")
+    for site in facts.backwards:
+        for cut in _broken(site.value, facts):
+            if cut.node not in reported:
+                reported.add(cut.node)
+                yield _report(cut, f"becomes part of the loss `{site.root}` (backward at line {{sink}})", sink=site.node)
+
+
+def _broken(value, facts):
+    """The cuts in ``value`` whose upstream trainables reach it by no other path."""
+    for node in value.cuts:
+        cut = facts.cuts.get(node)
+        if cut is None or not cut.upstream:
+            continue
+        if any(_INTENDED.search(root) for root in cut.upstream):
+            continue
+        if cut.upstream & value.sure:
+            continue  # the same trainables stay attached on another operand
+        if (value.sure or value.post) and not (cut.upstream & value.post):
+            continue  # a stop-gradient in front of a different model
+        yield cut
+
+
+def _report(cut, sink: str, **refs):
+    upstream = ", ".join(f"`{name}`" for name in sorted(cut.upstream))
+    expr = f"{cut.tensor}{cut.kind}"
+    refs = {"sink": refs["sink"]} if "sink" in refs else {}
+    return Report(
+        RULE, cut.node,
+        f"`{expr}` {sink}, so {upstream} {'gets' if len(cut.upstream) == 1 else 'get'} no gradient through it",
+        hint=(f"keep `{cut.tensor}` attached where it is computed with; detach only the copy you log or store "
+              f"(or add `# noqa: GL001` if the cut is intended)"),
+        details={"tensor": cut.tensor, "cut": cut.kind, "upstream": sorted(cut.upstream)},
+        refs=refs,
+    )

@@ -1,0 +1,50 @@
+"""GL005 inplace-on-saved: an in-place edit of a tensor that an earlier recorded op saved for
+backward.
+
+``v = u ** 2`` saves ``u``; ``u.add_(1)`` afterwards moves ``u``'s version counter and backward()
+fails (or, where the check is bypassed, computes a wrong gradient). ``v = u + 1`` saves nothing,
+so the same edit is harmless. Which op saves which operand is measured from torch by
+``tools/gen_saved_tensors.py``, not typed by hand.
+
+PyTorch: https://pytorch.org/docs/stable/notes/autograd.html#in-place-correctness-checks
+"""
+from __future__ import annotations
+
+from gradlint.checks import Report
+from gradlint.rule import BY_CODE
+
+RULE = BY_CODE["GL005"]
+
+
+def check(facts):
+    for edit in facts.edits:
+        if not edit.saved:
+            continue
+        saves = sorted(edit.saved, key=lambda s: s.op)
+        refs = {f"save{i}": save.node for i, save in enumerate(saves)}
+        by = " and ".join(f"`{save.op}` (line {{save{i}}})" for i, save in enumerate(saves))
+        yield Report(
+            RULE, edit.node,
+            f"`{edit.how}` modifies `{edit.name}` in place, but {by} saved it for backward: "
+            f"backward() will fail with \"modified by an inplace operation\"",
+            hint=f"use an out-of-place op (e.g. `{edit.name} = {edit.name} + …`) or edit a `.clone()`",
+            details={"tensor": edit.name, "saved_by": [s.op for s in saves]},
+            refs=refs,
+        )
+    for step in facts.steps:
+        yield Report(
+            RULE, step.node,
+            f"`{step.optimizer}.step()` edits the parameters in place between two backward calls "
+            f"through one graph: `{step.root}` (backward at line {{second}}) was computed before the step, "
+            f"and its graph saved the old parameter values",
+            hint="call every backward first and step the optimizers after, or recompute the second loss after the step",
+            details={"optimizer": step.optimizer, "root": step.root},
+            refs={"second": step.second},
+        )
+    for edit in facts.sequential_edits:
+        yield Report(
+            RULE, edit.node,
+            f"`{edit.module}` edits in place the output of `{edit.previous}`, which saved it for backward",
+            hint="drop inplace=True here",
+            details={"module": edit.module, "previous": edit.previous},
+        )

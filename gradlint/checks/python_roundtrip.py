@@ -1,0 +1,51 @@
+"""GL002 python-roundtrip: a tensor rebuilt from values pulled out of tensors, then trained through.
+
+``torch.tensor(loss.item(), requires_grad=True)`` makes a new leaf: backward() runs and fills its
+``.grad``, and nothing computed before the ``.item()`` gets a gradient. Constants rebuilt the same
+way for weights, masks or targets are fine and not reported: no gradient is asked of them.
+
+PyTorch: https://pytorch.org/docs/stable/generated/torch.tensor.html (the copy "constructs a
+tensor with no autograd history (also known as a 'leaf tensor')").
+"""
+from __future__ import annotations
+
+from gradlint.checks import Report
+from gradlint.rule import BY_CODE
+
+RULE = BY_CODE["GL002"]
+
+
+def check(facts):
+    by_node = {rebuild.node: rebuild for rebuild in facts.rebuilds}
+    flagged: dict = {}
+    for rebuild in facts.rebuilds:
+        if rebuild.roundtrip and rebuild.requires_grad:
+            flagged.setdefault(rebuild.node, "with `requires_grad=True`")
+    for switch in facts.switches:
+        if switch.value.attached:
+            continue
+        for node in switch.value.rebuilt:
+            flagged.setdefault(node, f"and `{switch.name}` is then made to require grad")
+    for site in facts.backwards:
+        if site.value.attached:
+            continue
+        for node in site.value.rebuilt:
+            flagged.setdefault(node, f"and backpropagated as the loss `{site.root}`")
+    for node, how in flagged.items():
+        rebuild = by_node[node]
+        source = rebuild.source
+        if source.pulled:
+            origin = "values pulled out of tensors (line {pulled})"
+            refs = {"pulled": tuple(source.pulled)}
+        else:
+            origin = "another tensor's values"
+            refs = {}
+        yield Report(
+            RULE, node,
+            f"`{rebuild.factory.replace('torch.', 'torch.', 1)}(…)` rebuilds a tensor from {origin} {how}: "
+            "it is a new leaf, so nothing computed before it gets a gradient",
+            hint="keep the computation in torch ops on the original tensors (no .item()/.tolist()/.numpy()), "
+                 "and call backward() on that",
+            details={"factory": rebuild.factory},
+            refs=refs,
+        )

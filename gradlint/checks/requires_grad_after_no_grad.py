@@ -1,0 +1,51 @@
+"""GL003 requires-grad-after-no-grad: ``requires_grad`` switched on for a tensor computed where
+autograd recorded nothing (``torch.no_grad()``, ``torch.inference_mode()``,
+``set_grad_enabled(False)``, or a function or module that runs under them).
+
+The switch silences "element 0 of tensors does not require grad" but makes the tensor a new
+leaf: the parameters that produced it still get no gradient. A leaf made on purpose — one the
+code differentiates against (``autograd.grad(out, x)``) or whose ``.grad`` it uses, as for
+WGAN-GP interpolates and adversarial inputs — is not reported.
+
+PyTorch: https://pytorch.org/docs/stable/notes/autograd.html#locally-disabling-gradient-computation
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from gradlint.checks import Report
+from gradlint.rule import BY_CODE
+
+RULE = BY_CODE["GL003"]
+
+
+def check(facts):
+    for switch in facts.switches:
+        value = switch.value
+        if not value.nograd or value.attached or value.rebuilt or switch.intended_leaf:
+            continue
+        region = min(value.nograd, key=lambda n: _order(facts, n))
+        yield Report(
+            RULE, switch.node,
+            f"`{switch.name}` was computed {_describe(facts, region)}, so it has no history; "
+            f"switching requires_grad on makes it a new leaf and whatever produced it still gets no gradient",
+            hint="compute it with gradients enabled (remove the no_grad region around it) "
+                 "instead of switching requires_grad on afterwards",
+            details={"tensor": switch.name},
+            refs={"region": region},
+        )
+
+
+def _order(facts, node) -> int:
+    return 0
+
+
+def _describe(facts, node) -> str:
+    if isinstance(node, cst.With):
+        items = ", ".join(facts.code(item.item) for item in node.items)
+        return f"under `with {items}` (line {{region}})"
+    if isinstance(node, cst.FunctionDef):
+        return f"in `{node.name.value}()`, which runs without recording autograd (line {{region}})"
+    if isinstance(node, cst.Call):
+        return f"by `{facts.code(node.func)}(…)`, which runs under no_grad (line {{region}})"
+    return "where autograd recorded nothing (line {region})"

@@ -1,0 +1,46 @@
+"""What a rule reports: a finding at a source range, with an optional dynamic verdict.
+
+Lines and columns are 1-based, as editors and ``path:line:col`` output show them; ``end_column``
+is exclusive. Findings sort by (path, line, column, code), so output order never depends on the
+order in which rules or files ran.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import asdict, dataclass, field
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The dynamic pass's conclusion on one finding (filled in by ``--dynamic``)."""
+
+    status: str  # confirmed | dismissed | not-reached | inconclusive | error
+    evidence: str
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    path: str
+    line: int
+    column: int
+    code: str
+    end_line: int
+    end_column: int
+    name: str = field(compare=False)
+    message: str = field(compare=False)
+    hint: str = field(compare=False, default="")
+    severity: Severity = field(compare=False, default=Severity.WARNING)
+    verdict: Verdict | None = field(compare=False, default=None)
+    # What the dynamic pass needs to probe the site: the names involved, keyed by role
+    # (e.g. {"tensor": "h", "cut": ".detach()", "saved_by": "pow", "saved_line": "12"}).
+    details: dict = field(compare=False, default_factory=dict, hash=False)
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["severity"] = self.severity.value
+        return data

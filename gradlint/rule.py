@@ -1,0 +1,73 @@
+"""The rule catalogue: each rule's code, name and one-line summary, and its document in ``rules/``.
+
+A rule's words live in one place, ``rules/GLxxx-name.md``; ``gradlint rule`` renders it, the
+tests run its examples. The check that implements a rule lives in ``gradlint/checks/``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from gradlint.finding import Severity
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    summary: str
+    severity: Severity = Severity.WARNING
+
+    @property
+    def doc_path(self) -> Path | None:
+        for folder in _doc_folders():
+            path = folder / f"{self.code}-{self.name}.md"
+            if path.is_file():
+                return path
+        return None
+
+    def doc(self) -> str:
+        """The rule's Markdown document; raises FileNotFoundError if the install lacks it."""
+        path = self.doc_path
+        if path is None:
+            raise FileNotFoundError(f"no document for {self.code} ({self.name})")
+        return path.read_text(encoding="utf-8")
+
+
+def _doc_folders() -> list[Path]:
+    here = Path(__file__).resolve().parent
+    # A wheel carries the catalogue inside the package; a source checkout has it at the top.
+    return [here / "_rules", here.parent / "rules"]
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("GL000", "syntax-error", "The file does not parse, so nothing in it was checked.", Severity.ERROR),
+    Rule("GL001", "detached-result", "A detached tensor is returned or becomes the loss, so the parameters upstream of it get no gradient."),
+    Rule("GL002", "python-roundtrip", "A tensor is rebuilt from values pulled out of tensors and made to require grad; the history before it is lost."),
+    Rule("GL003", "requires-grad-after-no-grad", "requires_grad is switched on for a tensor made without autograd history; the parameters that produced it still get no gradient."),
+    Rule("GL004", "retain-graph-in-loop", "backward(retain_graph=True) in a loop keeps a graph alive past its iteration; it grows, and gradients include earlier steps."),
+    Rule("GL005", "inplace-on-saved", "An in-place edit of a tensor that an earlier recorded op saved for backward."),
+)
+
+BY_CODE = {rule.code: rule for rule in RULES}
+
+
+def select_codes(select: list[str] | None, ignore: list[str] | None) -> frozenset[str]:
+    """Resolve ``--select``/``--ignore`` codes and prefixes (``GL00``, ``ALL``) to rule codes.
+
+    Raises ValueError naming a selector that matches no rule.
+    """
+    def expand(selectors: list[str]) -> set[str]:
+        codes: set[str] = set()
+        for sel in selectors:
+            sel = sel.strip().upper()
+            if not sel:
+                continue
+            matched = {c for c in BY_CODE if sel == "ALL" or c.startswith(sel)}
+            if not matched:
+                raise ValueError(f"unknown rule selector {sel!r} (rules are {', '.join(BY_CODE)})")
+            codes |= matched
+        return codes
+
+    chosen = expand(select) if select else set(BY_CODE)
+    return frozenset(chosen - expand(ignore or []))
