@@ -77,11 +77,14 @@ class Rebuild:
     source: Value  # the value of the data argument
     requires_grad: bool
     function: Function
+    fresh_copy: bool = False  # ``x.detach().clone()``: a new leaf made on purpose
 
     @property
     def roundtrip(self) -> bool:
         """The data came out of tensors: pulled Python values, or a computed tensor itself."""
-        return bool(self.source.pulled) or (self.source.tensor and self.source.computed)
+        if self.source.pulled:
+            return True
+        return self.source.tensor and self.source.computed and not self.fresh_copy
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,7 @@ class Edit:
 
     node: cst.CSTNode
     name: str
-    how: str
+    how: cst.CSTNode | tuple  # the edit as written: a node, or (target node, " += …")
     saved: frozenset[Save]
     function: Function
 
@@ -130,9 +133,15 @@ class ModuleFacts:
     steps: list[StepBetween] = field(default_factory=list)
     sequential_edits: list[SequentialEdit] = field(default_factory=list)
 
-    def code(self, node: cst.CSTNode) -> str:
-        """The source text of a node, on one line."""
-        return " ".join(self.module.code_for_node(node).split())
+    def code(self, node: cst.CSTNode | tuple) -> str:
+        """The source text of a node on one line; ``(node, suffix)`` appends the suffix.
+        Rendering costs a code-generation pass over the node, so facts keep nodes and checks
+        render only what they report."""
+        if isinstance(node, tuple):
+            node, suffix = node
+            return self.code(node) + suffix
+        text = " ".join(self.module.code_for_node(node).split())
+        return text if len(text) <= 60 else text[:57] + "..."
 
 
 def module_facts(module: cst.Module) -> ModuleFacts:

@@ -51,6 +51,13 @@ TENSOR_ONLY_METHODS = CAST_METHODS - {"reshape", "flatten", "squeeze", "repeat",
 }
 METADATA = {"shape", "dtype", "device", "ndim", "requires_grad", "is_leaf", "grad_fn", "is_cuda"}
 METADATA_METHODS = {"size", "dim", "numel", "nelement", "element_size", "stride", "is_contiguous", "data_ptr", "get_device"}
+# Methods NumPy arrays share with tensors: on a value not known to be a tensor they may be NumPy's.
+NDARRAY_METHODS = {
+    "sum", "mean", "max", "min", "prod", "std", "var", "clip", "round", "cumsum", "cumprod", "dot",
+    "reshape", "transpose", "astype", "copy", "fill", "argmax", "argmin", "all", "any", "squeeze",
+    "flatten", "ravel", "repeat", "take", "tolist", "item", "nonzero", "sort", "argsort", "conj",
+    "diagonal", "trace", "swapaxes", "view", "abs", "__abs__",
+}
 PASSTHROUGH_BUILTINS = {"list", "tuple", "sorted", "reversed", "enumerate", "zip", "sum", "max", "min", "abs", "iter", "next", "dict", "set"}
 CONST_BUILTINS = {"len", "range", "print", "isinstance", "hasattr", "getattr", "str", "repr", "round", "type", "id", "callable", "format"}
 MODULE_ITERATORS = {"children", "modules", "parameters", "named_parameters", "named_children", "named_modules", "values"}
@@ -441,7 +448,7 @@ class Walker:
             base = base.value
         name = dotted(base)
         if name and (name.startswith("self.") or value.module is not None):
-            return Value(roots=value.roots, sure=value.sure, carried=value.carried)
+            return Value(roots=value.roots, carried=value.carried)
         return replace(UNKNOWN, nograd=value.nograd, cuts=value.cuts, pulled=value.pulled,
                        carried=value.carried, rebuilt=value.rebuilt)
 
@@ -475,14 +482,25 @@ class Walker:
         name = dotted(target) if target is not None else None
         if name is not None and self.nograd is None and self.makes_root(expr):
             self.expr(expr)  # still record what happens inside the call
-            return Value(roots=frozenset({name}), sure=frozenset({name}),
-                         module=_module_info(expr, self.imports, self.classes))
+            module = _module_info(expr, self.imports, self.classes)
+            return Value(roots=frozenset({name}), module=module, tensor=module is None and self.makes_leaf(expr))
         value = self.expr(expr)
         if name is not None and isinstance(expr, cst.Call):
             qual = self.imports.qualname(expr.func)
             if qual and qual.startswith("torch.optim."):
                 return replace(value, optimizer=True)
         return value
+
+    def makes_leaf(self, expr: cst.BaseExpression) -> bool:
+        """A tensor leaf that requires grad: ``torch.tensor(…, requires_grad=True)``, ``nn.Parameter(…)``."""
+        while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("to", "cuda", "cpu", "float", "double", "half", "requires_grad_"):
+            if expr.func.attr.value == "requires_grad_":
+                return True
+            expr = expr.func.value
+        if not isinstance(expr, cst.Call):
+            return False
+        return self.imports.qualname(expr.func) in PARAMETER or any(
+            a.keyword is not None and a.keyword.value == "requires_grad" and _literal_true(a.value) for a in expr.args)
 
     def makes_root(self, expr: cst.BaseExpression) -> bool:
         while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
@@ -533,7 +551,7 @@ class Walker:
         elif isinstance(target, cst.Subscript):
             base = _edit_base(target)
             if base is not None:
-                self.edit(node, base, f"{self.facts.code(target)} = …")
+                self.edit(node, base, (target, " = …"))
             self.expr(target.value)
 
     def aug_assign(self, node: cst.AugAssign) -> None:
@@ -544,7 +562,7 @@ class Walker:
         old = self.lookup(name)
         if old.tensor or old.saved or old.attached or (old.computed and not old.const) or isinstance(node.target, cst.Subscript):
             op = AUG_OPERATORS.get(type(node.operator), "op=")
-            self.edit(node, name, f"{self.facts.code(node.target)} {op} …")
+            self.edit(node, name, (node.target, f" {op} …"))
         if isinstance(node.target, cst.Subscript):
             return
         new = (old | value)
@@ -566,7 +584,7 @@ class Walker:
 
     def no_history(self, value: Value) -> Value:
         """A value computed where autograd records nothing (under no_grad / inference_mode)."""
-        return replace(value, roots=EMPTY, sure=EMPTY, post=EMPTY, cuts=EMPTY, carried=EMPTY,
+        return replace(value, roots=EMPTY, post=EMPTY, cuts={}, carried=EMPTY,
                        nograd=value.nograd | {self.nograd}, const=True, saved=EMPTY)
 
     def mark_saved(self, operand: cst.BaseExpression, save: Save) -> None:
@@ -611,9 +629,9 @@ class Walker:
             if name in self.cls.literal_attrs and name not in self.cls.attrs:
                 return CONST
             module = self.cls.attrs.get(name)
-            return Value(roots=frozenset({name}), sure=frozenset({name}), module=module)
+            return Value(roots=frozenset({name}), module=module)
         if head == "self" and name.count(".") == 1:
-            return Value(roots=frozenset({name}), sure=frozenset({name}))
+            return Value(roots=frozenset({name}))
         if name in self.globals:
             return replace(self.globals[name], saved=EMPTY)
         if "." in name:
@@ -655,7 +673,7 @@ class Walker:
             values = [self.expr(node.left)] + [self.expr(c.comparator) for c in node.comparisons]
             out = union(values)
             # A comparison is not differentiable: the result has no history.
-            return replace(out, roots=EMPTY, sure=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True)
+            return replace(out, roots=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True)
         if isinstance(node, cst.Subscript):
             base = self.expr(node.value)
             for element in node.slice:
@@ -710,7 +728,7 @@ class Walker:
         if attr in METADATA:
             return CONST
         if attr == "grad":
-            return Value(tensor=True)
+            return Value(tensor=True, const=True)
         if attr == "T" or attr == "mT":
             return base.result()
         return replace(base, saved=EMPTY, module=None, optimizer=False)
@@ -722,7 +740,7 @@ class Walker:
             if cut is None:
                 cut = self.facts.cuts[node] = Cut(node, kind, self.facts.code(operand_expr), function=self.function)
             cut.upstream |= operand.roots | operand.post
-            cuts = operand.cuts | {node}
+            cuts = {**operand.cuts, node: EMPTY}
         else:
             cuts = operand.cuts
         return Value(cuts=cuts, nograd=operand.nograd, pulled=operand.pulled, rebuilt=operand.rebuilt,
@@ -732,7 +750,7 @@ class Walker:
         left, right = self.expr(node.left), self.expr(node.right)
         out = (left | right)
         out = replace(out, tensor=left.tensor or right.tensor)
-        if isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power, cst.MatrixMultiply)) and not (left.const and right.const):
+        if isinstance(node.operator, tuple(OPERATORS)) and (left.tensor or right.tensor) and not (left.const and right.const):
             qual, symbol = OPERATORS[type(node.operator)]
             operands = [node.left, node.right]
             values = [left, right]
@@ -746,7 +764,8 @@ class Walker:
         grad_inputs = [i for i, v in enumerate(values) if not v.const]
         if not grad_inputs:
             return out
-        data = saves.op_saves(qual, grad_inputs)
+        tensor_inputs = [i for i, v in enumerate(values) if v.tensor or not v.const]
+        data = saves.op_saves(qual, grad_inputs, tensor_inputs=tensor_inputs, nargs=len(operands))
         if data is None:
             return out
         save = Save.at(shown, node)
@@ -795,12 +814,14 @@ class Walker:
             retain = _literal_true(keywords.get("retain_graph"))
             create = _literal_true(keywords.get("create_graph"))
             self.backward(node, root_expr, root, retain, create)
-            return replace(union(values), roots=EMPTY, sure=EMPTY, post=EMPTY, cuts=EMPTY, tensor=True, const=not create)
+            return replace(union(values), roots=EMPTY, post=EMPTY, cuts={}, tensor=True, const=not create)
         if qual in REBUILDERS:
             values = self.arg_values(node)
             source = self.expr(positional[0]) if positional else CONST
             requires = _literal_true(keywords.get("requires_grad"))
-            rebuild = Rebuild(node, qual, source, requires, self.function)
+            copy = positional[0] if positional else None
+            rebuild = Rebuild(node, qual, source, requires, self.function,
+                              fresh_copy=copy is not None and _is_fresh_copy(copy))
             if self.record:
                 self.facts.rebuilds.append(rebuild)
             rebuilt = frozenset({node}) if rebuild.roundtrip else EMPTY
@@ -820,18 +841,17 @@ class Walker:
         if last.endswith("_") and not last.endswith("__") and saves.is_inplace_method(last) and positional:
             base = _edit_base(positional[0])
             if base is not None:
-                self.edit(node, base, self.facts.code(node))
+                self.edit(node, base, node)
         if _literal_true(keywords.get("inplace")) and positional:
             base = _edit_base(positional[0])
             if base is not None:
-                self.edit(node, base, self.facts.code(node))
+                self.edit(node, base, node)
         if "out" in keywords:
             base = _edit_base(keywords["out"])
             if base is not None:
-                self.edit(node, base, f"{self.facts.code(node.func)}(…, out={self.facts.code(keywords['out'])})")
+                self.edit(node, base, node)
         pos_values = [self.expr(p) for p in positional] if positional else []
-        shown = self.facts.code(node.func)
-        return self.apply_saves(qual, shown, node, positional, pos_values, out)
+        return self.apply_saves(qual, dotted(node.func) or qual, node, positional, pos_values, out)
 
     def method_call(self, node: cst.Call, func: cst.Attribute, positional, keywords) -> Value:
         meth = func.attr.value
@@ -849,7 +869,7 @@ class Walker:
         args = union(values) if values else CONST
         if meth in PULL_METHODS:
             pulled = receiver.pulled | ({node} if (receiver.tensor or receiver.attached or receiver.computed or receiver.nograd) else EMPTY)
-            return Value(pulled=pulled, nograd=receiver.nograd, rebuilt=receiver.rebuilt, cuts=EMPTY,
+            return Value(pulled=pulled, nograd=receiver.nograd, rebuilt=receiver.rebuilt,
                          tensor=meth == "numpy", computed=True, const=True)
         if meth == "requires_grad_":
             name = dotted(recv_expr)
@@ -873,7 +893,7 @@ class Walker:
         if meth.endswith("_") and not meth.endswith("__") and saves.is_inplace_method(meth):
             base = _edit_base(recv_expr)
             if base is not None:
-                self.edit(node, base, self.facts.code(node))
+                self.edit(node, base, node)
             result = receiver | args
             if self.nograd is not None:
                 result = self.no_history(result)
@@ -889,7 +909,7 @@ class Walker:
         out = replace(out, tensor=receiver.tensor or meth in TENSOR_ONLY_METHODS, carried=out.carried)
         if meth in CAST_METHODS:
             return out
-        if not receiver.const or not args.const:
+        if (not receiver.const or not args.const) and (receiver.tensor or meth not in NDARRAY_METHODS):
             qual = f"torch.Tensor.{meth}"
             out = self.apply_saves(qual, f".{meth}()", node, [recv_expr, *positional],
                                    [receiver, *[self.expr(p) for p in positional]], out)
@@ -901,7 +921,7 @@ class Walker:
     def no_history_call(self, node: cst.Call, args: Value) -> Value:
         """The result of a call that runs under no_grad (a decorated function, a module whose
         ``__call__`` disables recording): a tensor without history."""
-        return replace(args, roots=EMPTY, sure=EMPTY, post=EMPTY, cuts=EMPTY, carried=EMPTY,
+        return replace(args, roots=EMPTY, post=EMPTY, cuts={}, carried=EMPTY,
                        nograd=args.nograd | {node}, tensor=True, computed=True, const=True, saved=EMPTY)
 
     def name_call(self, node: cst.Call, name: str, positional, keywords) -> Value:
@@ -923,7 +943,7 @@ class Walker:
         if self.functions.get(name):  # a module-level function decorated with no_grad
             return self.no_history_call(node, args)
         if DETACHING_HELPERS.search(name):
-            return replace(args, roots=EMPTY, sure=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True)
+            return replace(args, roots=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True)
         return replace(args, computed=True, saved=EMPTY)
 
     def apply_module(self, node: cst.Call, callee: Value, values: list[Value], positional, method: bool = False) -> Value:
@@ -934,24 +954,33 @@ class Walker:
             return self.no_history_call(node, args)
         names = callee.roots
         if args.cuts:
-            out = replace(args, post=args.post | names, sure=args.sure)
+            out = replace(args, post=args.post | names)
         else:
-            out = replace(args, roots=args.roots | names, sure=args.sure | (callee.sure & names))
+            out = replace(args, roots=args.roots | names)
         out = replace(out, carried=args.carried | callee.carried, tensor=True, computed=True, const=False,
                       saved=EMPTY, module=None, optimizer=False)
         if module is None or method or self.nograd is not None:
             return out
-        shown = self.facts.code(node.func)
+        shown = dotted(node.func) or "module"
         if module.inplace and positional:
             base = _edit_base(positional[0])
             if base is not None:
-                self.edit(node, base, f"{shown}({self.facts.code(positional[0])}) (inplace=True)")
+                self.edit(node, base, node)
         save = Save.at(shown, node)
         if module.saves_input and positional:
             self.mark_saved(positional[0], save)
         if module.saves_output:
             out = replace(out, saved=frozenset({save}))
         return out
+
+
+def _is_fresh_copy(expr) -> bool:
+    """``x.detach().clone()``, ``x.data.clone()``: a copy made to be a new leaf on purpose."""
+    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+        if expr.func.attr.value in ("detach", "clone"):
+            return True
+        expr = expr.func.value
+    return isinstance(expr, cst.Attribute) and expr.attr.value == "data"
 
 
 def _edit_base(expr) -> str | None:

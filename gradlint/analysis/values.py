@@ -1,8 +1,9 @@
 """The abstract value of an expression: what a name holds, in autograd's terms.
 
 The flow walker (``flow.py``) computes one ``Value`` per expression and per name binding.
-Sets named *may* hold what is true on some path; ``sure`` holds what is true on every path,
-so a branch that detaches and one that does not are told apart when they join.
+Sets hold what is true on some path. A cut keeps, per cut, the roots that accompany it on the
+paths where it is present, so a branch that detaches and one that does not are told apart when
+they join, and a stop-gradient beside an attached operand is told from a cut of the only path.
 """
 from __future__ import annotations
 
@@ -40,9 +41,10 @@ class ModuleInfo:
 @dataclass(frozen=True)
 class Value:
     roots: frozenset = EMPTY  # may: trainable roots whose history it carries, not through a cut
-    sure: frozenset = EMPTY  # every path: the same, independent of any cut
     post: frozenset = EMPTY  # may: trainables applied to it downstream of a cut
-    cuts: frozenset = EMPTY  # may: .detach()/.data nodes it descends from
+    # may: the .detach()/.data nodes it descends from, each with the roots that join it on the
+    # paths where that cut is present (an attached operand beside a stop-gradient)
+    cuts: dict = field(default_factory=dict)
     nograd: frozenset = EMPTY  # may: no_grad/inference_mode regions it was computed in
     pulled: frozenset = EMPTY  # may: .item()/.tolist()/.numpy()/float() nodes it descends from
     rebuilt: frozenset = EMPTY  # may: tensor rebuilds from pulled values it descends from
@@ -61,9 +63,11 @@ class Value:
 
     def __or__(self, other: "Value") -> "Value":
         """Both operands of one operation, on the same path."""
+        both = self.roots | other.roots
+        cuts = {c: _companions(self, other, c) | both for c in self.cuts.keys() | other.cuts.keys()}
         return Value(
-            roots=self.roots | other.roots, sure=self.sure | other.sure, post=self.post | other.post,
-            cuts=self.cuts | other.cuts, nograd=self.nograd | other.nograd,
+            roots=both, post=self.post | other.post,
+            cuts=cuts, nograd=self.nograd | other.nograd,
             pulled=self.pulled | other.pulled, rebuilt=self.rebuilt | other.rebuilt,
             carried=self.carried | other.carried, tensor=self.tensor or other.tensor,
             computed=True, const=self.const and other.const,
@@ -71,12 +75,13 @@ class Value:
 
     def join(self, other: "Value") -> "Value":
         """Two paths meeting (after a branch or a loop)."""
+        cuts = {c: _companions(self, other, c) for c in self.cuts.keys() | other.cuts.keys()}
         return Value(
-            roots=self.roots | other.roots, sure=self.sure & other.sure, post=self.post | other.post,
-            cuts=self.cuts | other.cuts, nograd=self.nograd | other.nograd,
+            roots=self.roots | other.roots, post=self.post | other.post,
+            cuts=cuts, nograd=self.nograd | other.nograd,
             pulled=self.pulled | other.pulled, rebuilt=self.rebuilt | other.rebuilt,
             carried=self.carried | other.carried, saved=self.saved | other.saved,
-            tensor=self.tensor and other.tensor, computed=self.computed or other.computed,
+            tensor=self.tensor and other.tensor, computed=self.computed and other.computed,
             const=self.const and other.const,
             module=self.module if self.module == other.module else None,
             optimizer=self.optimizer and other.optimizer,
@@ -85,6 +90,10 @@ class Value:
     def result(self) -> "Value":
         """This value as the result of an op: a new tensor nothing has saved yet."""
         return replace(self, saved=EMPTY, computed=True, module=None, optimizer=False)
+
+
+def _companions(a: Value, b: Value, cut) -> frozenset:
+    return a.cuts.get(cut, EMPTY) | b.cuts.get(cut, EMPTY)
 
 
 def union(values) -> Value:

@@ -40,15 +40,15 @@ def check(facts):
 
 def _broken(value, facts):
     """The cuts in ``value`` whose upstream trainables reach it by no other path."""
-    for node in value.cuts:
+    for node, companions in value.cuts.items():
         cut = facts.cuts.get(node)
         if cut is None or not cut.upstream:
             continue
         if any(_INTENDED.search(root) for root in cut.upstream):
             continue
-        if cut.upstream & value.sure:
+        if cut.upstream & companions:
             continue  # the same trainables stay attached on another operand
-        if (value.sure or value.post) and not (cut.upstream & value.post):
+        if (companions or value.post) and not (cut.upstream & value.post):
             continue  # a stop-gradient in front of a different model
         yield cut
 

@@ -21,11 +21,12 @@ def check(facts):
         if not edit.saved:
             continue
         saves = sorted(edit.saved, key=lambda s: s.op)
+        how = facts.code(edit.how)
         refs = {f"save{i}": save.node for i, save in enumerate(saves)}
         by = " and ".join(f"`{save.op}` (line {{save{i}}})" for i, save in enumerate(saves))
         yield Report(
             RULE, edit.node,
-            f"`{edit.how}` modifies `{edit.name}` in place, but {by} saved it for backward: "
+            f"`{how}` modifies `{edit.name}` in place, but {by} saved it for backward: "
             f"backward() will fail with \"modified by an inplace operation\"",
             hint=f"use an out-of-place op (e.g. `{edit.name} = {edit.name} + …`) or edit a `.clone()`",
             details={"tensor": edit.name, "saved_by": [s.op for s in saves]},

@@ -1,0 +1,1 @@
+"""Placeholder until the analysis lands; the lead overwrites this."""

@@ -1,0 +1,224 @@
+"""The ``gradlint`` command: ``check`` files, explain a ``rule``.
+
+Exit status, as ruff and flake8 use it: 0 no findings, 1 findings, 2 the run itself went wrong
+(bad usage or config, a file that could not be read, a check that crashed). Errors are one line
+on stderr, ``gradlint: error: ...``; a traceback is always a gradlint bug.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections import Counter
+
+from gradlint import __version__, config as config_file, runner
+from gradlint.discovery import discover
+from gradlint.finding import Finding
+from gradlint.report import FORMATS
+from gradlint.rule import BY_CODE, RULES, Rule, select_codes
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Something the user must fix before gradlint can run; the message says what."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help(sys.stderr)
+            return EXIT_ERROR
+        return args.handler(args)
+    except SystemExit as stop:  # argparse's --help, --version and usage errors
+        return stop.code if isinstance(stop.code, int) else EXIT_ERROR
+    except (UsageError, config_file.ConfigError) as err:
+        _error(str(err))
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``gradlint check | head``): stop quietly, and keep Python from
+        # complaining again when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_ERROR
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gradlint",
+        description="A linter for PyTorch autograd: parameters that silently get no gradient, "
+        "wrong gradients, graphs that grow every step.",
+        epilog="Exit status: 0 no findings, 1 findings, 2 error. "
+        "Run 'gradlint COMMAND --help' for a command's options.",
+    )
+    parser.add_argument("--version", action="version", version=f"gradlint {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = commands.add_parser(
+        "check", help="lint files and folders",
+        description="Lint Python files; folders are searched, skipping .gitignore'd files, "
+        "virtualenvs and build output.",
+    )
+    check.add_argument("paths", nargs="*", metavar="PATH",
+                       help="files or folders to lint (default: .); '-' reads standard input")
+    check.add_argument("--select", action="append", metavar="CODES",
+                       help="rules to run: comma-separated codes or prefixes, or ALL "
+                       "(replaces the config's 'select')")
+    check.add_argument("--ignore", action="append", metavar="CODES",
+                       help="rules to skip: comma-separated codes or prefixes "
+                       "(replaces the config's 'ignore')")
+    check.add_argument("--output-format", choices=list(FORMATS),
+                       help="how to print findings (default: full on a terminal, else concise)")
+    check.add_argument("--statistics", action="store_true",
+                       help="after the findings, count them per rule")
+    check.add_argument("--exit-zero", action="store_true",
+                       help="exit 0 even when there are findings")
+    check.add_argument("--stdin-filename", metavar="NAME",
+                       help="the name to report, and match per-file-ignores against, for '-'")
+    check.add_argument("--config", metavar="PATH",
+                       help="the pyproject.toml to read [tool.gradlint] from "
+                       "(default: the nearest one that has it)")
+    check.add_argument("--no-cache", action="store_true",
+                       help="do not read or write the cache (there is no cache yet)")
+    check.add_argument("-q", "--quiet", action="store_true",
+                       help="print no summary line")
+    check.set_defaults(handler=_check)
+
+    rule = commands.add_parser(
+        "rule", help="explain a rule",
+        description="Show a rule's documentation, or list every rule.",
+    )
+    which = rule.add_mutually_exclusive_group(required=True)
+    which.add_argument("code", nargs="?", metavar="RULE",
+                       help="a rule code or name, e.g. GL001 or detached-result")
+    which.add_argument("--all", action="store_true", help="list every rule")
+    rule.set_defaults(handler=_rule)
+    return parser
+
+
+def _check(args: argparse.Namespace) -> int:
+    config = config_file.load(args.config)
+    codes = _codes(args, config)
+    errors: list[str] = []
+    targets = _targets(args, config, errors)
+    result = runner.run(targets, lambda name: config.codes_for(name, codes))
+    errors.extend(result.errors)
+
+    output_format = args.output_format or ("full" if sys.stdout.isatty() else "concise")
+    FORMATS[output_format](result.findings, sys.stdout, result.sources)
+    if args.statistics:
+        write_statistics(result.findings, sys.stderr if output_format == "json" else sys.stdout)
+    sys.stdout.flush()  # findings before the stderr lines below when both go to one terminal
+
+    for error in errors:
+        print(f"gradlint: {error}", file=sys.stderr)
+    if not targets and not errors:
+        print("gradlint: warning: no Python files found", file=sys.stderr)
+    if not args.quiet and output_format != "json":
+        print(summary(result.findings, result.files_checked), file=sys.stderr)
+
+    if errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if result.findings and not args.exit_zero else EXIT_CLEAN
+
+
+def _codes(args: argparse.Namespace, config: config_file.Config) -> frozenset[str]:
+    # A command-line list replaces the config's, rather than adding to it, as in ruff.
+    select = _split(args.select) if args.select is not None else config.select
+    ignore = _split(args.ignore) if args.ignore is not None else config.ignore
+    for option, given in (("--select", args.select), ("--ignore", args.ignore)):
+        if given is not None:
+            try:
+                select_codes(_split(given) or None, None)
+            except ValueError as err:
+                raise UsageError(f"{option}: {err}") from None
+    return select_codes(select, ignore)
+
+
+def _split(values: list[str]) -> list[str]:
+    return [code.strip() for value in values for code in value.split(",") if code.strip()]
+
+
+def _targets(args, config: config_file.Config, errors: list[str]) -> list[runner.Target]:
+    paths = args.paths or [runner.STDIN if args.stdin_filename else "."]
+    targets = []
+    if runner.STDIN in paths:
+        name = args.stdin_filename or runner.STDIN
+        targets.append(runner.Target(name=name, source=sys.stdin.buffer.read()))
+    try:
+        files = discover(
+            [p for p in paths if p != runner.STDIN],
+            exclude=config.exclude, extend_exclude=config.extend_exclude, root=config.root,
+            on_error=lambda err: errors.append(f"error: {err.filename}: cannot list: {err.strerror}"),
+        )
+    except FileNotFoundError as err:
+        raise UsageError(f"{err.filename}: no such file or directory") from None
+    targets.extend(runner.Target(name=str(path), path=path) for path in files)
+    return targets
+
+
+def write_statistics(findings: list[Finding], out) -> None:
+    counts = Counter((f.code, f.name) for f in findings)
+    if not counts:
+        return
+    width = len(str(max(counts.values())))
+    for (code, name), count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        print(f"  {count:>{width}}  {code}  {name}", file=out)
+
+
+def summary(findings: list[Finding], files_checked: int) -> str:
+    checked = f"{_plural(files_checked, 'file')} checked"
+    if not findings:
+        return f"No findings ({checked})."
+    files = len({f.path for f in findings})
+    return f"Found {_plural(len(findings), 'finding')} in {_plural(files, 'file')} ({checked})."
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _rule(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    if args.all:
+        console.print(_catalogue())
+        return EXIT_CLEAN
+    rule = find_rule(args.code)
+    try:
+        doc = rule.doc()
+    except FileNotFoundError as err:
+        raise UsageError(f"{err}: this install lacks the rule documents (rules/*.md)") from None
+    from rich.markdown import Markdown
+
+    console.print(Markdown(doc))
+    return EXIT_CLEAN
+
+
+def find_rule(query: str) -> Rule:
+    """The rule with this code (any case) or name."""
+    wanted = query.strip()
+    rule = BY_CODE.get(wanted.upper()) or next((r for r in RULES if r.name == wanted.lower()), None)
+    if rule is None:
+        raise UsageError(f"unknown rule '{query}' (rules are {', '.join(BY_CODE)})")
+    return rule
+
+
+def _catalogue():
+    from rich.table import Table
+
+    table = Table(box=None, header_style="bold", pad_edge=False)
+    table.add_column("code", no_wrap=True, style="bold")
+    table.add_column("name", no_wrap=True)
+    table.add_column("summary")
+    for rule in RULES:
+        table.add_row(rule.code, rule.name, rule.summary)
+    return table
+
+
+def _error(message: str) -> None:
+    print(f"gradlint: error: {message}", file=sys.stderr)

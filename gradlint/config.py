@@ -1,0 +1,175 @@
+"""Settings from ``[tool.gradlint]`` in ``pyproject.toml``, checked before anything runs.
+
+The file used is ``--config PATH`` or else the nearest ``pyproject.toml`` with a
+``[tool.gradlint]`` table, from the current directory up (ruff's rule). Every mistake in it —
+TOML syntax, an unknown key, a wrong type, a code that names no rule — is a ``ConfigError`` whose
+one-line message names the file and the key, so a typo can never silently turn a rule off.
+
+    [tool.gradlint]
+    select = ["ALL"]
+    ignore = ["GL004"]
+    extend-exclude = ["experiments/"]
+
+    [tool.gradlint.per-file-ignores]
+    "tests/**" = ["GL001"]
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from pathspec import GitIgnoreSpec
+
+from gradlint.rule import select_codes
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+SECTION = "[tool.gradlint]"
+
+# key → (type check, the expected type as the error message names it)
+_LIST_OF_STR = (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), "a list of strings")
+_TABLE_OF_LISTS = (
+    lambda v: isinstance(v, dict) and all(_LIST_OF_STR[0](x) for x in v.values()),
+    "a table of pattern = list of codes",
+)
+KEYS = {
+    "select": _LIST_OF_STR,
+    "ignore": _LIST_OF_STR,
+    "exclude": _LIST_OF_STR,
+    "extend-exclude": _LIST_OF_STR,
+    "per-file-ignores": _TABLE_OF_LISTS,
+}
+
+
+class ConfigError(Exception):
+    """A config file gradlint cannot use; the message is meant for the user as it stands."""
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path | None = None  # the file the settings came from; None when there is none
+    root: Path = field(default_factory=lambda: Path(os.path.abspath(os.curdir)))
+    select: list[str] | None = None
+    ignore: list[str] = field(default_factory=list)
+    exclude: list[str] | None = None  # None: discovery's defaults
+    extend_exclude: list[str] = field(default_factory=list)
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+
+    def codes_for(self, path: str | Path, codes: frozenset[str]) -> frozenset[str]:
+        """``codes`` less those ``per-file-ignores`` turns off for ``path``."""
+        if not self.per_file_ignores:
+            return codes
+        relative = _relative_posix(path, self.root)
+        for spec, kept in self._per_file_specs:
+            if spec.match_file(relative):
+                codes = codes & kept
+        return codes
+
+    @cached_property
+    def _per_file_specs(self) -> list[tuple[GitIgnoreSpec, frozenset[str]]]:
+        # (pattern, the codes it leaves on); prefixes and ALL resolved once, here.
+        return [
+            (GitIgnoreSpec.from_lines([pattern]), select_codes(None, ignored))
+            for pattern, ignored in self.per_file_ignores.items()
+        ]
+
+
+def load(config_path: str | Path | None = None, start: str | Path | None = None) -> Config:
+    """The config from ``config_path``, else from the nearest pyproject.toml above ``start``."""
+    if config_path is not None:
+        path = Path(os.path.abspath(config_path))
+        if not path.is_file():
+            raise ConfigError(f"{config_path}: no such config file")
+        return _parse(path, _read(path))
+    found = find(start)
+    if found is None:
+        return Config()
+    path, data = found
+    return _parse(path, data)
+
+
+def find(start: str | Path | None = None) -> tuple[Path, dict] | None:
+    """The nearest pyproject.toml with a [tool.gradlint] table, and its parsed contents."""
+    here = Path(os.path.abspath(start if start is not None else os.curdir))
+    for folder in (here, *here.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            data = _read(candidate)
+            if "gradlint" in data.get("tool", {}):
+                return candidate, data
+    return None
+
+
+def _read(path: Path) -> dict:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{_display(path)}: invalid TOML: {err}") from None
+    except OSError as err:
+        raise ConfigError(f"{_display(path)}: cannot read: {err.strerror or err}") from None
+
+
+def _parse(path: Path, data: dict) -> Config:
+    shown = _display(path)
+    table = data.get("tool", {}).get("gradlint", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{shown}: {SECTION} must be a table")
+    for key, value in table.items():
+        if key not in KEYS:
+            close = difflib.get_close_matches(key, KEYS, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else f" (valid keys: {', '.join(KEYS)})"
+            raise ConfigError(f"{shown}: unknown key '{key}' in {SECTION}{hint}")
+        valid, expected = KEYS[key]
+        if not valid(value):
+            raise ConfigError(
+                f"{shown}: '{key}' in {SECTION} must be {expected}, not {_describe(value)}"
+            )
+    for key in ("select", "ignore"):
+        _check_codes(shown, key, table.get(key, []))
+    for pattern, codes in table.get("per-file-ignores", {}).items():
+        _check_codes(shown, f"per-file-ignores '{pattern}'", codes)
+    return Config(
+        path=path,
+        root=path.parent,
+        select=table.get("select"),
+        ignore=table.get("ignore", []),
+        exclude=table.get("exclude"),
+        extend_exclude=table.get("extend-exclude", []),
+        per_file_ignores=table.get("per-file-ignores", {}),
+    )
+
+
+def _check_codes(shown: str, where: str, codes: list[str]) -> None:
+    try:
+        select_codes(codes or None, None)
+    except ValueError as err:
+        raise ConfigError(f"{shown}: in '{where}': {err}") from None
+
+
+def _describe(value) -> str:
+    if isinstance(value, (list, dict)):
+        return f"{type(value).__name__} {value!r}"[:80]
+    return f"{type(value).__name__} {value!r}"
+
+
+def _display(path: Path) -> str:
+    """The path as the user would write it: relative to the current directory when under it."""
+    try:
+        return str(path.relative_to(os.path.abspath(os.curdir)))
+    except ValueError:
+        return str(path)
+
+
+def _relative_posix(path: str | Path, root: Path) -> str:
+    absolute = Path(os.path.abspath(path))
+    if absolute.is_relative_to(root):
+        return absolute.relative_to(root).as_posix()
+    return Path(path).as_posix()

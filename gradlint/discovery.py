@@ -1,0 +1,142 @@
+"""Which files to lint: walk the paths given, keep ``.py`` files, skip what should be skipped.
+
+Skipped, as ruff does: folders that are never user code (VCS metadata, caches, virtualenvs, build
+output: ``DEFAULT_EXCLUDE``, which a config's ``exclude`` replaces and ``extend-exclude`` adds to),
+any folder holding a ``pyvenv.cfg`` (a virtualenv under any name), and whatever the ``.gitignore``
+files from the repository's top down to the file ignore. A file named on the command line is
+linted regardless: the user asked for it by name.
+"""
+from __future__ import annotations
+
+import errno
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from pathspec import GitIgnoreSpec
+
+DEFAULT_EXCLUDE: tuple[str, ...] = (
+    ".git", ".hg", ".svn",
+    "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".gradlint_cache",
+    ".venv", "venv", ".tox", ".nox",
+    "build", "dist", "site-packages", "node_modules", "*.egg-info",
+)
+
+PYTHON_SUFFIXES = (".py",)
+
+
+def discover(
+    paths: Iterable[str | Path],
+    exclude: Iterable[str] | None = None,
+    extend_exclude: Iterable[str] = (),
+    root: str | Path | None = None,
+    on_error: Callable[[OSError], None] | None = None,
+) -> list[Path]:
+    """The files to lint under ``paths``, each once, sorted.
+
+    ``exclude`` and ``extend_exclude`` are gitignore-style patterns relative to ``root`` (the
+    config file's folder; default the current directory); ``exclude=None`` means
+    ``DEFAULT_EXCLUDE``. Paths come back as spelled from the arguments (``src`` → ``src/a.py``).
+    Raises FileNotFoundError for a path that does not exist; ``on_error`` hears about folders
+    that cannot be listed (default: they are skipped silently, as ``os.walk`` does).
+    """
+    root = Path(os.path.abspath(root if root is not None else os.curdir))
+    patterns = list(DEFAULT_EXCLUDE if exclude is None else exclude) + list(extend_exclude)
+    walker = _Walker(root, GitIgnoreSpec.from_lines(patterns), on_error)
+    found: dict[str, Path] = {}  # absolute path → path as the user spelled it; dedupes `. a.py`
+    for arg in paths:
+        path = Path(arg)
+        if not path.exists():
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(arg))
+        files = walker.walk(path) if path.is_dir() else [path]
+        for file in files:
+            found.setdefault(os.path.abspath(file), file)
+    return sorted(found.values(), key=lambda p: p.as_posix())
+
+
+class _Walker:
+    def __init__(self, root: Path, exclude: GitIgnoreSpec, on_error) -> None:
+        self.root = root
+        self.exclude = exclude
+        self.on_error = on_error
+        self._gitignores: dict[Path, GitIgnoreSpec | None] = {}
+        self._repo_tops: dict[Path, Path | None] = {}
+        self._base = root
+
+    def walk(self, top: Path) -> list[Path]:
+        absolute = Path(os.path.abspath(top))
+        # Outside a git repository, .gitignore files count from the root down, or from the walked
+        # folder down when it lies outside the root.
+        self._base = self.root if absolute.is_relative_to(self.root) else absolute
+        files = []
+        for dirpath, dirnames, filenames in os.walk(top, onerror=self.on_error):
+            here = Path(dirpath)
+            # Sorted and pruned in place, so os.walk descends in a fixed order and skips the rest.
+            dirnames[:] = sorted(d for d in dirnames if not self._skipped(here / d, is_dir=True))
+            files.extend(
+                here / name for name in sorted(filenames)
+                if name.endswith(PYTHON_SUFFIXES) and not self._skipped(here / name, is_dir=False)
+            )
+        return files
+
+    def _skipped(self, path: Path, is_dir: bool) -> bool:
+        absolute = Path(os.path.abspath(path))
+        if is_dir and (absolute / "pyvenv.cfg").is_file():
+            return True
+        if self.exclude.match_file(_spec_path(_relative(absolute, self.root), is_dir)):
+            return True
+        return self._gitignored(absolute, is_dir)
+
+    def _gitignored(self, path: Path, is_dir: bool) -> bool:
+        # The deepest .gitignore with a pattern for the path decides, as in git: a nested file can
+        # re-include (``!name``) what a parent ignores.
+        for folder in _ancestors(path.parent, self._top(path.parent)):
+            spec = self._gitignore(folder)
+            if spec is None:
+                continue
+            result = spec.check_file(_spec_path(path.relative_to(folder), is_dir))
+            if result.include is not None:
+                return result.include
+        return False
+
+    def _top(self, folder: Path) -> Path:
+        """Where .gitignore files start to count: the top of the repository holding ``folder``."""
+        return self._repo_top(folder) or self._base
+
+    def _repo_top(self, folder: Path) -> Path | None:
+        if folder not in self._repo_tops:
+            if (folder / ".git").exists():
+                self._repo_tops[folder] = folder
+            elif folder.parent == folder:
+                self._repo_tops[folder] = None
+            else:
+                self._repo_tops[folder] = self._repo_top(folder.parent)
+        return self._repo_tops[folder]
+
+    def _gitignore(self, folder: Path) -> GitIgnoreSpec | None:
+        if folder not in self._gitignores:
+            try:
+                lines = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:  # absent or unreadable: it ignores nothing
+                lines = []
+            self._gitignores[folder] = GitIgnoreSpec.from_lines(lines) if lines else None
+        return self._gitignores[folder]
+
+
+def _ancestors(folder: Path, top: Path) -> list[Path]:
+    """``folder`` and its parents up to ``top``, deepest first."""
+    chain = [folder]
+    while chain[-1] != top and chain[-1] != chain[-1].parent:
+        chain.append(chain[-1].parent)
+    return chain
+
+
+def _relative(path: Path, root: Path) -> Path:
+    # A path outside the root matches only unanchored patterns (``build``, ``*.egg-info``).
+    return path.relative_to(root) if path.is_relative_to(root) else Path(*path.parts[1:])
+
+
+def _spec_path(path: Path, is_dir: bool) -> str:
+    # gitignore's ``build/`` matches folders only; pathspec tells them apart by the trailing slash.
+    text = path.as_posix()
+    return f"{text}/" if is_dir else text

@@ -1,0 +1,19 @@
+"""One line per finding, ``path:line:col: CODE message``: for grep, editors and CI logs."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TextIO
+
+from gradlint.finding import Finding
+
+
+def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str]) -> None:
+    for finding in findings:
+        out.write(line(finding) + "\n")
+
+
+def line(finding: Finding) -> str:
+    text = f"{finding.path}:{finding.line}:{finding.column}: {finding.code} {finding.message}"
+    if finding.verdict is not None:
+        text += f" [dynamic: {finding.verdict.status}]"
+    return text

@@ -1,0 +1,71 @@
+"""Findings for a person at a terminal: the header line, the source line with carets under the
+finding, then the hint and the dynamic verdict.
+
+    model.py:12:12: GL001 the loss is detached ...
+       12 |     return out.detach()
+          |            ^^^^^^^^^^^^
+      hint: ...
+
+rich colours it on a terminal and writes plain text anywhere else (and under ``NO_COLOR``).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import TextIO
+
+from rich.console import Console
+from rich.text import Text
+
+from gradlint.finding import Finding, Severity
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")  # what the parser counts as a line break
+_CODE_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow"}
+_GUTTER = "blue"
+
+
+def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str]) -> None:
+    # soft_wrap: a long source line must stay one line, or the carets stop lining up with it.
+    console = Console(file=out, highlight=False, markup=False, emoji=False, soft_wrap=True)
+    lines_by_path: dict[str, list[str]] = {}
+    for index, finding in enumerate(findings):
+        if index:
+            console.print()
+        console.print(_header(finding))
+        if finding.path not in lines_by_path:
+            lines_by_path[finding.path] = _NEWLINE.split(sources.get(finding.path, ""))
+        for row in _snippet(finding, lines_by_path[finding.path]):
+            console.print(row)
+        if finding.hint:
+            console.print(Text.assemble("  ", ("hint", "bold cyan"), f": {finding.hint}"))
+        if finding.verdict is not None:
+            verdict = finding.verdict
+            console.print(Text.assemble(
+                "  ", ("dynamic", "bold magenta"), ": ", (verdict.status, "bold"), f": {verdict.evidence}",
+            ))
+
+
+def _header(finding: Finding) -> Text:
+    return Text.assemble(
+        (f"{finding.path}:{finding.line}:{finding.column}:", "bold"),
+        " ",
+        (finding.code, _CODE_STYLE.get(finding.severity, "bold")),
+        " ",
+        finding.message,
+    )
+
+
+def _snippet(finding: Finding, lines: list[str]) -> list[Text]:
+    """The finding's first source line and a caret line under its columns; none if unknown."""
+    if not 1 <= finding.line <= len(lines) or not lines[finding.line - 1].strip():
+        return []
+    source = lines[finding.line - 1]
+    start = min(finding.column - 1, len(source))
+    end = finding.end_column - 1 if finding.end_line == finding.line else len(source)
+    # Tabs copied, not turned into spaces: rich expands both lines' tabs to the same stops.
+    pad = "".join("\t" if char == "\t" else " " for char in source[:start])
+    number = str(finding.line)
+    return [
+        Text.assemble((f"  {number} | ", _GUTTER), source),
+        Text.assemble((f"  {' ' * len(number)} | ", _GUTTER), pad, ("^" * max(end - start, 1), "bold red")),
+    ]

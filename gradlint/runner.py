@@ -1,0 +1,75 @@
+"""Lint many files: read each, lint it, and keep going when one of them fails.
+
+``run`` is the command line's loop: a file that cannot be read, or that crashes a check, becomes
+an entry in ``Run.errors`` and the other files are still linted. ``lint_paths`` is the library
+call: it discovers files as ``gradlint check`` does and lets such errors raise.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gradlint import engine
+from gradlint.discovery import discover
+from gradlint.finding import Finding
+
+STDIN = "-"
+
+
+@dataclass(frozen=True)
+class Target:
+    """A file to lint: where its bytes come from, and the name findings carry."""
+
+    name: str
+    path: Path | None = None  # None: the bytes are given (stdin)
+    source: bytes | None = None
+
+
+@dataclass
+class Run:
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # one line each, for stderr after "gradlint: "
+    sources: dict[str, str] = field(default_factory=dict)  # text of each file with findings
+    files_checked: int = 0
+
+
+def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]]) -> Run:
+    """Lint every target with the codes ``codes_for(name)`` allows; errors do not stop the run."""
+    result = Run()
+    for target in targets:
+        try:
+            source = target.source if target.source is not None else target.path.read_bytes()
+        except OSError as err:
+            result.errors.append(f"error: {target.name}: cannot read: {err.strerror or err}")
+            continue
+        try:
+            found = engine.lint_source(source, target.name, codes_for(target.name))
+        except Exception as err:  # a bug in a check must cost one file, not the whole run
+            result.errors.append(
+                f"internal error while checking {target.name}: "
+                f"{type(err).__name__}: {err} (please report this)"
+            )
+            continue
+        result.files_checked += 1
+        if found:
+            result.findings.extend(found)
+            result.sources[target.name] = decode(source)
+    result.findings.sort()
+    return result
+
+
+def lint_paths(paths: Iterable[str | Path], codes: frozenset[str] | None = None) -> list[Finding]:
+    """Findings for the Python files under ``paths`` (default excludes and .gitignore honoured).
+
+    Unlike ``gradlint check`` this reads no config file, and an unreadable file raises OSError.
+    """
+    found: list[Finding] = []
+    for path in discover(paths):
+        found.extend(engine.lint_source(path.read_bytes(), str(path), codes))
+    return sorted(found)
+
+
+def decode(source: bytes) -> str:
+    # UTF-8, as the engine reads it; a BOM is dropped so line 1 shows as an editor shows it.
+    return source.decode("utf-8-sig", errors="replace")

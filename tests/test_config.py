@@ -1,0 +1,121 @@
+"""``[tool.gradlint]``: where it is found, what it may say, and the errors for what it may not."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gradlint import cli, config
+from gradlint.rule import BY_CODE
+
+BAD = "def f(:\n"  # a GL000 finding, whatever the other rules do
+
+
+def write_config(folder: Path, body: str) -> Path:
+    path = folder / "pyproject.toml"
+    path.write_text(f"[project]\nname = 'demo'\n\n[tool.gradlint]\n{body}\n")
+    return path
+
+
+def check(capsys, *args: str) -> tuple[int, str, str]:
+    code = cli.main(["check", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("body, message", [
+    ("selct = ['GL001']",
+     "gradlint: error: pyproject.toml: unknown key 'selct' in [tool.gradlint] (did you mean 'select'?)"),
+    ("extend_exclude = ['x']",
+     "gradlint: error: pyproject.toml: unknown key 'extend_exclude' in [tool.gradlint] (did you mean 'extend-exclude'?)"),
+    ("select = 'GL001'",
+     "gradlint: error: pyproject.toml: 'select' in [tool.gradlint] must be a list of strings, not str 'GL001'"),
+    ("ignore = [1]",
+     "gradlint: error: pyproject.toml: 'ignore' in [tool.gradlint] must be a list of strings, not list [1]"),
+    ("per-file-ignores = ['GL001']",
+     "gradlint: error: pyproject.toml: 'per-file-ignores' in [tool.gradlint] must be a table of pattern = list of codes, not list ['GL001']"),
+    ("select = ['GL999']",
+     "gradlint: error: pyproject.toml: in 'select': unknown rule selector 'GL999'"),
+    ("[tool.gradlint.per-file-ignores]\n'tests/*' = ['GL9']",
+     "gradlint: error: pyproject.toml: in 'per-file-ignores 'tests/*'': unknown rule selector 'GL9'"),
+    ("select = ['GL001'",
+     "gradlint: error: pyproject.toml: invalid TOML: "),
+])
+def test_config_errors_exit_2_with_one_line(tmp_path, monkeypatch, capsys, body, message):
+    write_config(tmp_path, body)
+    (tmp_path / "a.py").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = check(capsys)
+    assert code == 2
+    assert err.startswith(message)
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err and out == ""
+
+
+def test_toml_error_names_the_position(tmp_path):
+    write_config(tmp_path, "select = ['GL001'\nignore = []")
+    with pytest.raises(config.ConfigError, match=r"pyproject.toml: invalid TOML: .*line \d+"):
+        config.load(start=tmp_path)
+
+
+def test_nearest_pyproject_with_the_table_wins(tmp_path):
+    write_config(tmp_path, "ignore = ['GL004']")
+    sub = tmp_path / "pkg"
+    sub.mkdir()
+    (sub / "pyproject.toml").write_text("[project]\nname = 'inner'\n")  # no [tool.gradlint]
+    loaded = config.load(start=sub)
+    assert loaded.path == tmp_path / "pyproject.toml"
+    assert loaded.root == tmp_path
+    assert loaded.ignore == ["GL004"]
+
+
+def test_no_config_means_defaults(tmp_path):
+    loaded = config.load(start=tmp_path)
+    assert loaded.path is None and loaded.select is None and loaded.exclude is None
+
+
+def test_config_option_names_the_file(tmp_path, monkeypatch, capsys):
+    (tmp_path / "elsewhere").mkdir()
+    settings = write_config(tmp_path / "elsewhere", "ignore = ['GL000']")
+    (tmp_path / "a.py").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    assert check(capsys, "a.py")[0] == 1  # the config elsewhere is not found by walking up
+    assert check(capsys, "a.py", "--config", str(settings))[0] == 0
+    code, _, err = check(capsys, "--config", "missing.toml")
+    assert code == 2 and "missing.toml: no such config file" in err
+
+
+def test_config_select_and_ignore_and_the_command_line_overriding_them(tmp_path, monkeypatch, capsys):
+    write_config(tmp_path, "ignore = ['GL000']")
+    (tmp_path / "a.py").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    assert check(capsys)[0] == 0
+    assert check(capsys, "--ignore", "GL004")[0] == 1  # replaces the config's ignore
+
+
+def test_per_file_ignores(tmp_path, monkeypatch, capsys):
+    write_config(tmp_path, "[tool.gradlint.per-file-ignores]\n'legacy/**' = ['GL0']\n'gen_*.py' = ['ALL']")
+    for name in ("a.py", "legacy/old/b.py", "pkg/gen_c.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(BAD)
+    monkeypatch.chdir(tmp_path / "legacy")  # patterns are relative to the config's folder
+    code, out, _ = check(capsys, "..", "--output-format", "concise")
+    assert code == 1
+    assert [line.split(":")[0] for line in out.splitlines()] == ["../a.py"]
+
+
+def test_codes_for_resolves_prefixes(tmp_path):
+    loaded = config.Config(root=tmp_path, per_file_ignores={"tests/": ["GL00"], "*.py": []})
+    every = frozenset(BY_CODE)
+    assert loaded.codes_for(tmp_path / "tests" / "t.py", every) == frozenset()
+    assert loaded.codes_for(tmp_path / "src" / "t.py", every) == every
+
+
+def test_exclude_and_extend_exclude_reach_discovery(tmp_path, monkeypatch, capsys):
+    write_config(tmp_path, "extend-exclude = ['experiments/']")
+    for name in ("a.py", "experiments/b.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    _, out, _ = check(capsys, "--output-format", "concise")
+    assert [line.split(":")[0] for line in out.splitlines()] == ["a.py"]

@@ -1,0 +1,100 @@
+"""Which files ``gradlint check`` lints."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gradlint.discovery import discover
+
+
+def make(root: Path, *files: str) -> None:
+    for name in files:
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x = 1\n")
+
+
+def found(root: Path, *paths: str, **options) -> list[str]:
+    files = discover([root / p for p in paths or ["."]], root=root, **options)
+    return [path.relative_to(root).as_posix() for path in files]
+
+
+def test_python_files_in_sorted_order(tmp_path):
+    make(tmp_path, "b.py", "a.py", "pkg/z.py", "pkg/sub/y.py", "notes.txt", "stub.pyi")
+    assert found(tmp_path) == ["a.py", "b.py", "pkg/sub/y.py", "pkg/z.py"]
+
+
+def test_order_does_not_depend_on_argument_order(tmp_path):
+    make(tmp_path, "a/x.py", "b/y.py")
+    assert found(tmp_path, "b", "a") == found(tmp_path, "a", "b") == ["a/x.py", "b/y.py"]
+
+
+def test_a_file_named_twice_is_linted_once(tmp_path):
+    make(tmp_path, "a.py")
+    assert found(tmp_path, ".", "a.py") == ["a.py"]
+
+
+def test_paths_keep_the_spelling_of_the_argument(tmp_path, monkeypatch):
+    make(tmp_path, "src/pkg/a.py")
+    monkeypatch.chdir(tmp_path)
+    assert discover(["src"]) == [Path("src/pkg/a.py")]
+    assert discover(["."]) == [Path("src/pkg/a.py")]
+
+
+@pytest.mark.parametrize("folder", [
+    ".git", ".hg", "__pycache__", ".venv", "venv", ".tox", ".nox", ".mypy_cache",
+    ".pytest_cache", ".ruff_cache", ".gradlint_cache", "build", "dist", "node_modules",
+    "lib/python3.11/site-packages", "gradlint.egg-info",
+])
+def test_default_excludes(tmp_path, folder):
+    make(tmp_path, "keep.py", f"{folder}/skip.py")
+    assert found(tmp_path) == ["keep.py"]
+
+
+def test_any_folder_with_pyvenv_cfg_is_a_virtualenv(tmp_path):
+    make(tmp_path, "env/lib/site.py", "env2/lib/mod.py")
+    (tmp_path / "env" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    # ``env`` is skipped only because it is a virtualenv: a package called env2 is linted.
+    assert found(tmp_path) == ["env2/lib/mod.py"]
+
+
+def test_gitignore_at_the_root_and_nested(tmp_path):
+    make(tmp_path, "a.py", "gen/out.py", "pkg/b.py", "pkg/secret.py", "pkg/keep_me.py", "scratch.py")
+    (tmp_path / ".gitignore").write_text("gen/\nscratch.py\n")
+    (tmp_path / "pkg" / ".gitignore").write_text("secret.py\n")
+    assert found(tmp_path) == ["a.py", "pkg/b.py", "pkg/keep_me.py"]
+
+
+def test_nested_gitignore_can_reinclude(tmp_path):
+    make(tmp_path, "pkg/a_gen.py", "pkg/b_gen.py")
+    (tmp_path / ".gitignore").write_text("*_gen.py\n")
+    (tmp_path / "pkg" / ".gitignore").write_text("!b_gen.py\n")
+    assert found(tmp_path) == ["pkg/b_gen.py"]
+
+
+def test_gitignore_above_the_current_folder_counts_inside_a_repository(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text("generated/\n")
+    make(tmp_path, "sub/a.py", "sub/generated/b.py")
+    files = discover([tmp_path / "sub"], root=tmp_path / "sub")
+    assert [p.name for p in files] == ["a.py"]
+
+
+def test_a_file_named_explicitly_is_linted_even_if_ignored(tmp_path):
+    make(tmp_path, "scratch.py", "build/gen.py")
+    (tmp_path / ".gitignore").write_text("scratch.py\n")
+    assert found(tmp_path, "scratch.py") == ["scratch.py"]
+    assert found(tmp_path, "build/gen.py") == ["build/gen.py"]
+
+
+def test_exclude_replaces_the_defaults_and_extend_exclude_adds(tmp_path):
+    make(tmp_path, "a.py", "build/b.py", "experiments/c.py", "pkg/experiments/d.py")
+    assert found(tmp_path, exclude=["experiments/"]) == ["a.py", "build/b.py"]
+    assert found(tmp_path, extend_exclude=["/experiments"]) == ["a.py", "pkg/experiments/d.py"]
+
+
+def test_missing_path_raises(tmp_path):
+    with pytest.raises(FileNotFoundError) as err:
+        discover([tmp_path / "nope.py"], root=tmp_path)
+    assert err.value.filename == str(tmp_path / "nope.py")
