@@ -19,7 +19,8 @@ from gradlint.analysis.facts import (
     Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
 )
 from gradlint.analysis.imports import ImportTable, collect_imports, dotted
-from gradlint.analysis.values import CONST, EMPTY, UNKNOWN, ModuleInfo, Save, Value, union
+from gradlint.analysis.tree import iter_nodes
+from gradlint.analysis.values import CONST, EMPTY, LIVE, UNKNOWN, ModuleInfo, Save, Value, union
 
 NOGRAD = {
     "torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad",
@@ -58,6 +59,7 @@ NDARRAY_METHODS = {
     "flatten", "ravel", "repeat", "take", "tolist", "item", "nonzero", "sort", "argsort", "conj",
     "diagonal", "trace", "swapaxes", "view", "abs", "__abs__",
 }
+_LOGGING = {"info", "debug", "warning", "log", "write", "add_scalar", "append", "log_dict"}
 PASSTHROUGH_BUILTINS = {"list", "tuple", "sorted", "reversed", "enumerate", "zip", "sum", "max", "min", "abs", "iter", "next", "dict", "set"}
 CONST_BUILTINS = {"len", "range", "print", "isinstance", "hasattr", "getattr", "str", "repr", "round", "type", "id", "callable", "format"}
 MODULE_ITERATORS = {"children", "modules", "parameters", "named_parameters", "named_children", "named_modules", "values"}
@@ -78,7 +80,7 @@ def walk_module(module: cst.Module) -> ModuleFacts:
     imports = collect_imports(module)
     facts = ModuleFacts(module=module, imports=imports)
     classes = _scan_classes(module, imports)
-    functions = {
+    functions = {  # module-level function -> decorated with no_grad
         stmt.name.value: _decorated_nograd(stmt, imports)
         for stmt in module.body if isinstance(stmt, cst.FunctionDef)
     }
@@ -87,7 +89,9 @@ def walk_module(module: cst.Module) -> ModuleFacts:
     walker.intended_leaves = _intended_leaves(module, imports)
     walker.block(module.body)
     globals_env = walker.env
-    queue = [(stmt, None) for stmt in walker.deferred]
+    # Callers are usually defined after the helpers they call: walking definitions last to first
+    # lets a call site seed its callee's parameters (see ``Walker.seeds``) before the callee runs.
+    queue = [(stmt, None) for stmt in reversed(walker.deferred)]
     while queue:
         node, cls = queue.pop(0)
         if isinstance(node, cst.ClassDef):
@@ -103,9 +107,15 @@ def walk_module(module: cst.Module) -> ModuleFacts:
             trains_locally=_trains_locally(node),
         )
         inner = Walker(facts, classes, functions, globals_env, function, cls=cls)
+        inner.seeds = walker.seeds
         inner.function_body(node)
         queue.extend((d, None) for d in inner.deferred)
     return facts
+
+
+_PLAIN_BASES = {"object", "ABC", "Enum", "IntEnum", "NamedTuple", "TypedDict", "Protocol", "Generic", "dict", "list", "tuple", "str", "int", "float"}
+_PLAIN_BASE_SUFFIX = re.compile(r"(Dataset|Sampler|Optimizer|Exception|Error|Warning|Enum|Callback|Logger|Loader|Scheduler|Config|Parser|Meta|Mixin|TestCase)$")
+DEFINITION = Value()  # what a def or class statement binds its name to (compared by identity)
 
 
 class ClassInfo:
@@ -117,6 +127,13 @@ class ClassInfo:
         self.nograd_call = False
         self.nograd_methods: set[str] = set()
         self.is_module = False
+
+    @property
+    def may_be_module(self) -> bool:
+        """An nn.Module, or a class whose bases this file cannot see (they may be one)."""
+        return self.is_module or any(
+            base and base.split(".")[-1] not in _PLAIN_BASES and not _PLAIN_BASE_SUFFIX.search(base)
+            for base in self.bases)
 
 
 def _block_body(block) -> list:
@@ -156,65 +173,48 @@ def _is_literal(expr) -> bool:
 
 
 def _trains_locally(node: cst.FunctionDef) -> bool:
-    found = False
-
-    class V(cst.CSTVisitor):
-        def visit_FunctionDef(self, inner: cst.FunctionDef) -> bool:
-            return inner is node
-
-        def visit_Call(self, call: cst.Call) -> None:
-            nonlocal found
-            if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("backward", "step", "manual_backward"):
-                found = True
-
-    node.visit(V())
-    return found
+    return any(
+        isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+        and call.func.attr.value in ("backward", "step", "manual_backward")
+        for call in iter_nodes(node, into_functions=False))
 
 
 def _scan_classes(module: cst.Module, imports: ImportTable) -> dict[str, ClassInfo]:
     classes: dict[str, ClassInfo] = {}
 
-    class V(cst.CSTVisitor):
-        def __init__(self):
-            self.stack: list[ClassInfo] = []
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> None:
-            bases = [imports.qualname(b.value) or "" for b in node.bases]
-            info = ClassInfo(node.name.value, bases)
-            classes[info.name] = info
-            self.stack.append(info)
-
-        def leave_ClassDef(self, node: cst.ClassDef) -> None:
-            self.stack.pop()
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-            if not self.stack:
-                return
-            info = self.stack[-1]
-            if _decorated_nograd(node, imports):
-                info.nograd_methods.add(node.name.value)
-                if node.name.value in ("forward", "__call__"):
+    def scan(node: cst.ClassDef) -> None:
+        info = ClassInfo(node.name.value, [imports.qualname(b.value) or "" for b in node.bases])
+        classes[info.name] = info
+        for stmt in _block_body(node.body):
+            if isinstance(stmt, cst.ClassDef):
+                scan(stmt)
+            if not isinstance(stmt, cst.FunctionDef):
+                continue
+            if _decorated_nograd(stmt, imports):
+                info.nograd_methods.add(stmt.name.value)
+                if stmt.name.value in ("forward", "__call__"):
                     info.nograd_call = True
-            if node.name.value == "__call__" and _wraps_call_in_nograd(node, imports):
+            if stmt.name.value == "__call__" and _wraps_call_in_nograd(stmt, imports):
                 info.nograd_call = True
+            for assign in iter_nodes(stmt, into_functions=False):
+                if not isinstance(assign, cst.Assign):
+                    continue
+                for target in assign.targets:
+                    name = dotted(target.target)
+                    if name and name.startswith("self.") and name.count(".") == 1:
+                        if _is_literal(assign.value):
+                            info.literal_attrs.add(name)
+                        else:
+                            info.attrs[name] = _module_info(assign.value, imports, classes)
 
-        def visit_Assign(self, node: cst.Assign) -> None:
-            if not self.stack:
-                return
-            for target in node.targets:
-                name = dotted(target.target)
-                if name and name.startswith("self.") and name.count(".") == 1:
-                    info = self.stack[-1]
-                    if _is_literal(node.value):
-                        info.literal_attrs.add(name)
-                    else:
-                        info.attrs[name] = _module_info(node.value, imports, classes)
+    for node in iter_nodes(module):
+        if isinstance(node, cst.ClassDef) and node.name.value not in classes:
+            scan(node)
 
-    module.visit(V())
-    # Inherit flags along base classes defined in this file.
     def resolve(info: ClassInfo, seen=()) -> None:
+        """Inherit flags along base classes defined in this file."""
         for base in info.bases:
-            if base.startswith("torch.nn.") or base in ("nn.Module", "Module"):
+            if base.startswith("torch.nn.") or base in ("nn.Module", "Module") or base.endswith(("LightningModule", ".Module")):
                 info.is_module = True
             parent = classes.get(base.split(".")[-1])
             if parent is not None and parent is not info and parent.name not in seen:
@@ -229,19 +229,14 @@ def _scan_classes(module: cst.Module, imports: ImportTable) -> dict[str, ClassIn
 
 
 def _wraps_call_in_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
-    found = False
-
-    class V(cst.CSTVisitor):
-        def visit_With(self, with_node: cst.With) -> None:
-            nonlocal found
+    for with_node in iter_nodes(node, into_functions=False):
+        if isinstance(with_node, cst.With):
             for item in with_node.items:
                 call = item.item
                 target = call.func if isinstance(call, cst.Call) else call
                 if imports.qualname(target) in NOGRAD:
-                    found = True
-
-    node.visit(V())
-    return found
+                    return True
+    return False
 
 
 def _module_info(expr: cst.BaseExpression, imports: ImportTable, classes: dict) -> ModuleInfo | None:
@@ -309,14 +304,23 @@ class Walker:
         self.pending_steps: list[tuple[cst.Call, str, int, Backward]] = []
         self.deferred: list[cst.CSTNode] = []
         self.intended_leaves: set[str] = set()
+        # Module-level function name -> parameter positions and names that some call site passes
+        # a tensor with history: inside the function those parameters may require grad.
+        self.seeds: dict[str, set] = {}
 
     # ---- statements -------------------------------------------------------------------------
 
     def function_body(self, node: cst.FunctionDef) -> None:
         self.intended_leaves = _intended_leaves(node, self.imports)
         params = node.params
-        for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
-            self.env[param.name.value] = UNKNOWN
+        seeds = self.seeds.get(node.name.value, set()) if self.cls is None else set()
+        # A module's forward() receives activations that require grad while training.
+        forward = self.cls is not None and self.cls.is_module and node.name.value == "forward"
+        positional = [*params.posonly_params, *params.params]
+        for i, param in enumerate([*positional, *params.kwonly_params]):
+            name = param.name.value
+            live = (forward and i > 0) or (i in seeds and i < len(positional)) or name in seeds
+            self.env[name] = LIVE if live else UNKNOWN
         for star in (params.star_arg, params.star_kwarg):
             if isinstance(star, cst.Param):
                 self.env[star.name.value] = UNKNOWN
@@ -333,7 +337,7 @@ class Walker:
                 self.small(small)
         elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             self.deferred.append(stmt)
-            self.env[stmt.name.value] = UNKNOWN
+            self.env[stmt.name.value] = DEFINITION
         elif isinstance(stmt, cst.If):
             self.expr(stmt.test)
             before = dict(self.env)
@@ -345,7 +349,7 @@ class Walker:
                     self.statement(stmt.orelse)
                 else:
                     self.block(_block_body(stmt.orelse.body))
-            self.env = _join_envs(after_body, self.env)
+            self.env = _join_envs(after_body, self.env, self.outside)
         elif isinstance(stmt, (cst.For, cst.While)):
             self.loop(stmt)
         elif isinstance(stmt, cst.With):
@@ -407,7 +411,7 @@ class Walker:
         self.loop_iteration(stmt, iter_value, body)
         self.loops.pop()
         self.record = record
-        carried_env = _join_envs(before, self.env)
+        carried_env = _join_envs(before, self.env, self.outside)
         for name in carried:
             value = carried_env.get(name)
             end = self.env.get(name)
@@ -423,7 +427,7 @@ class Walker:
             site.freed_later = any(not later.retain_graph for later in ctx.backwards[i + 1:])
             root = site.root.split(".")[0].split("(")[0].split("[")[0]
             site.root_from_outside = root.isidentifier() and root not in assigned and root in before
-        self.env = _join_envs(before, self.env)
+        self.env = _join_envs(before, self.env, self.outside)
         if stmt.orelse is not None:
             self.block(_block_body(stmt.orelse.body))
 
@@ -585,7 +589,7 @@ class Walker:
     def no_history(self, value: Value) -> Value:
         """A value computed where autograd records nothing (under no_grad / inference_mode)."""
         return replace(value, roots=EMPTY, post=EMPTY, cuts={}, carried=EMPTY,
-                       nograd=value.nograd | {self.nograd}, const=True, saved=EMPTY)
+                       nograd=value.nograd | {self.nograd}, const=True, saved=EMPTY, live=False)
 
     def mark_saved(self, operand: cst.BaseExpression, save: Save) -> None:
         if self.nograd is not None:
@@ -621,6 +625,14 @@ class Walker:
 
     # ---- expressions ---------------------------------------------------------------------------
 
+    def outside(self, name: str) -> Value:
+        """What a name holds before this function binds it."""
+        env, self.env = self.env, {}
+        try:
+            return self.lookup(name)
+        finally:
+            self.env = env
+
     def lookup(self, name: str) -> Value:
         if name in self.env:
             return self.env[name]
@@ -629,6 +641,8 @@ class Walker:
             if name in self.cls.literal_attrs and name not in self.cls.attrs:
                 return CONST
             module = self.cls.attrs.get(name)
+            if module is None and not self.cls.may_be_module:
+                return UNKNOWN  # a plain class's attributes: settings, data, not parameters
             return Value(roots=frozenset({name}), module=module)
         if head == "self" and name.count(".") == 1:
             return Value(roots=frozenset({name}))
@@ -762,7 +776,9 @@ class Walker:
         if self.nograd is not None:
             return out
         grad_inputs = [i for i, v in enumerate(values) if not v.const]
-        if not grad_inputs:
+        if not any(v.attached or v.live for v in values):
+            # Nothing known to require grad: outside model code (optimizers, metrics, data
+            # processing) most tensors do not, and nothing is recorded for them.
             return out
         tensor_inputs = [i for i, v in enumerate(values) if v.tensor or not v.const]
         data = saves.op_saves(qual, grad_inputs, tensor_inputs=tensor_inputs, nargs=len(operands))
@@ -793,6 +809,8 @@ class Walker:
                 args = union(self.arg_values(node))
                 return self.no_history_call(node, args)
             callee = self.lookup(head)
+            if not callee.roots and callee.module is None and head not in self.env:
+                callee = Value(roots=frozenset({head}))  # self.model(x) in a trainer class
             if callee.roots or callee.module is not None:
                 return self.apply_module(node, callee, self.arg_values(node), positional)
         if isinstance(func, cst.Attribute):
@@ -922,10 +940,16 @@ class Walker:
         """The result of a call that runs under no_grad (a decorated function, a module whose
         ``__call__`` disables recording): a tensor without history."""
         return replace(args, roots=EMPTY, post=EMPTY, cuts={}, carried=EMPTY,
-                       nograd=args.nograd | {node}, tensor=True, computed=True, const=True, saved=EMPTY)
+                       nograd=args.nograd | {node}, tensor=True, computed=True, const=True, saved=EMPTY, live=False)
 
     def name_call(self, node: cst.Call, name: str, positional, keywords) -> Value:
         values = self.arg_values(node)
+        if name in self.functions and self.env.get(name, DEFINITION) is DEFINITION:
+            seeds = self.seeds.setdefault(name, set())
+            for i, arg in enumerate(a for a in node.args if not a.star):
+                value = values[i]
+                if value.attached or value.live:
+                    seeds.add(arg.keyword.value if arg.keyword is not None else i)
         args = union(values) if values else CONST
         if name in ("float", "int") and values:
             arg = values[0]
@@ -940,7 +964,7 @@ class Walker:
             return self.apply_module(node, self.env[name], values, positional)
         if name not in self.env and name in self.globals and (self.globals[name].module is not None or self.globals[name].roots):
             return self.apply_module(node, self.lookup(name), values, positional)
-        if self.functions.get(name):  # a module-level function decorated with no_grad
+        if self.functions.get(name) and self.env.get(name, DEFINITION) is DEFINITION:  # decorated with no_grad
             return self.no_history_call(node, args)
         if DETACHING_HELPERS.search(name):
             return replace(args, roots=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True)
@@ -990,10 +1014,21 @@ def _edit_base(expr) -> str | None:
     return dotted(expr)
 
 
-def _join_envs(a: dict, b: dict) -> dict:
+def _join_envs(a: dict, b: dict, default=None) -> dict:
+    """Join two paths' bindings. An attribute bound on one path only keeps, on the other, what
+    it held before the function (``default``); a local bound on one path only is taken as is."""
     out = dict(a)
     for key, value in b.items():
-        out[key] = out[key].join(value) if key in out else value
+        if key in out:
+            out[key] = out[key].join(value)
+        elif default is not None and "." in key:
+            out[key] = default(key).join(value)
+        else:
+            out[key] = value
+    if default is not None:
+        for key in a.keys() - b.keys():
+            if "." in key:
+                out[key] = a[key].join(default(key))
     return out
 
 
@@ -1004,25 +1039,15 @@ def _assigned_and_carried(loop) -> tuple[set[str], set[str]]:
 
     def reads(node) -> set[str]:
         found: set[str] = set()
-
-        class V(cst.CSTVisitor):
-            def visit_Attribute(self, attr: cst.Attribute) -> bool:
-                name = dotted(attr)
+        if node is None:
+            return found
+        for child in iter_nodes(node, into_functions=False):
+            if isinstance(child, cst.Name):
+                found.add(child.value)
+            elif isinstance(child, cst.Attribute):
+                name = dotted(child)
                 if name is not None and name.startswith("self."):
                     found.add(".".join(name.split(".")[:2]))
-                return True
-
-            def visit_Name(self, name: cst.Name) -> None:
-                found.add(name.value)
-
-            def visit_FunctionDef(self, node) -> bool:
-                return False
-
-            def visit_Lambda(self, node) -> bool:
-                return False
-
-        if node is not None:
-            node.visit(V())
         return found
 
     def writes(target) -> set[str]:
@@ -1114,30 +1139,21 @@ def _intended_leaves(node: cst.FunctionDef | cst.Module, imports: ImportTable) -
             if name:
                 found.add(name)
 
-    class V(cst.CSTVisitor):
-        def __init__(self):
-            self.printing = 0
-
-        def visit_Call(self, call: cst.Call) -> None:
-            name = imports.qualname(call.func)
-            if name == "torch.autograd.grad":
-                positional = [a.value for a in call.args if a.keyword is None]
-                keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
-                names_in(keywords.get("inputs", positional[1] if len(positional) > 1 else None))
-            if isinstance(call.func, cst.Name) and call.func.value == "print" or (
-                    isinstance(call.func, cst.Attribute) and call.func.attr.value in ("info", "debug", "warning", "log", "write", "add_scalar")):
-                self.printing += 1
-
-        def leave_Call(self, call: cst.Call) -> None:
-            if isinstance(call.func, cst.Name) and call.func.value == "print" or (
-                    isinstance(call.func, cst.Attribute) and call.func.attr.value in ("info", "debug", "warning", "log", "write", "add_scalar")):
-                self.printing -= 1
-
-        def visit_Attribute(self, attr: cst.Attribute) -> None:
-            if attr.attr.value == "grad" and not self.printing:
-                name = dotted(attr.value)
-                if name:
-                    found.add(name)
-
-    node.visit(V())
+    logged: set[int] = set()  # nodes inside print()/logging calls: a .grad read there is a look
+    for node_ in iter_nodes(node, into_functions=False):
+        if not isinstance(node_, cst.Call):
+            continue
+        func = node_.func
+        if (isinstance(func, cst.Name) and func.value == "print") or (
+                isinstance(func, cst.Attribute) and func.attr.value in _LOGGING):
+            logged.update(id(n) for arg in node_.args for n in iter_nodes(arg))
+        elif imports.qualname(func) == "torch.autograd.grad":
+            positional = [a.value for a in node_.args if a.keyword is None]
+            keywords = {a.keyword.value: a.value for a in node_.args if a.keyword is not None}
+            names_in(keywords.get("inputs", positional[1] if len(positional) > 1 else None))
+    for attr in iter_nodes(node, into_functions=False):
+        if isinstance(attr, cst.Attribute) and attr.attr.value == "grad" and id(attr) not in logged:
+            name = dotted(attr.value)
+            if name:
+                found.add(name)
     return found

@@ -63,14 +63,10 @@ class ImportTable:
 
 
 def collect_imports(module: cst.Module) -> ImportTable:
+    from gradlint.analysis.tree import iter_nodes
+
     table = ImportTable()
-
-    class _Visitor(cst.CSTVisitor):
-        def visit_Import(self, node: cst.Import) -> None:
+    for node in iter_nodes(module):
+        if isinstance(node, (cst.Import, cst.ImportFrom)):
             table.add(node)
-
-        def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-            table.add(node)
-
-    module.visit(_Visitor())
     return table

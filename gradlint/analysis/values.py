@@ -55,6 +55,7 @@ class Value:
     const: bool = False  # known not to require grad
     module: ModuleInfo | None = None
     optimizer: bool = False
+    live: bool = False  # may require grad by its context (a forward() input, a seeded parameter)
 
     @property
     def attached(self) -> bool:
@@ -70,7 +71,7 @@ class Value:
             cuts=cuts, nograd=self.nograd | other.nograd,
             pulled=self.pulled | other.pulled, rebuilt=self.rebuilt | other.rebuilt,
             carried=self.carried | other.carried, tensor=self.tensor or other.tensor,
-            computed=True, const=self.const and other.const,
+            computed=True, const=self.const and other.const, live=self.live or other.live,
         )
 
     def join(self, other: "Value") -> "Value":
@@ -84,7 +85,7 @@ class Value:
             tensor=self.tensor and other.tensor, computed=self.computed and other.computed,
             const=self.const and other.const,
             module=self.module if self.module == other.module else None,
-            optimizer=self.optimizer and other.optimizer,
+            optimizer=self.optimizer and other.optimizer, live=self.live or other.live,
         )
 
     def result(self) -> "Value":
@@ -105,3 +106,4 @@ def union(values) -> Value:
 
 CONST = Value(const=True)
 UNKNOWN = Value()
+LIVE = Value(live=True)
