@@ -635,7 +635,10 @@ def probe_modules() -> dict:
 
         try:
             torch.manual_seed(0)
-            _, raw_args = make()
+            sample, raw_args = make()
+            # Whether an instance holds trainable parameters: a loss or an activation does not,
+            # so the linter does not count it as a model whose weights a cut starves.
+            has_parameters = any(p.requires_grad for p in sample.parameters())
             edits = [(i, 0) for i, a in enumerate(raw_args) if isinstance(a, torch.Tensor)]
             grad_pos = frozenset(i for i, a in enumerate(raw_args) if _grad_capable(a))
             try:
@@ -647,14 +650,15 @@ def probe_modules() -> dict:
             warn(f"skipping a sample of {qualname}: {type(exc).__name__}: {str(exc).splitlines()[0][:160]}")
             continue
         entry = {"input": 0 in res["inputs"], "inputs": res["inputs"], "output": res["output"],
-                 "inplace_kwarg": inplace_kwarg}
+                 "inplace_kwarg": inplace_kwarg, "parameters": has_parameters}
         if qualname in results:
             old = results[qualname]
             if (old["inputs"], old["output"]) != (entry["inputs"], entry["output"]):
                 note(f"{qualname}: samples differ, merged by union: {old} / {entry}")
             entry = {"input": old["input"] or entry["input"],
                      "inputs": sorted(set(old["inputs"]) | set(entry["inputs"])),
-                     "output": old["output"] or entry["output"], "inplace_kwarg": inplace_kwarg}
+                     "output": old["output"] or entry["output"], "inplace_kwarg": inplace_kwarg,
+                     "parameters": old["parameters"] or entry["parameters"]}
         results[qualname] = entry
     return dict(sorted(results.items()))
 

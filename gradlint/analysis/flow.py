@@ -64,6 +64,7 @@ PASSTHROUGH_BUILTINS = {"list", "tuple", "sorted", "reversed", "enumerate", "zip
 CONST_BUILTINS = {"len", "range", "print", "isinstance", "hasattr", "getattr", "str", "repr", "round", "type", "id", "callable", "format"}
 MODULE_ITERATORS = {"children", "modules", "parameters", "named_parameters", "named_children", "named_modules", "values"}
 NOT_MODULES = re.compile(r"(Loader|Dataset|Sampler|Writer|Logger|Path|Parser|Tokenizer|Config|Error|Exception|Warning|Dict|List|Namespace|Counter|Timer|Meter|Scheduler|Scaler)$")
+MODULE_LIKE = re.compile(r"^(?:model|net|network|module|encoder|decoder|backbone|generator|discriminator|critic|actor|policy|teacher|student|classifier|head|block|layer|[a-z]+_(?:model|net|encoder|decoder))s?$|^net[A-Z_]", re.I)
 DETACHING_HELPERS = re.compile(r"detach|repackage", re.I)
 OPERATORS = {
     cst.Multiply: ("operator.mul", "*"), cst.Power: ("operator.pow", "**"),
@@ -254,9 +255,9 @@ def _module_info(expr: cst.BaseExpression, imports: ImportTable, classes: dict) 
             return _sequential_info(expr, imports, classes)
         data = saves.module_saves(name)
         if data is None:
-            return ModuleInfo(name, inplace=inplace)
+            return ModuleInfo(name, inplace=inplace, parameters=not name.endswith("Loss"))
         return ModuleInfo(name, inplace=inplace and data.inplace_kwarg,
-                          saves_input=data.input, saves_output=data.output)
+                          saves_input=data.input, saves_output=data.output, parameters=data.parameters)
     cls = classes.get(name)
     if cls is not None:
         return ModuleInfo(name, nograd_call=cls.nograd_call)
@@ -272,6 +273,7 @@ def _sequential_info(call: cst.Call, imports: ImportTable, classes: dict) -> Mod
         "torch.nn.Sequential",
         saves_input=first.saves_input if first is not None else None,
         saves_output=last.saves_output if last is not None else None,
+        parameters=any(item is None or item.parameters for item in items),
     )
 
 
@@ -320,7 +322,11 @@ class Walker:
         for i, param in enumerate([*positional, *params.kwonly_params]):
             name = param.name.value
             live = (forward and i > 0) or (i in seeds and i < len(positional)) or name in seeds
-            self.env[name] = LIVE if live else UNKNOWN
+            if MODULE_LIKE.search(name) and not (i == 0 and self.cls is not None):
+                # `def train(model, …)`: a parameter named like a model is taken to be one.
+                self.env[name] = Value(roots=frozenset({name}), live=live)
+            else:
+                self.env[name] = LIVE if live else UNKNOWN
         for star in (params.star_arg, params.star_kwarg):
             if isinstance(star, cst.Param):
                 self.env[star.name.value] = UNKNOWN
@@ -487,6 +493,8 @@ class Walker:
         if name is not None and self.nograd is None and self.makes_root(expr):
             self.expr(expr)  # still record what happens inside the call
             module = _module_info(expr, self.imports, self.classes)
+            if module is not None and not module.parameters:
+                return Value(module=module)
             return Value(roots=frozenset({name}), module=module, tensor=module is None and self.makes_leaf(expr))
         value = self.expr(expr)
         if name is not None and isinstance(expr, cst.Call):
@@ -545,7 +553,7 @@ class Walker:
             if target.attr.value == "requires_grad" and isinstance(node, cst.Assign) and _literal_true(node.value):
                 base = dotted(target.value)
                 if base is not None:
-                    self.switch(node, base)
+                    self.switch(node, base, self.lookup(base))
                 return
             if name is not None:
                 self.env[name] = value
@@ -582,9 +590,11 @@ class Walker:
         if self.record:
             self.facts.edits.append(Edit(node, name, how, value.saved, self.function))
 
-    def switch(self, node, name: str) -> None:
+    def switch(self, node, name: str | None, value: Value, fresh: bool = False) -> None:
+        """requires_grad switched on for ``value`` (held by ``name``, if it is a name)."""
         if self.record:
-            self.facts.switches.append(Switch(node, name, self.lookup(name), name in self.intended_leaves, self.function))
+            intended = fresh or (name is not None and name in self.intended_leaves)
+            self.facts.switches.append(Switch(node, name or self.facts.code(node), value, intended, self.function))
 
     def no_history(self, value: Value) -> Value:
         """A value computed where autograd records nothing (under no_grad / inference_mode)."""
@@ -643,6 +653,8 @@ class Walker:
             module = self.cls.attrs.get(name)
             if module is None and not self.cls.may_be_module:
                 return UNKNOWN  # a plain class's attributes: settings, data, not parameters
+            if module is not None and not module.parameters:
+                return Value(module=module)
             return Value(roots=frozenset({name}), module=module)
         if head == "self" and name.count(".") == 1:
             return Value(roots=frozenset({name}))
@@ -840,9 +852,14 @@ class Walker:
             copy = positional[0] if positional else None
             rebuild = Rebuild(node, qual, source, requires, self.function,
                               fresh_copy=copy is not None and _is_fresh_copy(copy))
+            rebuilt = frozenset({node}) if rebuild.roundtrip else EMPTY
+            if requires and source.nograd and not source.pulled and not rebuild.fresh_copy:
+                # Variable(features, requires_grad=True) on no_grad features: a requires_grad
+                # switch on a tensor without history (GL003), not a round trip through Python.
+                self.switch(node, dotted(copy) if copy is not None else None, source)
+                rebuild, rebuilt = replace(rebuild, requires_grad=False), EMPTY
             if self.record:
                 self.facts.rebuilds.append(rebuild)
-            rebuilt = frozenset({node}) if rebuild.roundtrip else EMPTY
             return Value(rebuilt=source.rebuilt | rebuilt, pulled=source.pulled, nograd=source.nograd,
                          tensor=True, computed=True, const=not requires)
         if qual in PARAMETER:
@@ -890,9 +907,8 @@ class Walker:
             return Value(pulled=pulled, nograd=receiver.nograd, rebuilt=receiver.rebuilt,
                          tensor=meth == "numpy", computed=True, const=True)
         if meth == "requires_grad_":
-            name = dotted(recv_expr)
-            if name is not None and not (positional and _literal_false(positional[0])):
-                self.switch(node, name)
+            if not (positional and _literal_false(positional[0])):
+                self.switch(node, dotted(recv_expr), receiver, fresh=_is_fresh_copy(recv_expr))
             return receiver
         if meth in ("backward", "manual_backward"):
             if meth == "manual_backward" or (not receiver.tensor and not receiver.attached and not receiver.computed and positional):
@@ -943,6 +959,8 @@ class Walker:
                        nograd=args.nograd | {node}, tensor=True, computed=True, const=True, saved=EMPTY, live=False)
 
     def name_call(self, node: cst.Call, name: str, positional, keywords) -> Value:
+        if name == "self" and self.cls is not None and self.cls.may_be_module:
+            return self.apply_module(node, Value(roots=frozenset({"self"})), self.arg_values(node), positional)
         values = self.arg_values(node)
         if name in self.functions and self.env.get(name, DEFINITION) is DEFINITION:
             seeds = self.seeds.setdefault(name, set())

@@ -70,6 +70,7 @@ class ModuleSaves:
     output: bool
     inplace_kwarg: bool
     inputs: frozenset[int] = frozenset()
+    parameters: bool = True  # an instance holds trainable parameters (a Linear does, a loss does not)
 
 
 def _data_path() -> Path:
@@ -190,6 +191,7 @@ def module_saves(qualname: str) -> ModuleSaves | None:
         output=bool(raw["output"]),
         inplace_kwarg=bool(raw["inplace_kwarg"]),
         inputs=frozenset(int(i) for i in raw.get("inputs", [0] if raw["input"] else [])),
+        parameters=bool(raw.get("parameters", True)),
     )
 
 

@@ -36,6 +36,7 @@ class ModuleInfo:
     saves_input: bool | None = None  # None: unknown
     saves_output: bool | None = None
     nograd_call: bool = False  # its __call__/forward runs under no_grad
+    parameters: bool = True  # holds trainable parameters (a loss or an activation does not)
 
 
 @dataclass(frozen=True)
