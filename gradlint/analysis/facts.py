@@ -62,7 +62,7 @@ class Switch:
     """``t.requires_grad_()`` / ``t.requires_grad = True`` on a name."""
 
     node: cst.CSTNode
-    name: str
+    name: str | None  # None when the tensor is an expression, not a name
     value: Value
     intended_leaf: bool  # the name is later differentiated against or its .grad read
     function: Function
@@ -116,8 +116,8 @@ class SequentialEdit:
     """An ``inplace=True`` module placed right after a module that saves its output."""
 
     node: cst.CSTNode
-    module: str
-    previous: str
+    module: cst.CSTNode  # the in-place module's constructor call
+    previous: cst.CSTNode  # the module before it
 
 
 @dataclass

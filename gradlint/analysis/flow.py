@@ -64,7 +64,7 @@ PASSTHROUGH_BUILTINS = {"list", "tuple", "sorted", "reversed", "enumerate", "zip
 CONST_BUILTINS = {"len", "range", "print", "isinstance", "hasattr", "getattr", "str", "repr", "round", "type", "id", "callable", "format"}
 MODULE_ITERATORS = {"children", "modules", "parameters", "named_parameters", "named_children", "named_modules", "values"}
 NOT_MODULES = re.compile(r"(Loader|Dataset|Sampler|Writer|Logger|Path|Parser|Tokenizer|Config|Error|Exception|Warning|Dict|List|Namespace|Counter|Timer|Meter|Scheduler|Scaler)$")
-MODULE_LIKE = re.compile(r"^(?:model|net|network|module|encoder|decoder|backbone|generator|discriminator|critic|actor|policy|teacher|student|classifier|head|block|layer|[a-z]+_(?:model|net|encoder|decoder))s?$|^net[A-Z_]", re.I)
+MODULE_LIKE = re.compile(r"^(?:model|net|network|module|encoder|decoder|backbone|generator|discriminator|critic|actor|policy|teacher|student|classifier|head|block|layer|[a-z]+_(?:model|net|encoder|decoder))s?$|^net(?-i:[A-Z_])", re.I)
 DETACHING_HELPERS = re.compile(r"detach|repackage", re.I)
 OPERATORS = {
     cst.Multiply: ("operator.mul", "*"), cst.Power: ("operator.pow", "**"),
@@ -394,6 +394,15 @@ class Walker:
         elif isinstance(node, cst.AugAssign):
             self.aug_assign(node)
         elif isinstance(node, cst.Expr):
+            call = node.value
+            if isinstance(call, cst.Call) and self.imports.qualname(call.func) in SET_GRAD_ENABLED and call.args:
+                # torch.set_grad_enabled(False) as a statement switches recording off until
+                # it is switched back on.
+                if _literal_false(call.args[0].value):
+                    self.nograd = node
+                elif _literal_true(call.args[0].value):
+                    self.nograd = None
+                return
             self.expr(node.value)
         elif isinstance(node, cst.Return):
             value = self.expr(node.value) if node.value is not None else CONST
@@ -594,7 +603,7 @@ class Walker:
         """requires_grad switched on for ``value`` (held by ``name``, if it is a name)."""
         if self.record:
             intended = fresh or (name is not None and name in self.intended_leaves)
-            self.facts.switches.append(Switch(node, name or self.facts.code(node), value, intended, self.function))
+            self.facts.switches.append(Switch(node, name, value, intended, self.function))
 
     def no_history(self, value: Value) -> Value:
         """A value computed where autograd records nothing (under no_grad / inference_mode)."""
@@ -864,6 +873,8 @@ class Walker:
                          tensor=True, computed=True, const=not requires)
         if qual in PARAMETER:
             return replace(union(self.arg_values(node)), tensor=True, computed=False, const=False)
+        if qual == "torch.nn.Sequential" and self.record:
+            self.sequential(positional)
         if qual in NOGRAD or qual in SET_GRAD_ENABLED or qual in ENABLE_GRAD:
             return CONST
         values = self.arg_values(node)
@@ -887,6 +898,16 @@ class Walker:
                 self.edit(node, base, node)
         pos_values = [self.expr(p) for p in positional] if positional else []
         return self.apply_saves(qual, dotted(node.func) or qual, node, positional, pos_values, out)
+
+    def sequential(self, items) -> None:
+        """``nn.Sequential(nn.Sigmoid(), nn.ReLU(inplace=True))``: an in-place module right after
+        one that saves its output edits that saved output."""
+        previous = None
+        for item in items:
+            info = _module_info(item, self.imports, self.classes)
+            if info is not None and info.inplace and previous is not None and previous[1].saves_output:
+                self.facts.sequential_edits.append(SequentialEdit(item, item, previous[0]))
+            previous = (item, info) if info is not None else None
 
     def method_call(self, node: cst.Call, func: cst.Attribute, positional, keywords) -> Value:
         meth = func.attr.value

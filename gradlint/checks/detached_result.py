@@ -63,13 +63,13 @@ def _broken(value, facts):
         yield cut
 
 
-def _report(cut, sink: str, **refs):
+def _report(cut, where: str, **refs):
     upstream = ", ".join(f"`{name}`" for name in sorted(cut.upstream))
     expr = f"{cut.tensor}{cut.kind}"
     refs = {"sink": refs["sink"]} if "sink" in refs else {}
     return Report(
         RULE, cut.node,
-        f"`{expr}` {sink}, so {upstream} {'gets' if len(cut.upstream) == 1 else 'get'} no gradient through it",
+        f"`{expr}` {where}, so {upstream} {'gets' if len(cut.upstream) == 1 else 'get'} no gradient through it",
         hint=(f"keep `{cut.tensor}` attached where it is computed with; detach only the copy you log or store "
               f"(or add `# noqa: GL001` if the cut is intended)"),
         details={"tensor": cut.tensor, "cut": cut.kind, "upstream": sorted(cut.upstream)},

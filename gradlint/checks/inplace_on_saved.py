@@ -43,9 +43,11 @@ def check(facts):
             refs={"second": step.second},
         )
     for edit in facts.sequential_edits:
+        module, previous = facts.code(edit.module), facts.code(edit.previous)
         yield Report(
             RULE, edit.node,
-            f"`{edit.module}` edits in place the output of `{edit.previous}`, which saved it for backward",
+            f"`{module}` edits in place the output of `{previous}`, which saved it for backward: "
+            f"backward() will fail with \"modified by an inplace operation\"",
             hint="drop inplace=True here",
-            details={"module": edit.module, "previous": edit.previous},
+            details={"module": module, "previous": previous},
         )

@@ -25,7 +25,8 @@ def check(facts):
         if switch.value.attached:
             continue
         for node in switch.value.rebuilt:
-            flagged.setdefault(node, f"and `{switch.name}` is then made to require grad")
+            flagged.setdefault(node, f"and `{switch.name}` is then made to require grad" if switch.name
+                               else "and is then made to require grad")
     for site in facts.backwards:
         if site.value.attached:
             continue

@@ -24,20 +24,17 @@ def check(facts):
         value = switch.value
         if not value.nograd or value.attached or value.rebuilt or switch.intended_leaf:
             continue
-        region = min(value.nograd, key=lambda n: _order(facts, n))
+        region = next(iter(value.nograd))
+        tensor = f"`{switch.name}`" if switch.name else "the tensor"
         yield Report(
             RULE, switch.node,
-            f"`{switch.name}` was computed {_describe(facts, region)}, so it has no history; "
+            f"{tensor} was computed {_describe(facts, region)}, so it has no history; "
             f"switching requires_grad on makes it a new leaf and whatever produced it still gets no gradient",
             hint="compute it with gradients enabled (remove the no_grad region around it) "
                  "instead of switching requires_grad on afterwards",
             details={"tensor": switch.name},
             refs={"region": region},
         )
-
-
-def _order(facts, node) -> int:
-    return 0
 
 
 def _describe(facts, node) -> str:
@@ -48,4 +45,6 @@ def _describe(facts, node) -> str:
         return f"in `{node.name.value}()`, which runs without recording autograd (line {{region}})"
     if isinstance(node, cst.Call):
         return f"by `{facts.code(node.func)}(…)`, which runs under no_grad (line {{region}})"
+    if isinstance(node, cst.Expr):
+        return f"after `{facts.code(node)}` (line {{region}})"
     return "where autograd recorded nothing (line {region})"
