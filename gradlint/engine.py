@@ -4,6 +4,8 @@ The engine never imports torch and never executes the code it reads.
 """
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
@@ -22,19 +24,27 @@ def lint_source(source: str | bytes, path: str, codes: frozenset[str] | None = N
     text = source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source
     try:
         module = cst.parse_module(source)
-    except cst.ParserSyntaxError as err:
-        found = [_syntax_error(path, err.raw_line, err.raw_column + 1, err.message)] if "GL000" in codes else []
-        return suppression.apply(found, text)
-    except (RecursionError, UnicodeDecodeError, SyntaxError, ValueError) as err:
-        found = [_syntax_error(path, 1, 1, str(err) or type(err).__name__)] if "GL000" in codes else []
+    except (cst.ParserSyntaxError, RecursionError, UnicodeDecodeError, SyntaxError, ValueError) as err:
+        found = [_syntax_error(path, source, err)] if "GL000" in codes else []
         return suppression.apply(found, text)
     found = _run_checks(module, path, codes)
     return sorted(suppression.apply(found, text))
 
 
-def _syntax_error(path: str, line: int, column: int, message: str) -> Finding:
+def _syntax_error(path: str, source: str | bytes, err: Exception) -> Finding:
+    """GL000 at the error's position, in Python's own words where Python agrees the file is
+    invalid (libcst's messages list every token it expected)."""
     rule = BY_CODE["GL000"]
-    first = message.strip().splitlines()[0] if message.strip() else "invalid syntax"
+    try:
+        ast.parse(source)
+    except SyntaxError as py_err:
+        line, column, first = py_err.lineno or 1, py_err.offset or 1, py_err.msg
+    except (ValueError, RecursionError, MemoryError) as py_err:
+        line, column, first = 1, 1, str(py_err) or type(py_err).__name__
+    else:
+        line = getattr(err, "raw_line", 1)
+        column = getattr(err, "raw_column", 0) + 1
+        first = f"gradlint's parser (libcst) cannot read this syntax: {str(err).strip().splitlines()[0]}"
     return Finding(
         path=path, line=max(line, 1), column=max(column, 1), code=rule.code,
         end_line=max(line, 1), end_column=max(column, 1) + 1, name=rule.name,

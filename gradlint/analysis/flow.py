@@ -128,13 +128,12 @@ class ClassInfo:
         self.nograd_call = False
         self.nograd_methods: set[str] = set()
         self.is_module = False
+        self.unseen_base = False  # a base class from another file that may be an nn.Module
 
     @property
     def may_be_module(self) -> bool:
         """An nn.Module, or a class whose bases this file cannot see (they may be one)."""
-        return self.is_module or any(
-            base and base.split(".")[-1] not in _PLAIN_BASES and not _PLAIN_BASE_SUFFIX.search(base)
-            for base in self.bases)
+        return self.is_module or self.unseen_base
 
 
 def _block_body(block) -> list:
@@ -218,10 +217,14 @@ def _scan_classes(module: cst.Module, imports: ImportTable) -> dict[str, ClassIn
             if base.startswith("torch.nn.") or base in ("nn.Module", "Module") or base.endswith(("LightningModule", ".Module")):
                 info.is_module = True
             parent = classes.get(base.split(".")[-1])
-            if parent is not None and parent is not info and parent.name not in seen:
+            if parent is None:
+                plain = not base or base.split(".")[-1] in _PLAIN_BASES or _PLAIN_BASE_SUFFIX.search(base)
+                info.unseen_base |= not plain
+            elif parent is not info and parent.name not in seen:
                 resolve(parent, seen + (info.name,))
                 info.nograd_call |= parent.nograd_call
                 info.is_module |= parent.is_module
+                info.unseen_base |= parent.unseen_base
                 for key, value in parent.attrs.items():
                     info.attrs.setdefault(key, value)
     for info in list(classes.values()):
