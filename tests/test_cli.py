@@ -60,7 +60,7 @@ def test_findings_exit_1_and_print_1_based_positions(project, capsys, clean_chec
     (project / "good.py").write_text(GOOD)
     code, out, err = check(capsys)
     assert code == 1
-    assert out.startswith("bad.py:1:1: GL000 syntax error")
+    assert out.startswith("bad.py:1:7: GL000 syntax error")
     assert err.splitlines() == ["Found 1 finding in 1 file (2 files checked)."]
 
 
@@ -142,7 +142,7 @@ def test_json_output_and_statistics_on_stderr(project, capsys):
     code, out, err = check(capsys, "--output-format", "json", "--statistics")
     assert code == 1
     [finding] = json.loads(out)
-    assert (finding["code"], finding["line"], finding["column"]) == ("GL000", 1, 1)
+    assert (finding["code"], finding["line"], finding["column"]) == ("GL000", 1, 7)
     assert err == "  1  GL000  syntax-error\n"  # no summary line: stderr is free for statistics
 
 
@@ -190,13 +190,13 @@ def stdin(monkeypatch, data: bytes) -> None:
 def test_stdin_uses_the_given_name(project, capsys, monkeypatch):
     stdin(monkeypatch, BAD.encode())
     code, out, _ = check(capsys, "-", "--stdin-filename", "pkg/model.py")
-    assert code == 1 and out.startswith("pkg/model.py:1:1: GL000")
+    assert code == 1 and out.startswith("pkg/model.py:1:7: GL000")
 
 
 def test_stdin_without_a_name_is_dash(project, capsys, monkeypatch):
     stdin(monkeypatch, BAD.encode())
     _, out, _ = check(capsys, "-")
-    assert out.startswith("-:1:1: GL000")
+    assert out.startswith("-:1:7: GL000")
 
 
 def test_stdin_name_matches_per_file_ignores(project, capsys, monkeypatch):
@@ -222,7 +222,7 @@ def test_internal_error_is_reported_and_the_run_continues(project, capsys, monke
     (project / "other.py").write_text(BAD)
     code, out, err = check(capsys)
     assert code == 2
-    assert out.startswith("other.py:1:1: GL000")
+    assert out.startswith("other.py:1:7: GL000")
     assert "gradlint: internal error while checking boom.py: KeyError: 'scope' (please report this)" in err
     assert "Found 1 finding in 1 file (1 file checked)." in err
     assert "Traceback" not in err
@@ -233,7 +233,7 @@ def test_unreadable_file_is_reported_and_the_run_continues(project, capsys):
     (project / "other.py").write_text(BAD)
     code, out, err = check(capsys)
     assert code == 2
-    assert out.startswith("other.py:1:1: GL000")
+    assert out.startswith("other.py:1:7: GL000")
     assert "gradlint: error: dangling.py: cannot read: No such file or directory" in err
 
 
@@ -282,7 +282,7 @@ def test_end_to_end_exit_codes(tmp_path):
     (tmp_path / "bad.py").write_text(BAD)
     found = gradlint("check", "bad.py", cwd=tmp_path)
     assert found.returncode == 1
-    assert found.stdout.decode().startswith("bad.py:1:1: GL000 ")
+    assert found.stdout.decode().startswith("bad.py:1:7: GL000 ")
     assert found.stderr.decode() == "Found 1 finding in 1 file (1 file checked).\n"
 
     (tmp_path / "bad.py").write_text("def f(:  # noqa\n")

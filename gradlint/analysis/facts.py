@@ -33,6 +33,8 @@ class Cut:
     tensor: str  # the operand as written
     upstream: set = field(default_factory=set)  # trainable roots the operand carried
     function: Function | None = None
+    loop: cst.CSTNode | None = None  # the innermost loop it is in
+    carried: bool = False  # its operand is state carried from the previous iteration
 
 
 @dataclass(frozen=True)

@@ -281,9 +281,10 @@ def _sequential_info(call: cst.Call, imports: ImportTable, classes: dict) -> Mod
 
 
 class _Loop:
-    def __init__(self, node, assigned: set[str]):
+    def __init__(self, node, assigned: set[str], carried: set[str] = frozenset()):
         self.node = node
         self.assigned = assigned
+        self.carried = carried
         self.backwards: list[Backward] = []
 
 
@@ -425,7 +426,7 @@ class Walker:
         iter_value = self.expr(stmt.iter) if isinstance(stmt, cst.For) else self.expr(stmt.test)
         # Pass one, silent: learn what each name holds at the end of an iteration.
         record, self.record = self.record, False
-        self.loops.append(_Loop(stmt, assigned))
+        self.loops.append(_Loop(stmt, assigned, carried))
         self.loop_iteration(stmt, iter_value, body)
         self.loops.pop()
         self.record = record
@@ -437,7 +438,7 @@ class Walker:
                 carried_env[name] = replace(value, carried=value.carried | {name})
         # Pass two, recording, with carried values in place.
         self.env = carried_env
-        ctx = _Loop(stmt, assigned)
+        ctx = _Loop(stmt, assigned, carried)
         self.loops.append(ctx)
         self.loop_iteration(stmt, iter_value, body)
         self.loops.pop()
@@ -551,6 +552,14 @@ class Walker:
         return last[:1].isupper() and not last.isupper() and not NOT_MODULES.search(last) and "optim" not in name
 
     def bind(self, target, value: Value, node) -> None:
+        if self.loops and value.cuts:
+            name = dotted(target)
+            if name is not None and name in self.loops[-1].carried:
+                # `hidden = hidden.detach()`: the state carried into the next iteration is cut
+                # on purpose (truncated backpropagation through time).
+                for cut in value.cuts:
+                    if cut in self.facts.cuts:
+                        self.facts.cuts[cut].carried = True
         if isinstance(target, cst.Name):
             self.env[target.value] = value
             self.born[target.value] = self.seq
@@ -609,9 +618,13 @@ class Walker:
             self.facts.switches.append(Switch(node, name, value, intended, self.function))
 
     def no_history(self, value: Value) -> Value:
-        """A value computed where autograd records nothing (under no_grad / inference_mode)."""
+        """A value computed where autograd records nothing (under no_grad / inference_mode).
+        The region is remembered only where history was lost: data scaled under no_grad
+        had none to lose."""
+        lost = value.attached or value.live
         return replace(value, roots=EMPTY, post=EMPTY, cuts={}, carried=EMPTY,
-                       nograd=value.nograd | {self.nograd}, const=True, saved=EMPTY, live=False)
+                       nograd=value.nograd | ({self.nograd} if lost else EMPTY),
+                       const=True, saved=EMPTY, live=False)
 
     def mark_saved(self, operand: cst.BaseExpression, save: Save) -> None:
         if self.nograd is not None:
@@ -776,8 +789,10 @@ class Walker:
         if self.nograd is None and (operand.roots or operand.post) and operand.computed:
             cut = self.facts.cuts.get(node)
             if cut is None:
-                cut = self.facts.cuts[node] = Cut(node, kind, self.facts.code(operand_expr), function=self.function)
+                cut = self.facts.cuts[node] = Cut(node, kind, self.facts.code(operand_expr), function=self.function,
+                                                  loop=self.loops[-1].node if self.loops else None)
             cut.upstream |= operand.roots | operand.post
+            cut.carried |= bool(operand.carried)
             cuts = {**operand.cuts, node: EMPTY}
         else:
             cuts = operand.cuts
@@ -799,10 +814,11 @@ class Walker:
         """Record which operands (and whether the result) the recorded op saves for backward."""
         if self.nograd is not None:
             return out
-        grad_inputs = [i for i, v in enumerate(values) if not v.const]
-        if not any(v.attached or v.live for v in values):
-            # Nothing known to require grad: outside model code (optimizers, metrics, data
-            # processing) most tensors do not, and nothing is recorded for them.
+        # Only operands known to require grad count: outside model code (optimizers, metrics,
+        # data processing) most tensors do not, and an op saves an operand only for the
+        # gradient of another (``u * x`` saves ``u`` only if ``x`` requires grad).
+        grad_inputs = [i for i, v in enumerate(values) if v.attached or v.live]
+        if not grad_inputs:
             return out
         tensor_inputs = [i for i, v in enumerate(values) if v.tensor or not v.const]
         data = saves.op_saves(qual, grad_inputs, tensor_inputs=tensor_inputs, nargs=len(operands))

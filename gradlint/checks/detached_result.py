@@ -28,13 +28,15 @@ def check(facts):
         if _INTENDED.search(fn.name) or (fn.class_name and _INTENDED.search(fn.class_name)):
             continue
         for cut in _broken(ret.value, facts):
-            if _EVALUATION.search(fn.name) and cut.upstream <= _parameters(fn.node):
+            if _EVALUATION.search(fn.name) and (fn.class_name is None or cut.upstream <= _parameters(fn.node)):
                 continue  # `def predict(model, x): return model(x).detach()` hands out results
             if cut.node not in reported:
                 reported.add(cut.node)
                 yield _report(cut, f"is returned from `{fn.name}()`")
     for site in facts.backwards:
         for cut in _broken(site.value, facts):
+            if site.loop is not None and cut.loop is site.loop and cut.carried:
+                continue  # truncated backpropagation: state cut between iterations on purpose
             if cut.node not in reported:
                 reported.add(cut.node)
                 yield _report(cut, f"becomes part of the loss `{site.root}` (backward at line {{sink}})", sink=site.node)
