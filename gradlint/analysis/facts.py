@@ -84,9 +84,12 @@ class Rebuild:
     @property
     def roundtrip(self) -> bool:
         """The data came out of tensors: pulled Python values, or a computed tensor itself."""
-        if self.source.pulled:
+        source = self.source
+        if source.pulled:
             return True
-        return self.source.tensor and self.source.computed and not self.fresh_copy
+        # A tensor copied as is: a round trip only if it had history to lose (data has none).
+        had_history = source.attached or source.live or source.lost or source.cuts or source.nograd
+        return source.tensor and source.computed and bool(had_history) and not self.fresh_copy
 
 
 @dataclass(frozen=True)

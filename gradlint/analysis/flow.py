@@ -97,7 +97,7 @@ def walk_module(module: cst.Module) -> ModuleFacts:
         node, cls = queue.pop(0)
         if isinstance(node, cst.ClassDef):
             info = classes.get(node.name.value)
-            queue.extend((s, info) for s in _block_body(node.body))
+            queue[0:0] = [(s, info) for s in _block_body(node.body)]
             continue
         if not isinstance(node, cst.FunctionDef):
             continue
@@ -473,7 +473,7 @@ class Walker:
         if name and (name.startswith("self.") or value.module is not None):
             return Value(roots=value.roots, carried=value.carried)
         return replace(UNKNOWN, nograd=value.nograd, cuts=value.cuts, pulled=value.pulled,
-                       carried=value.carried, rebuilt=value.rebuilt)
+                       carried=value.carried, rebuilt=value.rebuilt, live=value.attached or value.live)
 
     def with_(self, stmt: cst.With) -> None:
         region = None
@@ -723,8 +723,9 @@ class Walker:
         if isinstance(node, cst.Comparison):
             values = [self.expr(node.left)] + [self.expr(c.comparator) for c in node.comparisons]
             out = union(values)
-            # A comparison is not differentiable: the result has no history.
-            return replace(out, roots=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True)
+            # A comparison is not differentiable: the result has no history, but had some to lose.
+            return replace(out, roots=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True,
+                           live=False, lost=out.lost or out.attached or out.live)
         if isinstance(node, cst.Subscript):
             base = self.expr(node.value)
             for element in node.slice:
@@ -877,6 +878,8 @@ class Walker:
             values = self.arg_values(node)
             source = self.expr(positional[0]) if positional else CONST
             requires = _literal_true(keywords.get("requires_grad"))
+            if qual == "torch.autograd.Variable" and not requires:
+                return source  # a plain tensor since PyTorch 0.4: Variable(x) is x
             copy = positional[0] if positional else None
             rebuild = Rebuild(node, qual, source, requires, self.function,
                               fresh_copy=copy is not None and _is_fresh_copy(copy))
@@ -943,7 +946,8 @@ class Walker:
         values = self.arg_values(node)
         args = union(values) if values else CONST
         if meth in PULL_METHODS:
-            pulled = receiver.pulled | ({node} if (receiver.tensor or receiver.attached or receiver.computed or receiver.nograd) else EMPTY)
+            from_tensor = receiver.tensor or receiver.attached or receiver.live or receiver.computed or receiver.nograd
+            pulled = receiver.pulled | ({node} if from_tensor else EMPTY)
             return Value(pulled=pulled, nograd=receiver.nograd, rebuilt=receiver.rebuilt,
                          tensor=meth == "numpy", computed=True, const=True)
         if meth == "requires_grad_":
@@ -976,7 +980,8 @@ class Walker:
             return replace(result, saved=receiver.saved)
         name = dotted(recv_expr)
         is_root_object = name is not None and (receiver.module is not None or (
-            receiver.roots and not receiver.computed and name.split(".")[0] in ("self",) + tuple(receiver.roots)))
+            receiver.roots and not receiver.computed and not receiver.tensor
+            and name.split(".")[0] in ("self",) + tuple(receiver.roots)))
         if is_root_object and meth not in CAST_METHODS and meth not in MODULE_ITERATORS:
             return self.apply_module(node, receiver, values, positional, method=True)
         out = receiver | args
@@ -1011,7 +1016,7 @@ class Walker:
         args = union(values) if values else CONST
         if name in ("float", "int") and values:
             arg = values[0]
-            if arg.tensor or arg.attached or arg.nograd or (arg.computed and not arg.const and arg.roots):
+            if arg.tensor or arg.attached or arg.live or arg.nograd:
                 return Value(pulled=arg.pulled | {node}, nograd=arg.nograd, rebuilt=arg.rebuilt, computed=True, const=True)
             return replace(arg, computed=True, tensor=False, const=True)
         if name in CONST_BUILTINS:

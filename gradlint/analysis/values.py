@@ -57,6 +57,8 @@ class Value:
     module: ModuleInfo | None = None
     optimizer: bool = False
     live: bool = False  # may require grad by its context (a forward() input, a seeded parameter)
+    alias: str | None = None  # the name whose storage it shares (``h.detach()``, ``h[0]``, ``h.data``)
+    lost: bool = False  # computed from tensors with history by an op autograd cannot follow (``p > 0.5``)
 
     @property
     def attached(self) -> bool:
@@ -73,10 +75,13 @@ class Value:
             pulled=self.pulled | other.pulled, rebuilt=self.rebuilt | other.rebuilt,
             carried=self.carried | other.carried, tensor=self.tensor or other.tensor,
             computed=True, const=self.const and other.const, live=self.live or other.live,
+            lost=self.lost or other.lost,
         )
 
     def join(self, other: "Value") -> "Value":
         """Two paths meeting (after a branch or a loop)."""
+        if other is self:
+            return self
         cuts = {c: _companions(self, other, c) for c in self.cuts.keys() | other.cuts.keys()}
         return Value(
             roots=self.roots | other.roots, post=self.post | other.post,
@@ -87,6 +92,7 @@ class Value:
             const=self.const and other.const,
             module=self.module if self.module == other.module else None,
             optimizer=self.optimizer and other.optimizer, live=self.live or other.live,
+            lost=self.lost or other.lost,
         )
 
     def result(self) -> "Value":

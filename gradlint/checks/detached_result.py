@@ -1,8 +1,10 @@
 """GL001 detached-result: a ``.detach()`` / ``.data`` whose result is returned or becomes the loss.
 
-A cut is reported only where nothing upstream of it reaches the sink another way: a detached copy
-kept for logging never reaches a sink, and a stop-gradient beside an attached branch of the same
-model (SimSiam), or in front of a different model (a GAN's discriminator step), is intended.
+A cut is reported only where the trainables upstream of it get no gradient another way: a
+detached copy kept for logging never reaches a sink; a stop-gradient beside an attached branch
+of the same model (SimSiam), one in front of a different model (a GAN's discriminator step), and
+one whose upstream is trained through another loss or output of the module (actor-critic
+advantages, a VAE's sample()) are intended.
 
 PyTorch: https://pytorch.org/docs/stable/generated/torch.Tensor.detach.html
 """
@@ -21,20 +23,21 @@ _INTENDED = re.compile(r"(?:^|[_.])(?:target|teacher|ema|momentum|frozen|baselin
 
 def check(facts):
     reported = set()
+    sinks = _sinks(facts)
     for ret in facts.returns:
         fn = ret.function
         if fn.name == "<module>" or fn.nograd or fn.trains_locally:
             continue
         if _INTENDED.search(fn.name) or (fn.class_name and _INTENDED.search(fn.class_name)):
             continue
-        for cut in _broken(ret.value, facts):
+        for cut in _broken(ret.value, facts, _elsewhere(sinks, ret.node)):
             if _EVALUATION.search(fn.name) and (fn.class_name is None or cut.upstream <= _parameters(fn.node)):
                 continue  # `def predict(model, x): return model(x).detach()` hands out results
             if cut.node not in reported:
                 reported.add(cut.node)
                 yield _report(cut, f"is returned from `{fn.name}()`")
     for site in facts.backwards:
-        for cut in _broken(site.value, facts):
+        for cut in _broken(site.value, facts, _elsewhere(sinks, site.node)):
             if site.loop is not None and cut.loop is site.loop and cut.carried:
                 continue  # truncated backpropagation: state cut between iterations on purpose
             if cut.node not in reported:
@@ -50,8 +53,22 @@ def _parameters(node) -> set[str]:
     return {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]}
 
 
-def _broken(value, facts):
-    """The cuts in ``value`` whose upstream trainables reach it by no other path."""
+def _sinks(facts) -> dict:
+    """Where a value leaves the code to be trained through: backward roots, and tensors
+    returned from functions. Sink node -> the trainable roots attached there."""
+    sinks = {site.node: site.value.roots for site in facts.backwards}
+    for ret in facts.returns:
+        if ret.function.name != "<module>" and ret.value.tensor and ret.value.computed:
+            sinks[ret.node] = ret.value.roots
+    return sinks
+
+
+def _elsewhere(sinks: dict, here) -> frozenset:
+    return frozenset().union(*(roots for node, roots in sinks.items() if node is not here))
+
+
+def _broken(value, facts, attached_elsewhere):
+    """The cuts in ``value`` that starve the trainables upstream of them."""
     for node, companions in value.cuts.items():
         cut = facts.cuts.get(node)
         if cut is None or not cut.upstream:
@@ -59,9 +76,11 @@ def _broken(value, facts):
         if any(_INTENDED.search(root) for root in cut.upstream):
             continue
         if cut.upstream & companions:
-            continue  # the same trainables stay attached on another operand
-        if (companions or value.post) and not (cut.upstream & value.post):
-            continue  # a stop-gradient in front of a different model
+            continue  # the same trainables stay attached beside the cut (SimSiam)
+        if value.post and not (cut.upstream & value.post):
+            continue  # the cut feeds a different model (a GAN's discriminator step, a probe)
+        if cut.upstream & attached_elsewhere:
+            continue  # they are trained through another loss or output (actor-critic, sample())
         yield cut
 
 
