@@ -646,7 +646,8 @@ class Walker:
         # A later backward of a loss bound before an optimizer stepped past a retained graph.
         root_name = dotted(root_expr) if root_expr is not None else None
         for step, optimizer, step_seq, first in self.pending_steps:
-            if root_name is not None and self.born.get(root_name, 1 << 30) < step_seq and self.record:
+            if root_name is not None and self.born.get(root_name, 1 << 30) < step_seq and self.record \
+                    and self.saves_parameters(root):
                 self.facts.steps.append(StepBetween(step, optimizer, first.node, node, root_name, self.function))
         self.pending_steps = []
         if site.retain_graph:
@@ -657,6 +658,15 @@ class Walker:
             for key, value in self.env.items():
                 if value.saved:
                     self.env[key] = replace(value, saved=EMPTY)
+
+    def saves_parameters(self, root: Value) -> bool:
+        """Whether the graph of ``root`` may have saved some of its trainables for backward:
+        a module (``nn.Linear`` saves its weight) or a leaf some recorded op saved."""
+        for name in root.roots:
+            held = self.lookup(name)
+            if not held.tensor or held.saved:
+                return True
+        return False
 
     # ---- expressions ---------------------------------------------------------------------------
 
@@ -1210,10 +1220,16 @@ def _intended_leaves(node: cst.FunctionDef | cst.Module, imports: ImportTable) -
         if (isinstance(func, cst.Name) and func.value == "print") or (
                 isinstance(func, cst.Attribute) and func.attr.value in _LOGGING):
             logged.update(id(n) for arg in node_.args for n in iter_nodes(arg))
+        elif (imports.qualname(func) or "").startswith("torch.optim."):
+            for arg in node_.args:  # a tensor handed to an optimizer is the thing being solved for
+                names_in(arg.value)
         elif imports.qualname(func) == "torch.autograd.grad":
             positional = [a.value for a in node_.args if a.keyword is None]
             keywords = {a.keyword.value: a.value for a in node_.args if a.keyword is not None}
             names_in(keywords.get("inputs", positional[1] if len(positional) > 1 else None))
+    for check in iter_nodes(node, into_functions=False):
+        if isinstance(check, cst.Assert):  # `assert x.grad is not None` only looks
+            logged.update(id(n) for n in iter_nodes(check))
     for attr in iter_nodes(node, into_functions=False):
         if isinstance(attr, cst.Attribute) and attr.attr.value == "grad" and id(attr) not in logged:
             name = dotted(attr.value)

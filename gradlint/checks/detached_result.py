@@ -58,7 +58,7 @@ def _sinks(facts) -> dict:
     returned from functions. Sink node -> the trainable roots attached there."""
     sinks = {site.node: site.value.roots for site in facts.backwards}
     for ret in facts.returns:
-        if ret.function.name != "<module>" and ret.value.tensor and ret.value.computed:
+        if ret.function.name != "<module>" and ret.value.tensor:
             sinks[ret.node] = ret.value.roots
     return sinks
 
@@ -85,7 +85,8 @@ def _broken(value, facts, attached_elsewhere):
 
 
 def _report(cut, where: str, **refs):
-    upstream = ", ".join(f"`{name}`" for name in sorted(cut.upstream))
+    upstream = ", ".join("this module's parameters (`self`)" if name == "self" else f"`{name}`"
+                         for name in sorted(cut.upstream))
     expr = f"{cut.tensor}{cut.kind}"
     refs = {"sink": refs["sink"]} if "sink" in refs else {}
     return Report(

@@ -44,7 +44,7 @@ def _describe(facts, node) -> str:
     if isinstance(node, cst.FunctionDef):
         return f"in `{node.name.value}()`, which runs without recording autograd (line {{region}})"
     if isinstance(node, cst.Call):
-        return f"by `{facts.code(node.func)}(…)`, which runs under no_grad (line {{region}})"
+        return f"by `{facts.code(node.func)}(…)`, which runs without recording autograd (line {{region}})"
     if isinstance(node, cst.Expr):
         return f"after `{facts.code(node)}` (line {{region}})"
     return "where autograd recorded nothing (line {region})"

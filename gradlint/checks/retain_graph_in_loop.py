@@ -20,12 +20,14 @@ RULE = BY_CODE["GL004"]
 
 def check(facts):
     for site in facts.backwards:
-        if site.loop is None or not site.retain_graph:
-            continue
+        if site.loop is None or not site.retain_graph or site.create_graph:
+            continue  # create_graph=True: higher-order gradients (MAML, penalties) keep graphs on purpose
         carried = sorted(site.value.carried)
         if carried:
             names = ", ".join(f"`{n}`" for n in carried)
-            why = (f"`{site.root}` depends on {names}, carried from the previous iteration without "
+            subject = (f"`{site.root}` is carried" if carried == [site.root]
+                       else f"`{site.root}` depends on {names}, carried")
+            why = (f"{subject} from the previous iteration without "
                    f".detach(): the retained graph grows every iteration and each backward also "
                    f"differentiates every earlier iteration")
             hint = f"detach the carried state at the end of each iteration ({carried[0]} = {carried[0]}.detach()) and drop retain_graph=True"
