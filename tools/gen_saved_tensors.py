@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import importlib
 import inspect
 import json
@@ -626,10 +627,12 @@ def probe_modules() -> dict:
             continue
         inplace_kwarg = "inplace" in inspect.signature(cls).parameters
 
-        def build(grad_pos: frozenset, make: ModSample = make):
+        def build(grad_pos: frozenset, make: ModSample = make, inplace: bool = False):
             torch.manual_seed(0)
             module, raw_args = make()
             module.train()
+            if inplace:
+                module.inplace = True
             args = [_materialize(a, i in grad_pos) for i, a in enumerate(raw_args)]
             return (lambda: module(*args)), args
 
@@ -651,6 +654,14 @@ def probe_modules() -> dict:
             continue
         entry = {"input": 0 in res["inputs"], "inputs": res["inputs"], "output": res["output"],
                  "inplace_kwarg": inplace_kwarg, "parameters": has_parameters}
+        if inplace_kwarg:
+            # In place, a module has only its output left to save: LeakyReLU(inplace=True)
+            # saves it where LeakyReLU() saves its input; Dropout(inplace=True) saves a mask.
+            try:
+                inplace_build = functools.partial(build, inplace=True)
+                entry["inplace_output"] = _probe_config(inplace_build, grad_pos, [], first_output_only=True)["output"]
+            except Exception as exc:  # noqa: BLE001
+                warn(f"{qualname}: cannot probe inplace=True: {type(exc).__name__}: {str(exc).splitlines()[0][:120]}")
         if qualname in results:
             old = results[qualname]
             if (old["inputs"], old["output"]) != (entry["inputs"], entry["output"]):
@@ -658,7 +669,9 @@ def probe_modules() -> dict:
             entry = {"input": old["input"] or entry["input"],
                      "inputs": sorted(set(old["inputs"]) | set(entry["inputs"])),
                      "output": old["output"] or entry["output"], "inplace_kwarg": inplace_kwarg,
-                     "parameters": old["parameters"] or entry["parameters"]}
+                     "parameters": old["parameters"] or entry["parameters"],
+                     **({"inplace_output": old.get("inplace_output", False) or entry.get("inplace_output", False)}
+                        if inplace_kwarg else {})}
         results[qualname] = entry
     return dict(sorted(results.items()))
 

@@ -101,6 +101,7 @@ class Edit:
     how: cst.CSTNode | tuple  # the edit as written: a node, or (target node, " += …")
     saved: frozenset[Save]
     function: Function
+    via_data: bool = False  # through ``.data``: the version counter does not move
 
 
 @dataclass(frozen=True)

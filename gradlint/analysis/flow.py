@@ -46,6 +46,9 @@ CAST_METHODS = {
     "type", "type_as", "contiguous", "clone", "view", "view_as", "reshape", "flatten", "squeeze",
     "unsqueeze", "permute", "transpose", "t", "expand", "expand_as", "repeat", "chunk", "split",
 }
+# Methods whose result shares storage (and the version counter) with the receiver.
+VIEW_METHODS = {"view", "view_as", "transpose", "permute", "t", "squeeze", "unsqueeze", "expand",
+                "expand_as", "narrow", "select", "unfold", "diagonal", "as_strided", "unflatten"}
 TENSOR_ONLY_METHODS = CAST_METHODS - {"reshape", "flatten", "squeeze", "repeat", "transpose", "split"} | {
     "detach", "sigmoid", "softmax", "log_softmax", "relu", "requires_grad_", "backward", "masked_fill",
     "new_tensor", "new_zeros", "new_ones", "numel", "dim", "size",
@@ -101,14 +104,16 @@ def walk_module(module: cst.Module) -> ModuleFacts:
             continue
         if not isinstance(node, cst.FunctionDef):
             continue
+        contexts = walker.call_contexts.get(node.name.value) if cls is None else None
         nograd = _decorated_nograd(node, imports) or bool(
-            cls is not None and cls.nograd_call and node.name.value in ("forward", "__call__"))
+            cls is not None and cls.nograd_call and node.name.value in ("forward", "__call__")
+        ) or bool(contexts and all(contexts))  # a helper only ever called under no_grad
         function = Function(
             node, node.name.value, cls.name if cls else None, nograd=nograd,
             trains_locally=_trains_locally(node),
         )
         inner = Walker(facts, classes, functions, globals_env, function, cls=cls)
-        inner.seeds = walker.seeds
+        inner.seeds, inner.call_contexts = walker.seeds, walker.call_contexts
         inner.function_body(node)
         queue.extend((d, None) for d in inner.deferred)
     return facts
@@ -196,13 +201,14 @@ def _scan_classes(module: cst.Module, imports: ImportTable) -> dict[str, ClassIn
                     info.nograd_call = True
             if stmt.name.value == "__call__" and _wraps_call_in_nograd(stmt, imports):
                 info.nograd_call = True
+            settings = _setting_params(stmt) if stmt.name.value == "__init__" else set()
             for assign in iter_nodes(stmt, into_functions=False):
                 if not isinstance(assign, cst.Assign):
                     continue
                 for target in assign.targets:
                     name = dotted(target.target)
                     if name and name.startswith("self.") and name.count(".") == 1:
-                        if _is_literal(assign.value):
+                        if _is_literal(assign.value) or (isinstance(assign.value, cst.Name) and assign.value.value in settings):
                             info.literal_attrs.add(name)
                         else:
                             info.attrs[name] = _module_info(assign.value, imports, classes)
@@ -232,6 +238,20 @@ def _scan_classes(module: cst.Module, imports: ImportTable) -> dict[str, ClassIn
     return classes
 
 
+def _setting_params(init: cst.FunctionDef) -> set[str]:
+    """``__init__`` parameters that hold settings, not modules or tensors: a literal default
+    (``drop=0.``) or a plain annotation (``dim: int``)."""
+    found = set()
+    params = init.params
+    for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
+        annotation = param.annotation.annotation if param.annotation is not None else None
+        plain = isinstance(annotation, cst.Name) and annotation.value in ("int", "float", "bool", "str")
+        if plain or (param.default is not None and _is_literal(param.default) and not (
+                isinstance(param.default, cst.Name) and param.default.value == "None")):
+            found.add(param.name.value)
+    return found
+
+
 def _wraps_call_in_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
     for with_node in iter_nodes(node, into_functions=False):
         if isinstance(with_node, cst.With):
@@ -259,8 +279,10 @@ def _module_info(expr: cst.BaseExpression, imports: ImportTable, classes: dict) 
         data = saves.module_saves(name)
         if data is None:
             return ModuleInfo(name, inplace=inplace, parameters=not name.endswith("Loss"))
-        return ModuleInfo(name, inplace=inplace and data.inplace_kwarg,
-                          saves_input=data.input, saves_output=data.output, parameters=data.parameters)
+        inplace = inplace and data.inplace_kwarg
+        return ModuleInfo(name, inplace=inplace, saves_input=data.input and not inplace,
+                          saves_output=data.inplace_output if inplace else data.output,
+                          parameters=data.parameters)
     cls = classes.get(name)
     if cls is not None:
         return ModuleInfo(name, nograd_call=cls.nograd_call)
@@ -313,6 +335,8 @@ class Walker:
         # Module-level function name -> parameter positions and names that some call site passes
         # a tensor with history: inside the function those parameters may require grad.
         self.seeds: dict[str, set] = {}
+        # Module-level function name -> for each call site, whether it runs under no_grad.
+        self.call_contexts: dict[str, list[bool]] = {}
 
     # ---- statements -------------------------------------------------------------------------
 
@@ -606,10 +630,16 @@ class Walker:
 
     # ---- facts ---------------------------------------------------------------------------------
 
-    def edit(self, node, name: str, how: str) -> None:
+    def edit(self, node, name: str, how) -> None:
+        """An in-place edit of ``name``'s tensor; a view or detached alias edits its base too."""
+        via_data = name.endswith(".data")
+        name = name[: -len(".data")] if via_data else name
         value = self.lookup(name)
+        saved = value.saved
+        if value.alias is not None and value.alias != name:
+            saved = saved | self.lookup(value.alias).saved
         if self.record:
-            self.facts.edits.append(Edit(node, name, how, value.saved, self.function))
+            self.facts.edits.append(Edit(node, name, how, saved, self.function, via_data=via_data))
 
     def switch(self, node, name: str | None, value: Value, fresh: bool = False) -> None:
         """requires_grad switched on for ``value`` (held by ``name``, if it is a name)."""
@@ -741,7 +771,8 @@ class Walker:
             for element in node.slice:
                 if isinstance(element.slice, cst.Index):
                     self.expr(element.slice.value)
-            return replace(base, saved=EMPTY, optimizer=False, computed=base.computed)
+            return replace(base, saved=EMPTY, optimizer=False, computed=base.computed,
+                           alias=_alias(node.value, base))
         if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
             return replace(union(self.expr(e.value) for e in node.elements), computed=False)
         if isinstance(node, cst.Dict):
@@ -808,7 +839,7 @@ class Walker:
         else:
             cuts = operand.cuts
         return Value(cuts=cuts, nograd=operand.nograd, pulled=operand.pulled, rebuilt=operand.rebuilt,
-                     tensor=True, computed=True, const=True)
+                     tensor=True, computed=True, const=True, alias=_alias(operand_expr, operand))
 
     def binary(self, node: cst.BinaryOperation) -> Value:
         left, right = self.expr(node.left), self.expr(node.right)
@@ -996,6 +1027,8 @@ class Walker:
             return self.apply_module(node, receiver, values, positional, method=True)
         out = receiver | args
         out = replace(out, tensor=receiver.tensor or meth in TENSOR_ONLY_METHODS, carried=out.carried)
+        if meth in VIEW_METHODS:
+            return replace(out, alias=_alias(recv_expr, receiver))
         if meth in CAST_METHODS:
             return out
         if (not receiver.const or not args.const) and (receiver.tensor or meth not in NDARRAY_METHODS):
@@ -1018,6 +1051,7 @@ class Walker:
             return self.apply_module(node, Value(roots=frozenset({"self"})), self.arg_values(node), positional)
         values = self.arg_values(node)
         if name in self.functions and self.env.get(name, DEFINITION) is DEFINITION:
+            self.call_contexts.setdefault(name, []).append(self.nograd is not None)
             seeds = self.seeds.setdefault(name, set())
             for i, arg in enumerate(a for a in node.args if not a.star):
                 value = values[i]
@@ -1081,10 +1115,20 @@ def _is_fresh_copy(expr) -> bool:
 
 
 def _edit_base(expr) -> str | None:
-    """The name whose tensor an edit of ``expr`` modifies (``x`` for ``x[i]`` and ``x``)."""
-    while isinstance(expr, cst.Subscript):
-        expr = expr.value
-    return dotted(expr)
+    """The name whose tensor an edit of ``expr`` modifies: ``x`` for ``x[i]``, ``x.detach()``
+    and ``x``; ``x.data`` for an edit through ``.data``, which autograd does not see."""
+    while True:
+        if isinstance(expr, cst.Subscript):
+            expr = expr.value
+        elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in VIEW_METHODS | {"detach"}:
+            expr = expr.func.value
+        else:
+            return dotted(expr)
+
+
+def _alias(expr, value: Value) -> str | None:
+    """The name a view or detached alias of ``expr`` shares storage with."""
+    return value.alias or dotted(expr)
 
 
 def _join_envs(a: dict, b: dict, default=None) -> dict:

@@ -71,6 +71,7 @@ class ModuleSaves:
     inplace_kwarg: bool
     inputs: frozenset[int] = frozenset()
     parameters: bool = True  # an instance holds trainable parameters (a Linear does, a loss does not)
+    inplace_output: bool = False  # with inplace=True, editing its output breaks backward
 
 
 def _data_path() -> Path:
@@ -192,6 +193,7 @@ def module_saves(qualname: str) -> ModuleSaves | None:
         inplace_kwarg=bool(raw["inplace_kwarg"]),
         inputs=frozenset(int(i) for i in raw.get("inputs", [0] if raw["input"] else [])),
         parameters=bool(raw.get("parameters", True)),
+        inplace_output=bool(raw.get("inplace_output", False)),
     )
 
 

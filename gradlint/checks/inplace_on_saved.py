@@ -24,10 +24,12 @@ def check(facts):
         how = facts.code(edit.how)
         refs = {f"save{i}": save.node for i, save in enumerate(saves)}
         by = " and ".join(f"`{save.op}` (line {{save{i}}})" for i, save in enumerate(saves))
+        consequence = ("`.data` hides the edit from the version counter, so backward() silently "
+                       "uses the edited values and computes a wrong gradient" if edit.via_data else
+                       "backward() will fail with \"modified by an inplace operation\"")
         yield Report(
             RULE, edit.node,
-            f"`{how}` modifies `{edit.name}` in place, but {by} saved it for backward: "
-            f"backward() will fail with \"modified by an inplace operation\"",
+            f"`{how}` modifies `{edit.name}` in place, but {by} saved it for backward: {consequence}",
             hint=f"use an out-of-place op (e.g. `{edit.name} = {edit.name} + …`) or edit a `.clone()`",
             details={"tensor": edit.name, "saved_by": [s.op for s in saves]},
             refs=refs,
