@@ -88,12 +88,11 @@ def _report(cut, where: str, **refs):
     upstream = ", ".join("this module's parameters (`self`)" if name == "self" else f"`{name}`"
                          for name in sorted(cut.upstream))
     expr = f"{cut.tensor}{cut.kind}"
-    refs = {"sink": refs["sink"]} if "sink" in refs else {}
     return Report(
         RULE, cut.node,
-        f"`{expr}` {where}, so {upstream} {'gets' if len(cut.upstream) == 1 else 'get'} no gradient through it",
-        hint=(f"keep `{cut.tensor}` attached where it is computed with; detach only the copy you log or store "
-              f"(or add `# noqa: GL001` if the cut is intended)"),
+        f"the result of `{expr}` {where}, so {upstream} {'gets' if len(cut.upstream) == 1 else 'get'} no gradient through it",
+        hint=(f"use the attached `{cut.tensor}` there and detach only the copy you log or store; "
+              f"if the cut is intended, add `# noqa: GL001`"),
         details={"tensor": cut.tensor, "cut": cut.kind, "upstream": sorted(cut.upstream)},
         refs=refs,
     )

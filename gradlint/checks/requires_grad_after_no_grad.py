@@ -28,8 +28,8 @@ def check(facts):
         tensor = f"`{switch.name}`" if switch.name else "the tensor"
         yield Report(
             RULE, switch.node,
-            f"{tensor} was computed {_describe(facts, region)}, so it has no history; "
-            f"switching requires_grad on makes it a new leaf and whatever produced it still gets no gradient",
+            f"{tensor} was computed {_describe(facts, region)} and has no history: switching "
+            f"requires_grad on makes it a new leaf, and what produced it still gets no gradient",
             hint="compute it with gradients enabled (remove the no_grad region around it) "
                  "instead of switching requires_grad on afterwards",
             details={"tensor": switch.name},
