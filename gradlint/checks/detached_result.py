@@ -88,9 +88,10 @@ def _report(cut, where: str, **refs):
     upstream = ", ".join("this module's parameters (`self`)" if name == "self" else f"`{name}`"
                          for name in sorted(cut.upstream))
     expr = f"{cut.tensor}{cut.kind}"
+    verb = "gets" if len(cut.upstream) == 1 and "self" not in cut.upstream else "get"
     return Report(
         RULE, cut.node,
-        f"the result of `{expr}` {where}, so {upstream} {'gets' if len(cut.upstream) == 1 and "self" not in cut.upstream else 'get'} no gradient through it",
+        f"the result of `{expr}` {where}, so {upstream} {verb} no gradient through it",
         hint=(f"use the attached `{cut.tensor}` there and detach only the copy you log or store; "
               f"if the cut is intended, add `# noqa: GL001`"),
         details={"tensor": cut.tensor, "cut": cut.kind, "upstream": sorted(cut.upstream)},
