@@ -36,7 +36,6 @@ import functools
 import importlib
 import inspect
 import json
-import operator
 import re
 import sys
 import time
@@ -46,7 +45,6 @@ from typing import Any, Callable
 
 import torch
 import torch.nn as nn
-import torch.nn.functional as F
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = REPO / "gradlint" / "data" / "saved_tensors.json"

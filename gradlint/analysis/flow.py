@@ -18,16 +18,14 @@ from gradlint.analysis import saves
 from gradlint.analysis.facts import (
     Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
 )
-from gradlint.analysis.imports import ImportTable, collect_imports, dotted
-from gradlint.analysis.tree import iter_nodes
-from gradlint.analysis.values import CONST, EMPTY, LIVE, UNKNOWN, ModuleInfo, Save, Value, union
+from gradlint.analysis.imports import collect_imports, dotted
+from gradlint.analysis.scan import (
+    ENABLE_GRAD, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried, block_body,
+    decorated_nograd, intended_leaves, is_fresh_copy, literal_false, literal_true, module_info,
+    scan_classes, trains_locally,
+)
+from gradlint.analysis.values import CONST, EMPTY, LIVE, UNKNOWN, Save, Value, union
 
-NOGRAD = {
-    "torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad",
-    "torch.autograd.grad_mode.no_grad", "torch.autograd.grad_mode.inference_mode",
-}
-SET_GRAD_ENABLED = {"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"}
-ENABLE_GRAD = {"torch.enable_grad", "torch.autograd.enable_grad"}
 REBUILDERS = {
     "torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor", "torch.FloatTensor",
     "torch.DoubleTensor", "torch.HalfTensor", "torch.LongTensor", "torch.IntTensor",
@@ -62,7 +60,6 @@ NDARRAY_METHODS = {
     "flatten", "ravel", "repeat", "take", "tolist", "item", "nonzero", "sort", "argsort", "conj",
     "diagonal", "trace", "swapaxes", "view", "abs", "__abs__",
 }
-_LOGGING = {"info", "debug", "warning", "log", "write", "add_scalar", "append", "log_dict"}
 PASSTHROUGH_BUILTINS = {"list", "tuple", "sorted", "reversed", "enumerate", "zip", "sum", "max", "min", "abs", "iter", "next", "dict", "set"}
 CONST_BUILTINS = {"len", "range", "print", "isinstance", "hasattr", "getattr", "str", "repr", "round", "type", "id", "callable", "format"}
 MODULE_ITERATORS = {"children", "modules", "parameters", "named_parameters", "named_children", "named_modules", "values"}
@@ -83,14 +80,14 @@ AUG_OPERATORS = {
 def walk_module(module: cst.Module) -> ModuleFacts:
     imports = collect_imports(module)
     facts = ModuleFacts(module=module, imports=imports)
-    classes = _scan_classes(module, imports)
+    classes = scan_classes(module, imports)
     functions = {  # module-level function -> decorated with no_grad
-        stmt.name.value: _decorated_nograd(stmt, imports)
+        stmt.name.value: decorated_nograd(stmt, imports)
         for stmt in module.body if isinstance(stmt, cst.FunctionDef)
     }
     top = Function(module, "<module>")
     walker = Walker(facts, classes, functions, globals_env={}, function=top)
-    walker.intended_leaves = _intended_leaves(module, imports)
+    walker.intended_leaves = intended_leaves(module, imports)
     walker.block(module.body)
     globals_env = walker.env
     # Callers are usually defined after the helpers they call: walking definitions last to first
@@ -100,17 +97,17 @@ def walk_module(module: cst.Module) -> ModuleFacts:
         node, cls = queue.pop(0)
         if isinstance(node, cst.ClassDef):
             info = classes.get(node.name.value)
-            queue[0:0] = [(s, info) for s in _block_body(node.body)]
+            queue[0:0] = [(s, info) for s in block_body(node.body)]
             continue
         if not isinstance(node, cst.FunctionDef):
             continue
         contexts = walker.call_contexts.get(node.name.value) if cls is None else None
-        nograd = _decorated_nograd(node, imports) or bool(
+        nograd = decorated_nograd(node, imports) or bool(
             cls is not None and cls.nograd_call and node.name.value in ("forward", "__call__")
         ) or bool(contexts and all(contexts))  # a helper only ever called under no_grad
         function = Function(
             node, node.name.value, cls.name if cls else None, nograd=nograd,
-            trains_locally=_trains_locally(node),
+            trains_locally=trains_locally(node),
         )
         inner = Walker(facts, classes, functions, globals_env, function, cls=cls)
         inner.seeds, inner.call_contexts = walker.seeds, walker.call_contexts
@@ -119,187 +116,7 @@ def walk_module(module: cst.Module) -> ModuleFacts:
     return facts
 
 
-_PLAIN_BASES = {"object", "ABC", "Enum", "IntEnum", "NamedTuple", "TypedDict", "Protocol", "Generic", "dict", "list", "tuple", "str", "int", "float"}
-_PLAIN_BASE_SUFFIX = re.compile(r"(Dataset|Sampler|Optimizer|Exception|Error|Warning|Enum|Callback|Logger|Loader|Scheduler|Config|Parser|Meta|Mixin|TestCase)$")
 DEFINITION = Value()  # what a def or class statement binds its name to (compared by identity)
-
-
-class ClassInfo:
-    def __init__(self, name: str, bases: list[str]):
-        self.name = name
-        self.bases = bases
-        self.attrs: dict[str, ModuleInfo | None] = {}  # self.x -> module it holds (None: plain value)
-        self.literal_attrs: set[str] = set()
-        self.nograd_call = False
-        self.nograd_methods: set[str] = set()
-        self.is_module = False
-        self.unseen_base = False  # a base class from another file that may be an nn.Module
-
-    @property
-    def may_be_module(self) -> bool:
-        """An nn.Module, or a class whose bases this file cannot see (they may be one)."""
-        return self.is_module or self.unseen_base
-
-
-def _block_body(block) -> list:
-    return list(block.body) if isinstance(block, cst.IndentedBlock) else [cst.SimpleStatementLine(list(block.body))]
-
-
-def _decorated_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
-    for deco in node.decorators:
-        expr = deco.decorator
-        target = expr.func if isinstance(expr, cst.Call) else expr
-        name = imports.qualname(target)
-        if name in NOGRAD:
-            return True
-        if name in SET_GRAD_ENABLED and isinstance(expr, cst.Call) and _literal_false(expr.args[0].value if expr.args else None):
-            return True
-    return False
-
-
-def _literal_false(expr) -> bool:
-    return isinstance(expr, cst.Name) and expr.value == "False"
-
-
-def _literal_true(expr) -> bool:
-    return isinstance(expr, cst.Name) and expr.value == "True"
-
-
-def _is_literal(expr) -> bool:
-    if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
-        return True
-    if isinstance(expr, cst.Name) and expr.value in ("True", "False", "None"):
-        return True
-    if isinstance(expr, cst.UnaryOperation):
-        return _is_literal(expr.expression)
-    if isinstance(expr, (cst.Tuple, cst.List)):
-        return all(isinstance(e, cst.Element) and _is_literal(e.value) for e in expr.elements)
-    return False
-
-
-def _trains_locally(node: cst.FunctionDef) -> bool:
-    return any(
-        isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
-        and call.func.attr.value in ("backward", "step", "manual_backward")
-        for call in iter_nodes(node, into_functions=False))
-
-
-def _scan_classes(module: cst.Module, imports: ImportTable) -> dict[str, ClassInfo]:
-    classes: dict[str, ClassInfo] = {}
-
-    def scan(node: cst.ClassDef) -> None:
-        info = ClassInfo(node.name.value, [imports.qualname(b.value) or "" for b in node.bases])
-        classes[info.name] = info
-        for stmt in _block_body(node.body):
-            if isinstance(stmt, cst.ClassDef):
-                scan(stmt)
-            if not isinstance(stmt, cst.FunctionDef):
-                continue
-            if _decorated_nograd(stmt, imports):
-                info.nograd_methods.add(stmt.name.value)
-                if stmt.name.value in ("forward", "__call__"):
-                    info.nograd_call = True
-            if stmt.name.value == "__call__" and _wraps_call_in_nograd(stmt, imports):
-                info.nograd_call = True
-            settings = _setting_params(stmt) if stmt.name.value == "__init__" else set()
-            for assign in iter_nodes(stmt, into_functions=False):
-                if not isinstance(assign, cst.Assign):
-                    continue
-                for target in assign.targets:
-                    name = dotted(target.target)
-                    if name and name.startswith("self.") and name.count(".") == 1:
-                        if _is_literal(assign.value) or (isinstance(assign.value, cst.Name) and assign.value.value in settings):
-                            info.literal_attrs.add(name)
-                        else:
-                            info.attrs[name] = _module_info(assign.value, imports, classes)
-
-    for node in iter_nodes(module):
-        if isinstance(node, cst.ClassDef) and node.name.value not in classes:
-            scan(node)
-
-    def resolve(info: ClassInfo, seen=()) -> None:
-        """Inherit flags along base classes defined in this file."""
-        for base in info.bases:
-            if base.startswith("torch.nn.") or base in ("nn.Module", "Module") or base.endswith(("LightningModule", ".Module")):
-                info.is_module = True
-            parent = classes.get(base.split(".")[-1])
-            if parent is None:
-                plain = not base or base.split(".")[-1] in _PLAIN_BASES or _PLAIN_BASE_SUFFIX.search(base)
-                info.unseen_base |= not plain
-            elif parent is not info and parent.name not in seen:
-                resolve(parent, seen + (info.name,))
-                info.nograd_call |= parent.nograd_call
-                info.is_module |= parent.is_module
-                info.unseen_base |= parent.unseen_base
-                for key, value in parent.attrs.items():
-                    info.attrs.setdefault(key, value)
-    for info in list(classes.values()):
-        resolve(info)
-    return classes
-
-
-def _setting_params(init: cst.FunctionDef) -> set[str]:
-    """``__init__`` parameters that hold settings, not modules or tensors: a literal default
-    (``drop=0.``) or a plain annotation (``dim: int``)."""
-    found = set()
-    params = init.params
-    for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
-        annotation = param.annotation.annotation if param.annotation is not None else None
-        plain = isinstance(annotation, cst.Name) and annotation.value in ("int", "float", "bool", "str")
-        if plain or (param.default is not None and _is_literal(param.default) and not (
-                isinstance(param.default, cst.Name) and param.default.value == "None")):
-            found.add(param.name.value)
-    return found
-
-
-def _wraps_call_in_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
-    for with_node in iter_nodes(node, into_functions=False):
-        if isinstance(with_node, cst.With):
-            for item in with_node.items:
-                call = item.item
-                target = call.func if isinstance(call, cst.Call) else call
-                if imports.qualname(target) in NOGRAD:
-                    return True
-    return False
-
-
-def _module_info(expr: cst.BaseExpression, imports: ImportTable, classes: dict) -> ModuleInfo | None:
-    """What module a constructor call makes: ``nn.Conv2d(…)``, ``nn.ReLU(inplace=True)``, ``nn.Sequential(…)``."""
-    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
-        expr = expr.func.value
-    if not isinstance(expr, cst.Call):
-        return None
-    name = imports.qualname(expr.func)
-    if name is None:
-        return None
-    inplace = any(a.keyword is not None and a.keyword.value == "inplace" and _literal_true(a.value) for a in expr.args)
-    if name.startswith("torch.nn.") and name.split(".")[-1][:1].isupper():
-        if name == "torch.nn.Sequential":
-            return _sequential_info(expr, imports, classes)
-        data = saves.module_saves(name)
-        if data is None:
-            return ModuleInfo(name, inplace=inplace, parameters=not name.endswith("Loss"))
-        inplace = inplace and data.inplace_kwarg
-        return ModuleInfo(name, inplace=inplace, saves_input=data.input and not inplace,
-                          saves_output=data.inplace_output if inplace else data.output,
-                          parameters=data.parameters)
-    cls = classes.get(name)
-    if cls is not None:
-        return ModuleInfo(name, nograd_call=cls.nograd_call)
-    return None
-
-
-def _sequential_info(call: cst.Call, imports: ImportTable, classes: dict) -> ModuleInfo:
-    items = [_module_info(a.value, imports, classes) for a in call.args if a.keyword is None and not a.star]
-    if not items:
-        return ModuleInfo("torch.nn.Sequential")
-    first, last = items[0], items[-1]
-    return ModuleInfo(
-        "torch.nn.Sequential",
-        saves_input=first.saves_input if first is not None else None,
-        saves_output=last.saves_output if last is not None else None,
-        parameters=any(item is None or item.parameters for item in items),
-    )
 
 
 class _Loop:
@@ -341,7 +158,7 @@ class Walker:
     # ---- statements -------------------------------------------------------------------------
 
     def function_body(self, node: cst.FunctionDef) -> None:
-        self.intended_leaves = _intended_leaves(node, self.imports)
+        self.intended_leaves = intended_leaves(node, self.imports)
         params = node.params
         seeds = self.seeds.get(node.name.value, set()) if self.cls is None else set()
         # A module's forward() receives activations that require grad while training.
@@ -358,7 +175,7 @@ class Walker:
         for star in (params.star_arg, params.star_kwarg):
             if isinstance(star, cst.Param):
                 self.env[star.name.value] = UNKNOWN
-        self.block(_block_body(node.body))
+        self.block(block_body(node.body))
 
     def block(self, statements) -> None:
         for stmt in statements:
@@ -375,14 +192,14 @@ class Walker:
         elif isinstance(stmt, cst.If):
             self.expr(stmt.test)
             before = dict(self.env)
-            self.block(_block_body(stmt.body))
+            self.block(block_body(stmt.body))
             after_body = self.env
             self.env = dict(before)
             if stmt.orelse is not None:
                 if isinstance(stmt.orelse, cst.If):
                     self.statement(stmt.orelse)
                 else:
-                    self.block(_block_body(stmt.orelse.body))
+                    self.block(block_body(stmt.orelse.body))
             self.env = _join_envs(after_body, self.env, self.outside)
         elif isinstance(stmt, (cst.For, cst.While)):
             self.loop(stmt)
@@ -390,24 +207,24 @@ class Walker:
             self.with_(stmt)
         elif isinstance(stmt, (cst.Try, cst.TryStar)):
             before = dict(self.env)
-            self.block(_block_body(stmt.body))
+            self.block(block_body(stmt.body))
             if stmt.orelse is not None:
-                self.block(_block_body(stmt.orelse.body))
+                self.block(block_body(stmt.orelse.body))
             after = self.env
             for handler in stmt.handlers:
                 self.env = _join_envs(before, after)
-                self.block(_block_body(handler.body))
+                self.block(block_body(handler.body))
                 after = _join_envs(after, self.env)
             self.env = after
             if stmt.finalbody is not None:
-                self.block(_block_body(stmt.finalbody.body))
+                self.block(block_body(stmt.finalbody.body))
         elif isinstance(stmt, cst.Match):
             self.expr(stmt.subject)
             before = dict(self.env)
             after = None
             for case in stmt.cases:
                 self.env = dict(before)
-                self.block(_block_body(case.body))
+                self.block(block_body(case.body))
                 after = self.env if after is None else _join_envs(after, self.env)
             self.env = _join_envs(before, after) if after is not None else before
 
@@ -426,9 +243,9 @@ class Walker:
             if isinstance(call, cst.Call) and self.imports.qualname(call.func) in SET_GRAD_ENABLED and call.args:
                 # torch.set_grad_enabled(False) as a statement switches recording off until
                 # it is switched back on.
-                if _literal_false(call.args[0].value):
+                if literal_false(call.args[0].value):
                     self.nograd = node
-                elif _literal_true(call.args[0].value):
+                elif literal_true(call.args[0].value):
                     self.nograd = None
                 return
             self.expr(node.value)
@@ -444,8 +261,8 @@ class Walker:
                     self.expr(child)
 
     def loop(self, stmt) -> None:
-        body = _block_body(stmt.body)
-        assigned, carried = _assigned_and_carried(stmt)
+        body = block_body(stmt.body)
+        assigned, carried = assigned_and_carried(stmt)
         before = dict(self.env)
         iter_value = self.expr(stmt.iter) if isinstance(stmt, cst.For) else self.expr(stmt.test)
         # Pass one, silent: learn what each name holds at the end of an iteration.
@@ -472,7 +289,7 @@ class Walker:
             site.root_from_outside = root.isidentifier() and root not in assigned and root in before
         self.env = _join_envs(before, self.env, self.outside)
         if stmt.orelse is not None:
-            self.block(_block_body(stmt.orelse.body))
+            self.block(block_body(stmt.orelse.body))
 
     def loop_iteration(self, stmt, iter_value: Value, body) -> None:
         if isinstance(stmt, cst.For):
@@ -508,9 +325,9 @@ class Walker:
             name = self.imports.qualname(target)
             if name in NOGRAD:
                 region = stmt
-            elif name in SET_GRAD_ENABLED and isinstance(call, cst.Call) and call.args and _literal_false(call.args[0].value):
+            elif name in SET_GRAD_ENABLED and isinstance(call, cst.Call) and call.args and literal_false(call.args[0].value):
                 region = stmt
-            elif name in ENABLE_GRAD or (name in SET_GRAD_ENABLED and isinstance(call, cst.Call) and call.args and _literal_true(call.args[0].value)):
+            elif name in ENABLE_GRAD or (name in SET_GRAD_ENABLED and isinstance(call, cst.Call) and call.args and literal_true(call.args[0].value)):
                 enable = True
             else:
                 value = self.expr(call)
@@ -521,7 +338,7 @@ class Walker:
             self.nograd = region
         elif enable:
             self.nograd = None
-        self.block(_block_body(stmt.body))
+        self.block(block_body(stmt.body))
         self.nograd = saved
 
     def assigned_value(self, expr: cst.BaseExpression, target) -> Value:
@@ -529,7 +346,7 @@ class Walker:
         name = dotted(target) if target is not None else None
         if name is not None and self.nograd is None and self.makes_root(expr):
             self.expr(expr)  # still record what happens inside the call
-            module = _module_info(expr, self.imports, self.classes)
+            module = module_info(expr, self.imports, self.classes)
             if module is not None and not module.parameters:
                 return Value(module=module)
             return Value(roots=frozenset({name}), module=module, tensor=module is None and self.makes_leaf(expr))
@@ -549,16 +366,16 @@ class Walker:
         if not isinstance(expr, cst.Call):
             return False
         return self.imports.qualname(expr.func) in PARAMETER or any(
-            a.keyword is not None and a.keyword.value == "requires_grad" and _literal_true(a.value) for a in expr.args)
+            a.keyword is not None and a.keyword.value == "requires_grad" and literal_true(a.value) for a in expr.args)
 
     def makes_root(self, expr: cst.BaseExpression) -> bool:
         while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
-            if expr.func.attr.value == "requires_grad_" and not (expr.args and _literal_false(expr.args[0].value)):
+            if expr.func.attr.value == "requires_grad_" and not (expr.args and literal_false(expr.args[0].value)):
                 return True
             expr = expr.func.value
         if not isinstance(expr, cst.Call):
             return False
-        if any(a.keyword is not None and a.keyword.value == "requires_grad" and _literal_true(a.value) for a in expr.args):
+        if any(a.keyword is not None and a.keyword.value == "requires_grad" and literal_true(a.value) for a in expr.args):
             return True
         name = self.imports.qualname(expr.func)
         if name is None:
@@ -595,7 +412,7 @@ class Walker:
             self.bind(target.value, value, node)
         elif isinstance(target, cst.Attribute):
             name = dotted(target)
-            if target.attr.value == "requires_grad" and isinstance(node, cst.Assign) and _literal_true(node.value):
+            if target.attr.value == "requires_grad" and isinstance(node, cst.Assign) and literal_true(node.value):
                 base = dotted(target.value)
                 if base is not None:
                     self.switch(node, base, self.lookup(base))
@@ -911,19 +728,19 @@ class Walker:
             root_expr = keywords.get("outputs", keywords.get("tensors", positional[0] if positional else None))
             values = self.arg_values(node)
             root = self.expr(root_expr) if root_expr is not None else CONST
-            retain = _literal_true(keywords.get("retain_graph"))
-            create = _literal_true(keywords.get("create_graph"))
+            retain = literal_true(keywords.get("retain_graph"))
+            create = literal_true(keywords.get("create_graph"))
             self.backward(node, root_expr, root, retain, create)
             return replace(union(values), roots=EMPTY, post=EMPTY, cuts={}, tensor=True, const=not create)
         if qual in REBUILDERS:
             values = self.arg_values(node)
             source = self.expr(positional[0]) if positional else CONST
-            requires = _literal_true(keywords.get("requires_grad"))
+            requires = literal_true(keywords.get("requires_grad"))
             if qual == "torch.autograd.Variable" and not requires:
                 return source  # a plain tensor since PyTorch 0.4: Variable(x) is x
             copy = positional[0] if positional else None
             rebuild = Rebuild(node, qual, source, requires, self.function,
-                              fresh_copy=copy is not None and _is_fresh_copy(copy))
+                              fresh_copy=copy is not None and is_fresh_copy(copy))
             rebuilt = frozenset({node}) if rebuild.roundtrip else EMPTY
             if requires and source.nograd and not source.pulled and not rebuild.fresh_copy:
                 # Variable(features, requires_grad=True) on no_grad features: a requires_grad
@@ -942,7 +759,7 @@ class Walker:
             return CONST
         values = self.arg_values(node)
         if last in FACTORIES and qual.count(".") == 1:
-            requires = _literal_true(keywords.get("requires_grad"))
+            requires = literal_true(keywords.get("requires_grad"))
             return Value(tensor=True, computed=True, const=not requires)
         if qual.startswith("torch.optim."):
             return Value(optimizer=True)
@@ -951,7 +768,7 @@ class Walker:
             base = _edit_base(positional[0])
             if base is not None:
                 self.edit(node, base, node)
-        if _literal_true(keywords.get("inplace")) and positional:
+        if literal_true(keywords.get("inplace")) and positional:
             base = _edit_base(positional[0])
             if base is not None:
                 self.edit(node, base, node)
@@ -967,7 +784,7 @@ class Walker:
         one that saves its output edits that saved output."""
         previous = None
         for item in items:
-            info = _module_info(item, self.imports, self.classes)
+            info = module_info(item, self.imports, self.classes)
             if info is not None and info.inplace and previous is not None and previous[1].saves_output:
                 self.facts.sequential_edits.append(SequentialEdit(item, item, previous[0]))
             previous = (item, info) if info is not None else None
@@ -992,8 +809,8 @@ class Walker:
             return Value(pulled=pulled, nograd=receiver.nograd, rebuilt=receiver.rebuilt,
                          tensor=meth == "numpy", computed=True, const=True)
         if meth == "requires_grad_":
-            if not (positional and _literal_false(positional[0])):
-                self.switch(node, dotted(recv_expr), receiver, fresh=_is_fresh_copy(recv_expr))
+            if not (positional and literal_false(positional[0])):
+                self.switch(node, dotted(recv_expr), receiver, fresh=is_fresh_copy(recv_expr))
             return receiver
         if meth in ("backward", "manual_backward"):
             if meth == "manual_backward" or (not receiver.tensor and not receiver.attached and not receiver.computed and positional):
@@ -1001,10 +818,10 @@ class Walker:
                 root = self.expr(root_expr) if root_expr is not None else CONST
             else:
                 root_expr, root = recv_expr, receiver
-            self.backward(node, root_expr, root, _literal_true(keywords.get("retain_graph")), _literal_true(keywords.get("create_graph")))
+            self.backward(node, root_expr, root, literal_true(keywords.get("retain_graph")), literal_true(keywords.get("create_graph")))
             return CONST
         if meth == "step" and (receiver.optimizer or re.search(r"optim|opt", self.facts.code(recv_expr), re.I)):
-            if self.retained and not self.loops_pending_free():
+            if self.retained:
                 self.pending_steps.append((node, self.facts.code(recv_expr), self.seq, self.retained[-1]))
             return CONST
         if meth in METADATA_METHODS:
@@ -1036,9 +853,6 @@ class Walker:
             out = self.apply_saves(qual, f".{meth}()", node, [recv_expr, *positional],
                                    [receiver, *[self.expr(p) for p in positional]], out)
         return out
-
-    def loops_pending_free(self) -> bool:
-        return False
 
     def no_history_call(self, node: cst.Call, args: Value) -> Value:
         """The result of a call that runs under no_grad (a decorated function, a module whose
@@ -1105,15 +919,6 @@ class Walker:
         return out
 
 
-def _is_fresh_copy(expr) -> bool:
-    """``x.detach().clone()``, ``x.data.clone()``: a copy made to be a new leaf on purpose."""
-    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
-        if expr.func.attr.value in ("detach", "clone"):
-            return True
-        expr = expr.func.value
-    return isinstance(expr, cst.Attribute) and expr.attr.value == "data"
-
-
 def _edit_base(expr) -> str | None:
     """The name whose tensor an edit of ``expr`` modifies: ``x`` for ``x[i]``, ``x.detach()``
     and ``x``; ``x.data`` for an edit through ``.data``, which autograd does not see."""
@@ -1149,134 +954,3 @@ def _join_envs(a: dict, b: dict, default=None) -> dict:
     return out
 
 
-def _assigned_and_carried(loop) -> tuple[set[str], set[str]]:
-    """Names a loop body binds, and those it reads before binding them in the same iteration."""
-    assigned: set[str] = set()
-    carried: set[str] = set()
-
-    def reads(node) -> set[str]:
-        found: set[str] = set()
-        if node is None:
-            return found
-        for child in iter_nodes(node, into_functions=False):
-            if isinstance(child, cst.Name):
-                found.add(child.value)
-            elif isinstance(child, cst.Attribute):
-                name = dotted(child)
-                if name is not None and name.startswith("self."):
-                    found.add(".".join(name.split(".")[:2]))
-        return found
-
-    def writes(target) -> set[str]:
-        out: set[str] = set()
-        if isinstance(target, cst.Name):
-            out.add(target.value)
-        elif isinstance(target, cst.Attribute):
-            name = dotted(target)
-            if name is not None and name.startswith("self.") and name.count(".") == 1:
-                out.add(name)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                out |= writes(element.value)
-        elif isinstance(target, cst.StarredElement):
-            out |= writes(target.value)
-        return out
-
-    order: list[tuple[set[str], set[str]]] = []
-
-    def statement(stmt) -> None:
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if isinstance(small, cst.Assign):
-                    order.append((reads(small.value), set().union(*(writes(t.target) for t in small.targets))))
-                elif isinstance(small, cst.AnnAssign):
-                    order.append((reads(small.value), writes(small.target)))
-                elif isinstance(small, cst.AugAssign):
-                    names = writes(small.target)
-                    order.append((reads(small.value) | names, names))
-                else:
-                    order.append((reads(small), set()))
-        elif isinstance(stmt, cst.For):
-            order.append((reads(stmt.iter), writes(stmt.target)))
-            for inner in _block_body(stmt.body):
-                statement(inner)
-        elif isinstance(stmt, (cst.If, cst.While)):
-            order.append((reads(stmt.test), set()))
-            for inner in _block_body(stmt.body):
-                statement(inner)
-            orelse = stmt.orelse
-            while orelse is not None:
-                if isinstance(orelse, cst.If):
-                    order.append((reads(orelse.test), set()))
-                    for inner in _block_body(orelse.body):
-                        statement(inner)
-                    orelse = orelse.orelse
-                else:
-                    for inner in _block_body(orelse.body):
-                        statement(inner)
-                    orelse = None
-        elif isinstance(stmt, cst.With):
-            for item in stmt.items:
-                order.append((reads(item.item), writes(item.asname.name) if item.asname else set()))
-            for inner in _block_body(stmt.body):
-                statement(inner)
-        elif isinstance(stmt, (cst.Try, cst.TryStar)):
-            for inner in _block_body(stmt.body):
-                statement(inner)
-            for handler in stmt.handlers:
-                for inner in _block_body(handler.body):
-                    statement(inner)
-
-    if isinstance(loop, cst.For):
-        order.append((set(), writes(loop.target)))
-    for stmt in _block_body(loop.body):
-        statement(stmt)
-    every_write = set().union(*(w for _, w in order)) if order else set()
-    seen: set[str] = set()
-    for read, write in order:
-        carried |= (read & every_write) - seen
-        seen |= write
-    assigned = every_write
-    return assigned, carried
-
-
-def _intended_leaves(node: cst.FunctionDef | cst.Module, imports: ImportTable) -> set[str]:
-    """Names a function differentiates against (``autograd.grad(out, [x])``) or whose ``.grad``
-    it computes with: a leaf made there on purpose (WGAN-GP interpolates, adversarial inputs)."""
-    found: set[str] = set()
-
-    def names_in(expr) -> None:
-        if isinstance(expr, cst.Name):
-            found.add(expr.value)
-        elif isinstance(expr, (cst.List, cst.Tuple)):
-            for element in expr.elements:
-                names_in(element.value)
-        elif expr is not None:
-            name = dotted(expr)
-            if name:
-                found.add(name)
-
-    logged: set[int] = set()  # nodes inside print()/logging calls: a .grad read there is a look
-    for node_ in iter_nodes(node, into_functions=False):
-        if not isinstance(node_, cst.Call):
-            continue
-        func = node_.func
-        if (isinstance(func, cst.Name) and func.value == "print") or (
-                isinstance(func, cst.Attribute) and func.attr.value in _LOGGING):
-            logged.update(id(n) for arg in node_.args for n in iter_nodes(arg))
-        elif (imports.qualname(func) or "").startswith("torch.optim."):
-            for arg in node_.args:  # a tensor handed to an optimizer is the thing being solved for
-                names_in(arg.value)
-        elif imports.qualname(func) == "torch.autograd.grad":
-            positional = [a.value for a in node_.args if a.keyword is None]
-            keywords = {a.keyword.value: a.value for a in node_.args if a.keyword is not None}
-            names_in(keywords.get("inputs", positional[1] if len(positional) > 1 else None))
-    for check in iter_nodes(node, into_functions=False):
-        if isinstance(check, cst.Assert):  # `assert x.grad is not None` only looks
-            logged.update(id(n) for n in iter_nodes(check))
-    for attr in iter_nodes(node, into_functions=False):
-        if isinstance(attr, cst.Attribute) and attr.attr.value == "grad" and id(attr) not in logged:
-            name = dotted(attr.value)
-            if name:
-                found.add(name)
-    return found

@@ -1,0 +1,349 @@
+"""Syntactic scans the flow walker starts from: what each class of the module holds and
+inherits, which functions run under no_grad, which names a loop carries, which leaves a
+function makes on purpose. They read the tree (with ``tree.iter_nodes``) and compute no values.
+"""
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from gradlint.analysis import saves
+from gradlint.analysis.imports import ImportTable, dotted
+from gradlint.analysis.tree import iter_nodes
+from gradlint.analysis.values import ModuleInfo
+
+
+NOGRAD = {
+    "torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad",
+    "torch.autograd.grad_mode.no_grad", "torch.autograd.grad_mode.inference_mode",
+}
+SET_GRAD_ENABLED = {"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"}
+ENABLE_GRAD = {"torch.enable_grad", "torch.autograd.enable_grad"}
+
+# Calls whose arguments are looked at, not computed with: a `.grad` read there is no use.
+_LOGGING = {"info", "debug", "warning", "log", "write", "add_scalar", "append", "log_dict"}
+
+# Base classes that are not nn.Module: a subclass's attributes are settings, not parameters.
+_PLAIN_BASES = {"object", "ABC", "Enum", "IntEnum", "NamedTuple", "TypedDict", "Protocol", "Generic", "dict", "list", "tuple", "str", "int", "float"}
+_PLAIN_BASE_SUFFIX = re.compile(r"(Dataset|Sampler|Optimizer|Exception|Error|Warning|Enum|Callback|Logger|Loader|Scheduler|Config|Parser|Meta|Mixin|TestCase)$")
+
+
+class ClassInfo:
+    def __init__(self, name: str, bases: list[str]):
+        self.name = name
+        self.bases = bases
+        self.attrs: dict[str, ModuleInfo | None] = {}  # self.x -> module it holds (None: plain value)
+        self.literal_attrs: set[str] = set()
+        self.nograd_call = False
+        self.nograd_methods: set[str] = set()
+        self.is_module = False
+        self.unseen_base = False  # a base class from another file that may be an nn.Module
+
+    @property
+    def may_be_module(self) -> bool:
+        """An nn.Module, or a class whose bases this file cannot see (they may be one)."""
+        return self.is_module or self.unseen_base
+
+
+def block_body(block) -> list:
+    return list(block.body) if isinstance(block, cst.IndentedBlock) else [cst.SimpleStatementLine(list(block.body))]
+
+
+def decorated_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
+    for deco in node.decorators:
+        expr = deco.decorator
+        target = expr.func if isinstance(expr, cst.Call) else expr
+        name = imports.qualname(target)
+        if name in NOGRAD:
+            return True
+        if name in SET_GRAD_ENABLED and isinstance(expr, cst.Call) and literal_false(expr.args[0].value if expr.args else None):
+            return True
+    return False
+
+
+def literal_false(expr) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "False"
+
+
+def literal_true(expr) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "True"
+
+
+def is_literal(expr) -> bool:
+    if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        return True
+    if isinstance(expr, cst.Name) and expr.value in ("True", "False", "None"):
+        return True
+    if isinstance(expr, cst.UnaryOperation):
+        return is_literal(expr.expression)
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        return all(isinstance(e, cst.Element) and is_literal(e.value) for e in expr.elements)
+    return False
+
+
+def trains_locally(node: cst.FunctionDef) -> bool:
+    return any(
+        isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+        and call.func.attr.value in ("backward", "step", "manual_backward")
+        for call in iter_nodes(node, into_functions=False))
+
+
+def scan_classes(module: cst.Module, imports: ImportTable) -> dict[str, ClassInfo]:
+    classes: dict[str, ClassInfo] = {}
+
+    def scan(node: cst.ClassDef) -> None:
+        info = ClassInfo(node.name.value, [imports.qualname(b.value) or "" for b in node.bases])
+        classes[info.name] = info
+        for stmt in block_body(node.body):
+            if isinstance(stmt, cst.ClassDef):
+                scan(stmt)
+            if not isinstance(stmt, cst.FunctionDef):
+                continue
+            if decorated_nograd(stmt, imports):
+                info.nograd_methods.add(stmt.name.value)
+                if stmt.name.value in ("forward", "__call__"):
+                    info.nograd_call = True
+            if stmt.name.value == "__call__" and _wraps_call_in_nograd(stmt, imports):
+                info.nograd_call = True
+            settings = _setting_params(stmt) if stmt.name.value == "__init__" else set()
+            for assign in iter_nodes(stmt, into_functions=False):
+                if not isinstance(assign, cst.Assign):
+                    continue
+                for target in assign.targets:
+                    name = dotted(target.target)
+                    if name and name.startswith("self.") and name.count(".") == 1:
+                        if is_literal(assign.value) or (isinstance(assign.value, cst.Name) and assign.value.value in settings):
+                            info.literal_attrs.add(name)
+                        else:
+                            info.attrs[name] = module_info(assign.value, imports, classes)
+
+    for node in iter_nodes(module):
+        if isinstance(node, cst.ClassDef) and node.name.value not in classes:
+            scan(node)
+
+    def resolve(info: ClassInfo, seen=()) -> None:
+        """Inherit flags along base classes defined in this file."""
+        for base in info.bases:
+            if base.startswith("torch.nn.") or base in ("nn.Module", "Module") or base.endswith(("LightningModule", ".Module")):
+                info.is_module = True
+            parent = classes.get(base.split(".")[-1])
+            if parent is None:
+                plain = not base or base.split(".")[-1] in _PLAIN_BASES or _PLAIN_BASE_SUFFIX.search(base)
+                info.unseen_base |= not plain
+            elif parent is not info and parent.name not in seen:
+                resolve(parent, seen + (info.name,))
+                info.nograd_call |= parent.nograd_call
+                info.is_module |= parent.is_module
+                info.unseen_base |= parent.unseen_base
+                for key, value in parent.attrs.items():
+                    info.attrs.setdefault(key, value)
+    for info in list(classes.values()):
+        resolve(info)
+    return classes
+
+
+def _setting_params(init: cst.FunctionDef) -> set[str]:
+    """``__init__`` parameters that hold settings, not modules or tensors: a literal default
+    (``drop=0.``) or a plain annotation (``dim: int``)."""
+    found = set()
+    params = init.params
+    for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
+        annotation = param.annotation.annotation if param.annotation is not None else None
+        plain = isinstance(annotation, cst.Name) and annotation.value in ("int", "float", "bool", "str")
+        if plain or (param.default is not None and is_literal(param.default) and not (
+                isinstance(param.default, cst.Name) and param.default.value == "None")):
+            found.add(param.name.value)
+    return found
+
+
+def _wraps_call_in_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
+    for with_node in iter_nodes(node, into_functions=False):
+        if isinstance(with_node, cst.With):
+            for item in with_node.items:
+                call = item.item
+                target = call.func if isinstance(call, cst.Call) else call
+                if imports.qualname(target) in NOGRAD:
+                    return True
+    return False
+
+
+def module_info(expr: cst.BaseExpression, imports: ImportTable, classes: dict) -> ModuleInfo | None:
+    """What module a constructor call makes: ``nn.Conv2d(…)``, ``nn.ReLU(inplace=True)``, ``nn.Sequential(…)``."""
+    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
+        expr = expr.func.value
+    if not isinstance(expr, cst.Call):
+        return None
+    name = imports.qualname(expr.func)
+    if name is None:
+        return None
+    inplace = any(a.keyword is not None and a.keyword.value == "inplace" and literal_true(a.value) for a in expr.args)
+    if name.startswith("torch.nn.") and name.split(".")[-1][:1].isupper():
+        if name == "torch.nn.Sequential":
+            return _sequential_info(expr, imports, classes)
+        data = saves.module_saves(name)
+        if data is None:
+            return ModuleInfo(name, inplace=inplace, parameters=not name.endswith("Loss"))
+        inplace = inplace and data.inplace_kwarg
+        return ModuleInfo(name, inplace=inplace, saves_input=data.input and not inplace,
+                          saves_output=data.inplace_output if inplace else data.output,
+                          parameters=data.parameters)
+    cls = classes.get(name)
+    if cls is not None:
+        return ModuleInfo(name, nograd_call=cls.nograd_call)
+    return None
+
+
+def _sequential_info(call: cst.Call, imports: ImportTable, classes: dict) -> ModuleInfo:
+    items = [module_info(a.value, imports, classes) for a in call.args if a.keyword is None and not a.star]
+    if not items:
+        return ModuleInfo("torch.nn.Sequential")
+    first, last = items[0], items[-1]
+    return ModuleInfo(
+        "torch.nn.Sequential",
+        saves_input=first.saves_input if first is not None else None,
+        saves_output=last.saves_output if last is not None else None,
+        parameters=any(item is None or item.parameters for item in items),
+    )
+
+
+def is_fresh_copy(expr) -> bool:
+    """``x.detach().clone()``, ``x.data.clone()``: a copy made to be a new leaf on purpose."""
+    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+        if expr.func.attr.value in ("detach", "clone"):
+            return True
+        expr = expr.func.value
+    return isinstance(expr, cst.Attribute) and expr.attr.value == "data"
+
+
+def assigned_and_carried(loop) -> tuple[set[str], set[str]]:
+    """Names a loop body binds, and those it reads before binding them in the same iteration."""
+    assigned: set[str] = set()
+    carried: set[str] = set()
+
+    def reads(node) -> set[str]:
+        found: set[str] = set()
+        if node is None:
+            return found
+        for child in iter_nodes(node, into_functions=False):
+            if isinstance(child, cst.Name):
+                found.add(child.value)
+            elif isinstance(child, cst.Attribute):
+                name = dotted(child)
+                if name is not None and name.startswith("self."):
+                    found.add(".".join(name.split(".")[:2]))
+        return found
+
+    def writes(target) -> set[str]:
+        out: set[str] = set()
+        if isinstance(target, cst.Name):
+            out.add(target.value)
+        elif isinstance(target, cst.Attribute):
+            name = dotted(target)
+            if name is not None and name.startswith("self.") and name.count(".") == 1:
+                out.add(name)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                out |= writes(element.value)
+        elif isinstance(target, cst.StarredElement):
+            out |= writes(target.value)
+        return out
+
+    order: list[tuple[set[str], set[str]]] = []
+
+    def statement(stmt) -> None:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign):
+                    order.append((reads(small.value), set().union(*(writes(t.target) for t in small.targets))))
+                elif isinstance(small, cst.AnnAssign):
+                    order.append((reads(small.value), writes(small.target)))
+                elif isinstance(small, cst.AugAssign):
+                    names = writes(small.target)
+                    order.append((reads(small.value) | names, names))
+                else:
+                    order.append((reads(small), set()))
+        elif isinstance(stmt, cst.For):
+            order.append((reads(stmt.iter), writes(stmt.target)))
+            for inner in block_body(stmt.body):
+                statement(inner)
+        elif isinstance(stmt, (cst.If, cst.While)):
+            order.append((reads(stmt.test), set()))
+            for inner in block_body(stmt.body):
+                statement(inner)
+            orelse = stmt.orelse
+            while orelse is not None:
+                if isinstance(orelse, cst.If):
+                    order.append((reads(orelse.test), set()))
+                    for inner in block_body(orelse.body):
+                        statement(inner)
+                    orelse = orelse.orelse
+                else:
+                    for inner in block_body(orelse.body):
+                        statement(inner)
+                    orelse = None
+        elif isinstance(stmt, cst.With):
+            for item in stmt.items:
+                order.append((reads(item.item), writes(item.asname.name) if item.asname else set()))
+            for inner in block_body(stmt.body):
+                statement(inner)
+        elif isinstance(stmt, (cst.Try, cst.TryStar)):
+            for inner in block_body(stmt.body):
+                statement(inner)
+            for handler in stmt.handlers:
+                for inner in block_body(handler.body):
+                    statement(inner)
+
+    if isinstance(loop, cst.For):
+        order.append((set(), writes(loop.target)))
+    for stmt in block_body(loop.body):
+        statement(stmt)
+    every_write = set().union(*(w for _, w in order)) if order else set()
+    seen: set[str] = set()
+    for read, write in order:
+        carried |= (read & every_write) - seen
+        seen |= write
+    assigned = every_write
+    return assigned, carried
+
+
+def intended_leaves(node: cst.FunctionDef | cst.Module, imports: ImportTable) -> set[str]:
+    """Names a function differentiates against (``autograd.grad(out, [x])``) or whose ``.grad``
+    it computes with: a leaf made there on purpose (WGAN-GP interpolates, adversarial inputs)."""
+    found: set[str] = set()
+
+    def names_in(expr) -> None:
+        if isinstance(expr, cst.Name):
+            found.add(expr.value)
+        elif isinstance(expr, (cst.List, cst.Tuple)):
+            for element in expr.elements:
+                names_in(element.value)
+        elif expr is not None:
+            name = dotted(expr)
+            if name:
+                found.add(name)
+
+    logged: set[int] = set()  # nodes inside print()/logging calls: a .grad read there is a look
+    for node_ in iter_nodes(node, into_functions=False):
+        if not isinstance(node_, cst.Call):
+            continue
+        func = node_.func
+        if (isinstance(func, cst.Name) and func.value == "print") or (
+                isinstance(func, cst.Attribute) and func.attr.value in _LOGGING):
+            logged.update(id(n) for arg in node_.args for n in iter_nodes(arg))
+        elif (imports.qualname(func) or "").startswith("torch.optim."):
+            for arg in node_.args:  # a tensor handed to an optimizer is the thing being solved for
+                names_in(arg.value)
+        elif imports.qualname(func) == "torch.autograd.grad":
+            positional = [a.value for a in node_.args if a.keyword is None]
+            keywords = {a.keyword.value: a.value for a in node_.args if a.keyword is not None}
+            names_in(keywords.get("inputs", positional[1] if len(positional) > 1 else None))
+    for check in iter_nodes(node, into_functions=False):
+        if isinstance(check, cst.Assert):  # `assert x.grad is not None` only looks
+            logged.update(id(n) for n in iter_nodes(check))
+    for attr in iter_nodes(node, into_functions=False):
+        if isinstance(attr, cst.Attribute) and attr.attr.value == "grad" and id(attr) not in logged:
+            name = dotted(attr.value)
+            if name:
+                found.add(name)
+    return found
