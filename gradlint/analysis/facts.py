@@ -55,8 +55,10 @@ class Backward:
     create_graph: bool
     function: Function
     loop: cst.CSTNode | None = None
+    accumulates: bool = True  # backward() adds into .grad; autograd.grad() returns the gradients
     freed_later: bool = False  # a later backward in the same loop iteration
     root_from_outside: bool = False  # the root is bound before the loop, never inside it
+    window: bool = False  # the loop detaches its carried state now and then (truncated BPTT)
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,8 @@ from gradlint.analysis.facts import (
 from gradlint.analysis.imports import collect_imports, dotted
 from gradlint.analysis.scan import (
     ENABLE_GRAD, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried, block_body,
-    decorated_nograd, intended_leaves, is_fresh_copy, literal_false, literal_true, module_info,
-    scan_classes, trains_locally,
+    decorated_nograd, detached_in, intended_leaves, is_fresh_copy, literal_false, literal_true, module_info,
+    returns_under_nograd, scan_classes, trains_locally,
 )
 from gradlint.analysis.values import CONST, EMPTY, LIVE, UNKNOWN, Save, Value, union
 
@@ -81,8 +81,8 @@ def walk_module(module: cst.Module) -> ModuleFacts:
     imports = collect_imports(module)
     facts = ModuleFacts(module=module, imports=imports)
     classes = scan_classes(module, imports)
-    functions = {  # module-level function -> decorated with no_grad
-        stmt.name.value: decorated_nograd(stmt, imports)
+    functions = {  # module-level function -> what it returns has no history
+        stmt.name.value: returns_under_nograd(stmt, imports)
         for stmt in module.body if isinstance(stmt, cst.FunctionDef)
     }
     top = Function(module, "<module>")
@@ -117,6 +117,7 @@ def walk_module(module: cst.Module) -> ModuleFacts:
 
 
 DEFINITION = Value()  # what a def or class statement binds its name to (compared by identity)
+NOGRAD_DEFINITION = Value()  # the same, for a function whose results have no history
 
 
 class _Loop:
@@ -188,7 +189,8 @@ class Walker:
                 self.small(small)
         elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             self.deferred.append(stmt)
-            self.env[stmt.name.value] = DEFINITION
+            nograd = isinstance(stmt, cst.FunctionDef) and returns_under_nograd(stmt, self.imports)
+            self.env[stmt.name.value] = NOGRAD_DEFINITION if nograd else DEFINITION
         elif isinstance(stmt, cst.If):
             self.expr(stmt.test)
             before = dict(self.env)
@@ -272,10 +274,13 @@ class Walker:
         self.loops.pop()
         self.record = record
         carried_env = _join_envs(before, self.env, self.outside)
-        for name in carried:
+        # State the body cuts somewhere (`h = h.detach()`, every k steps or not) is truncated
+        # on purpose: it is not carried with its whole history.
+        truncated = carried & detached_in(stmt)
+        for name in carried - truncated:
             value = carried_env.get(name)
             end = self.env.get(name)
-            if value is not None and end is not None and (end.attached or end.carried):
+            if value is not None and end is not None and (end.attached or end.carried) and not end.cuts:
                 carried_env[name] = replace(value, carried=value.carried | {name})
         # Pass two, recording, with carried values in place.
         self.env = carried_env
@@ -287,6 +292,7 @@ class Walker:
             site.freed_later = any(not later.retain_graph for later in ctx.backwards[i + 1:])
             root = site.root.split(".")[0].split("(")[0].split("[")[0]
             site.root_from_outside = root.isidentifier() and root not in assigned and root in before
+            site.window = bool(truncated)
         self.env = _join_envs(before, self.env, self.outside)
         if stmt.orelse is not None:
             self.block(block_body(stmt.orelse.body))
@@ -313,6 +319,8 @@ class Walker:
         name = dotted(base)
         if name and (name.startswith("self.") or value.module is not None):
             return Value(roots=value.roots, carried=value.carried)
+        if value.computed and value.tensor:  # the tensors of a list a model computed
+            return replace(value, saved=EMPTY, module=None, optimizer=False, alias=None)
         return replace(UNKNOWN, nograd=value.nograd, cuts=value.cuts, pulled=value.pulled,
                        carried=value.carried, rebuilt=value.rebuilt, live=value.attached or value.live)
 
@@ -477,15 +485,16 @@ class Walker:
         if self.nograd is not None:
             return
         name = dotted(operand)
-        if name is None or name not in self.env:
+        if name is None or (name not in self.env and not name.startswith("self.")):
             return
-        value = self.env[name]
+        value = self.lookup(name)
         self.env[name] = replace(value, saved=value.saved | {save})
 
-    def backward(self, node: cst.Call, root_expr, root: Value, retain: bool, create: bool) -> None:
+    def backward(self, node: cst.Call, root_expr, root: Value, retain: bool, create: bool,
+                 accumulates: bool = True) -> None:
         site = Backward(node, self.facts.code(root_expr) if root_expr is not None else "?", root,
                         retain_graph=retain or create, create_graph=create, function=self.function,
-                        loop=self.loops[-1].node if self.loops else None)
+                        loop=self.loops[-1].node if self.loops else None, accumulates=accumulates)
         if self.loops:
             self.loops[-1].backwards.append(site)
         if self.record:
@@ -730,7 +739,7 @@ class Walker:
             root = self.expr(root_expr) if root_expr is not None else CONST
             retain = literal_true(keywords.get("retain_graph"))
             create = literal_true(keywords.get("create_graph"))
-            self.backward(node, root_expr, root, retain, create)
+            self.backward(node, root_expr, root, retain, create, accumulates=qual != "torch.autograd.grad")
             return replace(union(values), roots=EMPTY, post=EMPTY, cuts={}, tensor=True, const=not create)
         if qual in REBUILDERS:
             values = self.arg_values(node)
@@ -818,6 +827,9 @@ class Walker:
                 root = self.expr(root_expr) if root_expr is not None else CONST
             else:
                 root_expr, root = recv_expr, receiver
+                if isinstance(root_expr, cst.Call) and isinstance(root_expr.func, cst.Attribute) \
+                        and root_expr.func.attr.value == "scale" and root_expr.args:
+                    root_expr = root_expr.args[0].value  # scaler.scale(loss).backward()
             self.backward(node, root_expr, root, literal_true(keywords.get("retain_graph")), literal_true(keywords.get("create_graph")))
             return CONST
         if meth == "step" and (receiver.optimizer or re.search(r"optim|opt", self.facts.code(recv_expr), re.I)):
@@ -825,6 +837,11 @@ class Walker:
                 self.pending_steps.append((node, self.facts.code(recv_expr), self.seq, self.retained[-1]))
             return CONST
         if meth in METADATA_METHODS:
+            return CONST
+        if meth in ("append", "extend", "insert") and values:
+            name = dotted(recv_expr)
+            if name is not None:  # a list that collects tensors holds what they hold
+                self.env[name] = replace(self.lookup(name) | values[-1], saved=EMPTY, alias=None)
             return CONST
         if meth.endswith("_") and not meth.endswith("__") and saves.is_inplace_method(meth):
             base = _edit_base(recv_expr)
@@ -885,8 +902,9 @@ class Walker:
             return self.apply_module(node, self.env[name], values, positional)
         if name not in self.env and name in self.globals and (self.globals[name].module is not None or self.globals[name].roots):
             return self.apply_module(node, self.lookup(name), values, positional)
-        if self.functions.get(name) and self.env.get(name, DEFINITION) is DEFINITION:  # decorated with no_grad
-            return self.no_history_call(node, args)
+        bound = self.env.get(name, DEFINITION)
+        if bound is NOGRAD_DEFINITION or (self.functions.get(name) and bound is DEFINITION):
+            return self.no_history_call(node, args)  # it returns from under no_grad
         if DETACHING_HELPERS.search(name):
             return replace(args, roots=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True)
         return replace(args, computed=True, saved=EMPTY)

@@ -21,6 +21,7 @@ NOGRAD = {
 SET_GRAD_ENABLED = {"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"}
 ENABLE_GRAD = {"torch.enable_grad", "torch.autograd.enable_grad"}
 
+_DETACHING = re.compile(r"detach|repackage", re.I)
 # Calls whose arguments are looked at, not computed with: a `.grad` read there is no use.
 _LOGGING = {"info", "debug", "warning", "log", "write", "add_scalar", "append", "log_dict"}
 
@@ -106,6 +107,14 @@ def scan_classes(module: cst.Module, imports: ImportTable) -> dict[str, ClassInf
                     info.nograd_call = True
             if stmt.name.value == "__call__" and _wraps_call_in_nograd(stmt, imports):
                 info.nograd_call = True
+            if returns_under_nograd(stmt, imports):
+                info.nograd_methods.add(stmt.name.value)
+            for call in iter_nodes(stmt, into_functions=False):
+                if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) \
+                        and call.func.attr.value == "register_buffer" and call.args \
+                        and isinstance(call.args[0].value, cst.SimpleString):
+                    # A buffer is state, not a parameter: nothing trains it.
+                    info.literal_attrs.add("self." + call.args[0].value.evaluated_value)
             settings = _setting_params(stmt) if stmt.name.value == "__init__" else set()
             for assign in iter_nodes(stmt, into_functions=False):
                 if not isinstance(assign, cst.Assign):
@@ -155,6 +164,23 @@ def _setting_params(init: cst.FunctionDef) -> set[str]:
                 isinstance(param.default, cst.Name) and param.default.value == "None")):
             found.add(param.name.value)
     return found
+
+
+def returns_under_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
+    """Every ``return`` of the function is inside a ``with torch.no_grad():`` block (or the
+    function is decorated): what it returns has no history."""
+    if decorated_nograd(node, imports):
+        return True
+    inside: set[int] = set()
+    returns = []
+    for child in iter_nodes(node, into_functions=False):
+        if isinstance(child, cst.With) and any(
+                imports.qualname(i.item.func if isinstance(i.item, cst.Call) else i.item) in NOGRAD
+                for i in child.items):
+            inside.update(id(n) for n in iter_nodes(child, into_functions=False) if isinstance(n, cst.Return))
+        elif isinstance(child, cst.Return) and child.value is not None:
+            returns.append(child)
+    return bool(returns) and all(id(r) in inside for r in returns)
 
 
 def _wraps_call_in_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
@@ -218,7 +244,6 @@ def is_fresh_copy(expr) -> bool:
 
 def assigned_and_carried(loop) -> tuple[set[str], set[str]]:
     """Names a loop body binds, and those it reads before binding them in the same iteration."""
-    assigned: set[str] = set()
     carried: set[str] = set()
 
     def reads(node) -> set[str]:
@@ -303,8 +328,31 @@ def assigned_and_carried(loop) -> tuple[set[str], set[str]]:
     for read, write in order:
         carried |= (read & every_write) - seen
         seen |= write
-    assigned = every_write
-    return assigned, carried
+    return every_write, carried
+
+
+def detached_in(loop) -> set[str]:
+    """Names the loop body rebinds to a detached copy of themselves or detaches in place."""
+    found: set[str] = set()
+    for node in iter_nodes(loop.body, into_functions=False):
+        if isinstance(node, cst.Assign):
+            value = node.value
+            cuts = any(
+                (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "detach")
+                or (isinstance(n, cst.Attribute) and n.attr.value == "data")
+                or (isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and _DETACHING.search(n.func.value))
+                for n in iter_nodes(value))
+            if cuts:
+                for target in node.targets:
+                    for n in iter_nodes(target.target):
+                        name = dotted(n) if isinstance(n, (cst.Name, cst.Attribute)) else None
+                        if name:
+                            found.add(name)
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "detach_":
+            name = dotted(node.func.value)
+            if name:
+                found.add(name)
+    return found
 
 
 def intended_leaves(node: cst.FunctionDef | cst.Module, imports: ImportTable) -> set[str]:
@@ -331,7 +379,8 @@ def intended_leaves(node: cst.FunctionDef | cst.Module, imports: ImportTable) ->
         if (isinstance(func, cst.Name) and func.value == "print") or (
                 isinstance(func, cst.Attribute) and func.attr.value in _LOGGING):
             logged.update(id(n) for arg in node_.args for n in iter_nodes(arg))
-        elif (imports.qualname(func) or "").startswith("torch.optim."):
+        elif (imports.qualname(func) or "").startswith("torch.optim.") or (
+                isinstance(func, cst.Attribute) and func.attr.value == "add_param_group"):
             for arg in node_.args:  # a tensor handed to an optimizer is the thing being solved for
                 names_in(arg.value)
         elif imports.qualname(func) == "torch.autograd.grad":

@@ -31,11 +31,13 @@ def check(facts):
                    f".detach(): the retained graph grows every iteration and each backward also "
                    f"differentiates every earlier iteration")
             hint = f"detach the carried state at the end of each iteration ({carried[0]} = {carried[0]}.detach()) and drop retain_graph=True"
+        elif not site.accumulates:
+            continue  # autograd.grad over one graph again and again: Jacobian rows, Hessian-vector products
         elif site.root_from_outside:
             why = (f"`{site.root}` is computed before the loop, so every iteration backpropagates "
                    f"the same retained graph again and its gradients accumulate")
             hint = "compute the loss inside the loop, from a fresh forward pass"
-        elif not site.freed_later and not site.create_graph:
+        elif not site.freed_later and not site.window:  # a window's graph is reused until its detach
             why = (f"no later backward in the iteration uses the retained graph of `{site.root}`; "
                    f"it stays alive into the next iteration")
             hint = "drop retain_graph=True, or detach whatever carries the graph across iterations"
