@@ -24,7 +24,7 @@ from gradlint.analysis.scan import (
     decorated_nograd, detached_in, intended_leaves, is_fresh_copy, literal_false, literal_true, module_info,
     returns_under_nograd, scan_classes, trains_locally,
 )
-from gradlint.analysis.values import CONST, EMPTY, LIVE, UNKNOWN, Save, Value, union
+from gradlint.analysis.values import CONST, EMPTY, LIVE, NOTHING_YET, UNKNOWN, Save, Value, union
 
 REBUILDERS = {
     "torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor", "torch.FloatTensor",
@@ -599,6 +599,8 @@ class Walker:
                     self.expr(element.slice.value)
             return replace(base, saved=EMPTY, optimizer=False, computed=base.computed,
                            alias=_alias(node.value, base))
+        if isinstance(node, (cst.Tuple, cst.List, cst.Set, cst.Dict)) and not node.elements:
+            return NOTHING_YET
         if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
             return replace(union(self.expr(e.value) for e in node.elements), computed=False)
         if isinstance(node, cst.Dict):

@@ -366,6 +366,10 @@ def intended_leaves(node: cst.FunctionDef | cst.Module, imports: ImportTable) ->
         elif isinstance(expr, (cst.List, cst.Tuple)):
             for element in expr.elements:
                 names_in(element.value)
+        elif isinstance(expr, cst.Dict):  # a param group: {"params": [centers], "lr": …}
+            for element in expr.elements:
+                if isinstance(element, cst.DictElement):
+                    names_in(element.value)
         elif expr is not None:
             name = dotted(expr)
             if name:

@@ -80,8 +80,10 @@ class Value:
 
     def join(self, other: "Value") -> "Value":
         """Two paths meeting (after a branch or a loop)."""
-        if other is self:
+        if other is self or other is NOTHING_YET:
             return self
+        if self is NOTHING_YET:
+            return other
         cuts = {c: _companions(self, other, c) for c in self.cuts.keys() | other.cuts.keys()}
         return Value(
             roots=self.roots | other.roots, post=self.post | other.post,
@@ -113,4 +115,7 @@ def union(values) -> Value:
 
 CONST = Value(const=True)
 UNKNOWN = Value()
+# An empty list, dict or tuple: what it will hold is joined in later (``losses.append(loss)``),
+# so on the path that never fills it, it does not weaken what the filled path knows.
+NOTHING_YET = Value(const=True)
 LIVE = Value(live=True)
