@@ -35,6 +35,7 @@ class Cut:
     function: Function | None = None
     loop: cst.CSTNode | None = None  # the innermost loop it is in
     carried: bool = False  # its operand is state carried from the previous iteration
+    keys: set = field(default_factory=set)  # the upstream as optimizer coverage keys (``Net.self.conv``)
 
 
 @dataclass(frozen=True)
@@ -108,12 +109,11 @@ class Edit:
 
 @dataclass(frozen=True)
 class StepBetween:
-    """``opt.step()`` after a ``retain_graph=True`` backward and before a backward of a loss
-    computed before the step (the step edits parameters the loss's graph saved)."""
+    """``opt.step()`` before the backward of a loss computed before the step, whose graph saved
+    parameters that optimizer updates (the step edits them in place)."""
 
     node: cst.CSTNode
     optimizer: str
-    first: cst.CSTNode
     second: cst.CSTNode
     root: str
     function: Function
@@ -140,6 +140,10 @@ class ModuleFacts:
     edits: list[Edit] = field(default_factory=list)
     steps: list[StepBetween] = field(default_factory=list)
     sequential_edits: list[SequentialEdit] = field(default_factory=list)
+    # What the module's optimizers update: coverage keys (``model``, ``Net.*``, ``Net.self.head``)
+    # for every optimizer built, and per optimizer bound to a name.
+    optimized: set = field(default_factory=set)
+    optimizers: dict = field(default_factory=dict)
 
     def code(self, node: cst.CSTNode | tuple) -> str:
         """The source text of a node on one line; ``(node, suffix)`` appends the suffix.

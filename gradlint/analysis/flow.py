@@ -19,6 +19,7 @@ from gradlint.analysis.facts import (
     Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
 )
 from gradlint.analysis.imports import collect_imports, dotted
+from gradlint.analysis.tree import iter_nodes
 from gradlint.analysis.scan import (
     ENABLE_GRAD, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried, block_body,
     decorated_nograd, detached_in, intended_leaves, is_fresh_copy, literal_false, literal_true, module_info,
@@ -361,9 +362,36 @@ class Walker:
         value = self.expr(expr)
         if name is not None and isinstance(expr, cst.Call):
             qual = self.imports.qualname(expr.func)
-            if qual and qual.startswith("torch.optim."):
+            if qual and qual.startswith("torch.optim.") and qual.split(".")[-1][:1].isupper():
+                self.facts.optimizers[self.key(name)] = self.coverage(expr)
                 return replace(value, optimizer=True)
         return value
+
+    def key(self, name: str) -> str:
+        """A name as the whole module can compare it: ``self.x`` qualified by its class."""
+        if name == "self" or name.startswith("self."):
+            return f"{self.cls.name if self.cls else '?'}.{'*' if name == 'self' else name}"
+        return name
+
+    def coverage(self, call: cst.Call) -> frozenset[str]:
+        """What an optimizer updates: the keys of the modules whose ``.parameters()`` it was given
+        (``Net.*`` for an instance of this file's ``Net``) and of the tensors listed to it."""
+        keys: set[str] = set()
+        for arg in call.args:
+            for node in iter_nodes(arg.value):
+                if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) \
+                        and node.func.attr.value in ("parameters", "named_parameters"):
+                    owner = dotted(node.func.value)
+                    if owner is None:
+                        continue
+                    keys.add(self.key(owner))
+                    head, _, rest = owner.partition(".")
+                    module = self.lookup(head).module if head != "self" else None
+                    if module is not None and module.qualname in self.classes:
+                        keys.add(f"{module.qualname}.{'self.' + rest if rest else '*'}")
+                elif isinstance(node, cst.Name):
+                    keys.add(node.value)
+        return frozenset(keys)
 
     def makes_leaf(self, expr: cst.BaseExpression) -> bool:
         """A tensor leaf that requires grad: ``torch.tensor(…, requires_grad=True)``, ``nn.Parameter(…)``."""
@@ -499,12 +527,15 @@ class Walker:
             self.loops[-1].backwards.append(site)
         if self.record:
             self.facts.backwards.append(site)
-        # A later backward of a loss bound before an optimizer stepped past a retained graph.
+        # A backward of a loss computed before an optimizer step that updated parameters its
+        # graph saved (the DDPG/GAN ordering: step the critic, then backward the actor's loss).
         root_name = dotted(root_expr) if root_expr is not None else None
-        for step, optimizer, step_seq, first in self.pending_steps:
-            if root_name is not None and self.born.get(root_name, 1 << 30) < step_seq and self.record \
-                    and self.saves_parameters(root):
-                self.facts.steps.append(StepBetween(step, optimizer, first.node, node, root_name, self.function))
+        for step, optimizer, step_seq, covers in self.pending_steps:
+            if root_name is None or self.born.get(root_name, 1 << 30) >= step_seq or not self.record:
+                continue
+            stepped = self.stepped_roots(root, covers)
+            if stepped and self.saves_parameters(root, stepped):
+                self.facts.steps.append(StepBetween(step, optimizer, node, root_name, self.function))
         self.pending_steps = []
         if site.retain_graph:
             self.retained.append(site)
@@ -515,10 +546,25 @@ class Walker:
                 if value.saved:
                     self.env[key] = replace(value, saved=EMPTY)
 
-    def saves_parameters(self, root: Value) -> bool:
-        """Whether the graph of ``root`` may have saved some of its trainables for backward:
-        a module (``nn.Linear`` saves its weight) or a leaf some recorded op saved."""
+    def stepped_roots(self, root: Value, covers: frozenset | None) -> frozenset:
+        """The trainables of ``root``'s graph that the stepped optimizer updates; without knowing
+        what it updates, those of a graph kept with retain_graph=True."""
+        if covers is None:
+            return root.roots if self.retained else EMPTY
+        found = set()
         for name in root.roots:
+            key = self.key(name)
+            module = self.lookup(name).module
+            cls = key.split(".")[0] if key.startswith(tuple(c + "." for c in self.classes)) else None
+            if key in covers or (cls and f"{cls}.*" in covers) or (
+                    module is not None and f"{module.qualname}.*" in covers):
+                found.add(name)
+        return frozenset(found)
+
+    def saves_parameters(self, root: Value, names) -> bool:
+        """Whether the graph of ``root`` may have saved some of ``names`` for backward: a module
+        (``nn.Linear`` saves its weight) or a leaf some recorded op saved."""
+        for name in names:
             held = self.lookup(name)
             if not held.tensor or held.saved:
                 return True
@@ -663,6 +709,13 @@ class Walker:
                                                   loop=self.loops[-1].node if self.loops else None)
             cut.upstream |= operand.roots | operand.post
             cut.carried |= bool(operand.carried)
+            for name in operand.roots | operand.post:
+                cut.keys.add(self.key(name))
+                module = self.lookup(name).module
+                if self.cls is not None and name.startswith("self."):
+                    cut.keys.add(f"{self.cls.name}.*")
+                elif module is not None and module.qualname in self.classes:
+                    cut.keys.add(f"{module.qualname}.*")
             cuts = {**operand.cuts, node: EMPTY}
         else:
             cuts = operand.cuts
@@ -772,7 +825,8 @@ class Walker:
         if last in FACTORIES and qual.count(".") == 1:
             requires = literal_true(keywords.get("requires_grad"))
             return Value(tensor=True, computed=True, const=not requires)
-        if qual.startswith("torch.optim."):
+        if qual.startswith("torch.optim.") and last[:1].isupper():
+            self.facts.optimized |= self.coverage(node)
             return Value(optimizer=True)
         out = replace(union(values), tensor=True, computed=True)
         if last.endswith("_") and not last.endswith("__") and saves.is_inplace_method(last) and positional:
@@ -834,10 +888,14 @@ class Walker:
                     root_expr = root_expr.args[0].value  # scaler.scale(loss).backward()
             self.backward(node, root_expr, root, literal_true(keywords.get("retain_graph")), literal_true(keywords.get("create_graph")))
             return CONST
-        if meth == "step" and (receiver.optimizer or re.search(r"optim|opt", self.facts.code(recv_expr), re.I)):
-            if self.retained:
-                self.pending_steps.append((node, self.facts.code(recv_expr), self.seq, self.retained[-1]))
-            return CONST
+        if meth == "step":
+            optimizer = recv_expr
+            if positional and re.search(r"optim|opt", dotted(positional[0]) or "", re.I):
+                optimizer = positional[0]  # scaler.step(optimizer)
+            name = dotted(optimizer)
+            if name is not None and (self.lookup(name).optimizer or re.search(r"optim|opt", name, re.I)):
+                self.pending_steps.append((node, name, self.seq, self.facts.optimizers.get(self.key(name))))
+                return CONST
         if meth in METADATA_METHODS:
             return CONST
         if meth in ("append", "extend", "insert") and values:

@@ -67,6 +67,15 @@ def _elsewhere(sinks: dict, here) -> frozenset:
     return frozenset().union(*(roots for node, roots in sinks.items() if node is not here))
 
 
+def _optimized(cut, facts) -> bool:
+    """An optimizer of this module updates what the cut starves: it was meant to train.
+    (``cut.keys`` holds ``Net.*`` for a cut inside ``Net``, so ``Adam(model.parameters())``
+    on a ``Net`` covers it; a probe's ``SGD(model.head.parameters())`` does not.)"""
+    exact = {key for key in cut.keys if not key.endswith(".*")}
+    return bool(exact & facts.optimized) or any(
+        key in facts.optimized for key in cut.keys if key.endswith(".*"))
+
+
 def _broken(value, facts, attached_elsewhere):
     """The cuts in ``value`` that starve the trainables upstream of them."""
     for node, companions in value.cuts.items():
@@ -77,7 +86,7 @@ def _broken(value, facts, attached_elsewhere):
             continue
         if cut.upstream & companions:
             continue  # the same trainables stay attached beside the cut (SimSiam)
-        if value.post and not (cut.upstream & value.post):
+        if value.post and not (cut.upstream & value.post) and not _optimized(cut, facts):
             continue  # the cut feeds a different model (a GAN's discriminator step, a probe)
         if cut.upstream & attached_elsewhere:
             continue  # they are trained through another loss or output (actor-critic, sample())
