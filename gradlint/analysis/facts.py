@@ -143,6 +143,11 @@ class ModuleFacts:
     # What the module's optimizers update: coverage keys (``model``, ``Net.*``, ``Net.self.head``)
     # for every optimizer built, and per optimizer bound to a name.
     optimized: set = field(default_factory=set)
+    optimizers_open: bool = False  # some optimizer's parameters could not be resolved
+    intended_rebuilds: set = field(default_factory=set)
+    parameters: dict = field(default_factory=dict)  # module-level function -> its parameter names
+    # A function parameter taken to be a model (``net@embed``) -> the roots its callers pass.
+    param_sources: dict = field(default_factory=dict)  # Rebuild nodes bound to leaves made on purpose
     optimizers: dict = field(default_factory=dict)
 
     def code(self, node: cst.CSTNode | tuple) -> str:

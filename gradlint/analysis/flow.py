@@ -86,6 +86,10 @@ def walk_module(module: cst.Module) -> ModuleFacts:
         stmt.name.value: returns_under_nograd(stmt, imports)
         for stmt in module.body if isinstance(stmt, cst.FunctionDef)
     }
+    facts.parameters = {
+        stmt.name.value: [p.name.value for p in [*stmt.params.posonly_params, *stmt.params.params]]
+        for stmt in module.body if isinstance(stmt, cst.FunctionDef)
+    }
     top = Function(module, "<module>")
     walker = Walker(facts, classes, functions, globals_env={}, function=top)
     walker.intended_leaves = intended_leaves(module, imports)
@@ -171,7 +175,8 @@ class Walker:
             live = (forward and i > 0) or (i in seeds and i < len(positional)) or name in seeds
             if MODULE_LIKE.search(name) and not (i == 0 and self.cls is not None):
                 # `def train(model, …)`: a parameter named like a model is taken to be one.
-                self.env[name] = Value(roots=frozenset({name}), live=live)
+                # Scoped to the function: another function's `model` is another object.
+                self.env[name] = Value(roots=frozenset({f"{name}@{node.name.value}"}), live=live)
             else:
                 self.env[name] = LIVE if live else UNKNOWN
         for star in (params.star_arg, params.star_kwarg):
@@ -383,12 +388,17 @@ class Walker:
                         and node.func.attr.value in ("parameters", "named_parameters"):
                     owner = dotted(node.func.value)
                     if owner is None:
+                        self.facts.optimizers_open = True
                         continue
                     keys.add(self.key(owner))
                     head, _, rest = owner.partition(".")
                     module = self.lookup(head).module if head != "self" else None
                     if module is not None and module.qualname in self.classes:
                         keys.add(f"{module.qualname}.{'self.' + rest if rest else '*'}")
+                    elif head != "self" and (module is None or rest):
+                        # A model of another file's class (or a part of one): what it holds,
+                        # and so what this optimizer covers, is not known here.
+                        self.facts.optimizers_open = True
                 elif isinstance(node, cst.Name):
                     keys.add(node.value)
         return frozenset(keys)
@@ -438,6 +448,10 @@ class Walker:
                     if cut in self.facts.cuts:
                         self.facts.cuts[cut].carried = True
         if isinstance(target, cst.Name):
+            if value.rebuilt and target.value in self.intended_leaves:
+                # `x_adv = torch.tensor(..., requires_grad=True)` differentiated against or
+                # handed to an optimizer: a leaf made on purpose.
+                self.facts.intended_rebuilds.update(value.rebuilt)
             self.env[target.value] = value
             self.born[target.value] = self.seq
         elif isinstance(target, (cst.Tuple, cst.List)):
@@ -710,7 +724,7 @@ class Walker:
             cut.upstream |= operand.roots | operand.post
             cut.carried |= bool(operand.carried)
             for name in operand.roots | operand.post:
-                cut.keys.add(self.key(name))
+                cut.keys.add(self.key(name.split("@")[0]))
                 module = self.lookup(name).module
                 if self.cls is not None and name.startswith("self."):
                     cut.keys.add(f"{self.cls.name}.*")
@@ -772,6 +786,8 @@ class Walker:
                 args = union(self.arg_values(node))
                 return self.no_history_call(node, args)
             callee = self.lookup(head)
+            if head in ("self.forward", "self.__call__"):
+                callee = Value(roots=frozenset({"self"}))
             if not callee.roots and callee.module is None and head not in self.env:
                 callee = Value(roots=frozenset({head}))  # self.model(x) in a trainer class
             if callee.roots or callee.module is not None:
@@ -944,10 +960,15 @@ class Walker:
         if name in self.functions and self.env.get(name, DEFINITION) is DEFINITION:
             self.call_contexts.setdefault(name, []).append(self.nograd is not None)
             seeds = self.seeds.setdefault(name, set())
+            params = self.facts.parameters.get(name, [])
             for i, arg in enumerate(a for a in node.args if not a.star):
                 value = values[i]
                 if value.attached or value.live:
                     seeds.add(arg.keyword.value if arg.keyword is not None else i)
+                param = arg.keyword.value if arg.keyword is not None else (params[i] if i < len(params) else None)
+                if param is not None and value.roots:
+                    # `embed(encoder, x)`: inside embed(), the model `net@embed` is `encoder`.
+                    self.facts.param_sources.setdefault(f"{param}@{name}", set()).update(value.roots)
         args = union(values) if values else CONST
         if name in ("float", "int") and values:
             arg = values[0]

@@ -30,8 +30,11 @@ def check(facts):
             continue
         if _INTENDED.search(fn.name) or (fn.class_name and _INTENDED.search(fn.class_name)):
             continue
-        for cut in _broken(ret.value, facts, _elsewhere(sinks, ret.node)):
-            if _EVALUATION.search(fn.name) and (fn.class_name is None or cut.upstream <= _parameters(fn.node)):
+        # What a training step or a loss function returns is trained through, whatever else
+        # the module returns attached.
+        elsewhere = frozenset() if _TRAINING.search(fn.name) else _elsewhere(sinks, ret.node)
+        for cut in _broken(ret.value, facts, elsewhere):
+            if _EVALUATION.search(fn.name) and (fn.class_name is None or {u.split("@")[0] for u in cut.upstream} <= _parameters(fn.node)):
                 continue  # `def predict(model, x): return model(x).detach()` hands out results
             if cut.node not in reported:
                 reported.add(cut.node)
@@ -45,6 +48,7 @@ def check(facts):
                 yield _report(cut, f"becomes part of the loss `{site.root}` (backward at line {{sink}})", sink=site.node)
 
 
+_TRAINING = re.compile(r"train|loss|step|objective|criterion", re.I)
 _EVALUATION = re.compile(r"eval|valid|test|predict|infer|metric|score|sample|generate|visuali[sz]e|plot|log", re.I)
 
 
@@ -67,13 +71,40 @@ def _elsewhere(sinks: dict, here) -> frozenset:
     return frozenset().union(*(roots for node, roots in sinks.items() if node is not here))
 
 
+def _overlap(upstream, roots) -> bool:
+    """Shared trainables; ``self`` (the whole module, as in ``self.forward(x)``) shares with
+    every ``self.x``."""
+    if upstream & roots:
+        return True
+    whole = "self" in upstream or "self" in roots
+    return whole and any(r.startswith("self.") for r in upstream | roots)
+
+
 def _optimized(cut, facts) -> bool:
     """An optimizer of this module updates what the cut starves: it was meant to train.
     (``cut.keys`` holds ``Net.*`` for a cut inside ``Net``, so ``Adam(model.parameters())``
     on a ``Net`` covers it; a probe's ``SGD(model.head.parameters())`` does not.)"""
-    exact = {key for key in cut.keys if not key.endswith(".*")}
-    return bool(exact & facts.optimized) or any(
-        key in facts.optimized for key in cut.keys if key.endswith(".*"))
+    return bool(cut.keys & facts.optimized) or bool(_resolve(cut.upstream, facts) & facts.optimized)
+
+
+def _frozen(cut, facts) -> bool:
+    """Every optimizer of the module is known, and none updates what the cut starves."""
+    if not facts.optimized or facts.optimizers_open or _optimized(cut, facts):
+        return False
+    # A model parameter no call site resolves could be anything the optimizers hold.
+    return not any("@" in name for name in _resolve(cut.upstream, facts))
+
+
+def _resolve(names, facts, depth: int = 0) -> set:
+    """Model parameters (``net@embed``) replaced by what their callers pass, transitively."""
+    out = set()
+    for name in names:
+        sources = facts.param_sources.get(name)
+        if sources and depth < 8:
+            out |= _resolve(sources, facts, depth + 1)
+        else:
+            out.add(name)
+    return out
 
 
 def _broken(value, facts, attached_elsewhere):
@@ -88,21 +119,25 @@ def _broken(value, facts, attached_elsewhere):
             continue  # the same trainables stay attached beside the cut (SimSiam)
         if value.post and not (cut.upstream & value.post) and not _optimized(cut, facts):
             continue  # the cut feeds a different model (a GAN's discriminator step, a probe)
-        if cut.upstream & attached_elsewhere:
+        if _frozen(cut, facts):
+            continue  # no optimizer of this module updates it: it is frozen on purpose (a teacher)
+        if _overlap(cut.upstream, attached_elsewhere):
             continue  # they are trained through another loss or output (actor-critic, sample())
         yield cut
 
 
 def _report(cut, where: str, **refs):
+    # A parameter taken to be a model is keyed `model@train`: show the name the user wrote.
+    names = sorted({name.split("@")[0] for name in cut.upstream})
     upstream = ", ".join("this module's parameters (`self`)" if name == "self" else f"`{name}`"
-                         for name in sorted(cut.upstream))
+                         for name in names)
     expr = f"{cut.tensor}{cut.kind}"
-    verb = "gets" if len(cut.upstream) == 1 and "self" not in cut.upstream else "get"
+    verb = "gets" if len(names) == 1 and "self" not in names else "get"
     return Report(
         RULE, cut.node,
         f"the result of `{expr}` {where}, so {upstream} {verb} no gradient through it",
         hint=(f"use the attached `{cut.tensor}` there and detach only the copy you log or store; "
               f"if the cut is intended, add `# noqa: GL001`"),
-        details={"tensor": cut.tensor, "cut": cut.kind, "upstream": sorted(cut.upstream)},
+        details={"tensor": cut.tensor, "cut": cut.kind, "upstream": names},
         refs=refs,
     )

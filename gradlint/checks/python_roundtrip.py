@@ -33,6 +33,8 @@ def check(facts):
         for node in site.value.rebuilt:
             flagged.setdefault(node, f"and backpropagated as the loss `{site.root}`")
     for node, how in flagged.items():
+        if node in facts.intended_rebuilds:
+            continue
         rebuild = by_node[node]
         source = rebuild.source
         if source.pulled:
