@@ -5,6 +5,8 @@ The engine never imports torch and never executes the code it reads.
 from __future__ import annotations
 
 import ast
+import contextlib
+import sys
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -17,39 +19,78 @@ from gradlint.rule import BY_CODE
 def lint_source(source: str | bytes, path: str, codes: frozenset[str] | None = None) -> list[Finding]:
     """Findings for one module's source, sorted, with ``# noqa`` suppressions applied.
 
-    ``codes`` limits the rules that run (default: all). A module that does not parse yields a
-    single GL000 finding at the error's position instead of raising.
+    ``codes`` limits the rules that run (default: all). A module that does not parse, or is
+    nested too deep to analyse safely, yields a single GL000 finding instead of raising.
     """
     codes = frozenset(BY_CODE) if codes is None else codes
     text = source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source
+    with _recursion_limit(8 * MAX_DEPTH):
+        return _lint(source, text, path, codes)
+
+
+@contextlib.contextmanager
+def _recursion_limit(limit: int):
+    """The analysis and libcst's code generation recurse a few frames per level of nesting."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, limit))
     try:
-        module = cst.parse_module(source)
-    except (cst.ParserSyntaxError, RecursionError, UnicodeDecodeError, SyntaxError, ValueError) as err:
-        found = [_syntax_error(path, source, err)] if "GL000" in codes else []
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def _lint(source: str | bytes, text: str, path: str, codes: frozenset[str]) -> list[Finding]:
+    unreadable = _unreadable(source)
+    if unreadable is None:
+        try:
+            module = cst.parse_module(source)
+        except (cst.ParserSyntaxError, RecursionError, UnicodeDecodeError, SyntaxError, ValueError) as err:
+            # Python accepts it but libcst does not (a syntax libcst does not know yet).
+            unreadable = (getattr(err, "raw_line", 1), getattr(err, "raw_column", 0) + 1,
+                          "the file was not checked: gradlint's parser (libcst) cannot read it: "
+                          + str(err).strip().splitlines()[0])
+    if unreadable is not None:
+        found = [_not_checked(path, *unreadable)] if "GL000" in codes else []
         return suppression.apply(found, text)
     found = _run_checks(module, path, codes)
     return sorted(suppression.apply(found, text))
 
 
-def _syntax_error(path: str, source: str | bytes, err: Exception) -> Finding:
-    """GL000 at the error's position, in Python's own words where Python agrees the file is
-    invalid (libcst's messages list every token it expected)."""
-    rule = BY_CODE["GL000"]
+# libcst's native parser crashes the process on expressions nested some thousands deep
+# (LibCST issues #619, #1000), and the analysis recurses once per level, so a module nested
+# deeper than this is reported instead of read. (Python itself stops at 200 parentheses.)
+MAX_DEPTH = 1000
+
+
+def _unreadable(source: str | bytes) -> tuple[int, int, str] | None:
+    """(line, column, message) when the module cannot be read, in Python's own words; None when
+    it can. Python's parser (``ast``) goes first: it is an order of magnitude faster than
+    libcst, names the error plainly, and measures the nesting before libcst could crash on it."""
     try:
-        ast.parse(source)
-    except SyntaxError as py_err:
-        line, column, first = py_err.lineno or 1, py_err.offset or 1, py_err.msg
-    except (ValueError, RecursionError, MemoryError) as py_err:
-        line, column, first = 1, 1, str(py_err) or type(py_err).__name__
-    else:
-        line = getattr(err, "raw_line", 1)
-        column = getattr(err, "raw_column", 0) + 1
-        first = f"gradlint's parser (libcst) cannot read this syntax: {str(err).strip().splitlines()[0]}"
+        tree = ast.parse(source)
+    except SyntaxError as err:
+        return err.lineno or 1, err.offset or 1, f"syntax error, the file was not checked: {err.msg}"
+    except ValueError as err:  # null bytes, an unknown encoding
+        return 1, 1, f"syntax error, the file was not checked: {err}"
+    except (RecursionError, MemoryError) as err:
+        return 1, 1, f"the file was not checked: too deeply nested to read ({str(err) or type(err).__name__})"
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return (getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1,
+                    f"the file was not checked: nested more than {MAX_DEPTH} levels deep, too deep to analyse")
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return None
+
+
+def _not_checked(path: str, line: int, column: int, message: str) -> Finding:
+    rule = BY_CODE["GL000"]
+    line, column = max(line, 1), max(column, 1)
     return Finding(
-        path=path, line=max(line, 1), column=max(column, 1), code=rule.code,
-        end_line=max(line, 1), end_column=max(column, 1) + 1, name=rule.name,
-        message=f"syntax error, the file was not checked: {first}",
-        hint="fix the syntax error; gradlint checks the other files regardless",
+        path=path, line=line, column=column, code=rule.code, end_line=line, end_column=column + 1,
+        name=rule.name, message=message,
+        hint="fix the file; gradlint checks the other files regardless",
         severity=rule.severity,
     )
 

@@ -155,6 +155,10 @@ class Walker:
         self.pending_steps: list[tuple[cst.Call, str, int, Backward]] = []
         self.deferred: list[cst.CSTNode] = []
         self.intended_leaves: set[str] = set()
+        # Each expression node's value within the current statement: an argument is looked at
+        # by more than one rule of a call, and must be evaluated (and its facts recorded) once,
+        # or nested calls cost time exponential in their depth.
+        self.memo: dict[int, Value] = {}
         # Module-level function name -> parameter positions and names that some call site passes
         # a tensor with history: inside the function those parameters may require grad.
         self.seeds: dict[str, set] = {}
@@ -190,6 +194,7 @@ class Walker:
 
     def statement(self, stmt) -> None:
         self.seq += 1
+        self.memo.clear()
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 self.small(small)
@@ -617,9 +622,15 @@ class Walker:
         return UNKNOWN
 
     def expr(self, node) -> Value:
+        if node is None:
+            return CONST
+        key = id(node)
+        if key in self.memo:
+            return self.memo[key]
         value = self._expr(node)
         if self.nograd is not None and value.computed:
-            return self.no_history(value)
+            value = self.no_history(value)
+        self.memo[key] = value
         return value
 
     def _expr(self, node) -> Value:
