@@ -6,6 +6,12 @@ stays cheap: no libcst parse machinery, and never torch.
 from __future__ import annotations
 
 from importlib import import_module, metadata
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from gradlint.finding import Finding
 
 try:
     __version__ = metadata.version("gradlint")
@@ -14,7 +20,6 @@ except metadata.PackageNotFoundError:  # running from a source tree that was nev
 
 # name → module that defines it
 _EXPORTS = {
-    "lint_source": "gradlint.engine",
     "lint_paths": "gradlint.runner",
     "Finding": "gradlint.finding",
     "Verdict": "gradlint.finding",
@@ -22,7 +27,25 @@ _EXPORTS = {
     "RULES": "gradlint.rule",
 }
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = ["__version__", "lint_source", *_EXPORTS]
+
+
+def lint_source(
+    source: str | bytes, path: str, codes: str | Iterable[str] | None = None
+) -> list[Finding]:
+    """Findings for one module's source (``str`` or ``bytes``), sorted, suppressions applied.
+
+    ``path`` is the name findings carry. ``codes`` selects rules as ``--select`` does: codes,
+    prefixes (``GL00``), rule names (``detached-result``) or ``ALL``, in any case, as an iterable
+    or a comma-separated string (default: every rule); a selector that matches no rule raises
+    ValueError rather than quietly checking nothing. A module that does not parse yields one GL000
+    finding. The code is read, never imported or run, and torch is not needed.
+    """
+    # Imported here, not at the top, so that ``import gradlint`` stays cheap.
+    from gradlint import engine
+    from gradlint.rule import resolve
+
+    return engine.lint_source(source, path, resolve(codes))
 
 
 def __getattr__(name: str):

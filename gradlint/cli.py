@@ -25,6 +25,8 @@ class UsageError(Exception):
 
 
 def main(argv: list[str] | None = None) -> int:
+    _replace_unencodable(sys.stdout)
+    _replace_unencodable(sys.stderr)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -46,6 +48,25 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
 
 
+def _replace_unencodable(stream) -> None:
+    # A terminal or pipe that is not UTF-8 (PYTHONIOENCODING=ascii, a C locale) must cost a '?'
+    # for an '…' in a message or a quoted source line, not the whole run.
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="replace")
+
+
+class _CommandParser(argparse.ArgumentParser):
+    """A command's parser. It rejects unknown arguments itself, so that the usage printed with
+    the error is the command's (``gradlint check --bogus``), not the top-level one."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gradlint",
@@ -55,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
         "Run 'gradlint COMMAND --help' for a command's options.",
     )
     parser.add_argument("--version", action="version", version=f"gradlint {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
 
     check = commands.add_parser(
         "check", help="lint files and folders",
@@ -64,12 +85,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("paths", nargs="*", metavar="PATH",
                        help="files or folders to lint (default: .); '-' reads standard input")
-    check.add_argument("--select", action="append", metavar="CODES",
-                       help="rules to run: comma-separated codes or prefixes, or ALL "
-                       "(replaces the config's 'select')")
-    check.add_argument("--ignore", action="append", metavar="CODES",
-                       help="rules to skip: comma-separated codes or prefixes "
-                       "(replaces the config's 'ignore')")
+    check.add_argument("--select", action="append", metavar="RULES",
+                       help="rules to run: comma-separated codes, prefixes (GL00) or names "
+                       "(detached-result), or ALL; replaces the config's 'select'. An empty "
+                       "--select is an error: to run no rule, use --ignore ALL")
+    check.add_argument("--ignore", action="append", metavar="RULES",
+                       help="rules to skip, written as for --select; replaces the config's "
+                       "'ignore' (so --ignore '' skips none)")
     check.add_argument("--output-format", choices=list(FORMATS),
                        help="how to print findings (default: full on a terminal, else concise)")
     check.add_argument("--statistics", action="store_true",
@@ -82,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the pyproject.toml to read [tool.gradlint] from "
                        "(default: the nearest one that has it)")
     check.add_argument("--no-cache", action="store_true",
-                       help="do not read or write the cache (there is no cache yet)")
+                       help="accepted and ignored: there is no cache yet")
     check.add_argument("-q", "--quiet", action="store_true",
                        help="print no summary line")
     check.set_defaults(handler=_check)
@@ -102,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
 def _check(args: argparse.Namespace) -> int:
     config = config_file.load(args.config)
     codes = _codes(args, config)
+    if not codes:
+        # Not an error: ``--ignore ALL`` is how a user turns gradlint off for a while.
+        print("gradlint: warning: no rules selected", file=sys.stderr)
     errors: list[str] = []
     targets = _targets(args, config, errors)
     result = runner.run(targets, lambda name: config.codes_for(name, codes))
@@ -129,10 +154,14 @@ def _codes(args: argparse.Namespace, config: config_file.Config) -> frozenset[st
     # A command-line list replaces the config's, rather than adding to it, as in ruff.
     select = _split(args.select) if args.select is not None else config.select
     ignore = _split(args.ignore) if args.ignore is not None else config.ignore
+    if select is not None and not select:
+        # Most likely an empty shell variable (--select "$RULES"); exit 0 with nothing checked
+        # would pass CI unnoticed.
+        raise UsageError("--select: no rules given (to run no rule, use --ignore ALL)")
     for option, given in (("--select", args.select), ("--ignore", args.ignore)):
         if given is not None:
             try:
-                select_codes(_split(given) or None, None)
+                select_codes(_split(given), None)
             except ValueError as err:
                 raise UsageError(f"{option}: {err}") from None
     return select_codes(select, ignore)
@@ -148,14 +177,13 @@ def _targets(args, config: config_file.Config, errors: list[str]) -> list[runner
     if runner.STDIN in paths:
         name = args.stdin_filename or runner.STDIN
         targets.append(runner.Target(name=name, source=sys.stdin.buffer.read()))
-    try:
-        files = discover(
-            [p for p in paths if p != runner.STDIN],
-            exclude=config.exclude, extend_exclude=config.extend_exclude, root=config.root,
-            on_error=lambda err: errors.append(f"error: {err.filename}: cannot list: {err.strerror}"),
-        )
-    except FileNotFoundError as err:
-        raise UsageError(f"{err.filename}: no such file or directory") from None
+    # A missing path or a folder that cannot be listed is an error, but the other paths are
+    # still linted: the user sees every problem of the run at once.
+    files = discover(
+        [p for p in paths if p != runner.STDIN],
+        exclude=config.exclude, extend_exclude=config.extend_exclude, root=config.root,
+        on_error=lambda message: errors.append(f"error: {message}"),
+    )
     targets.extend(runner.Target(name=str(path), path=path) for path in files)
     return targets
 
@@ -193,6 +221,11 @@ def _rule(args: argparse.Namespace) -> int:
         doc = rule.doc()
     except FileNotFoundError as err:
         raise UsageError(f"{err}: this install lacks the rule documents (rules/*.md)") from None
+    if not sys.stdout.isatty():
+        # Into a pager or a file, the Markdown itself reads best: rendering would wrap the
+        # example code at 80 columns and drop the `backticks` that mark code in the prose.
+        sys.stdout.write(doc if doc.endswith("\n") else doc + "\n")
+        return EXIT_CLEAN
     from rich.markdown import Markdown
 
     console.print(Markdown(doc))

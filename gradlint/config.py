@@ -2,8 +2,10 @@
 
 The file used is ``--config PATH`` or else the nearest ``pyproject.toml`` with a
 ``[tool.gradlint]`` table, from the current directory up (ruff's rule). Every mistake in it —
-TOML syntax, an unknown key, a wrong type, a code that names no rule — is a ``ConfigError`` whose
-one-line message names the file and the key, so a typo can never silently turn a rule off.
+TOML syntax, a ``tool`` or ``gradlint`` that is not a table, an unknown key, a wrong type, a
+selector that names no rule, an empty ``select`` — is a ``ConfigError`` whose one-line message
+names the file and the key, so a typo can never silently turn a rule off. So is a ``--config``
+file without the table: the user named it to be read.
 
     [tool.gradlint]
     select = ["ALL"]
@@ -87,24 +89,38 @@ def load(config_path: str | Path | None = None, start: str | Path | None = None)
         path = Path(os.path.abspath(config_path))
         if not path.is_file():
             raise ConfigError(f"{config_path}: no such config file")
-        return _parse(path, _read(path))
+        table = _table(path, _read(path))
+        if table is None:
+            raise ConfigError(f"{config_path}: has no {SECTION} table")
+        return _parse(path, table)
     found = find(start)
     if found is None:
         return Config()
-    path, data = found
-    return _parse(path, data)
+    path, table = found
+    return _parse(path, table)
 
 
 def find(start: str | Path | None = None) -> tuple[Path, dict] | None:
-    """The nearest pyproject.toml with a [tool.gradlint] table, and its parsed contents."""
+    """The nearest pyproject.toml with a [tool.gradlint] table, and that table."""
     here = Path(os.path.abspath(start if start is not None else os.curdir))
     for folder in (here, *here.parents):
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
-            data = _read(candidate)
-            if "gradlint" in data.get("tool", {}):
-                return candidate, data
+            table = _table(candidate, _read(candidate))
+            if table is not None:
+                return candidate, table
     return None
+
+
+def _table(path: Path, data: dict) -> dict | None:
+    """The file's [tool.gradlint] table; None when it has none."""
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):  # ``tool = "gradlint"``: every tool reading the file is lost
+        raise ConfigError(f"{_display(path)}: 'tool' must be a table, not {_describe(tool)}")
+    table = tool.get("gradlint")
+    if table is not None and not isinstance(table, dict):
+        raise ConfigError(f"{_display(path)}: {SECTION} must be a table, not {_describe(table)}")
+    return table
 
 
 def _read(path: Path) -> dict:
@@ -117,11 +133,8 @@ def _read(path: Path) -> dict:
         raise ConfigError(f"{_display(path)}: cannot read: {err.strerror or err}") from None
 
 
-def _parse(path: Path, data: dict) -> Config:
+def _parse(path: Path, table: dict) -> Config:
     shown = _display(path)
-    table = data.get("tool", {}).get("gradlint", {})
-    if not isinstance(table, dict):
-        raise ConfigError(f"{shown}: {SECTION} must be a table")
     for key, value in table.items():
         if key not in KEYS:
             close = difflib.get_close_matches(key, KEYS, n=1)
@@ -132,6 +145,11 @@ def _parse(path: Path, data: dict) -> Config:
             raise ConfigError(
                 f"{shown}: '{key}' in {SECTION} must be {expected}, not {_describe(value)}"
             )
+    if table.get("select") == []:
+        # As with an empty --select: more likely an unfinished edit than a wish to run nothing.
+        raise ConfigError(
+            f"{shown}: 'select' in {SECTION} is empty (to run no rule, use ignore = [\"ALL\"])"
+        )
     for key in ("select", "ignore"):
         _check_codes(shown, key, table.get(key, []))
     for pattern, codes in table.get("per-file-ignores", {}).items():
@@ -149,7 +167,7 @@ def _parse(path: Path, data: dict) -> Config:
 
 def _check_codes(shown: str, where: str, codes: list[str]) -> None:
     try:
-        select_codes(codes or None, None)
+        select_codes(codes, None)
     except ValueError as err:
         raise ConfigError(f"{shown}: in '{where}': {err}") from None
 

@@ -4,12 +4,14 @@ Skipped, as ruff does: folders that are never user code (VCS metadata, caches, v
 output: ``DEFAULT_EXCLUDE``, which a config's ``exclude`` replaces and ``extend-exclude`` adds to),
 any folder holding a ``pyvenv.cfg`` (a virtualenv under any name), and whatever the ``.gitignore``
 files from the repository's top down to the file ignore. A file named on the command line is
-linted regardless: the user asked for it by name.
+linted regardless: the user asked for it by name. In a searched folder only regular files count:
+a dangling symlink named ``*.py`` (an editor's lock file, ``.#train.py``) or a pipe is passed by.
 """
 from __future__ import annotations
 
 import errno
 import os
+import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -30,15 +32,18 @@ def discover(
     exclude: Iterable[str] | None = None,
     extend_exclude: Iterable[str] = (),
     root: str | Path | None = None,
-    on_error: Callable[[OSError], None] | None = None,
+    on_error: Callable[[str], None] | None = None,
 ) -> list[Path]:
     """The files to lint under ``paths``, each once, sorted.
 
     ``exclude`` and ``extend_exclude`` are gitignore-style patterns relative to ``root`` (the
     config file's folder; default the current directory); ``exclude=None`` means
     ``DEFAULT_EXCLUDE``. Paths come back as spelled from the arguments (``src`` → ``src/a.py``).
-    Raises FileNotFoundError for a path that does not exist; ``on_error`` hears about folders
-    that cannot be listed (default: they are skipped silently, as ``os.walk`` does).
+
+    A path that cannot be looked at (missing, a symlink loop) or a folder that cannot be listed
+    is skipped and told to ``on_error`` as one line, path first: ``nope.py: no such file or
+    directory``, ``data: cannot list: Permission denied``. Without ``on_error`` its OSError is
+    raised instead.
     """
     root = Path(os.path.abspath(root if root is not None else os.curdir))
     patterns = list(DEFAULT_EXCLUDE if exclude is None else exclude) + list(extend_exclude)
@@ -46,16 +51,21 @@ def discover(
     found: dict[str, Path] = {}  # absolute path → path as the user spelled it; dedupes `. a.py`
     for arg in paths:
         path = Path(arg)
-        if not path.exists():
-            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(arg))
-        files = walker.walk(path) if path.is_dir() else [path]
+        try:
+            # os.stat rather than Path.exists: exists() is False for a symlink loop too, and the
+            # user would be told "no such file" about a file they can see.
+            is_dir = stat.S_ISDIR(os.stat(path).st_mode)
+        except OSError as err:
+            walker.fail(f"{arg}: {_lowercase_first(_reason(err))}", err)
+            continue
+        files = walker.walk(path) if is_dir else [path]
         for file in files:
             found.setdefault(os.path.abspath(file), file)
     return sorted(found.values(), key=lambda p: p.as_posix())
 
 
 class _Walker:
-    def __init__(self, root: Path, exclude: GitIgnoreSpec, on_error) -> None:
+    def __init__(self, root: Path, exclude: GitIgnoreSpec, on_error: Callable[[str], None] | None) -> None:
         self.root = root
         self.exclude = exclude
         self.on_error = on_error
@@ -69,19 +79,29 @@ class _Walker:
         # folder down when it lies outside the root.
         self._base = self.root if absolute.is_relative_to(self.root) else absolute
         files = []
-        for dirpath, dirnames, filenames in os.walk(top, onerror=self.on_error):
+        for dirpath, dirnames, filenames in os.walk(top, onerror=self._cannot_list):
             here = Path(dirpath)
             # Sorted and pruned in place, so os.walk descends in a fixed order and skips the rest.
             dirnames[:] = sorted(d for d in dirnames if not self._skipped(here / d, is_dir=True))
             files.extend(
                 here / name for name in sorted(filenames)
-                if name.endswith(PYTHON_SUFFIXES) and not self._skipped(here / name, is_dir=False)
+                if name.endswith(PYTHON_SUFFIXES)
+                and _may_be_a_file(here / name)
+                and not self._skipped(here / name, is_dir=False)
             )
         return files
 
+    def fail(self, message: str, err: OSError) -> None:
+        if self.on_error is None:
+            raise err
+        self.on_error(message)
+
+    def _cannot_list(self, err: OSError) -> None:
+        self.fail(f"{err.filename}: cannot list: {_reason(err)}", err)
+
     def _skipped(self, path: Path, is_dir: bool) -> bool:
         absolute = Path(os.path.abspath(path))
-        if is_dir and (absolute / "pyvenv.cfg").is_file():
+        if is_dir and _is_file(absolute / "pyvenv.cfg"):
             return True
         if self.exclude.match_file(_spec_path(_relative(absolute, self.root), is_dir)):
             return True
@@ -105,7 +125,7 @@ class _Walker:
 
     def _repo_top(self, folder: Path) -> Path | None:
         if folder not in self._repo_tops:
-            if (folder / ".git").exists():
+            if _exists(folder / ".git"):
                 self._repo_tops[folder] = folder
             elif folder.parent == folder:
                 self._repo_tops[folder] = None
@@ -121,6 +141,42 @@ class _Walker:
                 lines = []
             self._gitignores[folder] = GitIgnoreSpec.from_lines(lines) if lines else None
         return self._gitignores[folder]
+
+
+def _may_be_a_file(path: Path) -> bool:
+    """False for what is surely not a regular file: a dangling symlink or loop, a pipe, a socket.
+
+    Any other failure to look counts as a file, so that reading it reports the real reason.
+    """
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError as err:
+        return err.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR)
+
+
+# The probes below answer "no" when the answer cannot be had (a folder that may not be entered):
+# os.walk then tries to list that folder and reports it, once, as "cannot list".
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
+def _reason(err: OSError) -> str:
+    return err.strerror or str(err)
+
+
+def _lowercase_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
 
 
 def _ancestors(folder: Path, top: Path) -> list[Path]:

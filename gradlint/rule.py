@@ -5,6 +5,7 @@ tests run its examples. The check that implements a rule lives in ``gradlint/che
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,22 +53,40 @@ RULES: tuple[Rule, ...] = (
 BY_CODE = {rule.code: rule for rule in RULES}
 
 
-def select_codes(select: list[str] | None, ignore: list[str] | None) -> frozenset[str]:
-    """Resolve ``--select``/``--ignore`` codes and prefixes (``GL00``, ``ALL``) to rule codes.
+def select_codes(select: Iterable[str] | None, ignore: Iterable[str] | None) -> frozenset[str]:
+    """Resolve ``--select``/``--ignore`` selectors to rule codes.
 
-    Raises ValueError naming a selector that matches no rule.
+    A selector is a code or a prefix of codes (``GL001``, ``GL00``), a rule name
+    (``detached-result``) or ``ALL``, in any case. ``select=None`` means every rule; an empty
+    ``select`` means none. Raises ValueError naming, as written, a selector that matches no rule.
     """
-    def expand(selectors: list[str]) -> set[str]:
-        codes: set[str] = set()
-        for sel in selectors:
-            sel = sel.strip().upper()
-            if not sel:
-                continue
-            matched = {c for c in BY_CODE if sel == "ALL" or c.startswith(sel)}
-            if not matched:
-                raise ValueError(f"unknown rule selector {sel!r} (rules are {', '.join(BY_CODE)})")
-            codes |= matched
-        return codes
+    chosen = _expand(select) if select is not None else set(BY_CODE)
+    return frozenset(chosen - _expand(ignore or []))
 
-    chosen = expand(select) if select else set(BY_CODE)
-    return frozenset(chosen - expand(ignore or []))
+
+def _expand(selectors: Iterable[str]) -> set[str]:
+    codes: set[str] = set()
+    for selector in selectors:
+        selector = selector.strip()
+        if not selector:
+            continue
+        matched = _matching(selector)
+        if not matched:
+            raise ValueError(f"unknown rule selector {selector!r} (rules are {', '.join(BY_CODE)})")
+        codes |= matched
+    return codes
+
+
+def _matching(selector: str) -> set[str]:
+    upper, lower = selector.upper(), selector.lower()
+    if upper == "ALL":
+        return set(BY_CODE)
+    return {rule.code for rule in RULES if rule.code.startswith(upper) or rule.name == lower}
+
+
+def resolve(codes: str | Iterable[str] | None) -> frozenset[str]:
+    """The library's ``codes`` argument as rule codes: selectors as for ``select_codes``, a
+    string read as a comma-separated list (``"GL001,GL005"``), None for every rule."""
+    if isinstance(codes, str):
+        codes = codes.split(",")
+    return select_codes(None if codes is None else list(codes), None)

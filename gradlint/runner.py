@@ -6,6 +6,7 @@ call: it discovers files as ``gradlint check`` does and lets such errors raise.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 from gradlint import engine
 from gradlint.discovery import discover
 from gradlint.finding import Finding
+from gradlint.rule import resolve
 
 STDIN = "-"
 
@@ -59,11 +61,20 @@ def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]]) -
     return result
 
 
-def lint_paths(paths: Iterable[str | Path], codes: frozenset[str] | None = None) -> list[Finding]:
+def lint_paths(
+    paths: str | os.PathLike | Iterable[str | os.PathLike],
+    codes: str | Iterable[str] | None = None,
+) -> list[Finding]:
     """Findings for the Python files under ``paths`` (default excludes and .gitignore honoured).
 
-    Unlike ``gradlint check`` this reads no config file, and an unreadable file raises OSError.
+    ``paths`` is one path or several. ``codes`` selects rules as ``--select`` does: codes,
+    prefixes (``GL00``), rule names or ``ALL``, in any case (default: every rule); a selector
+    that matches no rule raises ValueError. Unlike ``gradlint check`` this reads no config file,
+    and a path that is missing or cannot be read or listed raises OSError.
     """
+    if isinstance(paths, (str, os.PathLike)):  # a lone path, not an iterable of its characters
+        paths = [paths]
+    codes = resolve(codes)
     found: list[Finding] = []
     for path in discover(paths):
         found.extend(engine.lint_source(path.read_bytes(), str(path), codes))

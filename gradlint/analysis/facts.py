@@ -85,14 +85,17 @@ class Rebuild:
     fresh_copy: bool = False  # ``x.detach().clone()``: a new leaf made on purpose
 
     @property
-    def roundtrip(self) -> bool:
-        """The data came out of tensors: pulled Python values, or a computed tensor itself."""
+    def copies_history(self) -> bool:
+        """The data is a tensor that had autograd history to lose (data has none)."""
         source = self.source
-        if source.pulled:
-            return True
-        # A tensor copied as is: a round trip only if it had history to lose (data has none).
         had_history = source.attached or source.live or source.lost or source.cuts or source.nograd
-        return source.tensor and source.computed and bool(had_history) and not self.fresh_copy
+        return source.tensor and source.computed and bool(had_history)
+
+    @property
+    def roundtrip(self) -> bool:
+        """The data came out of tensors: pulled Python values, or a computed tensor itself
+        (not a ``.detach().clone()`` copy, the spelling of a leaf made on purpose)."""
+        return bool(self.source.pulled) or (self.copies_history and not self.fresh_copy)
 
 
 @dataclass(frozen=True)

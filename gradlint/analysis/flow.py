@@ -364,7 +364,11 @@ class Walker:
         """The value bound by ``target = expr``; a trainable leaf or module gets its own root."""
         name = dotted(target) if target is not None else None
         if name is not None and self.nograd is None and self.makes_root(expr):
-            self.expr(expr)  # still record what happens inside the call
+            value = self.expr(expr)  # still record what happens inside the call
+            if value.rebuilt or value.cuts or value.attached or value.nograd:
+                # `loss = raw.detach().requires_grad_()`: a leaf cut from a history, not a
+                # parameter; what it was cut from matters.
+                return value
             module = module_info(expr, self.imports, self.classes)
             if module is not None and not module.parameters:
                 return Value(module=module)
@@ -832,7 +836,7 @@ class Walker:
             copy = positional[0] if positional else None
             rebuild = Rebuild(node, qual, source, requires, self.function,
                               fresh_copy=copy is not None and is_fresh_copy(copy))
-            rebuilt = frozenset({node}) if rebuild.roundtrip else EMPTY
+            rebuilt = frozenset({node}) if rebuild.roundtrip or rebuild.copies_history else EMPTY
             if requires and source.nograd and not source.pulled and not rebuild.fresh_copy:
                 # Variable(features, requires_grad=True) on no_grad features: a requires_grad
                 # switch on a tensor without history (GL003), not a round trip through Python.
