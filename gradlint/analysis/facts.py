@@ -60,6 +60,7 @@ class Backward:
     freed_later: bool = False  # a later backward in the same loop iteration
     root_from_outside: bool = False  # the root is bound before the loop, never inside it
     window: bool = False  # the loop detaches its carried state now and then (truncated BPTT)
+    root_is_item: bool = False  # `for loss in losses: loss.backward(...)`: one graph, many roots
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,7 @@ class ModuleFacts:
     optimized: set = field(default_factory=set)
     optimizers_open: bool = False  # some optimizer's parameters could not be resolved
     intended_rebuilds: set = field(default_factory=set)
+    frozen: set = field(default_factory=set)  # what the module freezes (`X.requires_grad_(False)`)
     parameters: dict = field(default_factory=dict)  # module-level function -> its parameter names
     # A function parameter taken to be a model (``net@embed``) -> the roots its callers pass.
     param_sources: dict = field(default_factory=dict)  # Rebuild nodes bound to leaves made on purpose

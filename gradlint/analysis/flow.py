@@ -22,7 +22,7 @@ from gradlint.analysis.imports import collect_imports, dotted
 from gradlint.analysis.tree import iter_nodes
 from gradlint.analysis.scan import (
     ENABLE_GRAD, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried, block_body,
-    decorated_nograd, detached_in, intended_leaves, is_fresh_copy, literal_false, literal_true, module_info,
+    decorated_nograd, detached_in, frozen_owners, intended_leaves, nograd_only_callees, is_fresh_copy, literal_false, literal_true, module_info,
     returns_under_nograd, scan_classes, trains_locally,
 )
 from gradlint.analysis.values import CONST, EMPTY, LIVE, NOTHING_YET, UNKNOWN, Save, Value, union
@@ -48,6 +48,7 @@ CAST_METHODS = {
 # Methods whose result shares storage (and the version counter) with the receiver.
 VIEW_METHODS = {"view", "view_as", "transpose", "permute", "t", "squeeze", "unsqueeze", "expand",
                 "expand_as", "narrow", "select", "unfold", "diagonal", "as_strided", "unflatten"}
+MAY_ALIAS = {"contiguous", "to", "cpu", "cuda", "float", "double", "half", "type", "type_as", "reshape", "flatten"}
 TENSOR_ONLY_METHODS = CAST_METHODS - {"reshape", "flatten", "squeeze", "repeat", "transpose", "split"} | {
     "detach", "sigmoid", "softmax", "log_softmax", "relu", "requires_grad_", "backward", "masked_fill",
     "new_tensor", "new_zeros", "new_ones", "numel", "dim", "size",
@@ -90,6 +91,8 @@ def walk_module(module: cst.Module) -> ModuleFacts:
         stmt.name.value: [p.name.value for p in [*stmt.params.posonly_params, *stmt.params.params]]
         for stmt in module.body if isinstance(stmt, cst.FunctionDef)
     }
+    nograd_only = nograd_only_callees(module, imports, set(functions))
+    facts.frozen = frozen_owners(module)
     top = Function(module, "<module>")
     walker = Walker(facts, classes, functions, globals_env={}, function=top)
     walker.intended_leaves = intended_leaves(module, imports)
@@ -106,16 +109,15 @@ def walk_module(module: cst.Module) -> ModuleFacts:
             continue
         if not isinstance(node, cst.FunctionDef):
             continue
-        contexts = walker.call_contexts.get(node.name.value) if cls is None else None
         nograd = decorated_nograd(node, imports) or bool(
             cls is not None and cls.nograd_call and node.name.value in ("forward", "__call__")
-        ) or bool(contexts and all(contexts))  # a helper only ever called under no_grad
+        ) or (cls is None and node.name.value in nograd_only)  # a helper only ever called under no_grad
         function = Function(
             node, node.name.value, cls.name if cls else None, nograd=nograd,
             trains_locally=trains_locally(node),
         )
         inner = Walker(facts, classes, functions, globals_env, function, cls=cls)
-        inner.seeds, inner.call_contexts = walker.seeds, walker.call_contexts
+        inner.seeds = walker.seeds
         inner.function_body(node)
         queue.extend((d, None) for d in inner.deferred)
     return facts
@@ -162,8 +164,6 @@ class Walker:
         # Module-level function name -> parameter positions and names that some call site passes
         # a tensor with history: inside the function those parameters may require grad.
         self.seeds: dict[str, set] = {}
-        # Module-level function name -> for each call site, whether it runs under no_grad.
-        self.call_contexts: dict[str, list[bool]] = {}
 
     # ---- statements -------------------------------------------------------------------------
 
@@ -304,6 +304,7 @@ class Walker:
             root = site.root.split(".")[0].split("(")[0].split("[")[0]
             site.root_from_outside = root.isidentifier() and root not in assigned and root in before
             site.window = bool(truncated)
+            site.root_is_item = isinstance(stmt, cst.For) and root in _target_names(stmt.target)
         self.env = _join_envs(before, self.env, self.outside)
         if stmt.orelse is not None:
             self.block(block_body(stmt.orelse.body))
@@ -802,7 +803,7 @@ class Walker:
                 return self.no_history_call(node, args)
             callee = self.lookup(head)
             if head in ("self.forward", "self.__call__"):
-                callee = Value(roots=frozenset({"self"}))
+                callee = Value(roots=frozenset({"self"}))  # the module itself
             if not callee.roots and callee.module is None and head not in self.env:
                 callee = Value(roots=frozenset({head}))  # self.model(x) in a trainer class
             if callee.roots or callee.module is not None:
@@ -952,8 +953,10 @@ class Walker:
             return self.apply_module(node, receiver, values, positional, method=True)
         out = receiver | args
         out = replace(out, tensor=receiver.tensor or meth in TENSOR_ONLY_METHODS, carried=out.carried)
-        if meth in VIEW_METHODS:
-            return replace(out, alias=_alias(recv_expr, receiver))
+        if meth in VIEW_METHODS or meth in MAY_ALIAS:
+            # A view shares the saved tensor's storage and version counter; so does a
+            # conversion that had nothing to convert (`.float()` of a float tensor is itself).
+            return replace(out, alias=_alias(recv_expr, receiver), saved=receiver.saved)
         if meth in CAST_METHODS:
             return out
         if (not receiver.const or not args.const) and (receiver.tensor or meth not in NDARRAY_METHODS):
@@ -973,7 +976,6 @@ class Walker:
             return self.apply_module(node, Value(roots=frozenset({"self"})), self.arg_values(node), positional)
         values = self.arg_values(node)
         if name in self.functions and self.env.get(name, DEFINITION) is DEFINITION:
-            self.call_contexts.setdefault(name, []).append(self.nograd is not None)
             seeds = self.seeds.setdefault(name, set())
             params = self.facts.parameters.get(name, [])
             for i, arg in enumerate(a for a in node.args if not a.star):
@@ -1031,6 +1033,10 @@ class Walker:
         if module.saves_output:
             out = replace(out, saved=frozenset({save}))
         return out
+
+
+def _target_names(target) -> set[str]:
+    return {n.value for n in iter_nodes(target) if isinstance(n, cst.Name)}
 
 
 def _edit_base(expr) -> str | None:

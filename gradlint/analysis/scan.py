@@ -10,7 +10,7 @@ import libcst as cst
 
 from gradlint.analysis import saves
 from gradlint.analysis.imports import ImportTable, dotted
-from gradlint.analysis.tree import iter_nodes
+from gradlint.analysis.tree import children, iter_nodes
 from gradlint.analysis.values import ModuleInfo
 
 
@@ -80,6 +80,8 @@ def is_literal(expr) -> bool:
         return is_literal(expr.expression)
     if isinstance(expr, (cst.Tuple, cst.List)):
         return all(isinstance(e, cst.Element) and is_literal(e.value) for e in expr.elements)
+    if isinstance(expr, (cst.Dict, cst.Set)):
+        return not expr.elements  # an empty cache or registry to fill later
     return False
 
 
@@ -164,6 +166,47 @@ def _setting_params(init: cst.FunctionDef) -> set[str]:
                 isinstance(param.default, cst.Name) and param.default.value == "None")):
             found.add(param.name.value)
     return found
+
+
+def frozen_owners(module: cst.Module) -> set[str]:
+    """What the module freezes: ``X`` of ``X.requires_grad_(False)`` and of
+    ``for p in X.parameters(): p.requires_grad = False``, as written (``self.backbone``)."""
+    found: set[str] = set()
+    for node in iter_nodes(module):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) \
+                and node.func.attr.value == "requires_grad_" and node.args and literal_false(node.args[0].value):
+            owner = dotted(node.func.value)
+            if owner:
+                found.add(owner)
+        elif isinstance(node, cst.For) and isinstance(node.iter, cst.Call) \
+                and isinstance(node.iter.func, cst.Attribute) and node.iter.func.attr.value == "parameters":
+            owner = dotted(node.iter.func.value)
+            freezes = any(
+                isinstance(n, cst.Assign) and literal_false(n.value)
+                and isinstance(n.targets[0].target, cst.Attribute) and n.targets[0].target.attr.value == "requires_grad"
+                for n in iter_nodes(node.body))
+            if owner and freezes:
+                found.add(owner)
+    return found
+
+
+def nograd_only_callees(module: cst.Module, imports: ImportTable, names: set[str]) -> set[str]:
+    """Module-level functions (of ``names``) that are called, and only ever called, under
+    no_grad: from a decorated function or inside a ``with torch.no_grad():`` block."""
+    calls: dict[str, list[bool]] = {}
+    stack = [(module, False)]
+    while stack:
+        node, nograd = stack.pop()
+        if isinstance(node, cst.FunctionDef):
+            nograd = decorated_nograd(node, imports)
+        elif isinstance(node, cst.With) and any(
+                imports.qualname(i.item.func if isinstance(i.item, cst.Call) else i.item) in NOGRAD
+                for i in node.items):
+            nograd = True
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in names:
+            calls.setdefault(node.func.value, []).append(nograd)
+        stack.extend((child, nograd) for child in children(node))
+    return {name for name, contexts in calls.items() if all(contexts)}
 
 
 def returns_under_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:

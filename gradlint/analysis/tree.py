@@ -22,6 +22,18 @@ def _child_fields(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(cls) if not f.name.startswith(_SKIP))
 
 
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The node's direct children, in source order."""
+    found = []
+    for name in _child_fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            found.append(value)
+        elif isinstance(value, (tuple, list)):
+            found.extend(v for v in value if isinstance(v, cst.CSTNode))
+    return found
+
+
 def iter_nodes(root: cst.CSTNode, *, into_functions: bool = True) -> Iterator[cst.CSTNode]:
     """Every node under ``root`` (itself included), parents before children, in source order.
     With ``into_functions=False`` the bodies of nested functions, lambdas and classes are not entered."""
@@ -31,11 +43,4 @@ def iter_nodes(root: cst.CSTNode, *, into_functions: bool = True) -> Iterator[cs
         yield node
         if not into_functions and node is not root and isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             continue
-        children = []
-        for name in _child_fields(type(node)):
-            value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
-                children.append(value)
-            elif isinstance(value, (tuple, list)):
-                children.extend(v for v in value if isinstance(v, cst.CSTNode))
-        stack.extend(reversed(children))
+        stack.extend(reversed(children(node)))

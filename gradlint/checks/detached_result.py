@@ -18,7 +18,7 @@ from gradlint.rule import BY_CODE
 RULE = BY_CODE["GL001"]
 
 # A cut of these is a target or teacher branch, cut on purpose.
-_INTENDED = re.compile(r"(?:^|[_.])(?:target|teacher|ema|momentum|frozen|baseline|old|prev)(?:$|[_.\d])|(?:Target|Teacher|EMA|Momentum|Frozen)", re.I)
+_INTENDED = {"target", "teacher", "ema", "momentum", "frozen", "baseline", "old", "prev", "pretrained"}
 
 
 def check(facts):
@@ -28,13 +28,13 @@ def check(facts):
         fn = ret.function
         if fn.name == "<module>" or fn.nograd or fn.trains_locally:
             continue
-        if _INTENDED.search(fn.name) or (fn.class_name and _INTENDED.search(fn.class_name)):
+        if _says(fn.name, _INTENDED) or _says(fn.class_name, _INTENDED):
             continue
         # What a training step or a loss function returns is trained through, whatever else
         # the module returns attached.
-        elsewhere = frozenset() if _TRAINING.search(fn.name) else _elsewhere(sinks, ret.node)
+        elsewhere = frozenset() if _says(fn.name, _TRAINING) else _elsewhere(sinks, ret.node)
         for cut in _broken(ret.value, facts, elsewhere):
-            if _EVALUATION.search(fn.name) and (fn.class_name is None or {u.split("@")[0] for u in cut.upstream} <= _parameters(fn.node)):
+            if _says(fn.name, _EVALUATION) and (fn.class_name is None or {u.split("@")[0] for u in cut.upstream} <= _parameters(fn.node)):
                 continue  # `def predict(model, x): return model(x).detach()` hands out results
             if cut.node not in reported:
                 reported.add(cut.node)
@@ -48,8 +48,19 @@ def check(facts):
                 yield _report(cut, f"becomes part of the loss `{site.root}` (backward at line {{sink}})", sink=site.node)
 
 
-_TRAINING = re.compile(r"train|loss|step|objective|criterion", re.I)
-_EVALUATION = re.compile(r"eval|valid|test|predict|infer|metric|score|sample|generate|visuali[sz]e|plot|log", re.I)
+_TRAINING = {"train", "training", "loss", "losses", "step", "objective", "criterion"}
+_EVALUATION = {"eval", "evaluate", "evaluation", "valid", "validate", "validation", "test", "predict",
+               "prediction", "infer", "inference", "metric", "metrics", "score", "sample", "generate",
+               "visualize", "visualise", "plot", "log"}
+
+
+def _says(name: str | None, words: set[str]) -> bool:
+    """Whether one of the words of ``name`` (``compute_ema_target``, ``EMATeacher``,
+    ``self.target_net``) is in ``words``; ``semantic`` does not say ``ema``."""
+    if not name:
+        return False
+    spaced = re.sub(r"([a-z\d])([A-Z])|([A-Z])([A-Z][a-z])", r"\1\3_\2\4", name)
+    return any(word in words for word in re.split(r"[_.\d@]+", spaced.lower()) if word)
 
 
 def _parameters(node) -> set[str]:
@@ -113,13 +124,13 @@ def _broken(value, facts, attached_elsewhere):
         cut = facts.cuts.get(node)
         if cut is None or not cut.upstream:
             continue
-        if any(_INTENDED.search(root) for root in cut.upstream):
+        if any(_says(root, _INTENDED) for root in cut.upstream):
             continue
         if cut.upstream & companions:
             continue  # the same trainables stay attached beside the cut (SimSiam)
         if value.post and not (cut.upstream & value.post) and not _optimized(cut, facts):
             continue  # the cut feeds a different model (a GAN's discriminator step, a probe)
-        if _frozen(cut, facts):
+        if _frozen(cut, facts) or cut.upstream <= facts.frozen:
             continue  # no optimizer of this module updates it: it is frozen on purpose (a teacher)
         if _overlap(cut.upstream, attached_elsewhere):
             continue  # they are trained through another loss or output (actor-critic, sample())

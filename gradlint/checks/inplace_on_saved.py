@@ -10,10 +10,32 @@ PyTorch: https://pytorch.org/docs/stable/notes/autograd.html#in-place-correctnes
 """
 from __future__ import annotations
 
+import libcst as cst
+
 from gradlint.checks import Report
 from gradlint.rule import BY_CODE
 
 RULE = BY_CODE["GL005"]
+
+
+def _hint(edit, facts) -> str:
+    """The out-of-place spelling of this edit."""
+    how = edit.how
+    if edit.via_data:
+        return f"compute a new tensor instead of writing through `{edit.name}.data`"
+    if isinstance(how, tuple):  # `x += y` or `x[i] = y`
+        target, suffix = how
+        if isinstance(target, cst.Subscript):
+            return f"assign into a copy instead: `{edit.name} = {edit.name}.clone()` before the assignment"
+        return f"write it out of place: `{edit.name} = {edit.name} {suffix.split()[0][:-1]} …`"
+    if isinstance(how, cst.Call) and any(a.keyword is not None and a.keyword.value == "inplace" for a in how.args):
+        return "drop inplace=True"
+    if isinstance(how, cst.Call) and any(a.keyword is not None and a.keyword.value == "out" for a in how.args):
+        return "drop out= and bind the result to a new name"
+    if isinstance(how, cst.Call) and isinstance(how.func, cst.Attribute) and how.func.attr.value.endswith("_"):
+        method = how.func.attr.value
+        return f"use the out-of-place `{method[:-1]}`: `{edit.name} = {edit.name}.{method[:-1]}(...)`"
+    return "drop inplace=True, or apply it to a `.clone()`"
 
 
 def check(facts):
@@ -30,7 +52,7 @@ def check(facts):
         yield Report(
             RULE, edit.node,
             f"`{how}` modifies `{edit.name}` in place, but {by} saved it for backward: {consequence}",
-            hint=f"use an out-of-place op (e.g. `{edit.name} = {edit.name} + …`) or edit a `.clone()`",
+            hint=_hint(edit, facts),
             details={"tensor": edit.name, "saved_by": [s.op for s in saves]},
             refs=refs,
         )

@@ -37,7 +37,9 @@ def check(facts):
             why = (f"`{site.root}` is computed before the loop, so every iteration backpropagates "
                    f"the same retained graph again and its gradients accumulate")
             hint = "compute the loss inside the loop, from a fresh forward pass"
-        elif not site.freed_later and not site.window:  # a window's graph is reused until its detach
+        elif not site.freed_later and not site.window and not site.root_is_item:
+            # (a window's graph is reused until its detach; a loop over the losses of one
+            # forward needs the graph until the last of them)
             why = (f"no later backward in the iteration uses the retained graph of `{site.root}`; "
                    f"it stays alive into the next iteration")
             hint = "drop retain_graph=True, or detach whatever carries the graph across iterations"
