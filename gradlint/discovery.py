@@ -65,7 +65,9 @@ def discover(
 
 
 class _Walker:
-    def __init__(self, root: Path, exclude: GitIgnoreSpec, on_error: Callable[[str], None] | None) -> None:
+    def __init__(
+        self, root: Path, exclude: GitIgnoreSpec, on_error: Callable[[str], None] | None
+    ) -> None:
         self.root = root
         self.exclude = exclude
         self.on_error = on_error
@@ -97,7 +99,8 @@ class _Walker:
         self.on_error(message)
 
     def _cannot_list(self, err: OSError) -> None:
-        self.fail(f"{err.filename}: cannot list: {_reason(err)}", err)
+        # Through Path, as the files are: ``./locked`` (os.walk's spelling) shows as ``locked``.
+        self.fail(f"{Path(err.filename)}: cannot list: {_reason(err)}", err)
 
     def _skipped(self, path: Path, is_dir: bool) -> bool:
         absolute = Path(os.path.abspath(path))
@@ -154,8 +157,8 @@ def _may_be_a_file(path: Path) -> bool:
         return err.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR)
 
 
-# The probes below answer "no" when the answer cannot be had (a folder that may not be entered):
-# os.walk then tries to list that folder and reports it, once, as "cannot list".
+# Probes inside a folder that may not be entered answer "no" rather than raise: the walk then
+# reports that folder once, as "cannot list", or the file inside it as "cannot read".
 
 def _is_file(path: Path) -> bool:
     try:

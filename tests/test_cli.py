@@ -5,15 +5,18 @@ tests do not depend on what the other rules find.
 """
 from __future__ import annotations
 
+import errno
 import io
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from gradlint import __version__, cli, engine, rule
+from gradlint import __version__, cli, engine, lint_paths, lint_source, rule
 from gradlint.finding import Finding
 from gradlint.rule import BY_CODE
 
@@ -75,15 +78,34 @@ def test_exit_zero(project, capsys):
     assert code == 0 and "GL000" in out
 
 
-def test_missing_path_exits_2(project, capsys):
-    code, out, err = check(capsys, "nope.py")
+def test_missing_path_exits_2_and_the_other_paths_are_checked(project, capsys):
+    (project / "bad.py").write_text(BAD)
+    code, out, err = check(capsys, "nope.py", "bad.py")
     assert code == 2
-    assert err == "gradlint: error: nope.py: no such file or directory\n"
+    assert out.startswith("bad.py:1:7: GL000")
+    assert err.splitlines() == [
+        "gradlint: error: nope.py: no such file or directory",
+        "Found 1 finding in 1 file (1 file checked).",
+    ]
+
+
+def test_symlink_loop_named_explicitly_says_so(project, capsys):
+    (project / "loop.py").symlink_to("loop.py")
+    code, _, err = check(capsys, "loop.py")
+    assert code == 2
+    assert err.splitlines()[0] == "gradlint: error: loop.py: too many levels of symbolic links"
 
 
 def test_usage_error_exits_2(project, capsys):
     code, _, err = check(capsys, "--output-format", "xml")
     assert code == 2 and err.startswith("usage: gradlint check")
+
+
+def test_unknown_option_shows_the_commands_usage(project, capsys):
+    code, _, err = check(capsys, "--bogus")
+    assert code == 2
+    assert err.startswith("usage: gradlint check")
+    assert err.splitlines()[-1] == "gradlint check: error: unrecognized arguments: --bogus"
 
 
 def test_no_command_prints_help_and_exits_2(capsys):
@@ -105,6 +127,10 @@ def test_version(capsys):
     (["--select", "GL00"], set(BY_CODE)),
     (["--select", "ALL", "--ignore", "GL001,GL002"], set(BY_CODE) - {"GL001", "GL002"}),
     (["--ignore", "GL00"], set()),
+    (["--select", "detached-result"], {"GL001"}),
+    (["--select", "Detached-Result,inplace-on-saved"], {"GL001", "GL005"}),
+    (["--select", "ALL", "--ignore", "syntax-error"], set(BY_CODE) - {"GL000"}),
+    (["--ignore", ""], set(BY_CODE)),  # clears the config's ignore
 ])
 def test_select_and_ignore(project, capsys, monkeypatch, args, expected):
     seen = []
@@ -125,6 +151,27 @@ def test_unknown_selector_exits_2(project, capsys):
     code, _, err = check(capsys, "--select", "GL001,GL9")
     assert code == 2
     assert err.startswith("gradlint: error: --select: unknown rule selector 'GL9' (rules are GL000,")
+
+
+def test_unknown_selector_is_echoed_as_typed(project, capsys):
+    code, _, err = check(capsys, "--ignore", "detached-rezult")
+    assert code == 2
+    assert err.startswith("gradlint: error: --ignore: unknown rule selector 'detached-rezult' ")
+
+
+def test_no_rules_selected_warns(project, capsys, monkeypatch):
+    (project / "bad.py").write_text(BAD)
+    code, out, err = check(capsys, "--ignore", "ALL")
+    assert (code, out) == (0, "")
+    assert err.splitlines() == ["gradlint: warning: no rules selected", "No findings (1 file checked)."]
+
+
+@pytest.mark.parametrize("selection", ["", ",", " "])
+def test_an_empty_select_is_an_error(project, capsys, selection):
+    (project / "bad.py").write_text(BAD)
+    code, out, err = check(capsys, "--select", selection)
+    assert (code, out) == (2, "")
+    assert err == "gradlint: error: --select: no rules given (to run no rule, use --ignore ALL)\n"
 
 
 # --- output -------------------------------------------------------------------------------------
@@ -162,6 +209,18 @@ def test_quiet_drops_the_summary(project, capsys, clean_checks):
     (project / "bad.py").write_text(BAD)
     code, out, err = check(capsys, "--quiet")
     assert code == 1 and out and err == ""
+
+
+def test_output_never_fails_to_encode(project, monkeypatch):
+    # A terminal or pipe that is not UTF-8 (PYTHONIOENCODING=ascii) gets '?' for what it lacks.
+    (project / "bad.py").write_text("def f(:  # naïve …\n", encoding="utf-8")
+    out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    err = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    assert cli.main(["check", "--output-format", "full", "bad.py"]) == 1
+    out.flush()
+    assert "  1 | def f(:  # na?ve ?\n" in out.buffer.getvalue().decode("ascii")
 
 
 def test_full_format_quotes_the_source(project, capsys):
@@ -228,13 +287,63 @@ def test_internal_error_is_reported_and_the_run_continues(project, capsys, monke
     assert "Traceback" not in err
 
 
-def test_unreadable_file_is_reported_and_the_run_continues(project, capsys):
-    (project / "dangling.py").symlink_to(project / "gone.py")
+def test_unreadable_file_is_reported_and_the_run_continues(project, capsys, monkeypatch):
+    (project / "secret.py").write_text(GOOD)
     (project / "other.py").write_text(BAD)
+    real = Path.read_bytes
+
+    def read_bytes(path):
+        if path.name == "secret.py":
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+        return real(path)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
     code, out, err = check(capsys)
     assert code == 2
     assert out.startswith("other.py:1:7: GL000")
-    assert "gradlint: error: dangling.py: cannot read: No such file or directory" in err
+    assert "gradlint: error: secret.py: cannot read: Permission denied" in err
+
+
+def test_dangling_symlink_in_a_folder_is_passed_by(project, capsys):
+    (project / ".#train.py").symlink_to("gone.py")  # an editor's lock file
+    (project / "train.py").write_text(BAD)
+    code, out, err = check(capsys)
+    assert code == 1
+    assert out.startswith("train.py:1:7: GL000")
+    assert err == "Found 1 finding in 1 file (1 file checked).\n"
+
+
+def test_folder_that_cannot_be_listed_is_reported_and_the_run_continues(project, capsys, monkeypatch):
+    (project / "locked").mkdir()
+    (project / "locked" / "inside.py").write_text(BAD)
+    (project / "other.py").write_text(BAD)
+    locked = Path(os.path.abspath("locked"))
+    real_stat, real_scandir = os.stat, os.scandir
+
+    def denied(path):
+        return PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(path))
+
+    # What a folder with mode 000 does for a user who is not root: it is there, but may not be
+    # listed, and nothing inside it can be looked at.
+    def stat(path, *args, **kwargs):
+        if Path(os.path.abspath(path)).parent == locked:
+            raise denied(path)
+        return real_stat(path, *args, **kwargs)
+
+    def scandir(path="."):
+        if Path(os.path.abspath(path)) == locked:
+            raise denied(path)
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "stat", stat)
+    monkeypatch.setattr(os, "scandir", scandir)
+    code, out, err = check(capsys)
+    assert code == 2
+    assert out.startswith("other.py:1:7: GL000")
+    assert err.splitlines() == [
+        "gradlint: error: locked: cannot list: Permission denied",
+        "Found 1 finding in 1 file (1 file checked).",
+    ]
 
 
 # --- gradlint rule ------------------------------------------------------------------------------
@@ -247,13 +356,29 @@ def test_rule_all_lists_the_catalogue(capsys):
     assert "detached-result" in out
 
 
+DOC = (
+    "# detached-result (GL001)\n\n## What it does\n\nFinds `x.detach()`.\n\n"
+    "```python\n" + "loss = model(inputs).detach() + " + "weight * 2 + " * 8 + "bias\n```\n"
+)
+
+
 @pytest.mark.parametrize("query", ["GL001", "gl001", "detached-result"])
-def test_rule_renders_its_document(capsys, monkeypatch, tmp_path, query):
-    (tmp_path / "GL001-detached-result.md").write_text("# detached-result (GL001)\n\n## What it does\n\nFinds it.\n")
+def test_rule_renders_its_document_on_a_terminal(capsys, monkeypatch, tmp_path, query):
+    (tmp_path / "GL001-detached-result.md").write_text(DOC)
     monkeypatch.setattr(rule, "_doc_folders", lambda: [tmp_path])
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     assert cli.main(["rule", query]) == 0
-    out = capsys.readouterr().out
-    assert "detached-result (GL001)" in out and "Finds it." in out
+    out = re.sub(r"\x1b\[[0-9;]*m", "", capsys.readouterr().out)  # rich's styles
+    assert "detached-result (GL001)" in out and "Finds x.detach()." in out
+    assert "## What it does" not in out  # rendered, not raw
+
+
+def test_rule_prints_raw_markdown_when_not_on_a_terminal(capsys, monkeypatch, tmp_path):
+    # ``gradlint rule GL001 | less``: no wrapping of the example code, backticks kept.
+    (tmp_path / "GL001-detached-result.md").write_text(DOC)
+    monkeypatch.setattr(rule, "_doc_folders", lambda: [tmp_path])
+    assert cli.main(["rule", "GL001"]) == 0
+    assert capsys.readouterr().out == DOC
 
 
 def test_rule_without_a_document_exits_2(capsys, monkeypatch, tmp_path):
@@ -323,8 +448,33 @@ def test_public_api_is_importable_without_torch():
 
 def test_lint_paths(project):
     (project / "bad.py").write_text(BAD)
-    from gradlint import lint_paths
-
     findings = lint_paths(["."], frozenset({"GL000"}))
     assert [(f.path, f.code) for f in findings] == [("bad.py", "GL000")]
     assert all(isinstance(f, Finding) for f in findings)
+
+
+@pytest.mark.parametrize("paths", ["bad.py", Path("bad.py"), ["bad.py"]])
+def test_lint_paths_takes_one_path_or_several(project, paths):
+    (project / "bad.py").write_text(BAD)
+    assert [f.code for f in lint_paths(paths)] == ["GL000"]
+
+
+@pytest.mark.parametrize("codes", [
+    None, {"GL000"}, {"GL00"}, {"ALL"}, {"gl000"}, ["syntax-error"], "GL000,GL001", "all",
+])
+def test_lint_source_takes_selectors(codes):
+    assert [f.code for f in lint_source(BAD, "m.py", codes)] == ["GL000"]
+
+
+@pytest.mark.parametrize("codes", [set(), {"GL001"}, "GL001"])
+def test_lint_source_selectors_that_leave_out_gl000(codes):
+    assert lint_source(BAD, "m.py", codes) == []
+
+
+@pytest.mark.parametrize("codes", [{"XYZ"}, {"GL999"}, "GL001,nope"])
+def test_lint_source_and_lint_paths_reject_unknown_selectors(project, codes):
+    (project / "bad.py").write_text(BAD)
+    with pytest.raises(ValueError, match="unknown rule selector"):
+        lint_source(BAD, "m.py", codes)
+    with pytest.raises(ValueError, match="unknown rule selector"):
+        lint_paths("bad.py", codes)

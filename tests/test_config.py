@@ -36,6 +36,10 @@ def check(capsys, *args: str) -> tuple[int, str, str]:
      "gradlint: error: pyproject.toml: 'per-file-ignores' in [tool.gradlint] must be a table of pattern = list of codes, not list ['GL001']"),
     ("select = ['GL999']",
      "gradlint: error: pyproject.toml: in 'select': unknown rule selector 'GL999'"),
+    ("ignore = ['detached-rezult']",  # echoed as written, not upper-cased
+     "gradlint: error: pyproject.toml: in 'ignore': unknown rule selector 'detached-rezult'"),
+    ("select = []",
+     "gradlint: error: pyproject.toml: 'select' in [tool.gradlint] is empty (to run no rule, use ignore = [\"ALL\"])"),
     ("[tool.gradlint.per-file-ignores]\n'tests/*' = ['GL9']",
      "gradlint: error: pyproject.toml: in 'per-file-ignores 'tests/*'': unknown rule selector 'GL9'"),
     ("select = ['GL001'",
@@ -50,6 +54,21 @@ def test_config_errors_exit_2_with_one_line(tmp_path, monkeypatch, capsys, body,
     assert err.startswith(message)
     assert len(err.strip().splitlines()) == 1
     assert "Traceback" not in err and out == ""
+
+
+@pytest.mark.parametrize("text, message", [
+    ('tool = "gradlint"', "pyproject.toml: 'tool' must be a table, not str 'gradlint'"),
+    ("tool = 1", "pyproject.toml: 'tool' must be a table, not int 1"),
+    ('tool = ["gradlint"]', "pyproject.toml: 'tool' must be a table, not list ['gradlint']"),
+    ("[tool]\ngradlint = 3", "pyproject.toml: [tool.gradlint] must be a table, not int 3"),
+    ("[tool]\ngradlint = ['GL001']", "pyproject.toml: [tool.gradlint] must be a table, not list ['GL001']"),
+])
+def test_a_malformed_tool_entry_is_a_config_error(tmp_path, monkeypatch, capsys, text, message):
+    (tmp_path / "pyproject.toml").write_text(f"{text}\n\n[project]\nname = 'demo'\n")
+    (tmp_path / "a.py").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = check(capsys)
+    assert (code, out, err) == (2, "", f"gradlint: error: {message}\n")
 
 
 def test_toml_error_names_the_position(tmp_path):
@@ -83,6 +102,30 @@ def test_config_option_names_the_file(tmp_path, monkeypatch, capsys):
     assert check(capsys, "a.py", "--config", str(settings))[0] == 0
     code, _, err = check(capsys, "--config", "missing.toml")
     assert code == 2 and "missing.toml: no such config file" in err
+
+
+def test_config_option_naming_a_file_without_the_table_is_an_error(tmp_path, monkeypatch, capsys):
+    (tmp_path / "other.toml").write_text("[project]\nname = 'demo'\n")
+    (tmp_path / "a.py").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = check(capsys, "a.py", "--config", "other.toml")
+    assert (code, out) == (2, "")
+    assert err == "gradlint: error: other.toml: has no [tool.gradlint] table\n"
+
+
+def test_rule_names_work_in_select_ignore_and_per_file_ignores(tmp_path, monkeypatch, capsys):
+    write_config(tmp_path, "select = ['Syntax-Error', 'detached-result']\n"
+                           "[tool.gradlint.per-file-ignores]\n'legacy/*' = ['syntax-error']")
+    for name in ("a.py", "legacy/b.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = check(capsys, "--output-format", "concise")
+    assert code == 1
+    assert [line.split(":")[0] for line in out.splitlines()] == ["a.py"]
+    assert config.load().select == ["Syntax-Error", "detached-result"]
+    write_config(tmp_path, "ignore = ['syntax-error']")
+    assert check(capsys)[0] == 0
 
 
 def test_config_select_and_ignore_and_the_command_line_overriding_them(tmp_path, monkeypatch, capsys):

@@ -1,6 +1,8 @@
 """Which files ``gradlint check`` lints."""
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 import pytest
@@ -98,3 +100,79 @@ def test_missing_path_raises(tmp_path):
     with pytest.raises(FileNotFoundError) as err:
         discover([tmp_path / "nope.py"], root=tmp_path)
     assert err.value.filename == str(tmp_path / "nope.py")
+
+
+def test_a_missing_path_is_told_to_on_error_and_the_others_are_still_found(tmp_path):
+    make(tmp_path, "a.py")
+    errors = []
+    assert found(tmp_path, "nope.py", "a.py", on_error=errors.append) == ["a.py"]
+    assert errors == [f"{tmp_path / 'nope.py'}: no such file or directory"]
+
+
+def test_a_symlink_loop_named_explicitly_says_so(tmp_path):
+    (tmp_path / "loop.py").symlink_to(tmp_path / "loop.py")
+    errors = []
+    assert found(tmp_path, "loop.py", on_error=errors.append) == []
+    assert errors == [f"{tmp_path / 'loop.py'}: too many levels of symbolic links"]
+
+
+def test_what_is_not_a_regular_file_is_passed_by_in_a_folder(tmp_path):
+    make(tmp_path, "train.py", "real/target.py")
+    (tmp_path / ".#train.py").symlink_to(tmp_path / "gone.py")  # an Emacs lock file
+    (tmp_path / "loop.py").symlink_to(tmp_path / "loop.py")
+    (tmp_path / "link.py").symlink_to(tmp_path / "real" / "target.py")  # a real file: kept
+    os.mkfifo(tmp_path / "pipe.py")  # reading it would wait forever
+    errors = []
+    assert found(tmp_path, on_error=errors.append) == ["link.py", "real/target.py", "train.py"]
+    assert errors == []
+
+
+@pytest.fixture
+def locked(tmp_path, monkeypatch):
+    """``locked/`` behaves as a folder with mode 000 does for a user who is not root: it can be
+    seen, but not listed, and nothing inside it can be looked at."""
+    make(tmp_path, "a.py", "locked/b.py")
+    folder = tmp_path / "locked"
+    real_stat, real_scandir = os.stat, os.scandir
+
+    def denied(path):
+        return PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(path))
+
+    def stat(path, *args, **kwargs):
+        if Path(os.fspath(path)).parent == folder:
+            raise denied(path)
+        return real_stat(path, *args, **kwargs)
+
+    def scandir(path="."):
+        if Path(os.fspath(path)) == folder:
+            raise denied(path)
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "stat", stat)
+    monkeypatch.setattr(os, "scandir", scandir)
+    return folder
+
+
+def test_a_folder_that_cannot_be_listed_is_told_to_on_error(tmp_path, locked):
+    errors = []
+    assert found(tmp_path, on_error=errors.append) == ["a.py"]
+    assert errors == [f"{locked}: cannot list: Permission denied"]
+
+
+def test_without_on_error_a_folder_that_cannot_be_listed_raises(tmp_path, locked):
+    with pytest.raises(PermissionError):
+        found(tmp_path)
+
+
+def test_a_folder_with_mode_000(tmp_path):
+    make(tmp_path, "a.py", "locked/b.py")
+    locked = tmp_path / "locked"
+    locked.chmod(0)
+    try:
+        if os.access(locked, os.R_OK):
+            pytest.skip("this user may read any folder (root)")
+        errors = []
+        assert found(tmp_path, on_error=errors.append) == ["a.py"]
+        assert errors == [f"{locked}: cannot list: Permission denied"]
+    finally:
+        locked.chmod(0o755)
