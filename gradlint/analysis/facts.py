@@ -61,6 +61,7 @@ class Backward:
     root_from_outside: bool = False  # the root is bound before the loop, never inside it
     window: bool = False  # the loop detaches its carried state now and then (truncated BPTT)
     root_is_item: bool = False  # `for loss in losses: loss.backward(...)`: one graph, many roots
+    reads: set = field(default_factory=set)  # names the root expression indexes with
 
 
 @dataclass(frozen=True)

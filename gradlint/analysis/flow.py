@@ -161,6 +161,7 @@ class Walker:
         # by more than one rule of a call, and must be evaluated (and its facts recorded) once,
         # or nested calls cost time exponential in their depth.
         self.memo: dict[int, Value] = {}
+        self.save_log: list[tuple[str, Save]] = []  # (name, save) in the order ops saved them
         # Module-level function name -> parameter positions and names that some call site passes
         # a tensor with history: inside the function those parameters may require grad.
         self.seeds: dict[str, set] = {}
@@ -302,9 +303,11 @@ class Walker:
         for i, site in enumerate(ctx.backwards):
             site.freed_later = any(not later.retain_graph for later in ctx.backwards[i + 1:])
             root = site.root.split(".")[0].split("(")[0].split("[")[0]
-            site.root_from_outside = root.isidentifier() and root not in assigned and root in before
+            # `losses[i].backward(…)` walks a different root of one graph each iteration.
+            indexed = bool(site.reads & (assigned | (_target_names(stmt.target) if isinstance(stmt, cst.For) else set())))
+            site.root_from_outside = root.isidentifier() and root not in assigned and root in before and not indexed
             site.window = bool(truncated)
-            site.root_is_item = isinstance(stmt, cst.For) and root in _target_names(stmt.target)
+            site.root_is_item = (isinstance(stmt, cst.For) and root in _target_names(stmt.target)) or indexed
         self.env = _join_envs(before, self.env, self.outside)
         if stmt.orelse is not None:
             self.block(block_body(stmt.orelse.body))
@@ -541,12 +544,22 @@ class Walker:
             return
         value = self.lookup(name)
         self.env[name] = replace(value, saved=value.saved | {save})
+        self.save_log.append((name, save))
+
+    def forget_saves(self, since: int) -> None:
+        """Undo the saves recorded since ``len(self.save_log) == since``."""
+        for name, save in self.save_log[since:]:
+            value = self.env.get(name)
+            if value is not None and save in value.saved:
+                self.env[name] = replace(value, saved=value.saved - {save})
+        del self.save_log[since:]
 
     def backward(self, node: cst.Call, root_expr, root: Value, retain: bool, create: bool,
                  accumulates: bool = True) -> None:
         site = Backward(node, self.facts.code(root_expr) if root_expr is not None else "?", root,
                         retain_graph=retain or create, create_graph=create, function=self.function,
-                        loop=self.loops[-1].node if self.loops else None, accumulates=accumulates)
+                        loop=self.loops[-1].node if self.loops else None, accumulates=accumulates,
+                        reads=_index_names(root_expr))
         if self.loops:
             self.loops[-1].backwards.append(site)
         if self.record:
@@ -897,10 +910,14 @@ class Walker:
             if name is not None:
                 self.env[name] = value
             return value
+        marks = len(self.save_log)
         receiver = self.expr(recv_expr)
         values = self.arg_values(node)
         args = union(values) if values else CONST
         if meth in PULL_METHODS:
+            # `h.pow(2).mean().item()`: the graph built to compute a logged number is dropped at
+            # once, so the tensors it saved are never checked by a backward.
+            self.forget_saves(marks)
             from_tensor = receiver.tensor or receiver.attached or receiver.live or receiver.computed or receiver.nograd
             pulled = receiver.pulled | ({node} if from_tensor else EMPTY)
             return Value(pulled=pulled, nograd=receiver.nograd, rebuilt=receiver.rebuilt,
@@ -1033,6 +1050,16 @@ class Walker:
         if module.saves_output:
             out = replace(out, saved=frozenset({save}))
         return out
+
+
+def _index_names(expr) -> set[str]:
+    """The names a root expression indexes with (``i`` of ``losses[i]``)."""
+    found: set[str] = set()
+    for node in iter_nodes(expr) if expr is not None else ():
+        if isinstance(node, cst.Subscript):
+            for element in node.slice:
+                found |= {n.value for n in iter_nodes(element) if isinstance(n, cst.Name)}
+    return found
 
 
 def _target_names(target) -> set[str]:

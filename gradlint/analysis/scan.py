@@ -178,16 +178,35 @@ def frozen_owners(module: cst.Module) -> set[str]:
             owner = dotted(node.func.value)
             if owner:
                 found.add(owner)
-        elif isinstance(node, cst.For) and isinstance(node.iter, cst.Call) \
-                and isinstance(node.iter.func, cst.Attribute) and node.iter.func.attr.value == "parameters":
-            owner = dotted(node.iter.func.value)
-            freezes = any(
-                isinstance(n, cst.Assign) and literal_false(n.value)
-                and isinstance(n.targets[0].target, cst.Attribute) and n.targets[0].target.attr.value == "requires_grad"
-                for n in iter_nodes(node.body))
-            if owner and freezes:
-                found.add(owner)
+        elif isinstance(node, cst.For):
+            owners = _parameter_owners(node)
+            for n in iter_nodes(node.body):
+                if isinstance(n, cst.Assign) and literal_false(n.value) \
+                        and isinstance(n.targets[0].target, cst.Attribute) \
+                        and n.targets[0].target.attr.value == "requires_grad":
+                    owner = owners.get(dotted(n.targets[0].target.value) or "")
+                    if owner:
+                        found.add(owner)
     return found
+
+
+def _parameter_owners(loop: cst.For) -> dict[str, str]:
+    """Loop variable -> the module whose parameters it walks: ``for p in m.parameters()``, and
+    ``for q, k in zip(a.parameters(), b.parameters())`` (q -> a, k -> b)."""
+    def owner(call) -> str | None:
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) \
+                and call.func.attr.value in ("parameters", "named_parameters"):
+            return dotted(call.func.value)
+        return None
+
+    target, iterable = loop.target, loop.iter
+    if isinstance(target, cst.Name) and owner(iterable):
+        return {target.value: owner(iterable)}
+    if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and iterable.func.value == "zip" \
+            and isinstance(target, (cst.Tuple, cst.List)):
+        pairs = zip((e.value for e in target.elements), (a.value for a in iterable.args))
+        return {t.value: owner(a) for t, a in pairs if isinstance(t, cst.Name) and owner(a)}
+    return {}
 
 
 def nograd_only_callees(module: cst.Module, imports: ImportTable, names: set[str]) -> set[str]:

@@ -98,6 +98,12 @@ def _optimized(cut, facts) -> bool:
     return bool(cut.keys & facts.optimized) or bool(_resolve(cut.upstream, facts) & facts.optimized)
 
 
+def _named_in_optimizer(cut, facts) -> bool:
+    """An optimizer is given this very module (``model.pretrained_encoder.parameters()``), not
+    just the whole model around it."""
+    return any(not key.endswith(".*") and key in facts.optimized for key in cut.keys)
+
+
 def _frozen(cut, facts) -> bool:
     """Every optimizer of the module is known, and none updates what the cut starves."""
     if not facts.optimized or facts.optimizers_open or _optimized(cut, facts):
@@ -124,8 +130,8 @@ def _broken(value, facts, attached_elsewhere):
         cut = facts.cuts.get(node)
         if cut is None or not cut.upstream:
             continue
-        if any(_says(root, _INTENDED) for root in cut.upstream):
-            continue
+        if any(_says(root, _INTENDED) for root in cut.upstream) and not _named_in_optimizer(cut, facts):
+            continue  # a target or teacher, unless an optimizer is handed exactly that module
         if cut.upstream & companions:
             continue  # the same trainables stay attached beside the cut (SimSiam)
         if value.post and not (cut.upstream & value.post) and not _optimized(cut, facts):
