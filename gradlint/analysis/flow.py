@@ -821,6 +821,14 @@ class Walker:
                 callee = Value(roots=frozenset({head}))  # self.model(x) in a trainer class
             if callee.roots or callee.module is not None:
                 return self.apply_module(node, callee, self.arg_values(node), positional)
+        if head is not None and head.count(".") == 1 and not head.startswith("self."):
+            # `policy.pi(h)` on an instance of this file's class: the submodule it was built with.
+            owner = self.lookup(head.split(".")[0]).module
+            cls = self.classes.get(owner.qualname) if owner is not None else None
+            module = cls.attrs.get("self." + head.split(".")[1]) if cls is not None else None
+            if module is not None:
+                callee = Value(roots=self.lookup(head.split(".")[0]).roots, module=module)
+                return self.apply_module(node, callee, self.arg_values(node), positional)
         if isinstance(func, cst.Attribute):
             return self.method_call(node, func, positional, keywords)
         if isinstance(func, cst.Name):
