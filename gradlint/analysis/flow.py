@@ -5,7 +5,8 @@ which trainable roots its autograd history reaches (``self.encoder``, a global l
 ``requires_grad=True``, a module object), which ``.detach()`` cuts, ``no_grad`` regions and
 ``.item()`` pulls it descends from, and which recorded ops saved it for backward. Branches are
 walked separately and joined; loop bodies are walked twice so values carried from one
-iteration to the next are seen. Calls into other functions are not followed.
+iteration to the next are seen. Calls into other functions are summarised, not followed
+(docs/design.md says what crosses them).
 """
 from __future__ import annotations
 
@@ -19,12 +20,13 @@ from gradlint.analysis.facts import (
     Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
 )
 from gradlint.analysis.imports import collect_imports, dotted
-from gradlint.analysis.tree import iter_nodes
 from gradlint.analysis.scan import (
-    ENABLE_GRAD, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried, block_body,
-    decorated_nograd, detached_in, frozen_owners, intended_leaves, nograd_only_callees, is_fresh_copy, literal_false, literal_true, module_info,
-    returns_under_nograd, scan_classes, trains_locally,
+    DETACHING_HELPERS, ENABLE_GRAD, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried, block_body,
+    decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, literal_false,
+    literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
+    trains_locally,
 )
+from gradlint.analysis.tree import iter_nodes
 from gradlint.analysis.values import CONST, EMPTY, LIVE, NOTHING_YET, UNKNOWN, Save, Value, union
 
 REBUILDERS = {
@@ -67,7 +69,6 @@ CONST_BUILTINS = {"len", "range", "print", "isinstance", "hasattr", "getattr", "
 MODULE_ITERATORS = {"children", "modules", "parameters", "named_parameters", "named_children", "named_modules", "values"}
 NOT_MODULES = re.compile(r"(Loader|Dataset|Sampler|Writer|Logger|Path|Parser|Tokenizer|Config|Error|Exception|Warning|Dict|List|Namespace|Counter|Timer|Meter|Scheduler|Scaler)$")
 MODULE_LIKE = re.compile(r"^(?:model|net|network|module|encoder|decoder|backbone|generator|discriminator|critic|actor|policy|teacher|student|classifier|head|block|layer|[a-z]+_(?:model|net|encoder|decoder))s?$|^net(?-i:[A-Z_])", re.I)
-DETACHING_HELPERS = re.compile(r"detach|repackage", re.I)
 OPERATORS = {
     cst.Multiply: ("operator.mul", "*"), cst.Power: ("operator.pow", "**"),
     cst.MatrixMultiply: ("operator.matmul", "@"), cst.Divide: ("operator.truediv", "/"),

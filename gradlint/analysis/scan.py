@@ -21,7 +21,8 @@ NOGRAD = {
 SET_GRAD_ENABLED = {"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"}
 ENABLE_GRAD = {"torch.enable_grad", "torch.autograd.enable_grad"}
 
-_DETACHING = re.compile(r"detach|repackage", re.I)
+# Helpers that detach what they are given: `repackage_hidden(h)`, `detach_state(s)`.
+DETACHING_HELPERS = re.compile(r"detach|repackage", re.I)
 # Calls whose arguments are looked at, not computed with: a `.grad` read there is no use.
 _LOGGING = {"info", "debug", "warning", "log", "write", "add_scalar", "append", "log_dict"}
 
@@ -402,7 +403,7 @@ def detached_in(loop) -> set[str]:
             cuts = any(
                 (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "detach")
                 or (isinstance(n, cst.Attribute) and n.attr.value == "data")
-                or (isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and _DETACHING.search(n.func.value))
+                or (isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and DETACHING_HELPERS.search(n.func.value))
                 for n in iter_nodes(value))
             if cuts:
                 for target in node.targets:
