@@ -43,6 +43,7 @@ class Return:
     node: cst.Return
     value: Value
     function: Function
+    parts: tuple = ()  # for a returned tuple: (expression, value) per element
 
 
 @dataclass

@@ -267,7 +267,7 @@ class Walker:
         elif isinstance(node, cst.Return):
             value = self.expr(node.value) if node.value is not None else CONST
             if self.record:
-                self.facts.returns.append(Return(node, value, self.function))
+                self.facts.returns.append(Return(node, value, self.function, self.return_parts(node.value)))
         elif isinstance(node, (cst.Del,)):
             pass
         elif isinstance(node, (cst.Raise, cst.Assert)):
@@ -599,6 +599,17 @@ class Walker:
                 found.add(name)
         return frozenset(found)
 
+    def return_parts(self, expr) -> tuple:
+        """``return logits, aux.detach()``: each element is its own output, used on its own by
+        the caller. (expression, value) per element, nested tuples flattened."""
+        if not isinstance(expr, (cst.Tuple, cst.List)):
+            return ()
+        parts = []
+        for element in expr.elements:
+            inner = self.return_parts(element.value)
+            parts.extend(inner or [(element.value, self.expr(element.value))])
+        return tuple(parts)
+
     def saves_parameters(self, root: Value, names) -> bool:
         """Whether the graph of ``root`` may have saved some of ``names`` for backward: a module
         (``nn.Linear`` saves its weight) or a leaf some recorded op saved."""
@@ -746,6 +757,10 @@ class Walker:
 
     def cut(self, node, operand_expr, kind: str) -> Value:
         operand = self.expr(operand_expr)
+        input_name = dotted(operand_expr) if operand.live and not (operand.roots or operand.post) else None
+        if input_name is not None and self.nograd is None and "." not in input_name:
+            # `pred = pred.data` in a loss's forward: what computed `pred` is the caller's model.
+            operand = replace(operand, roots=frozenset({f"{input_name}@input"}), computed=True)
         if self.nograd is None and (operand.roots or operand.post) and operand.computed:
             cut = self.facts.cuts.get(node)
             if cut is None:
@@ -770,7 +785,8 @@ class Walker:
         left, right = self.expr(node.left), self.expr(node.right)
         out = (left | right)
         out = replace(out, tensor=left.tensor or right.tensor)
-        if isinstance(node.operator, tuple(OPERATORS)) and (left.tensor or right.tensor) and not (left.const and right.const):
+        if isinstance(node.operator, tuple(OPERATORS)) and (left.tensor or right.tensor or left.live or right.live) \
+                and not (left.const and right.const):
             qual, symbol = OPERATORS[type(node.operator)]
             operands = [node.left, node.right]
             values = [left, right]

@@ -234,16 +234,29 @@ def returns_under_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
     function is decorated): what it returns has no history."""
     if decorated_nograd(node, imports):
         return True
-    inside: set[int] = set()
-    returns = []
+    inside: set[int] = set()  # returns and assignments inside a no_grad block
+    returns, bound_outside = [], set()
     for child in iter_nodes(node, into_functions=False):
         if isinstance(child, cst.With) and any(
                 imports.qualname(i.item.func if isinstance(i.item, cst.Call) else i.item) in NOGRAD
                 for i in child.items):
-            inside.update(id(n) for n in iter_nodes(child, into_functions=False) if isinstance(n, cst.Return))
+            inside.update(id(n) for n in iter_nodes(child, into_functions=False)
+                          if isinstance(n, (cst.Return, cst.Assign)))
         elif isinstance(child, cst.Return) and child.value is not None:
             returns.append(child)
-    return bool(returns) and all(id(r) in inside for r in returns)
+    for child in iter_nodes(node, into_functions=False):
+        if isinstance(child, cst.Assign) and id(child) not in inside:
+            bound_outside |= {t.target.value for t in child.targets if isinstance(t.target, cst.Name)}
+    bound_inside = {t.target.value for child in iter_nodes(node, into_functions=False)
+                    if isinstance(child, cst.Assign) and id(child) in inside
+                    for t in child.targets if isinstance(t.target, cst.Name)}
+
+    def nograd_return(ret: cst.Return) -> bool:
+        # `with torch.no_grad(): logits = policy(obs)` and then `return logits` after the block
+        name = ret.value.value if isinstance(ret.value, cst.Name) else None
+        return id(ret) in inside or (name in bound_inside and name not in bound_outside)
+
+    return bool(returns) and all(nograd_return(r) for r in returns)
 
 
 def _wraps_call_in_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:

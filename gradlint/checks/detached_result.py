@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+import libcst as cst
+
 from gradlint.checks import Report
 from gradlint.rule import BY_CODE
 
@@ -34,12 +36,21 @@ def check(facts):
         # What a training step or a loss function returns is trained through, whatever else
         # the module returns attached.
         elsewhere = frozenset() if _says(fn.name, _TRAINING) else _elsewhere(sinks, ret.node)
-        for cut in _broken(ret.value, facts, elsewhere):
-            if _says(fn.name, _EVALUATION) and (fn.class_name is None or {u.split("@")[0] for u in cut.upstream} <= _parameters(fn.node)):
-                continue  # `def predict(model, x): return model(x).detach()` hands out results
-            if cut.node not in reported:
-                reported.add(cut.node)
-                yield _report(cut, f"is returned from `{fn.name}()`")
+        # Each element of a returned tuple is an output of its own (`return logits,
+        # aux_logits.detach()`), except state handed back for the next call (TBPTT's hidden).
+        parts = ([value for expr, value in ret.parts if not _says(_last_name(expr), _STATE)]
+                 if ret.parts else [ret.value])
+        for value in parts:
+            # A detached by-product of what a sibling output trains (`return loss, logits.detach()`).
+            siblings = frozenset().union(*(other.roots for _, other in ret.parts if other is not value))
+            for cut in _broken(value, facts, elsewhere):
+                if ret.parts and cut.upstream <= siblings:
+                    continue
+                if any(name.endswith("@input") for name in cut.upstream) and (
+                        fn.name != "forward" or value.cuts[cut.node] or value.post):
+                    continue  # only a forward's whole output cut from its own input is that sure
+                yield from _once(cut, fn, reported)
+
     for site in facts.backwards:
         for cut in _broken(site.value, facts, _elsewhere(sinks, site.node)):
             if site.loop is not None and cut.loop is site.loop and cut.carried:
@@ -55,6 +66,27 @@ _EVALUATION = {"eval", "evaluate", "evaluation", "valid", "validate", "validatio
                "visualize", "visualise", "plot", "log"}
 
 
+_STATE = {"h", "c", "hx", "cx", "hn", "cn", "hidden", "hiddens", "state", "states", "memory", "mem",
+          "cache", "carry", "past", "kv"}
+
+
+def _last_name(expr) -> str | None:
+    """``h`` for ``h.detach()``, ``self.hidden[0].detach()`` → ``hidden``."""
+    while True:
+        if isinstance(expr, cst.Call):
+            expr = expr.func
+        elif isinstance(expr, cst.Attribute) and expr.attr.value in ("detach", "data", "detach_", "clone", "contiguous"):
+            expr = expr.value
+        elif isinstance(expr, cst.Subscript):
+            expr = expr.value
+        elif isinstance(expr, cst.Attribute):
+            return expr.attr.value
+        elif isinstance(expr, cst.Name):
+            return expr.value
+        else:
+            return None
+
+
 def _says(name: str | None, words: set[str]) -> bool:
     """Whether one of the words of ``name`` (``compute_ema_target``, ``EMATeacher``,
     ``self.target_net``) is in ``words``; ``semantic`` does not say ``ema``."""
@@ -67,6 +99,14 @@ def _says(name: str | None, words: set[str]) -> bool:
 def _parameters(node) -> set[str]:
     params = node.params
     return {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]}
+
+
+def _once(cut, fn, reported):
+    if _says(fn.name, _EVALUATION) and (fn.class_name is None or {u.split("@")[0] for u in cut.upstream} <= _parameters(fn.node)):
+        return  # `def predict(model, x): return model(x).detach()` hands out results
+    if cut.node not in reported:
+        reported.add(cut.node)
+        yield _report(cut, f"is returned from `{fn.name}()`")
 
 
 def _sinks(facts) -> dict:
@@ -147,8 +187,11 @@ def _broken(value, facts, attached_elsewhere):
 def _report(cut, where: str, **refs):
     # A parameter taken to be a model is keyed `model@train`: show the name the user wrote.
     names = sorted({name.split("@")[0] for name in cut.upstream})
-    upstream = ", ".join("this module's parameters (`self`)" if name == "self" else f"`{name}`"
-                         for name in names)
+    shown = {name.split("@")[0]: name for name in cut.upstream}
+    upstream = ", ".join(
+        "this module's parameters (`self`)" if name == "self"
+        else f"whatever computed `{name}`" if shown[name].endswith("@input")
+        else f"`{name}`" for name in names)
     expr = f"{cut.tensor}{cut.kind}"
     verb = "gets" if len(names) == 1 and "self" not in names else "get"
     return Report(
