@@ -64,6 +64,9 @@ NDARRAY_METHODS = {
     "flatten", "ravel", "repeat", "take", "tolist", "item", "nonzero", "sort", "argsort", "conj",
     "diagonal", "trace", "swapaxes", "view", "abs", "__abs__",
 }
+CONTAINER_METHODS = {"keys", "values", "items", "get", "pop", "append", "extend", "insert", "update",
+                     "setdefault", "copy", "index", "count", "sort", "reverse", "clear", "add", "remove",
+                     "discard", "join", "split", "format", "replace", "strip", "startswith", "endswith"}
 PASSTHROUGH_BUILTINS = {"list", "tuple", "sorted", "reversed", "enumerate", "zip", "sum", "max", "min", "abs", "iter", "next", "dict", "set"}
 CONST_BUILTINS = {"len", "range", "print", "isinstance", "hasattr", "getattr", "str", "repr", "round", "type", "id", "callable", "format"}
 MODULE_ITERATORS = {"children", "modules", "parameters", "named_parameters", "named_children", "named_modules", "values"}
@@ -834,7 +837,8 @@ class Walker:
             callee = self.lookup(head)
             if head in ("self.forward", "self.__call__"):
                 callee = Value(roots=frozenset({"self"}))  # the module itself
-            if not callee.roots and callee.module is None and head not in self.env:
+            if not callee.roots and callee.module is None and head not in self.env \
+                    and self.cls is not None and head in self.cls.attrs:
                 callee = Value(roots=frozenset({head}))  # self.model(x) in a trainer class
             if callee.roots or callee.module is not None:
                 return self.apply_module(node, callee, self.arg_values(node), positional)
@@ -984,14 +988,21 @@ class Walker:
             result = receiver | args
             if self.nograd is not None:
                 result = self.no_history(result)
-            if base is not None and base in self.env and "." not in base:
+            if base is not None and base == dotted(recv_expr) and base in self.env and "." not in base:
+                # (an edit through `value.detach()` changes the values, not what `value` is)
                 self.env[base] = replace(result, saved=receiver.saved, module=receiver.module)
             return replace(result, saved=receiver.saved)
         name = dotted(recv_expr)
-        is_root_object = name is not None and (receiver.module is not None or (
+        # `self.encoder.encode(x)`, `model.generate(x)`: a method of a model. Only where the
+        # receiver is known to be one: in a class whose base this file cannot see, `self.groups`
+        # may as well be a dict.
+        owner_is_model = receiver.module is not None or not name or not name.startswith("self.") or (
+            self.cls is not None and self.cls.is_module)
+        is_root_object = name is not None and owner_is_model and (receiver.module is not None or (
             receiver.roots and not receiver.computed and not receiver.tensor
             and name.split(".")[0] in ("self",) + tuple(receiver.roots)))
-        if is_root_object and meth not in CAST_METHODS and meth not in MODULE_ITERATORS:
+        if is_root_object and meth not in CAST_METHODS and meth not in MODULE_ITERATORS \
+                and meth not in CONTAINER_METHODS:
             return self.apply_module(node, receiver, values, positional, method=True)
         out = receiver | args
         out = replace(out, tensor=receiver.tensor or meth in TENSOR_ONLY_METHODS, carried=out.carried)

@@ -28,7 +28,7 @@ _LOGGING = {"info", "debug", "warning", "log", "write", "add_scalar", "append", 
 
 # Base classes that are not nn.Module: a subclass's attributes are settings, not parameters.
 _PLAIN_BASES = {"object", "ABC", "Enum", "IntEnum", "NamedTuple", "TypedDict", "Protocol", "Generic", "dict", "list", "tuple", "str", "int", "float"}
-_PLAIN_BASE_SUFFIX = re.compile(r"(Dataset|Sampler|Optimizer|Exception|Error|Warning|Enum|Callback|Logger|Loader|Scheduler|Config|Parser|Meta|Mixin|TestCase)$")
+_PLAIN_BASE_SUFFIX = re.compile(r"(Dataset|Sampler|Optimizer|Exception|Error|Warning|Enum|Callback|Logger|Loader|Scheduler|Config|Parser|Meta|Mixin|TestCase|Distribution|Family|Transform|Constraint|DataPipe)$")
 
 
 class ClassInfo:
