@@ -154,7 +154,9 @@ class ModuleFacts:
     frozen: set = field(default_factory=set)  # what the module freezes (`X.requires_grad_(False)`)
     parameters: dict = field(default_factory=dict)  # module-level function -> its parameter names
     # A function parameter taken to be a model (``net@embed``) -> the roots its callers pass.
-    param_sources: dict = field(default_factory=dict)  # Rebuild nodes bound to leaves made on purpose
+    param_sources: dict = field(default_factory=dict)
+    # A module-level function's parameter (``probs@mask_invalid_``) -> Saves of what callers pass.
+    saved_arguments: dict = field(default_factory=dict)  # Rebuild nodes bound to leaves made on purpose
     optimizers: dict = field(default_factory=dict)
 
     def code(self, node: cst.CSTNode | tuple) -> str:

@@ -182,7 +182,10 @@ class Walker:
         for i, param in enumerate([*positional, *params.kwonly_params]):
             name = param.name.value
             live = (forward and i > 0) or (i in seeds and i < len(positional)) or name in seeds
-            if MODULE_LIKE.search(name) and not (i == 0 and self.cls is not None):
+            saved = self.facts.saved_arguments.get(f"{name}@{node.name.value}") if self.cls is None else None
+            if saved:
+                self.env[name] = Value(live=True, tensor=True, saved=frozenset(saved))
+            elif MODULE_LIKE.search(name) and not (i == 0 and self.cls is not None):
                 # `def train(model, …)`: a parameter named like a model is taken to be one.
                 # Scoped to the function: another function's `model` is another object.
                 self.env[name] = Value(roots=frozenset({f"{name}@{node.name.value}"}), live=live)
@@ -1036,6 +1039,10 @@ class Walker:
                 if value.attached or value.live:
                     seeds.add(arg.keyword.value if arg.keyword is not None else i)
                 param = arg.keyword.value if arg.keyword is not None else (params[i] if i < len(params) else None)
+                if param is not None and value.saved:
+                    # `mask_invalid_(probs, m)` hands the helper a tensor an op saved: an edit
+                    # of that parameter in the helper breaks the caller's backward.
+                    self.facts.saved_arguments.setdefault(f"{param}@{name}", set()).update(value.saved)
                 if param is not None and value.roots:
                     # `embed(encoder, x)`: inside embed(), the model `net@embed` is `encoder`.
                     self.facts.param_sources.setdefault(f"{param}@{name}", set()).update(value.roots)
