@@ -129,6 +129,7 @@ def walk_module(module: cst.Module) -> ModuleFacts:
 
 DEFINITION = Value()  # what a def or class statement binds its name to (compared by identity)
 NOGRAD_DEFINITION = Value()  # the same, for a function whose results have no history
+BUFFER = Value(tensor=True, const=True)  # a registered buffer: a tensor nothing trains
 
 
 class _Loop:
@@ -640,6 +641,8 @@ class Walker:
             return self.env[name]
         head = name.split(".")[0]
         if head == "self" and name.count(".") == 1 and self.cls is not None:
+            if name in self.cls.buffers:
+                return BUFFER
             if name in self.cls.literal_attrs and name not in self.cls.attrs:
                 return CONST
             module = self.cls.attrs.get(name)

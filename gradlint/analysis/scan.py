@@ -41,6 +41,7 @@ class ClassInfo:
         self.nograd_methods: set[str] = set()
         self.is_module = False
         self.unseen_base = False  # a base class from another file that may be an nn.Module
+        self.buffers: set[str] = set()  # self.x registered with register_buffer: tensors, not trained
 
     @property
     def may_be_module(self) -> bool:
@@ -117,7 +118,7 @@ def scan_classes(module: cst.Module, imports: ImportTable) -> dict[str, ClassInf
                         and call.func.attr.value == "register_buffer" and call.args \
                         and isinstance(call.args[0].value, cst.SimpleString):
                     # A buffer is state, not a parameter: nothing trains it.
-                    info.literal_attrs.add("self." + call.args[0].value.evaluated_value)
+                    info.buffers.add("self." + call.args[0].value.evaluated_value)
             settings = _setting_params(stmt) if stmt.name.value == "__init__" else set()
             for assign in iter_nodes(stmt, into_functions=False):
                 if not isinstance(assign, cst.Assign):
