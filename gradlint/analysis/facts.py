@@ -155,7 +155,9 @@ class ModuleFacts:
     parameters: dict = field(default_factory=dict)  # module-level function -> its parameter names
     # A function parameter taken to be a model (``net@embed``) -> the roots its callers pass.
     param_sources: dict = field(default_factory=dict)
-    # A module-level function's parameter (``probs@mask_invalid_``) -> Saves of what callers pass.
+    # What call sites hand module-level functions, per parameter (``probs@mask_invalid_``):
+    # a tensor that may require grad, and the Saves of tensors an op saved.
+    live_arguments: set = field(default_factory=set)
     saved_arguments: dict = field(default_factory=dict)  # Rebuild nodes bound to leaves made on purpose
     optimizers: dict = field(default_factory=dict)
 

@@ -103,7 +103,7 @@ def walk_module(module: cst.Module) -> ModuleFacts:
     walker.block(module.body)
     globals_env = walker.env
     # Callers are usually defined after the helpers they call: walking definitions last to first
-    # lets a call site seed its callee's parameters (see ``Walker.seeds``) before the callee runs.
+    # lets a call site seed its callee's parameters (``facts.live_arguments`` and kin) before the callee runs.
     queue = [(stmt, None) for stmt in reversed(walker.deferred)]
     while queue:
         node, cls = queue.pop(0)
@@ -121,7 +121,6 @@ def walk_module(module: cst.Module) -> ModuleFacts:
             trains_locally=trains_locally(node),
         )
         inner = Walker(facts, classes, functions, globals_env, function, cls=cls)
-        inner.seeds = walker.seeds
         inner.function_body(node)
         queue.extend((d, None) for d in inner.deferred)
     return facts
@@ -167,23 +166,19 @@ class Walker:
         # or nested calls cost time exponential in their depth.
         self.memo: dict[int, Value] = {}
         self.save_log: list[tuple[str, Save]] = []  # (name, save) in the order ops saved them
-        # Module-level function name -> parameter positions and names that some call site passes
-        # a tensor with history: inside the function those parameters may require grad.
-        self.seeds: dict[str, set] = {}
 
     # ---- statements -------------------------------------------------------------------------
 
     def function_body(self, node: cst.FunctionDef) -> None:
         self.intended_leaves = intended_leaves(node, self.imports)
         params = node.params
-        seeds = self.seeds.get(node.name.value, set()) if self.cls is None else set()
         # A module's forward() receives activations that require grad while training.
         forward = self.cls is not None and self.cls.is_module and node.name.value == "forward"
-        positional = [*params.posonly_params, *params.params]
-        for i, param in enumerate([*positional, *params.kwonly_params]):
+        for i, param in enumerate([*params.posonly_params, *params.params, *params.kwonly_params]):
             name = param.name.value
-            live = (forward and i > 0) or (i in seeds and i < len(positional)) or name in seeds
-            saved = self.facts.saved_arguments.get(f"{name}@{node.name.value}") if self.cls is None else None
+            key = f"{name}@{node.name.value}" if self.cls is None else None
+            live = (forward and i > 0) or key in self.facts.live_arguments
+            saved = self.facts.saved_arguments.get(key)
             if saved:
                 self.env[name] = Value(live=True, tensor=True, saved=frozenset(saved))
             elif MODULE_LIKE.search(name) and not (i == 0 and self.cls is not None):
@@ -1035,13 +1030,13 @@ class Walker:
             return self.apply_module(node, Value(roots=frozenset({"self"})), self.arg_values(node), positional)
         values = self.arg_values(node)
         if name in self.functions and self.env.get(name, DEFINITION) is DEFINITION:
-            seeds = self.seeds.setdefault(name, set())
+            # What this call site hands the module-level function `name`, keyed `param@name`.
             params = self.facts.parameters.get(name, [])
-            for i, arg in enumerate(a for a in node.args if not a.star):
-                value = values[i]
-                if value.attached or value.live:
-                    seeds.add(arg.keyword.value if arg.keyword is not None else i)
+            given = [(arg, value) for arg, value in zip(node.args, values) if not arg.star]
+            for i, (arg, value) in enumerate(given):
                 param = arg.keyword.value if arg.keyword is not None else (params[i] if i < len(params) else None)
+                if param is not None and (value.attached or value.live):
+                    self.facts.live_arguments.add(f"{param}@{name}")  # it may require grad in there
                 if param is not None and value.saved:
                     # `mask_invalid_(probs, m)` hands the helper a tensor an op saved: an edit
                     # of that parameter in the helper breaks the caller's backward.

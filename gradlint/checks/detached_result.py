@@ -22,6 +22,15 @@ RULE = BY_CODE["GL001"]
 # A cut of these is a target or teacher branch, cut on purpose.
 # ("baseline" is not one: REINFORCE's learned baseline is trained.)
 _INTENDED = {"target", "teacher", "ema", "momentum", "frozen", "old", "prev", "pretrained"}
+# What these return is trained through (a training step, a loss function).
+_TRAINING = {"train", "training", "loss", "losses", "step", "objective", "criterion"}
+# What these return are results handed out, not values computed with.
+_EVALUATION = {"eval", "evaluate", "evaluation", "valid", "validate", "validation", "test", "predict",
+               "prediction", "infer", "inference", "metric", "metrics", "score", "sample", "generate",
+               "visualize", "visualise", "plot", "log"}
+# Names of recurrent state handed back detached for the next call (truncated BPTT).
+_STATE = {"h", "c", "hx", "cx", "hn", "cn", "hidden", "hiddens", "state", "states", "memory", "mem",
+          "cache", "carry", "past", "kv"}
 
 
 def check(facts):
@@ -49,7 +58,7 @@ def check(facts):
                 if any(name.endswith("@input") for name in cut.upstream) and (
                         fn.name != "forward" or value.cuts[cut.node] or value.post):
                     continue  # only a forward's whole output cut from its own input is that sure
-                yield from _once(cut, fn, reported)
+                yield from _report_return(cut, fn, reported)
 
     for site in facts.backwards:
         for cut in _broken(site.value, facts, _elsewhere(sinks, site.node)):
@@ -58,16 +67,6 @@ def check(facts):
             if cut.node not in reported:
                 reported.add(cut.node)
                 yield _report(cut, f"becomes part of the loss `{site.root}` (backward at line {{sink}})", sink=site.node)
-
-
-_TRAINING = {"train", "training", "loss", "losses", "step", "objective", "criterion"}
-_EVALUATION = {"eval", "evaluate", "evaluation", "valid", "validate", "validation", "test", "predict",
-               "prediction", "infer", "inference", "metric", "metrics", "score", "sample", "generate",
-               "visualize", "visualise", "plot", "log"}
-
-
-_STATE = {"h", "c", "hx", "cx", "hn", "cn", "hidden", "hiddens", "state", "states", "memory", "mem",
-          "cache", "carry", "past", "kv"}
 
 
 def _last_name(expr) -> str | None:
@@ -101,7 +100,7 @@ def _parameters(node) -> set[str]:
     return {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]}
 
 
-def _once(cut, fn, reported):
+def _report_return(cut, fn, reported):
     if _says(fn.name, _EVALUATION) and (fn.class_name is None or {u.split("@")[0] for u in cut.upstream} <= _parameters(fn.node)):
         return  # `def predict(model, x): return model(x).detach()` hands out results
     if cut.node not in reported:
