@@ -48,7 +48,7 @@ def check(facts):
             refs = {}
         yield Report(
             RULE, node,
-            f"`{rebuild.factory.replace('torch.', 'torch.', 1)}(…)` rebuilds a tensor from {origin} {how}: "
+            f"`{facts.code(node.func)}(…)` rebuilds a tensor from {origin} {how}: "
             "it is a new leaf, so nothing computed before it gets a gradient",
             hint="keep the computation in torch ops on the original tensors (no .item()/.tolist()/.numpy()), "
                  "and call backward() on that",
