@@ -13,7 +13,7 @@ from collections import Counter
 
 from gradlint import __version__, config as config_file, runner
 from gradlint.discovery import discover
-from gradlint.finding import Finding
+from gradlint.finding import STATUSES, Finding
 from gradlint.report import FORMATS
 from gradlint.rule import BY_CODE, RULES, Rule, select_codes
 
@@ -107,6 +107,24 @@ def build_parser() -> argparse.ArgumentParser:
                        help="accepted and ignored: there is no cache yet")
     check.add_argument("-q", "--quiet", action="store_true",
                        help="print no summary line")
+    dynamic = check.add_argument_group(
+        "dynamic pass", "run the flagged code with torch and confirm or dismiss each finding with "
+        "evidence from the autograd record (needs torch: pip install 'gradlint[dynamic]')")
+    dynamic.add_argument("--dynamic", action="store_true",
+                         help="run each file with findings as a script (or --driver) and give "
+                         "every finding a verdict")
+    dynamic.add_argument("--driver", metavar="MODULE:FUNCTION",
+                         help="run this zero-argument callable instead of the flagged files "
+                         "(e.g. tests.smoke:train_one_step); implies --dynamic")
+    dynamic.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS",
+                         help="time limit for each run (default: 60)")
+    dynamic.add_argument("--dynamic-only", metavar="STATUSES",
+                         help="report only findings whose verdict is one of these, e.g. "
+                         "'confirmed' for a CI gate (comma-separated: "
+                         f"{', '.join(STATUSES)}); implies --dynamic")
+    dynamic.add_argument("--show-graph", action="store_true",
+                         help="print the autograd record of the root that decided each verdict "
+                         "(full format); implies --dynamic")
     check.set_defaults(handler=_check)
 
     rule = commands.add_parser(
@@ -129,8 +147,25 @@ def _check(args: argparse.Namespace) -> int:
         print("gradlint: warning: no rules selected", file=sys.stderr)
     errors: list[str] = []
     targets = _targets(args, config, errors)
+    only = _statuses(args.dynamic_only)
+    if args.driver is not None and ":" not in args.driver:
+        raise UsageError(f"--driver: expected MODULE:FUNCTION, got '{args.driver}'")
+    dynamic = args.dynamic or args.driver is not None or only is not None or args.show_graph
+    if dynamic:
+        from gradlint.dynamic import launch
+        if not launch.torch_available():
+            raise UsageError("--dynamic needs torch, which is not installed here: "
+                             "pip install 'gradlint[dynamic]'")
     result = runner.run(targets, lambda name: config.codes_for(name, codes))
     errors.extend(result.errors)
+    if dynamic and result.findings:
+        try:
+            result.findings = launch.run(result.findings, launch.Driver(args.driver), timeout=args.timeout,
+                                         show_graph=args.show_graph)
+        except launch.DynamicUnavailable as err:
+            raise UsageError(str(err)) from None
+        if only is not None:
+            result.findings = [f for f in result.findings if f.verdict.status in only]
 
     output_format = args.output_format or ("full" if sys.stdout.isatty() else "concise")
     FORMATS[output_format](result.findings, sys.stdout, result.sources)
@@ -148,6 +183,27 @@ def _check(args: argparse.Namespace) -> int:
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if result.findings and not args.exit_zero else EXIT_CLEAN
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: '{text}'") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError("must be more than 0 seconds")
+    return value
+
+
+def _statuses(text: str | None) -> frozenset[str] | None:
+    if text is None:
+        return None
+    wanted = frozenset(s.strip().lower() for s in text.split(",") if s.strip())
+    unknown = sorted(wanted - set(STATUSES))
+    if unknown or not wanted:
+        raise UsageError(f"--dynamic-only: unknown verdict '{','.join(unknown) or text}' "
+                         f"(verdicts are {', '.join(STATUSES)})")
+    return wanted
 
 
 def _codes(args: argparse.Namespace, config: config_file.Config) -> frozenset[str]:

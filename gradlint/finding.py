@@ -15,12 +15,18 @@ class Severity(str, enum.Enum):
     WARNING = "warning"
 
 
+STATUSES = ("confirmed", "dismissed", "inconclusive", "not-reached", "error")
+
+
 @dataclass(frozen=True)
 class Verdict:
     """The dynamic pass's conclusion on one finding (filled in by ``--dynamic``)."""
 
     status: str  # confirmed | dismissed | not-reached | inconclusive | error
-    evidence: str
+    evidence: str  # one sentence naming the tensors and lines that decided it
+    # The record of the root that decided it, for --show-graph: {"label", "children": [...],
+    # "unreachable": [leaf names]}; None unless asked for.
+    graph: dict | None = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True, order=True)
@@ -43,4 +49,6 @@ class Finding:
     def to_json(self) -> dict:
         data = asdict(self)
         data["severity"] = self.severity.value
+        if self.verdict is not None and self.verdict.graph is None:
+            del data["verdict"]["graph"]
         return data

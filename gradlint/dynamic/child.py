@@ -1,0 +1,198 @@
+"""The child process of ``gradlint check --dynamic``: run a driver under the tracer, write verdicts.
+
+    python -m gradlint.dynamic.child SPEC.json RESULT.json
+
+SPEC: ``{"driver": {"script": PATH} | {"callable": "pkg.mod:fn"}, "files": {PATH: [finding…]},
+"show_graph": bool}`` where each finding is ``{"fid", "code", "line", "column", "end_line",
+"end_column"}``. RESULT: ``{"verdicts": {fid: {"status", "evidence"[, "graph"]}},
+"outcome": {"kind": "completed" | "exited" | "raised" | "timeout" | "no-torch", ...},
+"tracer_errors": [...]}``.
+
+The flagged modules are instrumented when they are imported (a ``sys.meta_path`` finder) or run
+as the script; nothing else is touched. The result is written when the driver returns or raises,
+when the program calls ``os._exit``, and when the parent's SIGTERM says the time is up; a crash
+writes nothing, and the parent says so.
+"""
+from __future__ import annotations
+
+import builtins
+import importlib.abc
+import importlib.machinery
+import json
+import os
+import signal
+import sys
+import traceback
+import types
+
+from gradlint.dynamic.instrument import PROBE, instrument
+
+
+class _Run:
+    def __init__(self, spec: dict, result_path: str):
+        self.spec = spec
+        self.result_path = result_path
+        self.files = {os.path.realpath(path): findings for path, findings in spec["files"].items()}
+        self.sites: dict[int, dict] = {}
+        self.unplaced: dict[int, str] = {}
+        self.tracer = None
+        self.written = False
+
+    def instrumented_code(self, path: str):
+        """The code object of the module at ``path``, probes placed where its findings are."""
+        with open(path, encoding="utf-8") as handle:
+            source = handle.read()
+        wanted = self.files.get(path, [])
+        try:
+            result = instrument(source, path, wanted)
+        except Exception as err:  # never let instrumentation stop the program: run it plain
+            for want in wanted:
+                self.unplaced[want["fid"]] = f"gradlint could not instrument {path}: {type(err).__name__}: {err}"
+            return compile(source, path, "exec", dont_inherit=True)
+        self.unplaced.update(result.unplaced)
+        for fid, site in result.sites.items():
+            self.sites[fid] = site.to_json()
+            if self.tracer is not None:
+                self.tracer.add_site(fid, self.sites[fid])
+        return compile(result.source, path, "exec", dont_inherit=True)
+
+    def write(self, outcome: dict) -> None:
+        if self.written:
+            return
+        self.written = True
+        verdicts = {}
+        errors = []
+        if self.tracer is not None:
+            self.tracer.raised = outcome.get("exception")
+            verdicts = self.tracer.verdicts()
+            errors = self.tracer.errors
+        for fid, why in self.unplaced.items():
+            verdicts[fid] = {"status": "error", "evidence": why}
+        outcome = {k: v for k, v in outcome.items() if k != "exception"}
+        data = {"verdicts": {str(k): v for k, v in verdicts.items()}, "outcome": outcome,
+                "tracer_errors": errors}
+        tmp = self.result_path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, default=str)
+        os.replace(tmp, self.result_path)
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Finds modules as Python does; the flagged ones get a loader that instruments them."""
+
+    def __init__(self, run: _Run):
+        self.run = run
+
+    def find_spec(self, fullname, path=None, target=None):
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
+        if spec is None or not spec.origin or not spec.has_location:
+            return None
+        origin = os.path.realpath(spec.origin)
+        if origin not in self.run.files:
+            return None
+        spec.loader = _Loader(fullname, spec.origin, self.run, origin)
+        return spec
+
+
+class _Loader(importlib.machinery.SourceFileLoader):
+    def __init__(self, fullname, path, run: _Run, real: str):
+        super().__init__(fullname, path)
+        self.run = run
+        self.real = real
+
+    def get_code(self, fullname):  # never read or write a .pyc of the instrumented code
+        return self.run.instrumented_code(self.real)
+
+
+def _exception_line(err: BaseException, files) -> int:
+    tb = err.__traceback__
+    line = 0
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename in files:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def main(argv: list[str]) -> int:
+    spec_path, result_path = argv
+    with open(spec_path, encoding="utf-8") as handle:
+        spec = json.load(handle)
+    run = _Run(spec, result_path)
+    try:
+        import torch  # noqa: F401
+    except ImportError as err:
+        run.write({"kind": "no-torch", "message": str(err)})
+        return 0
+    from gradlint.dynamic.tracer import Tracer
+
+    run.tracer = Tracer({}, set(run.files), show_graph=spec.get("show_graph", False))
+    undo = run.tracer.watch_optimizers()
+    setattr(builtins, PROBE, run.tracer)
+
+    real_exit = os._exit
+
+    def exit_now(status):  # os._exit skips every finally: write the verdicts first
+        run.write({"kind": "exited", "status": status, "how": "os._exit"})
+        real_exit(status)
+    os._exit = exit_now
+
+    def on_term(signum, frame):
+        run.write({"kind": "timeout"})
+        real_exit(124)
+    signal.signal(signal.SIGTERM, on_term)
+
+    sys.meta_path.insert(0, _Finder(run))
+    driver = spec["driver"]
+    outcome: dict = {"kind": "completed"}
+    try:
+        with run.tracer:
+            if "script" in driver:
+                _run_script(run, os.path.realpath(driver["script"]))
+            else:
+                _run_callable(driver["callable"])
+    except SystemExit as stop:
+        code = stop.code
+        status = 0 if code is None else code if isinstance(code, int) else 1
+        outcome = {"kind": "exited", "status": status, "how": "sys.exit"}
+    except BaseException as err:  # noqa: B902 - KeyboardInterrupt from the program is its outcome too
+        outcome = {"kind": "raised", "type": type(err).__name__, "message": str(err).splitlines()[0][:300] if str(err) else "",
+                   "line": _exception_line(err, run.files), "exception": err,
+                   "traceback": "".join(traceback.format_exception(err))[-2000:]}
+    finally:
+        undo()
+    run.write(outcome)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    real_exit(0)  # skip interpreter teardown: user threads and atexit handlers are not ours to wait for
+    return 0
+
+
+def _run_script(run: _Run, path: str) -> None:
+    """Run ``path`` as ``python path`` would: as ``__main__``, its folder first on sys.path."""
+    module = types.ModuleType("__main__")
+    module.__file__ = path
+    module.__builtins__ = builtins
+    module.__spec__ = None
+    sys.modules["__main__"] = module
+    sys.argv = [path]
+    sys.path.insert(0, os.path.dirname(path))
+    if path in run.files:
+        code = run.instrumented_code(path)
+    else:
+        with open(path, encoding="utf-8") as handle:
+            code = compile(handle.read(), path, "exec", dont_inherit=True)
+    exec(code, module.__dict__)
+
+
+def _run_callable(target: str) -> None:
+    module_name, _, attr = target.partition(":")
+    sys.path.insert(0, os.getcwd())
+    obj = importlib.import_module(module_name)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    obj()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

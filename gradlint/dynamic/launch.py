@@ -1,0 +1,189 @@
+"""The parent side of ``--dynamic``: run drivers in child processes, attach their verdicts.
+
+The parent never imports torch or the user's code. Each driver runs in its own child process
+(``python -m gradlint.dynamic.child``), in its own process group, with a time limit; whatever
+the child does (``sys.exit``, ``os._exit``, a crash, an endless loop, an allocation that fails)
+ends as verdicts, and the static findings are never lost.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+
+from gradlint.finding import Finding, Verdict
+
+# When two runs decide one finding differently, the more decisive verdict is kept.
+_RANK = {"confirmed": 5, "dismissed": 4, "inconclusive": 3, "error": 2, "not-reached": 1}
+_KILL_GRACE = 5.0  # seconds between SIGTERM (write what you know) and SIGKILL
+
+
+class DynamicUnavailable(Exception):
+    """The dynamic pass cannot run at all (torch is missing); the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Driver:
+    """What executes the flagged code: each flagged file as a script, or one callable."""
+
+    target: str | None = None  # "pkg.module:function"; None: run each flagged file as __main__
+
+
+def torch_available(python: str = sys.executable) -> bool:
+    from importlib.util import find_spec
+
+    return find_spec("torch") is not None
+
+
+def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_graph: bool = False,
+        cwd: str | None = None) -> list[Finding]:
+    """``findings`` with a verdict each. Raises ``DynamicUnavailable`` without torch."""
+    if not torch_available():
+        raise DynamicUnavailable(
+            "the dynamic pass needs torch: pip install 'gradlint[dynamic]' (or install torch)")
+    probed = [f for f in findings if f.code != "GL000" and os.path.isfile(f.path)]
+    fids = {i: f for i, f in enumerate(probed)}
+    files: dict[str, list[dict]] = {}
+    for fid, f in fids.items():
+        files.setdefault(os.path.realpath(f.path), []).append(
+            {"fid": fid, "code": f.code, "line": f.line, "column": f.column,
+             "end_line": f.end_line, "end_column": f.end_column})
+
+    verdicts: dict[int, dict] = {}
+    if driver.target is not None:
+        runs = [({"callable": driver.target}, files)]
+    else:
+        runs = [({"script": path}, files) for path in files]
+    for spec_driver, spec_files in runs:
+        result = _run_child({"driver": spec_driver, "files": spec_files, "show_graph": show_graph},
+                            timeout, cwd)
+        own = set(f["fid"] for f in spec_files.get(spec_driver.get("script", ""), []))
+        for fid in fids:
+            verdict = result.get(fid)
+            if verdict is None:
+                continue
+            if driver.target is None and fid not in own and verdict["status"] in ("not-reached", "error"):
+                continue  # another script that never imported this file says nothing about it
+            if fid not in verdicts or _RANK[verdict["status"]] > _RANK[verdicts[fid]["status"]]:
+                verdicts[fid] = verdict
+
+    hint = ("give a driver that runs it: --driver pkg.module:function (a zero-argument callable), "
+            "or run your tests with pytest --gradlint")
+    out = []
+    by_finding = {id(f): fid for fid, f in fids.items()}
+    for f in findings:
+        fid = by_finding.get(id(f))
+        if fid is None:
+            verdict = Verdict("not-reached", "the dynamic pass runs files on disk only" if f.code != "GL000"
+                              else "the file does not parse, so it cannot run")
+        elif fid in verdicts:
+            v = verdicts[fid]
+            verdict = Verdict(v["status"], v["evidence"], v.get("graph"))
+        else:
+            verdict = Verdict("not-reached", f"the driver never imported {f.path}; {hint}")
+        if verdict.status == "not-reached" and fid is not None and hint not in verdict.evidence:
+            verdict = dataclasses.replace(verdict, evidence=f"{verdict.evidence}; {hint}")
+        out.append(dataclasses.replace(f, verdict=verdict))
+    return out
+
+
+def _run_child(spec: dict, timeout: float, cwd: str | None) -> dict[int, dict]:
+    """fid -> verdict dict, for the findings of one child run; every fid of the spec gets one."""
+    every = [f["fid"] for findings in spec["files"].values() for f in findings]
+    with tempfile.TemporaryDirectory(prefix="gradlint-") as tmp:
+        spec_path = os.path.join(tmp, "spec.json")
+        result_path = os.path.join(tmp, "result.json")
+        with open(spec_path, "w", encoding="utf-8") as handle:
+            json.dump(spec, handle)
+        with open(os.path.join(tmp, "stdout"), "wb") as out, open(os.path.join(tmp, "stderr"), "wb") as err:
+            child = subprocess.Popen(
+                [sys.executable, "-m", "gradlint.dynamic.child", spec_path, result_path],
+                stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=cwd, start_new_session=True,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
+            timed_out = False
+            try:
+                child.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                _signal_group(child.pid, signal.SIGTERM)
+                try:
+                    child.wait(timeout=_KILL_GRACE)
+                except subprocess.TimeoutExpired:
+                    _signal_group(child.pid, signal.SIGKILL)
+                    child.wait()
+            _signal_group(child.pid, signal.SIGKILL)  # the program's own children, if any were left
+        stderr = _tail(os.path.join(tmp, "stderr"))
+        try:
+            with open(result_path, encoding="utf-8") as handle:
+                result = json.load(handle)
+        except (OSError, ValueError):
+            result = None
+
+    if result is None:
+        why = _why_no_result(child.returncode, timed_out, timeout, stderr)
+        return {fid: {"status": "error", "evidence": why} for fid in every}
+    outcome = result.get("outcome", {})
+    if outcome.get("kind") == "no-torch":
+        raise DynamicUnavailable(
+            f"the dynamic pass needs torch in {sys.executable}: pip install 'gradlint[dynamic]'")
+    verdicts = {int(k): v for k, v in result.get("verdicts", {}).items()}
+    reason = _undecided_reason(outcome, timeout)
+    out = {}
+    for fid in every:
+        verdict = verdicts.get(fid)
+        if verdict is None:
+            continue
+        if reason and verdict["status"] in ("not-reached", "inconclusive"):
+            verdict = {"status": "error", "evidence": f"{reason}; {verdict['evidence']}"}
+        out[fid] = verdict
+    return out
+
+
+def _undecided_reason(outcome: dict, timeout: float) -> str:
+    """Why the run stopped early, for findings it left undecided; "" if it completed."""
+    kind = outcome.get("kind")
+    if kind == "timeout":
+        return f"the program was stopped at the {timeout:g} s time limit (--timeout)"
+    if kind == "exited" and outcome.get("status"):
+        return f"the program exited with status {outcome['status']} ({outcome.get('how', 'exit')})"
+    if kind == "raised":
+        where = f" at line {outcome['line']}" if outcome.get("line") else ""
+        message = f": {outcome['message']}" if outcome.get("message") else ""
+        return f"the program raised {outcome.get('type')}{where}{message}"
+    return ""
+
+
+def _why_no_result(returncode, timed_out: bool, timeout: float, stderr: str) -> str:
+    if timed_out:
+        return f"the program was killed at the {timeout:g} s time limit (--timeout) before any evidence was written"
+    if returncode is not None and returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        return f"the program crashed ({name}) before any evidence was written"
+    last = stderr.strip().splitlines()[-1] if stderr.strip() else ""
+    return f"the dynamic pass failed (exit status {returncode}){': ' + last if last else ''}"
+
+
+def _signal_group(pid: int, sig) -> None:
+    try:
+        os.killpg(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _tail(path: str, limit: int = 4000) -> str:
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            handle.seek(max(handle.tell() - limit, 0))
+            return handle.read().decode("utf-8", errors="replace")
+    except OSError:
+        return ""

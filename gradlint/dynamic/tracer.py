@@ -1,0 +1,657 @@
+"""Watch a run and decide each finding from the autograd record.
+
+The ``Tracer`` is a ``TorchFunctionMode``: every torch function and tensor method the program
+calls passes through ``__torch_function__`` and runs unchanged; the mode only looks. It
+
+- keeps **value lineage** for values whose history was cut: a probed ``.detach()`` result, a
+  tensor rebuilt from ``.item()`` values, a tensor made under ``no_grad``, each carries "these
+  leaves influenced me, through finding N" to every tensor computed from it;
+- stops at every ``backward()`` / ``autograd.backward()`` / ``autograd.grad()`` to read the
+  record before autograd frees it: the leaves the roots reach, the lineage the roots carry, the
+  number of nodes, and whether a saved tensor's version moved since it was saved;
+- learns which leaves were meant to train: those an optimizer holds (``add_param_group`` is
+  wrapped), or, in a run with no optimizer, those the program updates, asks ``autograd.grad``
+  for, or whose ``.grad`` it reads.
+
+It never changes a value, never registers ``saved_tensors_hooks`` (a pair that returns the
+tensor unchanged would switch off PyTorch's own version check, and a program that should raise
+would compute a wrong gradient instead), and an error in the tracer itself is recorded and
+swallowed, never raised into the program.
+
+PyTorch: https://pytorch.org/docs/stable/notes/extending.html#extending-all-torch-api-with-modes
+"""
+from __future__ import annotations
+
+import os
+import sys
+import weakref
+from dataclasses import dataclass, field
+
+import torch
+from torch.overrides import TorchFunctionMode
+
+from gradlint.dynamic import record
+
+NOGRAD = -1  # lineage key: leaves that influenced a value computed without history
+WALK_LIMIT = 400  # backward calls whose records are walked; later ones only count
+COUNT_LIMIT = 60  # backward calls per GL004 site whose records are counted
+
+_BACKWARDS = {torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad}
+
+
+@dataclass
+class Edit:
+    """An in-place edit a probe saw about to happen."""
+
+    tensor: weakref.ref
+    shape: tuple
+    version: int  # before the edit
+    clock: int  # autograd's sequence number then: nodes numbered below were recorded before it
+    after_backwards: int  # backward calls before it
+
+
+@dataclass
+class Leaf:
+    ref: weakref.ref
+    name: str
+    version: int  # when first seen
+
+
+@dataclass
+class Finding:
+    """What the run showed about one finding."""
+
+    site: dict
+    runs: int = 0
+    pending: set = field(default_factory=set)  # leaf keys a b-probe saw upstream, for the next a-probe
+    upstream: set = field(default_factory=set)  # every leaf key ever seen upstream
+    influenced: dict = field(default_factory=dict)  # leaf key -> (root name, line) it influenced
+    roots: int = 0  # backward calls whose roots carried this finding's lineage
+    counts: list = field(default_factory=list)  # GL004: node count at each backward of the site
+    same_root: int = 0  # GL004: backward calls that started from the previous call's record
+    edits: list = field(default_factory=list)  # GL005
+    stale: str = ""  # GL005: evidence of a saved tensor whose version the edit moved
+    graph: dict | None = None
+
+
+class Tracer(TorchFunctionMode):
+    """``sites``: fid -> site dict (``code``, ``path``, ``line``, ``end_line``, ``label``,
+    ``tensor``), as ``instrument`` made them. ``files``: the real paths of instrumented modules,
+    the frames that count as the user's."""
+
+    def __init__(self, sites: dict[int, dict], files: set[str], show_graph: bool = False):
+        super().__init__()
+        self.findings = {fid: Finding(site) for fid, site in sites.items()}
+        self.files = set(files)
+        self.show_graph = show_graph
+        codes = {site["code"] for site in sites.values()}
+        self.track_history_loss = bool(codes & {"GL002", "GL003"})
+        self.track_saves = "GL005" in codes
+        self.gl004 = [(fid, f) for fid, f in self.findings.items() if f.site["code"] == "GL004"]
+        self.busy = False
+        self.lineage: dict[int, tuple[weakref.ref, dict]] = {}
+        self.leaves: dict[int, Leaf] = {}  # key -> leaf
+        self.key_of: dict[int, int] = {}  # id(tensor) -> key
+        self.next_key = 0
+        self.reached: set[int] = set()  # keys of leaves some backward reached
+        self.backwards = 0
+        self.optimizers = 0
+        self.held: set[int] = set()  # ids of tensors an optimizer holds
+        self.held_refs: list = []
+        self.asked: set[int] = set()  # ids of tensors autograd.grad was asked for
+        self.grad_read: set[int] = set()
+        self.names: dict[int, str] = {}  # key -> name found in the frames
+        self.module_names: dict[int, dict[int, str]] = {}
+        self.errors: list[str] = []
+        self.raised: BaseException | None = None
+        self._user: dict[str, bool] = {}
+        self.cwd = os.getcwd() + os.sep
+        self.prefixes = tuple({sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.dirname(__file__))})
+
+    def add_site(self, fid: int, site: dict) -> None:
+        """A finding whose module was just instrumented (modules are instrumented on import)."""
+        finding = self.findings[fid] = Finding(site)
+        code = site["code"]
+        self.track_history_loss |= code in ("GL002", "GL003")
+        self.track_saves |= code == "GL005"
+        if code == "GL004":
+            self.gl004.append((fid, finding))
+
+    def is_user(self, filename: str) -> bool:
+        """Whether a frame of this file is the user's code: an instrumented module, or a file
+        under the working directory outside any installed package."""
+        known = self._user.get(filename)
+        if known is None:
+            known = filename in self.files or (
+                filename.startswith(self.cwd) and "site-packages" not in filename
+                and not filename.startswith(self.prefixes))
+            self._user[filename] = known
+        return known
+
+    # ---- the mode ------------------------------------------------------------------------------
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if kwargs is None:
+            kwargs = {}
+        if self.busy:
+            return func(*args, **kwargs)
+        if func in _BACKWARDS:
+            self._guard(self._on_backward, func, args, kwargs)
+        elif getattr(func, "__name__", "") == "__get__" and args and \
+                getattr(getattr(func, "__self__", None), "__name__", "") == "grad":
+            self.grad_read.add(id(args[0]))
+        out = func(*args, **kwargs)
+        if self.lineage or self.track_history_loss or self.track_saves:
+            self._guard(self._after_op, func, args, kwargs, out)
+        return out
+
+    def _guard(self, method, *args):
+        self.busy = True
+        try:
+            method(*args)
+        except Exception as err:  # the tracer must never break the program it watches
+            if len(self.errors) < 5:
+                self.errors.append(f"{type(err).__name__}: {err}")
+        finally:
+            self.busy = False
+
+    def _after_op(self, func, args, kwargs, out):
+        inherited: dict = {}
+        upstream_of_lost = None
+        for t in _tensors(args, kwargs):
+            entry = self.lineage.get(id(t))
+            if entry is not None and entry[0]() is t:
+                _merge(inherited, entry[1])
+        if self.track_history_loss:
+            outs = [o for o in _outputs(out)]
+            if outs and not any(o.requires_grad for o in outs):
+                # History lost here (no_grad, a comparison, argmax): remember what influenced it.
+                sources = [t for t in _tensors(args, kwargs) if t.requires_grad]
+                if sources:
+                    upstream_of_lost = {self.key(leaf) for leaf in record.leaves_of(sources)}
+        if upstream_of_lost:
+            _merge(inherited, {NOGRAD: frozenset(upstream_of_lost)})
+        if inherited:
+            for o in _outputs(out):
+                self.tag(o, inherited)
+        if self.track_saves:
+            for o in _outputs(out):
+                node = o.grad_fn
+                if node is not None and "gradlint_line" not in node.metadata:
+                    node.metadata["gradlint_line"] = self.user_line()
+
+    # ---- probes (called from the instrumented code) -----------------------------------------
+
+    def b(self, fid, value):
+        """Before the flagged operation: record what it reads or edits."""
+        self._guard(self._before, fid, value, sys._getframe(1))
+        return value
+
+    def a(self, fid, value):
+        """After the flagged operation: hand its result the lineage the b-probes recorded."""
+        self._guard(self._after, fid, value, sys._getframe(1))
+        return value
+
+    def s(self, fid, thunk):
+        """Before a statement that edits a tensor in place (``x += y``, ``x[i] = y``)."""
+        try:
+            value = thunk()
+        except Exception:  # the statement itself will raise, or defines the name
+            return None
+        self._guard(self._before, fid, value, sys._getframe(1))
+        return None
+
+    def _before(self, fid, value, frame):
+        finding = self.findings.get(fid)
+        if finding is None:
+            return
+        finding.runs += 1
+        code = finding.site["code"]
+        if code == "GL005":
+            self._edit(finding, value)
+            return
+        if not isinstance(value, torch.Tensor):
+            return
+        if value.requires_grad and value.grad_fn is not None:
+            keys = {self.key(leaf, frame) for leaf in record.leaves_of([value])}
+        elif value.requires_grad:
+            keys = {self.key(value, frame)}
+        else:
+            keys = set(self.lineage_of(value).get(NOGRAD, ()))
+            for key in keys:
+                self.name(key, frame)
+        if code == "GL002":
+            finding.pending |= keys  # many .item() calls can feed one rebuilt number
+        else:
+            finding.pending = keys
+        finding.upstream |= keys
+        if code == "GL003" and value.grad_fn is None:
+            # requires_grad_ switches the flag on this very tensor: it carries the lineage on.
+            self.tag(value, {fid: frozenset(keys)})
+
+    def _after(self, fid, value, frame):
+        finding = self.findings.get(fid)
+        if finding is None:
+            return
+        if finding.site["code"] == "GL005":  # an in-place module: watch what it is given
+            finding.runs += 1
+            if isinstance(value, torch.nn.Module):
+                tracer = self
+
+                def pre_hook(module, inputs):
+                    if inputs and isinstance(inputs[0], torch.Tensor):
+                        tracer._guard(tracer._edit, finding, inputs[0])
+                value.register_forward_pre_hook(pre_hook)
+            return
+        if isinstance(value, torch.Tensor):
+            self.tag(value, {fid: frozenset(finding.pending)})
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                if isinstance(item, torch.Tensor):
+                    self.tag(item, {fid: frozenset(finding.pending)})
+
+    def _edit(self, finding, value):
+        tensors = []
+        if isinstance(value, torch.Tensor):
+            tensors = [value]
+        elif isinstance(value, torch.optim.Optimizer):
+            tensors = [p for group in value.param_groups for p in group["params"]][:2000]
+        if not tensors:
+            return
+        clock = _clock()
+        for t in tensors:
+            if len(finding.edits) >= 64:
+                finding.edits.pop(0)
+            finding.edits.append(Edit(weakref.ref(t), tuple(t.shape), t._version, clock, self.backwards))
+
+    # ---- lineage --------------------------------------------------------------------------------
+
+    def tag(self, t: torch.Tensor, lineage: dict) -> None:
+        entry = self.lineage.get(id(t))
+        if entry is not None and entry[0]() is t:
+            merged = dict(entry[1])
+            _merge(merged, lineage)
+            self.lineage[id(t)] = (entry[0], merged)
+            return
+        ident = id(t)
+        table = self.lineage
+
+        def forget(_ref, ident=ident):
+            current = table.get(ident)
+            if current is not None and current[0] is _ref:
+                del table[ident]
+        self.lineage[ident] = (weakref.ref(t, forget), dict(lineage))
+
+    def lineage_of(self, t) -> dict:
+        entry = self.lineage.get(id(t))
+        return entry[1] if entry is not None and entry[0]() is t else {}
+
+    # ---- leaves and their names ------------------------------------------------------------
+
+    def key(self, leaf: torch.Tensor, frame=None) -> int:
+        known = self.key_of.get(id(leaf))
+        if known is not None and self.leaves[known].ref() is leaf:
+            key = known
+        else:
+            key = self.next_key
+            self.next_key += 1
+            self.key_of[id(leaf)] = key
+            self.leaves[key] = Leaf(weakref.ref(leaf), "", leaf._version)
+        if frame is not None:
+            self.name(key, frame)
+        return key
+
+    def name(self, key: int, frame) -> None:
+        leaf = self.leaves[key]
+        if leaf.name:
+            return
+        target = leaf.ref()
+        if target is None:
+            return
+        fallback = ""
+        for depth, f in enumerate(_user_frames(frame, self.is_user)):
+            if depth > 12:
+                break
+            for var, value in list(f.f_locals.items()):
+                found = self._find(target, var, value)
+                if found and var != "self":
+                    leaf.name = found
+                    return
+                if found and not fallback:
+                    fallback = found
+        leaf.name = fallback
+
+    def _find(self, target, var: str, value) -> str:
+        if value is target:
+            return var
+        if isinstance(value, torch.nn.Module):
+            names = self.module_names.get(id(value))
+            if names is None:
+                names = self.module_names[id(value)] = record.parameter_names(value)
+            name = names.get(id(target))
+            return f"{var}.{name}" if name else ""
+        if isinstance(value, (list, tuple)) and len(value) <= 64:
+            for i, item in enumerate(value):
+                if item is target:
+                    return f"{var}[{i}]"
+        return ""
+
+    def shown(self, key: int) -> str:
+        leaf = self.leaves.get(key)
+        if leaf is None:
+            return "a leaf"
+        if leaf.name:
+            return f"`{leaf.name}`"
+        t = leaf.ref()
+        return f"a leaf of shape {list(t.shape)}" if t is not None else "a leaf"
+
+    def user_line(self, frame=None) -> int:
+        for f in _user_frames(frame or sys._getframe(1), self.is_user):
+            return f.f_lineno
+        return 0
+
+    # ---- backward --------------------------------------------------------------------------------
+
+    def _on_backward(self, func, args, kwargs):
+        self.backwards += 1
+        if func is torch.autograd.grad:
+            roots = _as_list(args[0] if args else kwargs.get("outputs"))
+            inputs = _as_list(args[1] if len(args) > 1 else kwargs.get("inputs"))
+            self.asked.update(id(t) for t in inputs if isinstance(t, torch.Tensor))
+        else:
+            roots = _as_list(args[0] if args else kwargs.get("tensors"))
+        roots = [t for t in roots if isinstance(t, torch.Tensor)]
+        frame = next(iter(_user_frames(sys._getframe(1), self.is_user)), None)
+        line = frame.f_lineno if frame is not None else 0
+        names = [_local_name(frame, t) for t in roots]
+        root_name = names[0] if names and names[0] else "the loss"
+        path = frame.f_code.co_filename if frame is not None else ""
+
+        for fid, finding in self.gl004:
+            site = finding.site
+            if path == site["path"] and site["line"] <= line <= site["end_line"] and len(finding.counts) < COUNT_LIMIT:
+                finding.runs += 1
+                count = sum(1 for _ in record.nodes(roots))
+                heads = tuple(id(t.grad_fn) for t in roots)
+                if finding.counts and heads == getattr(finding, "_heads", None):
+                    finding.same_root += 1
+                finding._heads = heads
+                finding._keep = [t.grad_fn for t in roots]  # keeps the ids above meaningful
+                finding.counts.append(count)
+                if self.show_graph and roots:
+                    finding.graph = record.tree(roots[0], self._label)
+                finding.root = root_name
+                finding.root_line = line
+
+        carried = {}
+        for t in roots:
+            _merge(carried, self.lineage_of(t))
+        edits = [f for f in self.findings.values() if f.edits and not f.stale]
+        if self.backwards > WALK_LIMIT and not carried and not edits:
+            return  # enough seen: later walks could only add reached leaves, at a cost per step
+        reachable = {self.key(leaf) for leaf in record.leaves_of(roots)}
+        self.reached |= reachable
+        for fid, keys in carried.items():
+            finding = self.findings.get(fid)
+            if finding is None:
+                continue
+            finding.roots += 1
+            for key in keys:
+                if key not in reachable:
+                    finding.influenced.setdefault(key, (root_name, line))
+            if self.show_graph and finding.graph is None and set(keys) - reachable:
+                finding.graph = record.tree(roots[0], self._label, [self.shown(k) for k in set(keys) - reachable])
+        if edits:
+            self._stale(roots, edits, root_name, line)
+
+    def _label(self, leaf) -> str:
+        key = self.key_of.get(id(leaf))
+        if key is not None and self.leaves[key].ref() is leaf:
+            return self.shown(key).strip("`")
+        return f"leaf {list(leaf.shape)}"
+
+    def _stale(self, roots, findings, root_name, line):
+        for node in record.nodes(roots, limit=20000):
+            for attr, value in record.saved_tensors(node):
+                if isinstance(value, RuntimeError):
+                    parsed = record.stale(value)
+                    if parsed is None:
+                        continue
+                    shape, now, then = parsed
+                    for finding in findings:
+                        if finding.stale:
+                            continue
+                        for edit in finding.edits:
+                            t = edit.tensor()
+                            moved = t._version if t is not None else None
+                            if edit.shape == shape and then <= edit.version < (moved if moved is not None else now) \
+                                    and (moved is None or moved == now):
+                                finding.stale = self._say_stale(finding, node, then, now, edit)
+                                if self.show_graph:
+                                    finding.graph = record.tree(roots[0], self._label)
+                                break
+                else:
+                    for finding in findings:
+                        if finding.stale:
+                            continue
+                        for edit in finding.edits:
+                            t = edit.tensor()
+                            if t is None or not record.same_memory(t, value):
+                                continue
+                            seq = node._sequence_nr()
+                            if seq < edit.clock and t._version == edit.version:
+                                # Saved before the edit, and the version did not move: the edit
+                                # went through .data, which autograd's check cannot see.
+                                finding.stale = self._say_stale(finding, node, None, None, edit)
+                                break
+
+    def _say_stale(self, finding, node, then, now, edit) -> str:
+        site = finding.site
+        saver = type(node).__name__
+        saved_line = node.metadata.get("gradlint_line") if hasattr(node, "metadata") else None
+        where = f" (line {saved_line})" if saved_line else ""
+        tensor = f"`{site['tensor']}`" if site.get("tensor") else "the tensor"
+        if then is None:
+            return (f"{tensor} was saved by {saver}{where} before `{site['label']}` (line {site['line']}) "
+                    f"edited it through .data, which the version counter does not see: backward used the edited values")
+        return (f"{tensor} was saved by {saver}{where} at version {then}; `{site['label']}` "
+                f"(line {site['line']}) moved it to version {now}")
+
+    # ---- optimizers ------------------------------------------------------------------------------
+
+    def watch_optimizers(self):
+        """Wrap ``Optimizer.add_param_group`` (which ``__init__`` also calls) to learn which
+        leaves an optimizer holds. Returns a function that undoes it."""
+        original = torch.optim.Optimizer.add_param_group
+        tracer = self
+
+        def add_param_group(opt, param_group):
+            result = original(opt, param_group)
+            try:
+                if not getattr(opt, "_gradlint_seen", False):
+                    opt._gradlint_seen = True
+                    tracer.optimizers += 1
+                for group in opt.param_groups:
+                    for p in group["params"]:
+                        tracer.held.add(id(p))
+                        tracer.held_refs.append(p)
+            except Exception:
+                pass
+            return result
+
+        torch.optim.Optimizer.add_param_group = add_param_group
+
+        def undo():
+            torch.optim.Optimizer.add_param_group = original
+        return undo
+
+    # ---- verdicts -------------------------------------------------------------------------------
+
+    def verdicts(self) -> dict[int, dict]:
+        out = {}
+        for fid, finding in self.findings.items():
+            try:
+                status, evidence = self._decide(finding)
+            except Exception as err:
+                status, evidence = "error", f"gradlint failed while deciding: {type(err).__name__}: {err}"
+            verdict = {"status": status, "evidence": evidence}
+            if finding.graph is not None and status in ("confirmed", "dismissed"):
+                verdict["graph"] = finding.graph
+            out[fid] = verdict
+        return out
+
+    def _decide(self, finding: Finding) -> tuple[str, str]:
+        code = finding.site["code"]
+        if code == "GL004":
+            return self._decide_growth(finding)
+        if code == "GL005":
+            return self._decide_edit(finding)
+        return self._decide_reach(finding)
+
+    def _intent(self, key: int) -> str:
+        """Why this leaf should have received a gradient, or "" if nothing says it should."""
+        leaf = self.leaves[key]
+        t = leaf.ref()
+        ident = id(t) if t is not None else None
+        if ident in self.held:
+            return "an optimizer holds it"
+        if self.optimizers:
+            return ""
+        if ident in self.asked:
+            return "the program asks autograd.grad for its gradient"
+        if t is not None and t._version != leaf.version:
+            return "the program updates it"
+        if ident in self.grad_read:
+            return "the program reads its .grad"
+        return ""
+
+    def _decide_reach(self, finding: Finding) -> tuple[str, str]:
+        site = finding.site
+        at = f"`{site['label']}` (line {site['line']})"
+        if not finding.runs:
+            return "not-reached", f"{at} never ran"
+        if not finding.upstream:
+            what = {"GL001": "the tensor it cuts", "GL002": "the values it rebuilds",
+                    "GL003": "the tensor"}[site["code"]]
+            return "dismissed", f"no leaf that requires grad influenced {what}: there was no gradient to lose"
+        if not finding.roots:
+            if not self.backwards:
+                return "inconclusive", f"{at} ran, but no backward() or autograd.grad() followed"
+            return "dismissed", (f"what {at} produced never reached a backward root "
+                                 f"({self.backwards} backward call{'s' if self.backwards != 1 else ''} ran without it)")
+        starved = [k for k in finding.influenced if k not in self.reached]
+        meant = [(k, self._intent(k)) for k in starved]
+        meant = [(k, why) for k, why in meant if why]
+        if meant:
+            key, why = meant[0]
+            root, line = finding.influenced[key]
+            others = f" (and {len(meant) - 1} more)" if len(meant) > 1 else ""
+            return "confirmed", (f"{self.shown(key)}{others} influenced `{root}` (line {line}) but no backward "
+                                 f"reached it: the path stops at {at}; {why}")
+        if starved:
+            names = ", ".join(self.shown(k) for k in starved[:3])
+            why = "no optimizer of the run holds" if self.optimizers else "the program never updates or reads the gradient of"
+            return "dismissed", f"{names} got no gradient through {at}, but {why} them: left out on purpose"
+        names = ", ".join(self.shown(k) for k in sorted(finding.upstream)[:3])
+        return "dismissed", f"every leaf upstream of {at} ({names}) received a gradient through another path"
+
+    def _decide_growth(self, finding: Finding) -> tuple[str, str]:
+        site = finding.site
+        counts = finding.counts
+        if not counts:
+            return "not-reached", f"the backward call at line {site['line']} never ran"
+        root = getattr(finding, "root", "the loss")
+        if finding.same_root:
+            return "confirmed", (f"{finding.same_root + 1} backward calls at line {site['line']} started from the same "
+                                 f"record of `{root}`: its gradients were added again each time")
+        if len(counts) < 2:
+            return "inconclusive", f"the backward call at line {site['line']} ran once: nothing to compare"
+        if all(b > a for a, b in zip(counts, counts[1:])):
+            return "confirmed", (f"the record of `{root}` grew from {counts[0]} to {counts[-1]} nodes "
+                                 f"over {len(counts)} backward calls (line {site['line']})")
+        if counts[-1] > counts[0] and len(set(counts)) > 2:
+            return "confirmed", (f"the record of `{root}` grew from {counts[0]} to {counts[-1]} nodes "
+                                 f"over {len(counts)} backward calls (line {site['line']})")
+        return "dismissed", (f"the record of `{root}` stayed at {max(counts)} nodes or fewer over {len(counts)} "
+                             f"backward calls (line {site['line']}): no iteration's graph was carried into the next")
+
+    def _decide_edit(self, finding: Finding) -> tuple[str, str]:
+        site = finding.site
+        if finding.stale:
+            return "confirmed", finding.stale
+        if not finding.edits and not finding.runs:
+            return "not-reached", f"`{site['label']}` (line {site['line']}) never ran"
+        raised = self.raised
+        if isinstance(raised, RuntimeError) and "modified by an inplace operation" in str(raised):
+            parsed = record.stale(raised)
+            if parsed is not None and any(e.shape == parsed[0] for e in finding.edits):
+                return "confirmed", (f"backward() raised PyTorch's \"modified by an inplace operation\" for a tensor "
+                                     f"of shape {list(parsed[0])}, the one `{site['label']}` (line {site['line']}) edits")
+        if not finding.edits:
+            return "inconclusive", f"`{site['label']}` (line {site['line']}) ran, but edited no tensor"
+        last = finding.edits[-1]
+        if last.after_backwards >= self.backwards:
+            return "inconclusive", f"`{site['label']}` (line {site['line']}) ran, but no backward() followed it"
+        tensor = f"`{site['tensor']}`" if site.get("tensor") else "the edited tensor"
+        return "dismissed", (f"{tensor} changed version at line {site['line']}, and no tensor saved for backward "
+                             f"in the records read afterwards held it: the edit cannot change a gradient")
+
+
+def _clock() -> int:
+    """Autograd's sequence number now: nodes recorded later number higher."""
+    with torch.enable_grad():
+        probe = torch.zeros((), requires_grad=True) * 1
+    return probe.grad_fn._sequence_nr()
+
+
+def _merge(into: dict, lineage: dict) -> None:
+    for fid, keys in lineage.items():
+        current = into.get(fid)
+        into[fid] = keys if current is None else (current | keys)
+
+
+def _tensors(args, kwargs):
+    for a in args:
+        if isinstance(a, torch.Tensor):
+            yield a
+        elif isinstance(a, (list, tuple)):
+            for b in a:
+                if isinstance(b, torch.Tensor):
+                    yield b
+    for a in kwargs.values():
+        if isinstance(a, torch.Tensor):
+            yield a
+
+
+def _outputs(out):
+    if isinstance(out, torch.Tensor):
+        yield out
+    elif isinstance(out, (list, tuple)):
+        for o in out:
+            if isinstance(o, torch.Tensor):
+                yield o
+
+
+def _as_list(value) -> list:
+    if value is None:
+        return []
+    if isinstance(value, torch.Tensor):
+        return [value]
+    return list(value)
+
+
+def _user_frames(frame, is_user):
+    while frame is not None:
+        if is_user(frame.f_code.co_filename):
+            yield frame
+        frame = frame.f_back
+
+
+def _local_name(frame, t) -> str:
+    if frame is None:
+        return ""
+    for var, value in frame.f_locals.items():
+        if value is t:
+            return var
+    return ""
+
