@@ -28,15 +28,45 @@ import types
 from gradlint.dynamic.instrument import PROBE, instrument
 
 
-class _Run:
-    def __init__(self, spec: dict, result_path: str):
-        self.spec = spec
-        self.result_path = result_path
-        self.files = {os.path.realpath(path): findings for path, findings in spec["files"].items()}
+class Session:
+    """One instrumented run: the flagged files (real path -> findings to probe), the tracer, and
+    the import hook that instruments those files. The child process and the pytest plugin both
+    drive one."""
+
+    def __init__(self, files: dict[str, list[dict]], show_graph: bool = False):
+        from gradlint.dynamic.tracer import Tracer
+
+        self.files = {os.path.realpath(path): findings for path, findings in files.items()}
         self.sites: dict[int, dict] = {}
         self.unplaced: dict[int, str] = {}
-        self.tracer = None
-        self.written = False
+        self.tracer = Tracer({}, set(self.files), show_graph=show_graph)
+        self._undo = []
+
+    def start(self) -> None:
+        """Install the probes' builtin, the import hook and the optimizer watch; enter the mode."""
+        setattr(builtins, PROBE, self.tracer)
+        finder = _Finder(self)
+        sys.meta_path.insert(0, finder)
+        self._undo.append(lambda: sys.meta_path.remove(finder))
+        self._undo.append(self.tracer.watch_optimizers())
+        self.tracer.__enter__()
+        self._undo.append(lambda: self.tracer.__exit__(None, None, None))
+
+    def stop(self) -> None:
+        while self._undo:
+            try:
+                self._undo.pop()()
+            except Exception:  # a mode stack the program left unbalanced: nothing to restore
+                pass
+
+    def verdicts(self, raised: BaseException | None = None) -> dict[int, dict]:
+        """fid -> {"status", "evidence"[, "graph"]} for every finding whose module was
+        instrumented; ``raised``: the exception the program ended with, if any."""
+        self.tracer.raised = raised
+        verdicts = self.tracer.verdicts()
+        for fid, why in self.unplaced.items():
+            verdicts[fid] = {"status": "error", "evidence": why}
+        return verdicts
 
     def instrumented_code(self, path: str):
         """The code object of the module at ``path``, probes placed where its findings are."""
@@ -52,35 +82,39 @@ class _Run:
         self.unplaced.update(result.unplaced)
         for fid, site in result.sites.items():
             self.sites[fid] = site.to_json()
-            if self.tracer is not None:
-                self.tracer.add_site(fid, self.sites[fid])
+            self.tracer.add_site(fid, self.sites[fid])
         return compile(result.source, path, "exec", dont_inherit=True)
+
+
+class _Result:
+    """Writes the result file once, whichever way the run ends first."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.session: Session | None = None
+        self.written = False
 
     def write(self, outcome: dict) -> None:
         if self.written:
             return
         self.written = True
-        verdicts = {}
-        errors = []
-        if self.tracer is not None:
-            self.tracer.raised = outcome.get("exception")
-            verdicts = self.tracer.verdicts()
-            errors = self.tracer.errors
-        for fid, why in self.unplaced.items():
-            verdicts[fid] = {"status": "error", "evidence": why}
+        verdicts, errors = {}, []
+        if self.session is not None:
+            verdicts = self.session.verdicts(outcome.get("exception"))
+            errors = self.session.tracer.errors
         outcome = {k: v for k, v in outcome.items() if k != "exception"}
         data = {"verdicts": {str(k): v for k, v in verdicts.items()}, "outcome": outcome,
                 "tracer_errors": errors}
-        tmp = self.result_path + ".tmp"
+        tmp = self.path + ".tmp"
         with open(tmp, "w", encoding="utf-8") as handle:
             json.dump(data, handle, default=str)
-        os.replace(tmp, self.result_path)
+        os.replace(tmp, self.path)
 
 
 class _Finder(importlib.abc.MetaPathFinder):
     """Finds modules as Python does; the flagged ones get a loader that instruments them."""
 
-    def __init__(self, run: _Run):
+    def __init__(self, run: Session):
         self.run = run
 
     def find_spec(self, fullname, path=None, target=None):
@@ -95,7 +129,7 @@ class _Finder(importlib.abc.MetaPathFinder):
 
 
 class _Loader(importlib.machinery.SourceFileLoader):
-    def __init__(self, fullname, path, run: _Run, real: str):
+    def __init__(self, fullname, path, run: Session, real: str):
         super().__init__(fullname, path)
         self.run = run
         self.real = real
@@ -118,39 +152,34 @@ def main(argv: list[str]) -> int:
     spec_path, result_path = argv
     with open(spec_path, encoding="utf-8") as handle:
         spec = json.load(handle)
-    run = _Run(spec, result_path)
+    result = _Result(result_path)
     try:
         import torch  # noqa: F401
     except ImportError as err:
-        run.write({"kind": "no-torch", "message": str(err)})
+        result.write({"kind": "no-torch", "message": str(err)})
         return 0
-    from gradlint.dynamic.tracer import Tracer
-
-    run.tracer = Tracer({}, set(run.files), show_graph=spec.get("show_graph", False))
-    undo = run.tracer.watch_optimizers()
-    setattr(builtins, PROBE, run.tracer)
+    run = result.session = Session(spec["files"], show_graph=spec.get("show_graph", False))
 
     real_exit = os._exit
 
     def exit_now(status):  # os._exit skips every finally: write the verdicts first
-        run.write({"kind": "exited", "status": status, "how": "os._exit"})
+        result.write({"kind": "exited", "status": status, "how": "os._exit"})
         real_exit(status)
     os._exit = exit_now
 
     def on_term(signum, frame):
-        run.write({"kind": "timeout"})
+        result.write({"kind": "timeout"})
         real_exit(124)
     signal.signal(signal.SIGTERM, on_term)
 
-    sys.meta_path.insert(0, _Finder(run))
     driver = spec["driver"]
     outcome: dict = {"kind": "completed"}
+    run.start()
     try:
-        with run.tracer:
-            if "script" in driver:
-                _run_script(run, os.path.realpath(driver["script"]))
-            else:
-                _run_callable(driver["callable"])
+        if "script" in driver:
+            _run_script(run, os.path.realpath(driver["script"]))
+        else:
+            _run_callable(driver["callable"])
     except SystemExit as stop:
         code = stop.code
         status = 0 if code is None else code if isinstance(code, int) else 1
@@ -160,15 +189,15 @@ def main(argv: list[str]) -> int:
                    "line": _exception_line(err, run.files), "exception": err,
                    "traceback": "".join(traceback.format_exception(err))[-2000:]}
     finally:
-        undo()
-    run.write(outcome)
+        run.stop()
+    result.write(outcome)
     sys.stdout.flush()
     sys.stderr.flush()
     real_exit(0)  # skip interpreter teardown: user threads and atexit handlers are not ours to wait for
     return 0
 
 
-def _run_script(run: _Run, path: str) -> None:
+def _run_script(run: Session, path: str) -> None:
     """Run ``path`` as ``python path`` would: as ``__main__``, its folder first on sys.path."""
     module = types.ModuleType("__main__")
     module.__file__ = path
