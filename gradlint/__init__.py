@@ -25,6 +25,10 @@ _EXPORTS = {
     "Verdict": "gradlint.finding",
     "Severity": "gradlint.finding",
     "RULES": "gradlint.rule",
+    # Reading the autograd record in your own tests (these import torch).
+    "reachable_leaves": "gradlint.dynamic.record",
+    "unreachable_parameters": "gradlint.dynamic.record",
+    "assert_reachable": "gradlint.dynamic.record",
 }
 
 __all__ = ["__version__", "lint_source", *_EXPORTS]

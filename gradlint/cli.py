@@ -118,6 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
                          "(e.g. tests.smoke:train_one_step); implies --dynamic")
     dynamic.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS",
                          help="time limit for each run (default: 60)")
+    dynamic.add_argument("--memory-limit", type=_megabytes, default=None, metavar="MB",
+                         help="memory each run may allocate; beyond it an allocation fails in the "
+                         "program and its findings get an 'error' verdict (default: 8192, or 3/4 "
+                         "of the machine's memory if less; 0: no limit)")
     dynamic.add_argument("--dynamic-only", metavar="STATUSES",
                          help="report only findings whose verdict is one of these, e.g. "
                          "'confirmed' for a CI gate (comma-separated: "
@@ -161,7 +165,7 @@ def _check(args: argparse.Namespace) -> int:
     if dynamic and result.findings:
         try:
             result.findings = launch.run(result.findings, launch.Driver(args.driver), timeout=args.timeout,
-                                         show_graph=args.show_graph)
+                                         show_graph=args.show_graph, memory_limit=args.memory_limit)
         except launch.DynamicUnavailable as err:
             raise UsageError(str(err)) from None
         if only is not None:
@@ -192,6 +196,16 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number of seconds: '{text}'") from None
     if not value > 0:
         raise argparse.ArgumentTypeError("must be more than 0 seconds")
+    return value
+
+
+def _megabytes(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number of megabytes: '{text}'") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 (no limit) or more megabytes")
     return value
 
 

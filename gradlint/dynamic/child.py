@@ -3,7 +3,7 @@
     python -m gradlint.dynamic.child SPEC.json RESULT.json
 
 SPEC: ``{"driver": {"script": PATH} | {"callable": "pkg.mod:fn"}, "files": {PATH: [finding…]},
-"show_graph": bool}`` where each finding is ``{"fid", "code", "line", "column", "end_line",
+"show_graph": bool, "memory_limit": MB | 0}`` where each finding is ``{"fid", "code", "line", "column", "end_line",
 "end_column"}``. RESULT: ``{"verdicts": {fid: {"status", "evidence"[, "graph"]}},
 "outcome": {"kind": "completed" | "exited" | "raised" | "timeout" | "no-torch", ...},
 "tracer_errors": [...]}``.
@@ -87,21 +87,27 @@ class Session:
 
 
 class _Result:
-    """Writes the result file once, whichever way the run ends first."""
+    """Writes the result file once, whichever way the run ends first. Only the child itself
+    writes: a process the program forked (a DataLoader worker ending in ``os._exit``, or one
+    getting the group's SIGTERM) has a stale copy of the record."""
 
     def __init__(self, path: str):
         self.path = path
         self.session: Session | None = None
         self.written = False
+        self.pid = os.getpid()
 
     def write(self, outcome: dict) -> None:
-        if self.written:
+        if self.written or os.getpid() != self.pid:
             return
         self.written = True
         verdicts, errors = {}, []
         if self.session is not None:
-            verdicts = self.session.verdicts(outcome.get("exception"))
-            errors = self.session.tracer.errors
+            try:  # a SIGTERM can land mid-update of the record: still write the outcome
+                verdicts = self.session.verdicts(outcome.get("exception"))
+            except Exception as err:
+                errors.append(f"verdicts: {type(err).__name__}: {err}")
+            errors = [*self.session.tracer.errors, *errors]
         outcome = {k: v for k, v in outcome.items() if k != "exception"}
         data = {"verdicts": {str(k): v for k, v in verdicts.items()}, "outcome": outcome,
                 "tracer_errors": errors}
@@ -153,10 +159,11 @@ def main(argv: list[str]) -> int:
     with open(spec_path, encoding="utf-8") as handle:
         spec = json.load(handle)
     result = _Result(result_path)
+    _limit_memory(spec.get("memory_limit", 0))
     try:
         import torch  # noqa: F401
-    except ImportError as err:
-        result.write({"kind": "no-torch", "message": str(err)})
+    except Exception as err:  # ImportError, or a broken install (OSError from a missing library)
+        result.write({"kind": "no-torch", "message": f"{type(err).__name__}: {err}"})
         return 0
     run = result.session = Session(spec["files"], show_graph=spec.get("show_graph", False))
 
@@ -195,6 +202,26 @@ def main(argv: list[str]) -> int:
     sys.stderr.flush()
     real_exit(0)  # skip interpreter teardown: user threads and atexit handlers are not ours to wait for
     return 0
+
+
+def _limit_memory(megabytes: int) -> None:
+    """Cap the data segment (the heap and private anonymous mappings: what tensors take, not the
+    mapped libraries) so an allocation too big for the machine fails in the program, as a
+    RuntimeError or MemoryError, instead of swapping the machine or waking the OOM killer."""
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return
+    if not megabytes:
+        return
+    limit = megabytes * 1024 * 1024
+    _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+    except (ValueError, OSError):
+        pass
 
 
 def _run_script(run: Session, path: str) -> None:

@@ -70,6 +70,7 @@ def instrument(source: str, path: str, wanted: list[dict]) -> Instrumented:
 
     by_place = {(r.rule.code, *where(r.node)): r for r in reports}
     edits = {edit.node: edit for edit in facts.edits}
+    wrappers = _variable_wrappers(module)
     plan = _Plan()
     out = Instrumented(source)
     for want in wanted:
@@ -82,7 +83,7 @@ def instrument(source: str, path: str, wanted: list[dict]) -> Instrumented:
         site = Site(fid, want["code"], path, want["line"], want["end_line"], _code(module, report.node),
                     tensor=str(report.details.get("tensor") or report.details.get("root") or ""))
         try:
-            _place(plan, fid, report, edits)
+            _place(plan, fid, report, edits, wrappers)
         except _CannotProbe as err:
             out.unplaced[fid] = str(err)
             continue
@@ -111,11 +112,11 @@ class _Plan:
         return not (self.before or self.after or self.statement)
 
 
-def _place(plan: _Plan, fid: int, report, edits) -> None:
+def _place(plan: _Plan, fid: int, report, edits, wrappers) -> None:
     code, node = report.rule.code, report.node
     if code == "GL001":  # h.detach() / h.data: the tensor before the cut, and the cut value
         plan.before.setdefault(_receiver(node), []).append(fid)
-        plan.after.setdefault(node, []).append(fid)
+        plan.after.setdefault(wrappers.get(node, node), []).append(fid)
     elif code == "GL002":  # torch.tensor(x.item(), requires_grad=True)
         pulls = report.refs.get("pulled", ())
         sources = [_pulled_tensor(p) for p in pulls] or [_first_argument(node)]
@@ -136,8 +137,9 @@ def _place(plan: _Plan, fid: int, report, edits) -> None:
         edit = edits.get(node)
         if edit is not None:
             _place_edit(plan, fid, node, edit)
-        elif _method(node) == "step":  # optimizer.step() between two backward calls
-            plan.before.setdefault(_receiver(node), []).append(fid)
+        elif _method(node) == "step":  # optimizer.step(), or scaler.step(optimizer)
+            has_argument = any(a.keyword is None and not a.star for a in node.args)
+            plan.before.setdefault(_first_argument(node) if has_argument else _receiver(node), []).append(fid)
         elif isinstance(node, cst.Call):  # nn.ReLU(inplace=True) inside nn.Sequential(...)
             plan.after.setdefault(node, []).append(fid)
         else:
@@ -161,6 +163,22 @@ def _place_edit(plan: _Plan, fid: int, node, edit) -> None:
         plan.before.setdefault(keywords["out"], []).append(fid)
     else:  # F.relu(x, inplace=True), self.act(x) with an in-place module
         plan.before.setdefault(_first_argument(node), []).append(fid)
+
+
+def _variable_wrappers(module: cst.Module) -> dict:
+    """``Variable(h.data)`` -> {``h.data``: the call}: the old ``Variable`` wrapper makes a new
+    tensor outside the torch functions the tracer sees, so the cut value is tagged after it."""
+    found = {}
+
+    class Visitor(cst.CSTVisitor):
+        def visit_Call(self, node):
+            func = node.func
+            name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+            if name == "Variable" and node.args and node.args[0].keyword is None:
+                found[node.args[0].value] = node
+
+    module.visit(Visitor())
+    return found
 
 
 def _method(node) -> str | None:
@@ -193,9 +211,13 @@ def _pulled_tensor(node) -> cst.BaseExpression:
 
 
 def _code(module: cst.Module, node) -> str:
-    text = module.code_for_node(node).strip()
-    text = " ".join(text.split())
-    return text if len(text) <= 60 else text[:57] + "…"
+    """The node's source on one line; a long call as ``torch.tensor(…)``."""
+    text = " ".join(module.code_for_node(node).split())
+    if len(text) <= 40:
+        return text
+    if isinstance(node, cst.Call):
+        return " ".join(module.code_for_node(node.func).split()) + "(…)"
+    return text[:39] + "…"
 
 
 def _probe(kind: str, fid: int, value: cst.BaseExpression) -> cst.Call:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -21,6 +22,8 @@ from gradlint.finding import Finding, Verdict
 # When two runs decide one finding differently, the more decisive verdict is kept.
 _RANK = {"confirmed": 5, "dismissed": 4, "inconclusive": 3, "error": 2, "not-reached": 1}
 _KILL_GRACE = 5.0  # seconds between SIGTERM (write what you know) and SIGKILL
+# Out-of-memory messages: MemoryError's, torch's CPU allocator's, CUDA's.
+_OOM = ("can't allocate memory", "cannot allocate memory", "out of memory")
 
 
 class DynamicUnavailable(Exception):
@@ -40,9 +43,21 @@ def torch_available(python: str = sys.executable) -> bool:
     return find_spec("torch") is not None
 
 
+def default_memory_limit() -> int:
+    """MB a child may allocate: 8 GB, or 3/4 of the machine's memory if that is less."""
+    try:
+        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // (1024 * 1024)
+    except (ValueError, OSError, AttributeError):
+        return 8192
+    return min(8192, physical * 3 // 4) if physical > 0 else 8192
+
+
 def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_graph: bool = False,
-        cwd: str | None = None) -> list[Finding]:
-    """``findings`` with a verdict each. Raises ``DynamicUnavailable`` without torch."""
+        cwd: str | None = None, memory_limit: int | None = None) -> list[Finding]:
+    """``findings`` with a verdict each. Raises ``DynamicUnavailable`` without torch.
+    ``memory_limit``: MB each child may allocate (None: ``default_memory_limit()``, 0: no cap)."""
+    if memory_limit is None:
+        memory_limit = default_memory_limit()
     if not torch_available():
         raise DynamicUnavailable(
             "the dynamic pass needs torch: pip install 'gradlint[dynamic]' (or install torch)")
@@ -60,8 +75,8 @@ def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_gra
     else:
         runs = [({"script": path}, files) for path in files]
     for spec_driver, spec_files in runs:
-        result = _run_child({"driver": spec_driver, "files": spec_files, "show_graph": show_graph},
-                            timeout, cwd)
+        result = _run_child({"driver": spec_driver, "files": spec_files, "show_graph": show_graph,
+                             "memory_limit": memory_limit}, timeout, cwd)
         own = set(f["fid"] for f in spec_files.get(spec_driver.get("script", ""), []))
         for fid in fids:
             verdict = result.get(fid)
@@ -115,9 +130,11 @@ def _run_child(spec: dict, timeout: float, cwd: str | None) -> dict[int, dict]:
                 try:
                     child.wait(timeout=_KILL_GRACE)
                 except subprocess.TimeoutExpired:
-                    _signal_group(child.pid, signal.SIGKILL)
-                    child.wait()
-            _signal_group(child.pid, signal.SIGKILL)  # the program's own children, if any were left
+                    pass
+            finally:  # also on Ctrl-C: the child's own session never sees the terminal's SIGINT
+                # the child, if still running, and the program's own children, if any were left
+                _signal_group(child.pid, signal.SIGKILL)
+                child.wait()
         stderr = _tail(os.path.join(tmp, "stderr"))
         try:
             with open(result_path, encoding="utf-8") as handle:
@@ -130,32 +147,48 @@ def _run_child(spec: dict, timeout: float, cwd: str | None) -> dict[int, dict]:
         return {fid: {"status": "error", "evidence": why} for fid in every}
     outcome = result.get("outcome", {})
     if outcome.get("kind") == "no-torch":
+        message = outcome.get("message", "")
+        if message.startswith("MemoryError"):
+            raise DynamicUnavailable(f"torch does not fit in the {spec.get('memory_limit')} MB "
+                                     "the dynamic pass allows: raise --memory-limit")
         raise DynamicUnavailable(
-            f"the dynamic pass needs torch in {sys.executable}: pip install 'gradlint[dynamic]'")
+            f"the dynamic pass needs torch, which {sys.executable} cannot import"
+            f"{' (' + message + ')' if message else ''}: pip install 'gradlint[dynamic]'")
     verdicts = {int(k): v for k, v in result.get("verdicts", {}).items()}
-    reason = _undecided_reason(outcome, timeout)
+    reason = _undecided_reason(outcome, timeout, spec.get("memory_limit", 0))
     out = {}
     for fid in every:
         verdict = verdicts.get(fid)
         if verdict is None:
-            continue
+            if reason:  # the run stopped before it imported this finding's file
+                verdict = {"status": "not-reached", "evidence": "its file was never imported"}
+            else:
+                continue
         if reason and verdict["status"] in ("not-reached", "inconclusive"):
             verdict = {"status": "error", "evidence": f"{reason}; {verdict['evidence']}"}
         out[fid] = verdict
     return out
 
 
-def _undecided_reason(outcome: dict, timeout: float) -> str:
+def _undecided_reason(outcome: dict, timeout: float, memory_limit: int = 0) -> str:
     """Why the run stopped early, for findings it left undecided; "" if it completed."""
     kind = outcome.get("kind")
     if kind == "timeout":
         return f"the program was stopped at the {timeout:g} s time limit (--timeout)"
-    if kind == "exited" and outcome.get("status"):
+    if kind == "exited" and (outcome.get("status") or outcome.get("how") == "os._exit"):
+        # os._exit skips every finally and atexit: an abrupt end even with status 0
         return f"the program exited with status {outcome['status']} ({outcome.get('how', 'exit')})"
     if kind == "raised":
         where = f" at line {outcome['line']}" if outcome.get("line") else ""
         message = f": {outcome['message']}" if outcome.get("message") else ""
-        return f"the program raised {outcome.get('type')}{where}{message}"
+        kind = outcome.get("type")
+        if kind in ("MemoryError", "OutOfMemoryError") or any(
+                oom in message.lower() for oom in _OOM):
+            cap = (f" (the dynamic pass lets a run allocate {memory_limit} MB: --memory-limit)"
+                   if memory_limit and "cuda" not in message.lower() else "")
+            message = re.sub(r"\[enforce fail at [^\]]*\] err == 0\. ", "", message)  # torch's C++ origin
+            return f"the program ran out of memory{where}{cap}: {kind}{message}"
+        return f"the program raised {kind}{where}{message}"
     return ""
 
 
@@ -167,6 +200,9 @@ def _why_no_result(returncode, timed_out: bool, timeout: float, stderr: str) -> 
             name = signal.Signals(-returncode).name
         except ValueError:
             name = f"signal {-returncode}"
+        if name == "SIGKILL":  # not ours: the parent kills only after the time limit
+            return ("the program was killed (SIGKILL), perhaps by the system's out-of-memory "
+                    "killer, before any evidence was written")
         return f"the program crashed ({name}) before any evidence was written"
     last = stderr.strip().splitlines()[-1] if stderr.strip() else ""
     return f"the dynamic pass failed (exit status {returncode}){': ' + last if last else ''}"

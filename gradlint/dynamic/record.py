@@ -19,7 +19,7 @@ import torch
 
 _SAVED_NAMES: dict[type, tuple[str, ...]] = {}
 _STALE = re.compile(
-    r"\[torch\.\w+ \[([\d, ]*)\]\](?:, which is output \d+ of \w+,)? is at version (\d+); expected version (\d+)")
+    r"\[torch\.\w+ \[([\d, ]*)\]\](?:, which is output \d+ of [\w:]+,)? is at version (\d+); expected version (\d+)")
 
 
 def nodes(roots: Iterable[torch.Tensor], limit: int | None = None) -> Iterator:
@@ -49,6 +49,10 @@ def leaves_of(roots: Iterable[torch.Tensor]) -> list[torch.Tensor]:
     found: dict[int, torch.Tensor] = {}
     for t in roots:
         if t.grad_fn is None and t.requires_grad:
+            # A view made under no_grad of a leaf (``w.t()``) requires grad and has no grad_fn
+            # of its own: the leaf behind it is its base.
+            while t._base is not None and t._base.requires_grad:
+                t = t._base
             found.setdefault(id(t), t)
     for node in nodes(roots):
         variable = getattr(node, "variable", None)

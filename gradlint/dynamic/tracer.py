@@ -37,6 +37,9 @@ WALK_LIMIT = 400  # backward calls whose records are walked; later ones only cou
 COUNT_LIMIT = 60  # backward calls per GL004 site whose records are counted
 
 _BACKWARDS = {torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad}
+# Properties whose value is computed from the tensor; other getters (.grad, .shape, .device)
+# hand out state, not a result, and carry no lineage.
+_COMPUTED_PROPERTIES = {"data", "T", "mT", "H", "mH", "real", "imag"}
 
 
 @dataclass
@@ -44,10 +47,12 @@ class Edit:
     """An in-place edit a probe saw about to happen."""
 
     tensor: weakref.ref
-    shape: tuple
+    sizes: frozenset  # numel of the tensor and of its base: a saved view of it may be transposed
+    storage: int  # data_ptr of its storage: a `.data` alias dies at once, its memory does not
     version: int  # before the edit
     clock: int  # autograd's sequence number then: nodes numbered below were recorded before it
     after_backwards: int  # backward calls before it
+    label: str  # how the evidence names the edited tensor
 
 
 @dataclass
@@ -55,6 +60,7 @@ class Leaf:
     ref: weakref.ref
     name: str
     version: int  # when first seen
+    looked: bool = False  # the frames were searched for a name (once is enough)
 
 
 @dataclass
@@ -137,9 +143,12 @@ class Tracer(TorchFunctionMode):
             return func(*args, **kwargs)
         if func in _BACKWARDS:
             self._guard(self._on_backward, func, args, kwargs)
-        elif getattr(func, "__name__", "") == "__get__" and args and \
-                getattr(getattr(func, "__self__", None), "__name__", "") == "grad":
-            self.grad_read.add(id(args[0]))
+        elif getattr(func, "__name__", "") == "__get__":
+            prop = getattr(getattr(func, "__self__", None), "__name__", "")
+            if prop == "grad" and args:
+                self.grad_read.add(id(args[0]))
+            if prop not in _COMPUTED_PROPERTIES:
+                return func(*args, **kwargs)
         out = func(*args, **kwargs)
         if self.lineage or self.track_history_loss or self.track_saves:
             self._guard(self._after_op, func, args, kwargs, out)
@@ -208,24 +217,25 @@ class Tracer(TorchFunctionMode):
         finding.runs += 1
         code = finding.site["code"]
         if code == "GL005":
-            self._edit(finding, value)
+            self._edit(finding, value, frame)
             return
-        if not isinstance(value, torch.Tensor):
+        tensors = list(_flat_tensors(value))
+        if not tensors:
             return
-        if value.requires_grad and value.grad_fn is not None:
-            keys = {self.key(leaf, frame) for leaf in record.leaves_of([value])}
-        elif value.requires_grad:
-            keys = {self.key(value, frame)}
-        else:
-            keys = set(self.lineage_of(value).get(NOGRAD, ()))
-            for key in keys:
-                self.name(key, frame)
+        keys = set()
+        for t in tensors:
+            if t.requires_grad:
+                keys |= {self.key(leaf, frame) for leaf in record.leaves_of([t])}
+            else:
+                keys |= self.lineage_of(t).get(NOGRAD, set())
+        for key in keys:
+            self.name(key, frame)
         if code == "GL002":
             finding.pending |= keys  # many .item() calls can feed one rebuilt number
         else:
             finding.pending = keys
         finding.upstream |= keys
-        if code == "GL003" and value.grad_fn is None:
+        if code == "GL003" and isinstance(value, torch.Tensor) and value.grad_fn is None:
             # requires_grad_ switches the flag on this very tensor: it carries the lineage on.
             self.tag(value, {fid: frozenset(keys)})
 
@@ -250,19 +260,28 @@ class Tracer(TorchFunctionMode):
                 if isinstance(item, torch.Tensor):
                     self.tag(item, {fid: frozenset(finding.pending)})
 
-    def _edit(self, finding, value):
-        tensors = []
+    def _edit(self, finding, value, frame=None):
+        site = finding.site
         if isinstance(value, torch.Tensor):
-            tensors = [value]
-        elif isinstance(value, torch.optim.Optimizer):
-            tensors = [p for group in value.param_groups for p in group["params"]][:2000]
-        if not tensors:
+            tensors = [(value, f"`{site['tensor']}`" if site.get("tensor") else "the edited tensor")]
+        elif hasattr(value, "param_groups"):  # an optimizer about to step
+            params = [p for group in value.param_groups for p in group["params"]][:2000]
+            tensors = [(p, "") for p in params if isinstance(p, torch.Tensor)]
+        else:
             return
         clock = _clock()
-        for t in tensors:
-            if len(finding.edits) >= 64:
+        for t, label in tensors:
+            if len(finding.edits) >= 256:
                 finding.edits.pop(0)
-            finding.edits.append(Edit(weakref.ref(t), tuple(t.shape), t._version, clock, self.backwards))
+            if not label:
+                label = self.shown(self.key(t, frame))
+            sizes = {t.numel()} | ({t._base.numel()} if t._base is not None else set())
+            try:
+                storage = t.untyped_storage().data_ptr()
+            except (RuntimeError, NotImplementedError):
+                storage = 0
+            finding.edits.append(Edit(weakref.ref(t), frozenset(sizes), storage, t._version, clock,
+                                      self.backwards, label))
 
     # ---- lineage --------------------------------------------------------------------------------
 
@@ -303,15 +322,18 @@ class Tracer(TorchFunctionMode):
 
     def name(self, key: int, frame) -> None:
         leaf = self.leaves[key]
-        if leaf.name:
+        if leaf.looked:
             return
+        leaf.looked = True
         target = leaf.ref()
         if target is None:
             return
         fallback = ""
+        seen = []
         for depth, f in enumerate(_user_frames(frame, self.is_user)):
             if depth > 12:
                 break
+            seen.append(f)
             for var, value in list(f.f_locals.items()):
                 found = self._find(target, var, value)
                 if found and var != "self":
@@ -319,6 +341,17 @@ class Tracer(TorchFunctionMode):
                     return
                 if found and not fallback:
                     fallback = found
+        if not fallback:
+            # A module-level parameter used inside functions (a --driver callable, a test) is a
+            # global of those frames, not a local of any of them.
+            for f in seen:
+                if f.f_globals is f.f_locals:
+                    continue
+                for var, value in list(f.f_globals.items()):
+                    found = "" if var.startswith("__") else self._find(target, var, value)
+                    if found:
+                        leaf.name = found
+                        return
         leaf.name = fallback
 
     def _find(self, target, var: str, value) -> str:
@@ -364,7 +397,7 @@ class Tracer(TorchFunctionMode):
         frame = next(iter(_user_frames(sys._getframe(1), self.is_user)), None)
         line = frame.f_lineno if frame is not None else 0
         names = [_local_name(frame, t) for t in roots]
-        root_name = names[0] if names and names[0] else "the loss"
+        root_name = f"`{names[0]}`" if names and names[0] else "the loss"
         path = frame.f_code.co_filename if frame is not None else ""
 
         for fid, finding in self.gl004:
@@ -389,7 +422,7 @@ class Tracer(TorchFunctionMode):
         edits = [f for f in self.findings.values() if f.edits and not f.stale]
         if self.backwards > WALK_LIMIT and not carried and not edits:
             return  # enough seen: later walks could only add reached leaves, at a cost per step
-        reachable = {self.key(leaf) for leaf in record.leaves_of(roots)}
+        reachable = {self.key(leaf, frame) for leaf in record.leaves_of(roots)}
         self.reached |= reachable
         for fid, keys in carried.items():
             finding = self.findings.get(fid)
@@ -397,10 +430,10 @@ class Tracer(TorchFunctionMode):
                 continue
             finding.roots += 1
             for key in keys:
-                if key not in reachable:
-                    finding.influenced.setdefault(key, (root_name, line))
+                if key not in finding.influenced or finding.influenced[key][2]:
+                    finding.influenced[key] = (root_name, line, key in reachable)
             if self.show_graph and finding.graph is None and set(keys) - reachable:
-                finding.graph = record.tree(roots[0], self._label, [self.shown(k) for k in set(keys) - reachable])
+                finding.graph = record.tree(roots[0], self._label, [self.shown(k).strip("`") for k in set(keys) - reachable])
         if edits:
             self._stale(roots, edits, root_name, line)
 
@@ -413,48 +446,58 @@ class Tracer(TorchFunctionMode):
     def _stale(self, roots, findings, root_name, line):
         for node in record.nodes(roots, limit=20000):
             for attr, value in record.saved_tensors(node):
-                if isinstance(value, RuntimeError):
-                    parsed = record.stale(value)
-                    if parsed is None:
+                for finding in findings:
+                    if finding.stale:
                         continue
-                    shape, now, then = parsed
-                    for finding in findings:
-                        if finding.stale:
-                            continue
-                        for edit in finding.edits:
-                            t = edit.tensor()
-                            moved = t._version if t is not None else None
-                            if edit.shape == shape and then <= edit.version < (moved if moved is not None else now) \
-                                    and (moved is None or moved == now):
-                                finding.stale = self._say_stale(finding, node, then, now, edit)
-                                if self.show_graph:
-                                    finding.graph = record.tree(roots[0], self._label)
-                                break
-                else:
-                    for finding in findings:
-                        if finding.stale:
-                            continue
-                        for edit in finding.edits:
-                            t = edit.tensor()
-                            if t is None or not record.same_memory(t, value):
-                                continue
-                            seq = node._sequence_nr()
-                            if seq < edit.clock and t._version == edit.version:
-                                # Saved before the edit, and the version did not move: the edit
-                                # went through .data, which autograd's check cannot see.
-                                finding.stale = self._say_stale(finding, node, None, None, edit)
-                                break
+                    edit = self._edit_behind(finding, node, value)
+                    if edit is None:
+                        continue
+                    if isinstance(value, RuntimeError):
+                        _, now, then = record.stale(value)
+                        finding.stale = self._say_stale(finding, node, then, now, edit)
+                    else:
+                        finding.stale = self._say_stale(finding, node, None, None, edit)
+                    if self.show_graph:
+                        finding.graph = record.tree(roots[0], self._label)
+
+    @staticmethod
+    def _edit_behind(finding, node, value):
+        """The edit of this finding that made ``value`` (a saved tensor, or the error reading
+        it) stale, if any."""
+        if isinstance(value, RuntimeError):
+            parsed = record.stale(value)
+            if parsed is None:
+                return None
+            shape, now, then = parsed
+            numel = 1
+            for d in shape:
+                numel *= d
+            for edit in reversed(finding.edits):
+                t = edit.tensor()
+                current = t._version if t is not None else now
+                if numel in edit.sizes and then <= edit.version < current == now:
+                    return edit
+            return None
+        try:
+            storage = value.untyped_storage().data_ptr()
+        except (RuntimeError, NotImplementedError):
+            return None
+        for edit in reversed(finding.edits):
+            # Saved before the edit, same memory, and still readable: the version counter never
+            # saw the edit (it went through .data), so backward uses the edited values.
+            if edit.storage and edit.storage == storage and node._sequence_nr() < edit.clock:
+                return edit
+        return None
 
     def _say_stale(self, finding, node, then, now, edit) -> str:
         site = finding.site
         saver = type(node).__name__
         saved_line = node.metadata.get("gradlint_line") if hasattr(node, "metadata") else None
         where = f" (line {saved_line})" if saved_line else ""
-        tensor = f"`{site['tensor']}`" if site.get("tensor") else "the tensor"
         if then is None:
-            return (f"{tensor} was saved by {saver}{where} before `{site['label']}` (line {site['line']}) "
+            return (f"{edit.label} was saved by {saver}{where} before `{site['label']}` (line {site['line']}) "
                     f"edited it through .data, which the version counter does not see: backward used the edited values")
-        return (f"{tensor} was saved by {saver}{where} at version {then}; `{site['label']}` "
+        return (f"{edit.label} was saved by {saver}{where} at version {then}; `{site['label']}` "
                 f"(line {site['line']}) moved it to version {now}")
 
     # ---- optimizers ------------------------------------------------------------------------------
@@ -508,8 +551,10 @@ class Tracer(TorchFunctionMode):
             return self._decide_edit(finding)
         return self._decide_reach(finding)
 
-    def _intent(self, key: int) -> str:
-        """Why this leaf should have received a gradient, or "" if nothing says it should."""
+    def _intent(self, key: int, lenient: bool = False) -> str:
+        """Why this leaf should have received a gradient, or "" if nothing says it should.
+        ``lenient``: in a run without optimizers, requiring grad is reason enough (a value
+        rebuilt or switched to require grad is never a deliberate stop-gradient)."""
         leaf = self.leaves[key]
         t = leaf.ref()
         ident = id(t) if t is not None else None
@@ -523,31 +568,56 @@ class Tracer(TorchFunctionMode):
             return "the program updates it"
         if ident in self.grad_read:
             return "the program reads its .grad"
+        if lenient and t is not None and t.requires_grad:
+            return "it requires grad"
         return ""
+
+    def _raised_at(self, err: BaseException) -> int:
+        """The last line of the user's code in the traceback of ``err``."""
+        line, tb = 0, err.__traceback__
+        while tb is not None:
+            if self.is_user(tb.tb_frame.f_code.co_filename):
+                line = tb.tb_lineno
+            tb = tb.tb_next
+        return line
 
     def _decide_reach(self, finding: Finding) -> tuple[str, str]:
         site = finding.site
+        code = site["code"]
         at = f"`{site['label']}` (line {site['line']})"
+        raised = self.raised
+        if code == "GL003" and isinstance(raised, RuntimeError) and "inference tensor" in str(raised) \
+                and site["line"] <= self._raised_at(raised) <= site["end_line"]:
+            return "confirmed", (f"{at} raised RuntimeError: {str(raised).splitlines()[0]} — the tensor was "
+                                 "made under inference_mode and has no history")
         if not finding.runs:
             return "not-reached", f"{at} never ran"
         if not finding.upstream:
             what = {"GL001": "the tensor it cuts", "GL002": "the values it rebuilds",
-                    "GL003": "the tensor"}[site["code"]]
+                    "GL003": "the tensor"}[code]
             return "dismissed", f"no leaf that requires grad influenced {what}: there was no gradient to lose"
         if not finding.roots:
             if not self.backwards:
                 return "inconclusive", f"{at} ran, but no backward() or autograd.grad() followed"
             return "dismissed", (f"what {at} produced never reached a backward root "
                                  f"({self.backwards} backward call{'s' if self.backwards != 1 else ''} ran without it)")
-        starved = [k for k in finding.influenced if k not in self.reached]
-        meant = [(k, self._intent(k)) for k in starved]
+        # A rebuilt or switched value takes part in the loss as if trained through, so the path it
+        # cuts is missing from the gradient even where the leaf gets one by another path.
+        # A .detach() beside an attached path of the same leaves is a stop-gradient (SimSiam).
+        rebuilt = code in ("GL002", "GL003")
+        starved = [k for k in finding.influenced if rebuilt or k not in self.reached]
+        meant = [(k, self._intent(k, lenient=rebuilt)) for k in starved]
         meant = [(k, why) for k, why in meant if why]
         if meant:
-            key, why = meant[0]
-            root, line = finding.influenced[key]
+            unreached = [(k, why) for k, why in meant if k not in self.reached]
+            key, why = (unreached or meant)[0]
+            root, line, _ = finding.influenced[key]
             others = f" (and {len(meant) - 1} more)" if len(meant) > 1 else ""
-            return "confirmed", (f"{self.shown(key)}{others} influenced `{root}` (line {line}) but no backward "
-                                 f"reached it: the path stops at {at}; {why}")
+            if unreached:
+                return "confirmed", (f"{self.shown(key)}{others} influenced {root} (line {line}) but no backward "
+                                     f"reached it: the path stops at {at}; {why}")
+            return "confirmed", (f"{self.shown(key)}{others} influenced {root} (line {line}) through {at}, and its "
+                                 f"gradient leaves that path out (it reaches the leaf only by another path); {why}")
         if starved:
             names = ", ".join(self.shown(k) for k in starved[:3])
             why = "no optimizer of the run holds" if self.optimizers else "the program never updates or reads the gradient of"
@@ -563,16 +633,16 @@ class Tracer(TorchFunctionMode):
         root = getattr(finding, "root", "the loss")
         if finding.same_root:
             return "confirmed", (f"{finding.same_root + 1} backward calls at line {site['line']} started from the same "
-                                 f"record of `{root}`: its gradients were added again each time")
+                                 f"record of {root}: its gradients were added again each time")
         if len(counts) < 2:
             return "inconclusive", f"the backward call at line {site['line']} ran once: nothing to compare"
         if all(b > a for a, b in zip(counts, counts[1:])):
-            return "confirmed", (f"the record of `{root}` grew from {counts[0]} to {counts[-1]} nodes "
+            return "confirmed", (f"the record of {root} grew from {counts[0]} to {counts[-1]} nodes "
                                  f"over {len(counts)} backward calls (line {site['line']})")
         if counts[-1] > counts[0] and len(set(counts)) > 2:
-            return "confirmed", (f"the record of `{root}` grew from {counts[0]} to {counts[-1]} nodes "
+            return "confirmed", (f"the record of {root} grew from {counts[0]} to {counts[-1]} nodes "
                                  f"over {len(counts)} backward calls (line {site['line']})")
-        return "dismissed", (f"the record of `{root}` stayed at {max(counts)} nodes or fewer over {len(counts)} "
+        return "dismissed", (f"the record of {root} stayed at {max(counts)} nodes or fewer over {len(counts)} "
                              f"backward calls (line {site['line']}): no iteration's graph was carried into the next")
 
     def _decide_edit(self, finding: Finding) -> tuple[str, str]:
@@ -582,11 +652,10 @@ class Tracer(TorchFunctionMode):
         if not finding.edits and not finding.runs:
             return "not-reached", f"`{site['label']}` (line {site['line']}) never ran"
         raised = self.raised
-        if isinstance(raised, RuntimeError) and "modified by an inplace operation" in str(raised):
-            parsed = record.stale(raised)
-            if parsed is not None and any(e.shape == parsed[0] for e in finding.edits):
-                return "confirmed", (f"backward() raised PyTorch's \"modified by an inplace operation\" for a tensor "
-                                     f"of shape {list(parsed[0])}, the one `{site['label']}` (line {site['line']}) edits")
+        if isinstance(raised, RuntimeError) and self._edit_behind(finding, None, raised) is not None:
+            shape = list(record.stale(raised)[0])
+            return "confirmed", (f"backward() raised PyTorch's \"modified by an inplace operation\" for a tensor "
+                                 f"of shape {shape}, the one `{site['label']}` (line {site['line']}) edits")
         if not finding.edits:
             return "inconclusive", f"`{site['label']}` (line {site['line']}) ran, but edited no tensor"
         last = finding.edits[-1]
@@ -602,6 +671,15 @@ def _clock() -> int:
     with torch.enable_grad():
         probe = torch.zeros((), requires_grad=True) * 1
     return probe.grad_fn._sequence_nr()
+
+
+def _flat_tensors(value, depth: int = 0):
+    """The tensors in a value a probe saw: a tensor, or lists/tuples of them (``torch.tensor(losses)``)."""
+    if isinstance(value, torch.Tensor):
+        yield value
+    elif isinstance(value, (list, tuple)) and depth < 3:
+        for item in value[:10000]:
+            yield from _flat_tensors(item, depth + 1)
 
 
 def _merge(into: dict, lineage: dict) -> None:

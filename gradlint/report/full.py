@@ -22,6 +22,7 @@ from gradlint.finding import Finding, Severity
 _NEWLINE = re.compile(r"\r\n|\r|\n")  # what the parser counts as a line break
 _CODE_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow"}
 _GUTTER = "blue"
+_VERDICT_STYLE = {"confirmed": "bold red", "dismissed": "bold green"}
 
 
 def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str]) -> None:
@@ -41,8 +42,14 @@ def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str]) -> N
         if finding.verdict is not None:
             verdict = finding.verdict
             console.print(Text.assemble(
-                "  ", ("dynamic", "bold magenta"), ": ", (verdict.status, "bold"), f": {verdict.evidence}",
+                "  ", ("dynamic", "bold magenta"), ": ", (verdict.status, _VERDICT_STYLE.get(verdict.status, "bold")),
+                f": {verdict.evidence}",
             ))
+            if verdict.graph:
+                with console.capture() as captured:
+                    console.print(_graph(verdict.graph))
+                for row in captured.get().splitlines():  # rich pads tree rows to one width
+                    console.print(Text.from_ansi(row.rstrip()))
 
 
 def _header(finding: Finding) -> Text:
@@ -69,3 +76,22 @@ def _snippet(finding: Finding, lines: list[str]) -> list[Text]:
         Text.assemble((f"  {number} | ", _GUTTER), source),
         Text.assemble((f"  {' ' * len(number)} | ", _GUTTER), pad, ("^" * max(end - start, 1), "bold red")),
     ]
+
+
+def _graph(graph: dict):
+    """The autograd record of the root that decided a verdict, as a tree; leaves that should
+    have received a gradient but are not in it are listed under the root, marked."""
+    from rich.padding import Padding
+    from rich.tree import Tree
+
+    def add(parent, node):
+        for child in node.get("children", []):
+            label = child["label"]
+            style = "cyan" if label.startswith("AccumulateGrad") else ""
+            add(parent.add(Text(label, style=style)), child)
+
+    tree = Tree(Text(graph["label"], style="bold"), guide_style="dim")
+    add(tree, graph)
+    for name in graph.get("unreachable", []):
+        tree.add(Text(f"✗ {name}: unreachable, gets no gradient", style="bold red"))
+    return Padding(tree, (0, 0, 0, 4), expand=False)
