@@ -272,7 +272,12 @@ def summary(findings: list[Finding], files_checked: int) -> str:
     if not findings:
         return f"No findings ({checked})."
     files = len({f.path for f in findings})
-    return f"Found {_plural(len(findings), 'finding')} in {_plural(files, 'file')} ({checked})."
+    line = f"Found {_plural(len(findings), 'finding')} in {_plural(files, 'file')} ({checked})."
+    verdicts = Counter(f.verdict.status for f in findings if f.verdict is not None)
+    if verdicts:
+        line += " Dynamic pass: " + ", ".join(
+            f"{verdicts[status]} {status}" for status in STATUSES if verdicts[status]) + "."
+    return line
 
 
 def _plural(count: int, noun: str) -> str:

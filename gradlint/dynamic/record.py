@@ -175,7 +175,8 @@ def tree(root: torch.Tensor, name_of, mark: Iterable[str] = (), limit: int = 60)
         if variable is not None:
             label += f" → {name_of(variable)}"
         if id(node) in seen:
-            return {"label": label + " (seen above)", "children": []}
+            more = variable is None and any(n is not None for n, _ in node.next_functions)
+            return {"label": label + (" (seen above)" if more else ""), "children": []}
         seen.add(id(node))
         children = []
         for nxt, _ in node.next_functions:

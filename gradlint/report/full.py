@@ -10,6 +10,7 @@ rich colours it on a terminal and writes plain text anywhere else (and under ``N
 """
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Mapping
 from typing import TextIO
@@ -46,9 +47,13 @@ def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str]) -> N
                 f": {verdict.evidence}",
             ))
             if verdict.graph:
-                with console.capture() as captured:
-                    console.print(_graph(verdict.graph))
-                for row in captured.get().splitlines():  # rich pads tree rows to one width
+                # Drawn wide, so deep records are not cut at the terminal's edge, then printed
+                # row by row without the padding rich adds to make every row one width.
+                buffer = io.StringIO()
+                Console(file=buffer, width=1000, force_terminal=console.is_terminal,
+                        color_system=console.color_system, no_color=console.no_color,
+                        highlight=False).print(_graph(verdict.graph))
+                for row in buffer.getvalue().splitlines():
                     console.print(Text.from_ansi(row.rstrip()))
 
 
