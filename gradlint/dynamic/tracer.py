@@ -22,6 +22,7 @@ PyTorch: https://pytorch.org/docs/stable/notes/extending.html#extending-all-torc
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import weakref
@@ -150,7 +151,9 @@ class Tracer(TorchFunctionMode):
             if prop not in _COMPUTED_PROPERTIES:
                 return func(*args, **kwargs)
         out = func(*args, **kwargs)
-        if self.lineage or self.track_history_loss or self.track_saves:
+        # Most ops (an optimizer's, say) take no tensor that carries lineage: with no history
+        # loss or saves to track, _after_op would do nothing for them, so skip its cost.
+        if self.track_history_loss or self.track_saves or (self.lineage and _carries(self.lineage, args, kwargs)):
             self._guard(self._after_op, func, args, kwargs, out)
         return out
 
@@ -528,6 +531,15 @@ class Tracer(TorchFunctionMode):
             torch.optim.Optimizer.add_param_group = original
         return undo
 
+    @contextlib.contextmanager
+    def watch_optimizers_ctx(self):
+        """``watch_optimizers`` as a ``with`` block."""
+        undo = self.watch_optimizers()
+        try:
+            yield
+        finally:
+            undo()
+
     # ---- verdicts -------------------------------------------------------------------------------
 
     def verdicts(self) -> dict[int, dict]:
@@ -699,6 +711,15 @@ def _tensors(args, kwargs):
     for a in kwargs.values():
         if isinstance(a, torch.Tensor):
             yield a
+
+
+def _carries(lineage: dict, args, kwargs) -> bool:
+    """Whether a tensor among the arguments (as ``_tensors`` finds them) has a lineage entry."""
+    for t in _tensors(args, kwargs):
+        entry = lineage.get(id(t))
+        if entry is not None and entry[0]() is t:
+            return True
+    return False
 
 
 def _outputs(out):

@@ -1,0 +1,227 @@
+"""The tracer's decisions, one situation each, with the probes called by hand.
+
+The static pass is precise enough that correct programs rarely reach the dynamic pass, so the
+paths that dismiss a finding (and those that cannot decide) are exercised here directly: a
+``Tracer`` with one site, the probes ``b``/``a``/``s`` called where the instrumenter would put
+them, and the verdict read back.
+"""
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from gradlint.dynamic.tracer import Tracer  # noqa: E402
+
+HERE = __file__
+
+
+def _tracer(code: str, line: int = 1, end_line: int | None = None, label: str = "h.detach()", tensor: str = "h"):
+    tracer = Tracer({}, {HERE})
+    tracer.add_site(0, {"code": code, "path": HERE, "line": line, "end_line": end_line or line,
+                        "label": label, "tensor": tensor})
+    return tracer
+
+
+def _verdict(tracer) -> tuple[str, str]:
+    verdict = tracer.verdicts()[0]
+    return verdict["status"], verdict["evidence"]
+
+
+def _line() -> int:
+    return inspect.currentframe().f_back.f_lineno
+
+
+def test_cut_that_starves_an_optimized_leaf_is_confirmed():
+    w1 = torch.tensor(0.5, requires_grad=True)
+    w2 = torch.tensor(1.0, requires_grad=True)
+    tracer = _tracer("GL001")
+    with tracer, tracer.watch_optimizers_ctx():
+        torch.optim.SGD([w1, w2], lr=0.1)
+        f = tracer.a(0, tracer.b(0, w1 * 2).detach())
+        loss = (w2 * f - 3) ** 2
+        loss.backward()
+    status, evidence = _verdict(tracer)
+    assert status == "confirmed"
+    assert "`w1`" in evidence and "`loss`" in evidence and "an optimizer holds it" in evidence
+
+
+def test_cut_kept_for_logging_is_dismissed():
+    w = torch.tensor(0.5, requires_grad=True)
+    tracer = _tracer("GL001")
+    logged = []
+    with tracer:
+        h = w * 2
+        logged.append(tracer.a(0, tracer.b(0, h).detach()))
+        (h ** 2).backward()
+    status, evidence = _verdict(tracer)
+    assert status == "dismissed" and "never reached a backward root" in evidence
+
+
+def test_stop_gradient_beside_an_attached_path_is_dismissed():
+    w = torch.tensor(0.5, requires_grad=True)
+    tracer = _tracer("GL001")
+    with tracer:
+        h1, h2 = w * 2, w * 3
+        loss = (h1 - tracer.a(0, tracer.b(0, h2).detach())) ** 2  # SimSiam's symmetric stop-gradient
+        loss.backward()
+        _ = w.grad
+    status, evidence = _verdict(tracer)
+    assert status == "dismissed" and "through another path" in evidence
+
+
+def test_starved_leaf_no_optimizer_holds_is_dismissed():
+    teacher = torch.tensor(2.0, requires_grad=True)
+    student = torch.tensor(1.0, requires_grad=True)
+    tracer = _tracer("GL001")
+    with tracer, tracer.watch_optimizers_ctx():
+        torch.optim.SGD([student], lr=0.1)
+        target = tracer.a(0, tracer.b(0, teacher * 3).detach())
+        ((student * 3 - target) ** 2).backward()
+    status, evidence = _verdict(tracer)
+    assert status == "dismissed" and "no optimizer of the run holds" in evidence
+
+
+def test_cut_of_a_value_nothing_trainable_produced_is_dismissed():
+    tracer = _tracer("GL001")
+    w = torch.tensor(1.0, requires_grad=True)
+    with tracer:
+        data = torch.randn(3) * 2
+        loss = (w * tracer.a(0, tracer.b(0, data).detach())).sum()
+        loss.backward()
+    status, evidence = _verdict(tracer)
+    assert status == "dismissed" and "no leaf that requires grad" in evidence
+
+
+def test_site_that_never_ran_is_not_reached_and_one_without_backward_is_inconclusive():
+    tracer = _tracer("GL001")
+    with tracer:
+        pass
+    assert _verdict(tracer)[0] == "not-reached"
+    tracer = _tracer("GL001")
+    w = torch.tensor(1.0, requires_grad=True)
+    with tracer:
+        tracer.a(0, tracer.b(0, w * 2).detach())
+    assert _verdict(tracer)[0] == "inconclusive"
+
+
+def test_values_rebuilt_from_item_are_confirmed_even_when_the_leaf_trains_another_way():
+    w = torch.tensor(1.5, requires_grad=True)
+    tracer = _tracer("GL002", label="torch.tensor(…)")
+    with tracer, tracer.watch_optimizers_ctx():
+        torch.optim.SGD([w], lr=0.1)
+        pred = w * 4
+        number = tracer.b(0, pred).item()
+        dice = tracer.a(0, torch.tensor(number * 2, requires_grad=True))
+        loss = (pred - 1) ** 2 + dice  # the BCE-like term trains w; the rebuilt term adds nothing
+        loss.backward()
+    status, evidence = _verdict(tracer)
+    assert status == "confirmed" and "leaves that path out" in evidence
+
+
+def test_switch_on_features_from_a_no_grad_region_is_confirmed_naming_the_encoder():
+    enc = torch.tensor(1.5, requires_grad=True)
+    head = torch.tensor(0.5, requires_grad=True)
+    tracer = _tracer("GL003", label="feats.requires_grad_(True)", tensor="feats")
+    with tracer:
+        with torch.no_grad():
+            feats = enc * torch.tensor([1.0, 2.0])
+        tracer.b(0, feats).requires_grad_(True)
+        ((head * feats - 3) ** 2).mean().backward()
+        _ = enc.grad
+    status, evidence = _verdict(tracer)
+    assert status == "confirmed" and "`enc`" in evidence and "reads its .grad" in evidence
+
+
+def test_switch_on_data_made_under_no_grad_is_dismissed():
+    w = torch.tensor(0.5, requires_grad=True)
+    tracer = _tracer("GL003", label="target.requires_grad_(True)", tensor="target")
+    with tracer:
+        with torch.no_grad():
+            target = torch.randn(4) * 0.1
+        tracer.b(0, target).requires_grad_(True)
+        ((w - target) ** 2).mean().backward()
+    status, evidence = _verdict(tracer)
+    assert status == "dismissed" and "no leaf that requires grad" in evidence
+
+
+def test_edit_of_a_saved_tensor_is_confirmed_naming_the_saving_node_and_versions():
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    tracer = _tracer("GL005", line=0, label="u.add_(1)", tensor="u")
+    with tracer:
+        u = w * 3
+        v = u ** 2
+        line = _line() - 1
+        tracer.b(0, u).add_(1)
+        with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+            v.sum().backward()  # PyTorch's own check still fires under the tracer
+    status, evidence = _verdict(tracer)
+    assert status == "confirmed"
+    assert f"PowBackward0 (line {line}) at version 0" in evidence and "to version 1" in evidence
+
+
+def test_edit_of_a_tensor_nothing_saved_is_dismissed():
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    tracer = _tracer("GL005", label="u.add_(1)", tensor="u")
+    with tracer:
+        u = w * 3
+        v = u + 1  # add saves neither operand
+        tracer.b(0, u).add_(1)
+        v.sum().backward()
+    status, evidence = _verdict(tracer)
+    assert status == "dismissed" and "cannot change a gradient" in evidence
+
+
+def test_edit_with_no_backward_after_it_is_inconclusive():
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    tracer = _tracer("GL005", label="u.add_(1)", tensor="u")
+    with tracer:
+        u = w * 3
+        _ = u ** 2
+        tracer.b(0, u).add_(1)
+    assert _verdict(tracer)[0] == "inconclusive"
+
+
+def test_edit_through_data_is_confirmed_though_pytorch_cannot_see_it():
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    tracer = _tracer("GL005", label="u.data.add_(1)", tensor="u")
+    with tracer:
+        u = w * 3
+        v = u ** 2
+        tracer.b(0, u.data).add_(1)
+        v.sum().backward()  # no error: the gradient is silently wrong
+    status, evidence = _verdict(tracer)
+    assert status == "confirmed" and "through .data" in evidence
+
+
+def _loop(tracer, carry: bool, steps: int = 4):
+    w = torch.tensor(0.9, requires_grad=True)
+    state = torch.tensor(1.0)
+    line = 0
+    for _ in range(steps):
+        state = w * state + 1 if carry else w * torch.tensor(1.0) + 1
+        loss = state ** 2
+        line = _line() + 1
+        loss.backward(retain_graph=True)
+    return line
+
+
+def test_retained_record_that_grows_is_confirmed_and_a_flat_one_dismissed():
+    for carry, expected in ((True, "confirmed"), (False, "dismissed")):
+        line = _loop(Tracer({}, {HERE}), carry, steps=1)  # learn the backward's line
+        tracer = _tracer("GL004", line=line, label="loss.backward(retain_graph=True)", tensor="loss")
+        with tracer:
+            _loop(tracer, carry)
+        status, evidence = _verdict(tracer)
+        assert status == expected, evidence
+        assert ("grew from" in evidence) == carry
+
+
+def test_retained_record_backpropagated_once_is_inconclusive():
+    line = _loop(Tracer({}, {HERE}), True, steps=1)
+    tracer = _tracer("GL004", line=line, label="loss.backward(retain_graph=True)", tensor="loss")
+    with tracer:
+        _loop(tracer, True, steps=1)
+    assert _verdict(tracer)[0] == "inconclusive"
