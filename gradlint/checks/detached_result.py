@@ -29,8 +29,8 @@ _EVALUATION = {"eval", "evaluate", "evaluation", "valid", "validate", "validatio
                "prediction", "infer", "inference", "metric", "metrics", "score", "sample", "generate",
                "visualize", "visualise", "plot", "log"}
 # Names of recurrent state handed back detached for the next call (truncated BPTT).
-_STATE = {"h", "c", "hx", "cx", "hn", "cn", "hidden", "hiddens", "state", "states", "memory", "mem",
-          "cache", "carry", "past", "kv"}
+_STATE = {"h", "c", "hx", "cx", "hn", "cn", "hidden", "hiddens", "state", "states", "memory", "memories",
+          "mem", "mems", "cache", "carry", "past", "kv"}
 
 
 def check(facts):
@@ -72,7 +72,9 @@ def check(facts):
 def _last_name(expr) -> str | None:
     """``h`` for ``h.detach()``, ``self.hidden[0].detach()`` → ``hidden``."""
     while True:
-        if isinstance(expr, cst.Call):
+        if isinstance(expr, cst.Call) and expr.args and _last_name(expr.func) in ("stack", "cat", "concat"):
+            expr = expr.args[0].value  # `torch.stack(memories)`: the list names what it holds
+        elif isinstance(expr, cst.Call):
             expr = expr.func
         elif isinstance(expr, cst.Attribute) and expr.attr.value in ("detach", "data", "detach_", "clone", "contiguous"):
             expr = expr.value
