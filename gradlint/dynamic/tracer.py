@@ -114,6 +114,8 @@ class Tracer(TorchFunctionMode):
         self._user: dict[str, bool] = {}
         self.cwd = os.getcwd() + os.sep
         self.prefixes = tuple({sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.dirname(__file__))})
+        self._watched: dict[int, tuple[weakref.ref, list]] = {}  # id(in-place module) -> (ref, findings)
+        self._module_hook = None  # the global forward pre-hook that watches them
 
     def add_site(self, fid: int, site: dict) -> None:
         """A finding whose module was just instrumented (modules are instrumented on import)."""
@@ -249,12 +251,7 @@ class Tracer(TorchFunctionMode):
         if finding.site["code"] == "GL005":  # an in-place module: watch what it is given
             finding.runs += 1
             if isinstance(value, torch.nn.Module):
-                tracer = self
-
-                def pre_hook(module, inputs):
-                    if inputs and isinstance(inputs[0], torch.Tensor):
-                        tracer._guard(tracer._edit, finding, inputs[0])
-                value.register_forward_pre_hook(pre_hook)
+                self._watch_module(value, finding)
             return
         if isinstance(value, torch.Tensor):
             self.tag(value, {fid: frozenset(finding.pending)})
@@ -262,6 +259,31 @@ class Tracer(TorchFunctionMode):
             for item in value:
                 if isinstance(item, torch.Tensor):
                     self.tag(item, {fid: frozenset(finding.pending)})
+
+    def _watch_module(self, module, finding) -> None:
+        """Record what an in-place module is given, through one global forward pre-hook: a hook
+        registered on the module itself would travel with it (``torch.save(model)`` could not
+        pickle it) and show in its ``_forward_pre_hooks``. Removed when the mode exits."""
+        if self._module_hook is None:
+            watched, tracer = self._watched, self
+
+            def pre_hook(module, inputs):
+                entry = watched.get(id(module))
+                if entry is not None and entry[0]() is module and inputs and isinstance(inputs[0], torch.Tensor):
+                    for f in entry[1]:
+                        tracer._guard(tracer._edit, f, inputs[0])
+            self._module_hook = torch.nn.modules.module.register_module_forward_pre_hook(pre_hook)
+        entry = self._watched.get(id(module))
+        if entry is None or entry[0]() is not module:
+            entry = self._watched[id(module)] = (weakref.ref(module), [])
+        if not any(f is finding for f in entry[1]):
+            entry[1].append(finding)
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        if self._module_hook is not None:
+            self._module_hook.remove()
+            self._module_hook = None
+        return super().__exit__(exc_type, exc_val, exc_tb)
 
     def _edit(self, finding, value, frame=None):
         site = finding.site

@@ -1,0 +1,210 @@
+"""The instrumented run computes and raises exactly what the plain run does.
+
+``gradlint check --dynamic`` runs a flagged program with probes in its code and a
+``TorchFunctionMode`` around it; its verdicts are only worth something if the program behaves
+exactly as it does without them. So every fixture program is run twice by
+``tests/transparency.py`` (one helper process imports torch once and forks each run): plain, as
+``python FIXTURE`` would, and through a ``gradlint.dynamic.child.Session`` holding its static
+findings. Both runs must print the same stdout, byte for byte, and end the same way: the same
+exception type and first line of message, or the same exit status. stderr is not compared
+(warnings name a location, which may legitimately differ).
+
+One trap in particular: a ``saved_tensors_hooks`` pair that returns the tensor unchanged
+switches off PyTorch's own version check, and a program that should raise "modified by an
+inplace operation" computes a wrong gradient instead. ``test_version_check_survives`` tests
+that directly; the ``raises:`` fixtures test it in every shape the corpus has.
+
+Cost: forking from one warm helper per core, each run on one intra-op thread, the ~250
+fixtures take ~30 CPU seconds for both runs (~20-40 s of wall time on two cores), so every
+fixture runs by default. ``pytest -m slow`` adds the shared case programs in ``../shared/cases``
+(run where they lie, never copied).
+"""
+from __future__ import annotations
+
+import difflib
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HARNESS = ROOT / "tests" / "transparency.py"
+FIXTURES = ROOT / "fixtures"
+SHARED = ROOT.parent / "shared" / "cases"
+HARNESS_TIMEOUT = 1800  # seconds for one helper's whole list; each run has its own 60 s limit
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+
+
+def _rel(path: Path) -> str:
+    return os.path.relpath(path, ROOT).replace(os.sep, "/")
+
+
+def _fixture_params():
+    return [pytest.param(_rel(p), id=_rel(p)) for p in sorted(FIXTURES.rglob("*.py"))]
+
+
+def _shared_params():
+    if not SHARED.is_dir():
+        return [pytest.param("", id="shared-cases", marks=(
+            pytest.mark.slow, pytest.mark.skip(reason=f"{SHARED} is not there")))]
+    return [pytest.param(_rel(p), id=f"shared/cases/{p.name}", marks=pytest.mark.slow)
+            for p in sorted(SHARED.glob("*.py"))]
+
+
+FIXTURE_PARAMS = _fixture_params()
+SHARED_PARAMS = _shared_params()
+
+
+# ---- running the harness -------------------------------------------------------------------------
+
+
+def run_harness(rels: list[str], workers: int | None = None) -> dict[str, dict]:
+    """rel -> the harness's entry for it; the list is shared out among ``workers`` helpers."""
+    if not rels:
+        return {}
+    workers = max(1, min(len(rels), workers or os.cpu_count() or 1))
+    chunks = [rels[i::workers] for i in range(workers)]
+    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
+
+    def one(chunk: list[str]) -> list[dict]:
+        proc = subprocess.run([sys.executable, str(HARNESS), *chunk], cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=HARNESS_TIMEOUT, stdin=subprocess.DEVNULL)
+        entries = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+        if proc.returncode != 0 or len(entries) != len(chunk):
+            raise AssertionError(f"the harness failed (exit {proc.returncode}, {len(entries)} of {len(chunk)} "
+                                 f"files reported):\n{proc.stderr[-4000:]}")
+        return entries
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return {entry["path"]: entry for entries in pool.map(one, chunks) for entry in entries}
+
+
+@pytest.fixture(scope="module")
+def harness_results(request):
+    """Run every selected program of this module once, before the first check reads one."""
+    selected = [
+        item.callspec.params["rel"] for item in request.session.items
+        if getattr(item, "originalname", None) == "test_transparent" and hasattr(item, "callspec")
+        and item.callspec.params.get("rel")
+    ]
+    return run_harness(selected)
+
+
+def _outcome(run: dict) -> str:
+    kind = run.get("kind")
+    if kind == "raised":
+        return f"raised {run.get('type')}: {run.get('message')}"
+    if kind == "exited":
+        return f"exited with status {run.get('status')}" + (" (os._exit)" if run.get("how") else "")
+    if kind == "killed":
+        return f"killed by {run.get('signal')}" + (f" ({run['message']})" if run.get("message") else "")
+    return "completed"
+
+
+def check_transparent(rel: str, entry: dict) -> None:
+    assert "error" not in entry, f"the harness could not run {rel}:\n{entry['error']}"
+    plain, inst = entry["plain"], entry["instrumented"]
+    codes = ", ".join(f"{f['code']} line {f['line']}" for f in entry["findings"]) or "no findings"
+    context = (f"\n--- plain stderr (tail) ---\n{plain['stderr'][-1500:]}"
+               f"\n--- instrumented stderr (tail) ---\n{inst['stderr'][-1500:]}")
+    if inst.get("tracer_errors"):
+        context += "\n--- tracer errors ---\n" + "\n".join(inst["tracer_errors"])
+    for name, run in (("plain", plain), ("instrumented", inst)):
+        assert run.get("kind") != "killed", f"{rel}: the {name} run was {_outcome(run)}{context}"
+    problems = []
+    if _outcome(plain) != _outcome(inst):
+        problems.append(f"plain run {_outcome(plain)}\ninstrumented run {_outcome(inst)}")
+        if inst.get("traceback"):
+            problems.append(f"instrumented traceback:\n{inst['traceback']}")
+    if plain["stdout"] != inst["stdout"]:
+        diff = "".join(difflib.unified_diff(plain["stdout"].splitlines(keepends=True),
+                                            inst["stdout"].splitlines(keepends=True),
+                                            fromfile=f"{rel} (plain)", tofile=f"{rel} (instrumented)"))
+        problems.append(f"stdout differs:\n{diff}")
+    if problems:
+        pytest.fail(f"{rel} ({codes}) is not run transparently:\n" + "\n".join(problems) + context, pytrace=False)
+
+
+# ---- the checks -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rel", FIXTURE_PARAMS + SHARED_PARAMS)
+def test_transparent(rel, harness_results):
+    entry = harness_results.get(rel) or run_harness([rel])[rel]
+    check_transparent(rel, entry)
+
+
+@pytest.fixture(scope="module")
+def small_programs(tmp_path_factory) -> dict[str, dict]:
+    """The programs below, written out and run by one helper: name -> the harness's entry."""
+    folder = tmp_path_factory.mktemp("transparency")
+    paths = {}
+    for name, text in (("saved_then_edited", SAVED_THEN_EDITED), ("saved_whole_model", SAVED_WHOLE_MODEL)):
+        paths[name] = folder / f"{name}.py"
+        paths[name].write_text(text, encoding="utf-8")
+    entries = run_harness([str(p) for p in paths.values()], workers=1)
+    return {name: entries[str(path)] for name, path in paths.items()}
+
+
+SAVED_THEN_EDITED = """\
+import torch
+
+w = torch.ones(3, requires_grad=True)
+u = w * 3
+v = u ** 2
+u.add_(1)
+v.sum().backward()
+print("no error; w.grad =", w.grad.tolist())
+"""
+
+
+def test_version_check_survives(small_programs):
+    """``u ** 2`` saved ``u``; ``u.add_(1)`` moves its version, so backward must raise, under the
+    Session exactly as without it. A tracer that registered ``saved_tensors_hooks`` returning the
+    tensor unchanged would make it print a wrong gradient (24 instead of an error) instead."""
+    entry = small_programs["saved_then_edited"]
+    assert [(f["code"], f["line"]) for f in entry["findings"]] == [("GL005", 6)], entry["findings"]
+    plain, inst = entry["plain"], entry["instrumented"]
+    for name, run in (("plain", plain), ("instrumented", inst)):
+        assert run["kind"] == "raised" and run["type"] == "RuntimeError", \
+            f"the {name} run should raise RuntimeError but {_outcome(run)}; stdout: {run['stdout']!r}"
+        assert "modified by an inplace operation" in run["message"], run["message"]
+        assert run["stdout"] == ""
+    assert inst["message"] == plain["message"]
+    assert inst["tracer_errors"] == []
+    verdict = inst["verdicts"][str(entry["findings"][0]["fid"])]
+    assert verdict["status"] == "confirmed", verdict
+
+
+SAVED_WHOLE_MODEL = """\
+import io
+
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(4, 4), nn.Sigmoid(), nn.ReLU(inplace=True), nn.Linear(4, 1))
+checkpoint = io.BytesIO()
+torch.save(model, checkpoint)
+print("saved; pre-hooks:", [len(m._forward_pre_hooks) for m in model])
+model(torch.randn(2, 4)).sum().backward()
+"""
+
+
+def test_watched_module_still_pickles(small_programs):
+    """The probe of an in-place module (``nn.ReLU(inplace=True)``) watches what it is given.
+    A hook registered on the module itself travelled with it: ``torch.save(model)`` raised
+    "Can't pickle local object" and the program never reached its real error."""
+    entry = small_programs["saved_whole_model"]
+    assert [(f["code"], f["line"]) for f in entry["findings"]] == [("GL005", 7)], entry["findings"]
+    check_transparent("saved_whole_model.py", entry)
+    inst = entry["instrumented"]
+    assert inst["kind"] == "raised" and "modified by an inplace operation" in inst["message"], _outcome(inst)
+    verdict = inst["verdicts"][str(entry["findings"][0]["fid"])]
+    assert verdict["status"] == "confirmed", verdict
