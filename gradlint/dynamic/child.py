@@ -3,8 +3,8 @@
     python -m gradlint.dynamic.child SPEC.json RESULT.json
 
 SPEC: ``{"driver": {"script": PATH} | {"callable": "pkg.mod:fn"}, "files": {PATH: [finding…]},
-"show_graph": bool, "memory_limit": MB | 0}`` where each finding is ``{"fid", "code", "line", "column", "end_line",
-"end_column"}``. RESULT: ``{"verdicts": {fid: {"status", "evidence"[, "graph"]}},
+"show_graph": bool, "memory_limit": MB | 0}`` where each finding is ``{"fid", "code", "line",
+"column", "end_line", "end_column"}``. RESULT: ``{"verdicts": {fid: {"status", "evidence"[, "graph"]}},
 "outcome": {"kind": "completed" | "exited" | "raised" | "timeout" | "no-torch", ...},
 "tracer_errors": [...]}``.
 

@@ -186,7 +186,9 @@ def _undecided_reason(outcome: dict, timeout: float, memory_limit: int = 0) -> s
                 oom in message.lower() for oom in _OOM):
             cap = (f" (the dynamic pass lets a run allocate {memory_limit} MB: --memory-limit)"
                    if memory_limit and "cuda" not in message.lower() else "")
-            message = re.sub(r"\[enforce fail at [^\]]*\] err == 0\. ", "", message)  # torch's C++ origin
+            # "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't ...": the
+            # first part is where in torch's C++ it failed
+            message = re.sub(r"\[enforce fail at [^\]]*\] err == 0\. ", "", message)
             return f"the program ran out of memory{where}{cap}: {kind}{message}"
         return f"the program raised {kind}{where}{message}"
     return ""
