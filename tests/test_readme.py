@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -20,3 +22,17 @@ def test_readme_run_on_the_shipped_fixtures_is_current():
                           capture_output=True, text=True)
     assert proc.returncode == 1
     assert proc.stdout + proc.stderr == shown
+
+
+def test_readme_dynamic_run_is_current():
+    """The pasted --dynamic run (verdicts, evidence and graphs) is what the dynamic pass prints."""
+    pytest.importorskip("torch")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```\n\$ (gradlint check --dynamic [^\n]+)\n(.*?)```", readme, re.S)
+    assert block, "the README no longer shows a --dynamic run"
+    command, shown = block.group(1), block.group(2)
+    proc = subprocess.run([sys.executable, "-m", "gradlint", *shlex.split(command)[1:]], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert proc.stdout + proc.stderr == shown
+    assert "confirmed: `gain` influenced" in shown and "✗ gain: unreachable" in shown
