@@ -41,7 +41,7 @@ class _State:
         self.session = session
         self.files_checked = files_checked
         self.errors = errors  # lines for the summary: files that could not be linted
-        self.early = early  # real path -> module name, flagged modules imported before the hook
+        self.early = early  # fid -> module name, for flagged modules imported before the hook
         self.raised: BaseException | None = None
         self.results = None  # the findings with verdicts, after the session
         self.failure = ""  # why no verdicts could be computed, if so
@@ -50,9 +50,10 @@ class _State:
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config, parser, args) -> None:
     namespace = early_config.known_args_namespace
-    if not getattr(namespace, "gradlint", False):
+    if not getattr(namespace, "gradlint", False) or getattr(namespace, "help", False) \
+            or getattr(namespace, "version", False):
         return
-    if hasattr(early_config, "workerinput"):  # a pytest-xdist worker: see below
+    if hasattr(early_config, "workerinput"):  # a pytest-xdist worker: its controller decides
         return
     if getattr(namespace, "numprocesses", None) not in (None, 0, "0"):
         raise pytest.UsageError("--gradlint runs the tests in this process; it cannot watch pytest-xdist "
@@ -64,8 +65,9 @@ def pytest_load_initial_conftests(early_config, parser, args) -> None:
                                 "pip install 'gradlint[dynamic]'") from None
     state = _static_pass(early_config, namespace.gradlint_path)
     setattr(early_config, _STATE, state)
-    early_config.add_cleanup(state.session.stop)  # if the session never finishes; stop() is idempotent
-    state.session.start()
+    if state.session is not None:  # None: nothing to probe, so no tracer slowing the tests down
+        early_config.add_cleanup(state.session.stop)  # if the session never finishes; stop() is idempotent
+        state.session.start()
 
 
 def _static_pass(config, paths: list[str] | None) -> _State:
@@ -102,12 +104,14 @@ def _static_pass(config, paths: list[str] | None) -> _State:
             continue
         fid = len(fids)
         fids[fid] = finding
-        probe.setdefault(os.path.realpath(finding.path), []).append(
+        real = os.path.realpath(finding.path)  # resolved now, while the working directory is pytest's
+        probe.setdefault(real, []).append(
             {"fid": fid, "code": finding.code, "line": finding.line, "column": finding.column,
              "end_line": finding.end_line, "end_column": finding.end_column})
-    session = Session(probe)
-    return _State(result.findings, fids, session, result.files_checked, result.errors,
-                  _imported_already(session.files))
+    session = Session(probe) if probe else None
+    early = _imported_already(probe) if probe else {}
+    early = {f["fid"]: early[real] for real, wanted in probe.items() if real in early for f in wanted}
+    return _State(result.findings, fids, session, result.files_checked, result.errors, early)
 
 
 def _imported_already(files) -> dict[str, str]:
@@ -123,10 +127,11 @@ def _imported_already(files) -> dict[str, str]:
 
 
 def _shown(path, invocation) -> str:
-    """The path as the user would write it: relative to where pytest was started, when under it."""
-    absolute = os.path.abspath(path)
-    relative = os.path.relpath(absolute, invocation)
-    return absolute if relative.startswith(os.pardir) else relative
+    """The path relative to where pytest was started (``../src/net.py`` from ``tests/``)."""
+    try:
+        return os.path.relpath(os.path.abspath(path), invocation)
+    except ValueError:  # another drive, on Windows
+        return os.path.abspath(path)
 
 
 def pytest_runtest_makereport(item, call) -> None:
@@ -144,9 +149,11 @@ def pytest_sessionfinish(session, exitstatus) -> None:
     state = getattr(session.config, _STATE, None)
     if state is None or state.results is not None:
         return
-    state.session.stop()
     try:
-        verdicts = state.session.verdicts(state.raised)
+        verdicts = {}
+        if state.session is not None:
+            state.session.stop()
+            verdicts = state.session.verdicts(state.raised)
     except Exception as err:  # never let the linter cost the user their test results
         state.failure = f"gradlint failed while deciding the verdicts: {type(err).__name__}: {err}"
         verdicts = {}
@@ -169,13 +176,14 @@ def _attach(state: _State, verdicts: dict[int, dict]):
             v = verdicts[fid]
             verdict = Verdict(v["status"], v["evidence"], v.get("graph"))
         else:
-            real = os.path.realpath(finding.path)
-            if real in state.early:
-                why = (f"{finding.path} was imported (as {state.early[real]}) before gradlint installed its "
+            if fid in state.early:
+                why = (f"{finding.path} was imported (as {state.early[fid]}) before gradlint installed its "
                        f"import hook, so it ran without probes")
+            elif state.failure:
+                why = state.failure
             else:
-                why = f"{_NOT_IMPORTED}" if not state.failure else state.failure
-            verdict = Verdict("not-reached" if not state.failure else "error", why)
+                why = _NOT_IMPORTED
+            verdict = Verdict("error" if state.failure else "not-reached", why)
         out.append(dataclasses.replace(finding, verdict=verdict))
     return out
 
@@ -184,8 +192,6 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     state = getattr(config, _STATE, None)
     if state is None or state.results is None:
         return
-    from collections import Counter
-
     from gradlint.cli import summary
     from gradlint.report.concise import line
 
@@ -196,8 +202,4 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
         write(f"    {finding.verdict.evidence}")
     for error in state.errors:
         write(f"gradlint: {error}")
-    text = summary(state.results, state.files_checked)
-    counts = Counter(f.verdict.status for f in state.results)
-    if counts:
-        text = text.rstrip(".") + ": " + ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) + "."
-    write(text)
+    write(summary(state.results, state.files_checked))  # counts the verdicts too
