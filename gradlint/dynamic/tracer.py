@@ -36,11 +36,30 @@ from gradlint.dynamic import record
 NOGRAD = -1  # lineage key: leaves that influenced a value computed without history
 WALK_LIMIT = 400  # backward calls whose records are walked; later ones only count
 COUNT_LIMIT = 60  # backward calls per GL004 site whose records are counted
+SAMPLE_RUNS = 16  # runs of a probe that walk the record upstream of it; later runs reuse them
 
 _BACKWARDS = {torch.Tensor.backward, torch.autograd.backward, torch.autograd.grad}
 # Properties whose value is computed from the tensor; other getters (.grad, .shape, .device)
 # hand out state, not a result, and carry no lineage.
 _COMPUTED_PROPERTIES = {"data", "T", "mT", "H", "mH", "real", "imag"}
+# What the mode does with a torch function, decided once per function.
+_OP, _BACKWARD, _GRAD, _STATE = "op", "backward", "grad", "state"
+_KINDS: dict = {}
+
+
+def _kind(func) -> str:
+    if func in _BACKWARDS:
+        kind = _BACKWARD
+    elif getattr(func, "__name__", "") == "__get__":
+        prop = getattr(getattr(func, "__self__", None), "__name__", "")
+        kind = _GRAD if prop == "grad" else _OP if prop in _COMPUTED_PROPERTIES else _STATE
+    else:
+        kind = _OP
+    try:
+        _KINDS[func] = kind
+    except TypeError:  # an unhashable callable: classified each time
+        pass
+    return kind
 
 
 @dataclass
@@ -71,6 +90,7 @@ class Finding:
     site: dict
     runs: int = 0
     pending: set = field(default_factory=set)  # leaf keys a b-probe saw upstream, for the next a-probe
+    last: set = field(default_factory=set)  # what the last walked b-probe saw
     upstream: set = field(default_factory=set)  # every leaf key ever seen upstream
     influenced: dict = field(default_factory=dict)  # leaf key -> (root name, line) it influenced
     roots: int = 0  # backward calls whose roots carried this finding's lineage
@@ -144,14 +164,18 @@ class Tracer(TorchFunctionMode):
             kwargs = {}
         if self.busy:
             return func(*args, **kwargs)
-        if func in _BACKWARDS:
-            self._guard(self._on_backward, func, args, kwargs)
-        elif getattr(func, "__name__", "") == "__get__":
-            prop = getattr(getattr(func, "__self__", None), "__name__", "")
-            if prop == "grad" and args:
+        try:
+            kind = _KINDS[func]
+        except (KeyError, TypeError):
+            kind = _kind(func)
+        if kind is _STATE:  # .shape, .device …: state handed out, not a result
+            return func(*args, **kwargs)
+        if kind is _GRAD:
+            if args:
                 self.grad_read.add(id(args[0]))
-            if prop not in _COMPUTED_PROPERTIES:
-                return func(*args, **kwargs)
+            return func(*args, **kwargs)
+        if kind is _BACKWARD:
+            self._guard(self._on_backward, func, args, kwargs)
         out = func(*args, **kwargs)
         # Most ops (an optimizer's, say) take no tensor that carries lineage: with no history
         # loss or saves to track, _after_op would do nothing for them, so skip its cost.
@@ -227,6 +251,11 @@ class Tracer(TorchFunctionMode):
         tensors = list(_flat_tensors(value))
         if not tensors:
             return
+        if finding.runs > SAMPLE_RUNS and finding.runs % 64 and code != "GL003":
+            # A site's upstream is learnt from its first runs (then every 64th): walking the
+            # record at every step of a long loop would cost more than it could teach.
+            finding.pending = finding.pending if code == "GL002" else set(finding.last)
+            return
         keys = set()
         for t in tensors:
             if t.requires_grad:
@@ -239,6 +268,7 @@ class Tracer(TorchFunctionMode):
             finding.pending |= keys  # many .item() calls can feed one rebuilt number
         else:
             finding.pending = keys
+        finding.last = keys
         finding.upstream |= keys
         if code == "GL003" and isinstance(value, torch.Tensor) and value.grad_fn is None:
             # requires_grad_ switches the flag on this very tensor: it carries the lineage on.
@@ -548,9 +578,32 @@ class Tracer(TorchFunctionMode):
             return result
 
         torch.optim.Optimizer.add_param_group = add_param_group
+        paused: list = []
+
+        def before_step(opt, args, kwargs):
+            # An optimizer's arithmetic is most of the torch calls of a small training step and
+            # none of the evidence (a step is seen by its probe and by the versions it moves), so
+            # the mode steps aside for it; not for a closure (LBFGS), which runs backward().
+            depth = torch._C._len_torch_function_stack()
+            closure = any(callable(a) for a in args[1:]) or kwargs.get("closure") is not None  # args[0]: opt
+            if closure or not depth \
+                    or torch._C._get_function_stack_at(depth - 1) is not tracer:
+                paused.append(None)
+            else:
+                paused.append(torch._C._pop_torch_function_stack())
+
+        def after_step(opt, args, kwargs):
+            mode = paused.pop() if paused else None
+            if mode is not None:
+                torch._C._push_on_torch_function_stack(mode)
+
+        from torch.optim.optimizer import register_optimizer_step_post_hook, register_optimizer_step_pre_hook
+        hooks = [register_optimizer_step_pre_hook(before_step), register_optimizer_step_post_hook(after_step)]
 
         def undo():
             torch.optim.Optimizer.add_param_group = original
+            for hook in hooks:
+                hook.remove()
         return undo
 
     @contextlib.contextmanager
@@ -736,10 +789,20 @@ def _tensors(args, kwargs):
 
 
 def _carries(lineage: dict, args, kwargs) -> bool:
-    """Whether a tensor among the arguments (as ``_tensors`` finds them) has a lineage entry."""
-    for t in _tensors(args, kwargs):
-        entry = lineage.get(id(t))
-        if entry is not None and entry[0]() is t:
+    """Whether an argument (or an item of a list/tuple argument) has a lineage entry. Looked
+    up by id first, so that most calls cost a few dict lookups and no isinstance checks."""
+    for a in args:
+        entry = lineage.get(id(a))
+        if entry is not None and entry[0]() is a:
+            return True
+        if type(a) in (list, tuple):
+            for b in a:
+                entry = lineage.get(id(b))
+                if entry is not None and entry[0]() is b:
+                    return True
+    for a in kwargs.values():
+        entry = lineage.get(id(a))
+        if entry is not None and entry[0]() is a:
             return True
     return False
 
