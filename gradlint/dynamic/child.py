@@ -122,8 +122,14 @@ class _Finder(importlib.abc.MetaPathFinder):
 
     def __init__(self, run: Session):
         self.run = run
+        # The last part of a dotted name that can be a flagged file: most imports are not,
+        # and are left to the other finders without a second search of sys.path.
+        self.names = {os.path.basename(os.path.dirname(p)) if os.path.basename(p) == "__init__.py"
+                      else os.path.splitext(os.path.basename(p))[0] for p in run.files}
 
     def find_spec(self, fullname, path=None, target=None):
+        if fullname.rpartition(".")[2] not in self.names:
+            return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
         if spec is None or not spec.origin or not spec.has_location:
             return None

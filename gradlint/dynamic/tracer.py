@@ -486,11 +486,18 @@ class Tracer(TorchFunctionMode):
             finding.roots += 1
             for key in keys:
                 if key not in finding.influenced or finding.influenced[key][2]:
-                    finding.influenced[key] = (root_name, line, key in reachable)
+                    finding.influenced[key] = (root_name, self._where(line, path, finding), key in reachable)
             if self.show_graph and finding.graph is None and set(keys) - reachable:
                 finding.graph = record.tree(roots[0], self._label, [self.shown(k).strip("`") for k in set(keys) - reachable])
         if edits:
             self._stale(roots, edits, root_name, line)
+
+    @staticmethod
+    def _where(line: int, path: str, finding) -> str:
+        """``line 27``, or ``train.py line 27`` when it is not in the finding's own file."""
+        if not path or path == finding.site["path"]:
+            return f"line {line}"
+        return f"{os.path.basename(path)} line {line}"
 
     def _label(self, leaf) -> str:
         key = self.key_of.get(id(leaf))
@@ -698,12 +705,12 @@ class Tracer(TorchFunctionMode):
         if meant:
             unreached = [(k, why) for k, why in meant if k not in self.reached]
             key, why = (unreached or meant)[0]
-            root, line, _ = finding.influenced[key]
+            root, where, _ = finding.influenced[key]
             others = f" (and {len(meant) - 1} more)" if len(meant) > 1 else ""
             if unreached:
-                return "confirmed", (f"{self.shown(key)}{others} influenced {root} (line {line}) but no backward "
+                return "confirmed", (f"{self.shown(key)}{others} influenced {root} ({where}) but no backward "
                                      f"reached it: the path stops at {at}; {why}")
-            return "confirmed", (f"{self.shown(key)}{others} influenced {root} (line {line}) through {at}, and its "
+            return "confirmed", (f"{self.shown(key)}{others} influenced {root} ({where}) through {at}, and its "
                                  f"gradient leaves that path out (it reaches the leaf only by another path); {why}")
         if starved:
             names = ", ".join(self.shown(k) for k in starved[:3])
