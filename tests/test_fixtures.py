@@ -196,7 +196,9 @@ _HAVE_TORCH = importlib.util.find_spec("torch") is not None
 
 
 def _run(rel: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
+    # One intra-op thread: two programs run at once on two cores, and OpenMP threads that spin
+    # waiting for each other cost more than the threads save on these small tensors.
+    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1", OMP_NUM_THREADS="1")
     try:
         return subprocess.run(
             [sys.executable, rel], cwd=ROOT, env=env, capture_output=True, text=True,

@@ -90,10 +90,10 @@ def harness_results(request):
     """Run every selected program of this module once, before the first check reads one."""
     selected = [
         item.callspec.params["rel"] for item in request.session.items
-        if getattr(item, "originalname", None) == "test_transparent" and hasattr(item, "callspec")
+        if getattr(item, "originalname", None) in ("test_transparent", "test_verdict") and hasattr(item, "callspec")
         and item.callspec.params.get("rel")
     ]
-    return run_harness(selected)
+    return run_harness(sorted(set(selected)))
 
 
 def _outcome(run: dict) -> str:
@@ -138,6 +138,55 @@ def check_transparent(rel: str, entry: dict) -> None:
 def test_transparent(rel, harness_results):
     entry = harness_results.get(rel) or run_harness([rel])[rel]
     check_transparent(rel, entry)
+
+
+# ---- the verdicts ---------------------------------------------------------------------------------
+
+_STATUS = {"confirm": "confirmed", "dismiss": "dismissed", "error": "error", "inconclusive": "inconclusive",
+           "not-reached": "not-reached"}
+
+
+def _expected_verdict(rel: str):
+    """(status, gap): the verdict a program's docstring asks of its findings (``dynamic:
+    confirm``; a ``bad_`` fixture's default), and the reason it is a known gap of the dynamic pass
+    (``dynamic-gap: ...``), if it is one."""
+    import ast
+    import re
+
+    try:
+        doc = ast.get_docstring(ast.parse((ROOT / rel).read_text(encoding="utf-8"))) or ""
+    except SyntaxError:  # GL000's fixtures: nothing to run
+        return None, None
+    said = re.search(r"^\s*dynamic:\s*(\S+)\s*$", doc, re.M)
+    gap = re.search(r"^\s*dynamic-gap:\s*(.+)$", doc, re.M)
+    status = _STATUS.get(said.group(1)) if said else ("confirmed" if Path(rel).name.startswith("bad_") else None)
+    return status, gap.group(1).strip() if gap else None
+
+
+def _verdict_params():
+    params = []
+    for p in sorted(FIXTURES.rglob("bad_*.py")) + (sorted(SHARED.glob("*.py")) if SHARED.is_dir() else []):
+        rel = _rel(p)
+        status, gap = _expected_verdict(rel)
+        if status is None:
+            continue
+        marks = [pytest.mark.xfail(reason=gap, strict=True)] if gap else []
+        if p.parent == SHARED:
+            marks.append(pytest.mark.slow)
+        params.append(pytest.param(rel, status, id=rel if p.parent != SHARED else f"shared/cases/{p.name}", marks=marks))
+    return params
+
+
+@pytest.mark.parametrize(("rel", "status"), _verdict_params())
+def test_verdict(rel, status, harness_results):
+    """Each finding of a program with a known answer gets the verdict its docstring gives: every
+    ``bad_`` fixture's findings are confirmed unless it says otherwise."""
+    entry = harness_results.get(rel) or run_harness([rel])[rel]
+    verdicts = entry["instrumented"].get("verdicts") or {}
+    got = [(f["code"], f["line"], verdicts.get(str(f["fid"]), {}).get("status"),
+            verdicts.get(str(f["fid"]), {}).get("evidence")) for f in entry["findings"] if f["code"] != "GL000"]
+    wrong = [g for g in got if g[2] != status]
+    assert not wrong, f"{rel}: want every finding {status}, got " + "; ".join(f"{c} line {n}: {s}: {e}" for c, n, s, e in wrong)
 
 
 @pytest.fixture(scope="module")
