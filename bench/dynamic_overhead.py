@@ -38,19 +38,6 @@ MARK = "@@gradlint-bench@@ "  # prefix of the result line a measured process pri
 
 # ---- the measured processes -------------------------------------------------------------------
 
-def _as_main(path: str):
-    """A fresh ``__main__`` module for ``path``, set up as ``child._run_script`` does."""
-    import builtins
-    import types
-
-    module = types.ModuleType("__main__")
-    module.__file__ = path
-    module.__builtins__ = builtins
-    module.__spec__ = None
-    sys.modules["__main__"] = module
-    sys.argv = [path]
-    sys.path.insert(0, os.path.dirname(path))
-    return module
 
 
 def _import_torch(lazy_in_timer: bool) -> None:
@@ -69,11 +56,13 @@ def _child(mode: str, path: str, threads: int, profile: int, lazy_in_timer: bool
     import torch
 
     torch.set_num_threads(threads)
+    from gradlint.dynamic.child import main_module  # imports libcst: outside the timers, as in both
+
     path = os.path.realpath(path)
     result: dict = {"mode": mode}
     if mode == "plain":
         start, cpu = time.perf_counter(), time.process_time()
-        module = _as_main(path)
+        module = main_module(path)
         with open(path, encoding="utf-8") as handle:
             code = compile(handle.read(), path, "exec", dont_inherit=True)
         exec(code, module.__dict__)

@@ -25,7 +25,6 @@ the two runs; this script only reports them.
 """
 from __future__ import annotations
 
-import builtins
 import json
 import os
 import random
@@ -34,7 +33,6 @@ import sys
 import tempfile
 import time
 import traceback
-import types
 
 RUN_TIMEOUT = 60  # seconds per run; SIGALRM ends a run that takes longer
 STREAM_LIMIT = 20000  # characters of stdout/stderr kept per run
@@ -80,13 +78,7 @@ def _seed() -> None:
 
 def _plain(path: str) -> None:
     """``python path``, minus the interpreter start."""
-    module = types.ModuleType("__main__")
-    module.__file__ = path
-    module.__builtins__ = builtins
-    module.__spec__ = None
-    sys.modules["__main__"] = module
-    sys.argv = [path]
-    sys.path.insert(0, os.path.dirname(path))
+    module = child.main_module(path)
     with open(path, encoding="utf-8") as handle:
         code = compile(handle.read(), path, "exec", dont_inherit=True)
     exec(code, module.__dict__)

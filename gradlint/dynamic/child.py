@@ -230,8 +230,9 @@ def _limit_memory(megabytes: int) -> None:
         pass
 
 
-def _run_script(run: Session, path: str) -> None:
-    """Run ``path`` as ``python path`` would: as ``__main__``, its folder first on sys.path."""
+def main_module(path: str) -> types.ModuleType:
+    """A fresh ``__main__`` for running ``path`` as ``python path`` would: installed in
+    ``sys.modules``, ``sys.argv == [path]``, the file's folder first on ``sys.path``."""
     module = types.ModuleType("__main__")
     module.__file__ = path
     module.__builtins__ = builtins
@@ -239,6 +240,12 @@ def _run_script(run: Session, path: str) -> None:
     sys.modules["__main__"] = module
     sys.argv = [path]
     sys.path.insert(0, os.path.dirname(path))
+    return module
+
+
+def _run_script(run: Session, path: str) -> None:
+    """Run ``path`` as ``python path`` would, instrumented if it is flagged."""
+    module = main_module(path)
     if path in run.files:
         code = run.instrumented_code(path)
     else:
