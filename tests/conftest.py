@@ -1,10 +1,61 @@
 """Shared pytest configuration.
 
+``harness_results``: every fixture program that a selected test reads is run once, plain and
+instrumented, by ``tests/transparency.py`` (forked from one warm helper per core), and the
+entries are shared by ``test_transparency.py`` and ``test_fixtures.py``.
+
 ``--update-golden`` makes ``tests/test_fixtures.py`` rewrite each ``fixtures/**/<name>.expected``
 from gradlint's current output instead of comparing against it. Review the diff before
 committing: the goldens are only as right as the answers they record.
 """
 from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HARNESS = ROOT / "tests" / "transparency.py"
+HARNESS_TIMEOUT = 1800  # seconds for one helper's whole list; each run has its own 60 s limit
+# The tests whose "rel" parameter names a program the harness must run.
+HARNESS_READERS = ("test_transparent", "test_verdict", "test_program_runs")
+
+
+def run_harness(rels: list[str], workers: int | None = None) -> dict[str, dict]:
+    """rel -> the harness's entry for it; the list is shared out among ``workers`` helpers."""
+    if not rels:
+        return {}
+    workers = max(1, min(len(rels), workers or os.cpu_count() or 1))
+    chunks = [rels[i::workers] for i in range(workers)]
+    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
+
+    def one(chunk: list[str]) -> list[dict]:
+        proc = subprocess.run([sys.executable, str(HARNESS), *chunk], cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=HARNESS_TIMEOUT, stdin=subprocess.DEVNULL)
+        entries = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+        if proc.returncode != 0 or len(entries) != len(chunk):
+            raise AssertionError(f"the harness failed (exit {proc.returncode}, {len(entries)} of {len(chunk)} "
+                                 f"files reported):\n{proc.stderr[-4000:]}")
+        return entries
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return {entry["path"]: entry for entries in pool.map(one, chunks) for entry in entries}
+
+
+@pytest.fixture(scope="session")
+def harness_results(request):
+    """Run every program a selected test reads once, before the first check reads one."""
+    selected = {
+        item.callspec.params["rel"] for item in request.session.items
+        if getattr(item, "originalname", None) in HARNESS_READERS and hasattr(item, "callspec")
+        and item.callspec.params.get("rel")
+    }
+    return run_harness(sorted(selected))
 
 
 def pytest_addoption(parser):

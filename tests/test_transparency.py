@@ -23,20 +23,15 @@ from __future__ import annotations
 
 import difflib
 import importlib.util
-import json
 import os
-import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from conftest import run_harness
 
 ROOT = Path(__file__).resolve().parent.parent
-HARNESS = ROOT / "tests" / "transparency.py"
 FIXTURES = ROOT / "fixtures"
 SHARED = ROOT.parent / "shared" / "cases"
-HARNESS_TIMEOUT = 1800  # seconds for one helper's whole list; each run has its own 60 s limit
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
 
@@ -62,38 +57,6 @@ SHARED_PARAMS = _shared_params()
 
 
 # ---- running the harness -------------------------------------------------------------------------
-
-
-def run_harness(rels: list[str], workers: int | None = None) -> dict[str, dict]:
-    """rel -> the harness's entry for it; the list is shared out among ``workers`` helpers."""
-    if not rels:
-        return {}
-    workers = max(1, min(len(rels), workers or os.cpu_count() or 1))
-    chunks = [rels[i::workers] for i in range(workers)]
-    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
-
-    def one(chunk: list[str]) -> list[dict]:
-        proc = subprocess.run([sys.executable, str(HARNESS), *chunk], cwd=ROOT, env=env, capture_output=True,
-                              text=True, timeout=HARNESS_TIMEOUT, stdin=subprocess.DEVNULL)
-        entries = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
-        if proc.returncode != 0 or len(entries) != len(chunk):
-            raise AssertionError(f"the harness failed (exit {proc.returncode}, {len(entries)} of {len(chunk)} "
-                                 f"files reported):\n{proc.stderr[-4000:]}")
-        return entries
-
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return {entry["path"]: entry for entries in pool.map(one, chunks) for entry in entries}
-
-
-@pytest.fixture(scope="module")
-def harness_results(request):
-    """Run every selected program of this module once, before the first check reads one."""
-    selected = [
-        item.callspec.params["rel"] for item in request.session.items
-        if getattr(item, "originalname", None) in ("test_transparent", "test_verdict") and hasattr(item, "callspec")
-        and item.callspec.params.get("rel")
-    ]
-    return run_harness(sorted(set(selected)))
 
 
 def _outcome(run: dict) -> str:
