@@ -21,7 +21,6 @@ from gradlint.finding import Finding, Verdict
 
 # When two runs decide one finding differently, the more decisive verdict is kept.
 _RANK = {"confirmed": 5, "dismissed": 4, "inconclusive": 3, "error": 2, "not-reached": 1}
-_KILL_GRACE = 5.0  # seconds between SIGTERM (write what you know) and SIGKILL
 # Out-of-memory messages: MemoryError's, torch's CPU allocator's, CUDA's.
 _OOM = ("can't allocate memory", "cannot allocate memory", "out of memory")
 
@@ -74,9 +73,15 @@ def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_gra
         runs = [({"callable": driver.target}, files)]
     else:
         runs = [({"script": path}, files) for path in files]
-    for spec_driver, spec_files in runs:
-        result = _run_child({"driver": spec_driver, "files": spec_files, "show_graph": show_graph,
-                             "memory_limit": memory_limit}, timeout, cwd)
+    server = _Server(cwd)
+    try:
+        results = [(spec_driver, spec_files, _run_child(
+            server, {"driver": spec_driver, "files": spec_files, "show_graph": show_graph,
+                     "memory_limit": memory_limit}, timeout))
+            for spec_driver, spec_files in runs]
+    finally:  # also on Ctrl-C: the runs' own sessions never see the terminal's SIGINT
+        server.close()
+    for spec_driver, spec_files, result in results:
         own = set(f["fid"] for f in spec_files.get(spec_driver.get("script", ""), []))
         for fid in fids:
             verdict = result.get(fid)
@@ -107,34 +112,87 @@ def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_gra
     return out
 
 
-def _run_child(spec: dict, timeout: float, cwd: str | None) -> dict[int, dict]:
-    """fid -> verdict dict, for the findings of one child run; every fid of the spec gets one."""
+class _Server:
+    """One warm child process (``gradlint.dynamic.child --serve``) that imports torch once and
+    forks a fresh process per run, so a run costs a fork rather than an interpreter and a torch
+    import. Started on first use; ``close`` kills it and whatever run is still going."""
+
+    def __init__(self, cwd: str | None):
+        self.cwd = cwd
+        self.proc: subprocess.Popen | None = None
+        self.running: int | None = None  # pid of the run in progress
+        self.log = tempfile.TemporaryFile()
+
+    def run(self, spec_path: str, result_path: str, out: str, err: str, timeout: float) -> tuple[int | None, bool]:
+        """(exit status of the run, whether it hit the time limit); (None, False) if the
+        server itself died."""
+        if self.proc is None or self.proc.poll() is not None:
+            self._start()
+        job = {"spec": spec_path, "result": result_path, "stdout": out, "stderr": err, "timeout": timeout,
+               "cwd": self.cwd or os.getcwd()}
+        try:
+            self.proc.stdin.write(json.dumps(job) + "\n")
+            self.proc.stdin.flush()
+            self.running = self._read().get("pid")
+            answer = self._read()
+        except (OSError, ValueError):
+            answer = {}
+        self.running = None
+        if "returncode" not in answer:
+            self.close()
+            return None, False
+        return answer["returncode"], answer["timed_out"]
+
+    def _start(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gradlint.dynamic.child", "--serve"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, cwd=self.cwd, text=True,
+            start_new_session=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        hello = self._read()
+        if "no_torch" in hello:
+            self.close()
+            raise DynamicUnavailable(
+                f"the dynamic pass needs torch, which {sys.executable} cannot import "
+                f"({hello['no_torch']}): pip install 'gradlint[dynamic]'")
+        if not hello.get("ready"):
+            self.close()
+            raise DynamicUnavailable(f"the dynamic pass could not start: {self._log_tail() or 'no reason given'}")
+
+    def _read(self) -> dict:
+        line = self.proc.stdout.readline()
+        return json.loads(line) if line.strip() else {}
+
+    def _log_tail(self) -> str:
+        self.log.seek(0)
+        lines = self.log.read().decode("utf-8", errors="replace").strip().splitlines()
+        return lines[-1] if lines else ""
+
+    def close(self) -> None:
+        if self.running is not None:
+            _signal_group(self.running, signal.SIGKILL)
+            self.running = None
+        if self.proc is not None:
+            _signal_group(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+            for stream in (self.proc.stdin, self.proc.stdout):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+            self.proc = None
+
+
+def _run_child(server: _Server, spec: dict, timeout: float) -> dict[int, dict]:
+    """fid -> verdict dict, for the findings of one run; every fid of the spec gets one."""
     every = [f["fid"] for findings in spec["files"].values() for f in findings]
     with tempfile.TemporaryDirectory(prefix="gradlint-") as tmp:
         spec_path = os.path.join(tmp, "spec.json")
         result_path = os.path.join(tmp, "result.json")
         with open(spec_path, "w", encoding="utf-8") as handle:
             json.dump(spec, handle)
-        with open(os.path.join(tmp, "stdout"), "wb") as out, open(os.path.join(tmp, "stderr"), "wb") as err:
-            child = subprocess.Popen(
-                [sys.executable, "-m", "gradlint.dynamic.child", spec_path, result_path],
-                stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=cwd, start_new_session=True,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            )
-            timed_out = False
-            try:
-                child.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-                _signal_group(child.pid, signal.SIGTERM)
-                try:
-                    child.wait(timeout=_KILL_GRACE)
-                except subprocess.TimeoutExpired:
-                    pass
-            finally:  # also on Ctrl-C: the child's own session never sees the terminal's SIGINT
-                # the child, if still running, and the program's own children, if any were left
-                _signal_group(child.pid, signal.SIGKILL)
-                child.wait()
+        returncode, timed_out = server.run(spec_path, result_path, os.path.join(tmp, "stdout"),
+                                           os.path.join(tmp, "stderr"), timeout)
         stderr = _tail(os.path.join(tmp, "stderr"))
         try:
             with open(result_path, encoding="utf-8") as handle:
@@ -143,7 +201,7 @@ def _run_child(spec: dict, timeout: float, cwd: str | None) -> dict[int, dict]:
             result = None
 
     if result is None:
-        why = _why_no_result(child.returncode, timed_out, timeout, stderr)
+        why = _why_no_result(returncode, timed_out, timeout, stderr)
         return {fid: {"status": "error", "evidence": why} for fid in every}
     outcome = result.get("outcome", {})
     if outcome.get("kind") == "no-torch":
@@ -207,6 +265,8 @@ def _why_no_result(returncode, timed_out: bool, timeout: float, stderr: str) -> 
                     "killer, before any evidence was written")
         return f"the program crashed ({name}) before any evidence was written"
     last = stderr.strip().splitlines()[-1] if stderr.strip() else ""
+    if returncode is None:
+        return f"the dynamic pass's worker process died{': ' + last if last else ''}"
     return f"the dynamic pass failed (exit status {returncode}){': ' + last if last else ''}"
 
 
