@@ -44,6 +44,9 @@ class Session:
 
     def start(self) -> None:
         """Install the probes' builtin, the import hook and the optimizer watch; enter the mode."""
+        # The probes reach the tracer as a global of each instrumented module (torch.compile
+        # traces globals, and rejects a builtin it does not know), and as a builtin for code
+        # compiled some other way.
         setattr(builtins, PROBE, self.tracer)
         finder = _Finder(self)
         sys.meta_path.insert(0, finder)
@@ -149,6 +152,10 @@ class _Loader(importlib.machinery.SourceFileLoader):
     def get_code(self, fullname):  # never read or write a .pyc of the instrumented code
         return self.run.instrumented_code(self.real)
 
+    def exec_module(self, module):
+        module.__dict__[PROBE] = self.run.tracer  # a global, not only a builtin: see Session.start
+        super().exec_module(module)
+
 
 def _exception_line(err: BaseException, files) -> int:
     tb = err.__traceback__
@@ -246,6 +253,7 @@ def main_module(path: str) -> types.ModuleType:
 def _run_script(run: Session, path: str) -> None:
     """Run ``path`` as ``python path`` would, instrumented if it is flagged."""
     module = main_module(path)
+    module.__dict__[PROBE] = run.tracer
     if path in run.files:
         code = run.instrumented_code(path)
     else:

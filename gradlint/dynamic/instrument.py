@@ -83,7 +83,7 @@ def instrument(source: str, path: str, wanted: list[dict]) -> Instrumented:
         site = Site(fid, want["code"], path, want["line"], want["end_line"], _code(module, report.node),
                     tensor=str(report.details.get("tensor") or report.details.get("root") or ""))
         try:
-            _place(plan, fid, report, edits, wrappers)
+            _place(plan, fid, report, edits, wrappers, facts.imports)
         except _CannotProbe as err:
             out.unplaced[fid] = str(err)
             continue
@@ -112,7 +112,7 @@ class _Plan:
         return not (self.before or self.after or self.statement)
 
 
-def _place(plan: _Plan, fid: int, report, edits, wrappers) -> None:
+def _place(plan: _Plan, fid: int, report, edits, wrappers, facts_imports) -> None:
     code, node = report.rule.code, report.node
     if code == "GL001":  # h.detach() / h.data: the tensor before the cut, and the cut value
         plan.before.setdefault(_receiver(node), []).append(fid)
@@ -136,7 +136,7 @@ def _place(plan: _Plan, fid: int, report, edits, wrappers) -> None:
     elif code == "GL005":
         edit = edits.get(node)
         if edit is not None:
-            _place_edit(plan, fid, node, edit)
+            _place_edit(plan, fid, node, edit, facts_imports)
         elif _method(node) == "step":  # optimizer.step(), or scaler.step(optimizer)
             has_argument = any(a.keyword is None and not a.star for a in node.args)
             plan.before.setdefault(_first_argument(node) if has_argument else _receiver(node), []).append(fid)
@@ -148,15 +148,22 @@ def _place(plan: _Plan, fid: int, report, edits, wrappers) -> None:
         raise _CannotProbe(f"{code} has no dynamic check")
 
 
-def _place_edit(plan: _Plan, fid: int, node, edit) -> None:
+def _is_module(expr, imports) -> bool:
+    """``torch`` / ``F`` / ``torch.nn.functional`` in ``torch.relu_(g)``: a module, not a tensor."""
+    name = imports.qualname(expr)
+    return name is not None and (name == "torch" or name.startswith("torch.")) and \
+        name.split(".")[-1] in ("torch", "functional", "special", "linalg", "fft", "nn")
+
+
+def _place_edit(plan: _Plan, fid: int, node, edit, imports) -> None:
     if isinstance(node, (cst.AugAssign, cst.Assign)):  # x += y, x[i] = y
         plan.statement.setdefault(node, []).append((fid, cst.parse_expression(edit.name if not edit.via_data else edit.name + ".data")))
         return
     if not isinstance(node, cst.Call):
         raise _CannotProbe(f"no probe for a {type(node).__name__} edit")
     method = _method(node)
-    if method is not None and method.endswith("_"):  # x.add_(1), x.data.clamp_(0)
-        plan.before.setdefault(_receiver(node), []).append(fid)
+    if method is not None and method.endswith("_") and not _is_module(node.func.value, imports):
+        plan.before.setdefault(_receiver(node), []).append(fid)  # x.add_(1), x.data.clamp_(0)
         return
     keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
     if "out" in keywords and "inplace" not in keywords:
@@ -212,7 +219,7 @@ def _pulled_tensor(node) -> cst.BaseExpression:
 
 def _code(module: cst.Module, node) -> str:
     """The node's source on one line; a long call as ``torch.tensor(…)``."""
-    text = " ".join(module.code_for_node(node).split())
+    text = " ".join(module.code_for_node(node).replace("\\\n", " ").split()).rstrip(";").rstrip()
     if len(text) <= 40:
         return text
     if isinstance(node, cst.Call):

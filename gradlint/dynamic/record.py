@@ -19,7 +19,8 @@ import torch
 
 _SAVED_NAMES: dict[type, tuple[str, ...]] = {}
 _STALE = re.compile(
-    r"\[torch\.\w+ \[([\d, ]*)\]\](?:, which is output \d+ of [\w:]+,)? is at version (\d+); expected version (\d+)")
+    # "[torch.FloatTensor [2, 2]]", and for bf16 or complex "[CPUBFloat16Type [2, 3]]"
+    r"\[(?:torch\.)?\w+ \[([\d, ]*)\]\](?:, which is output \d+ of [\w:]+,)? is at version (\d+); expected version (\d+)")
 
 
 def nodes(roots: Iterable[torch.Tensor], limit: int | None = None) -> Iterator:
