@@ -54,11 +54,18 @@ def lint_source(
 
 def __getattr__(name: str):
     if name in _EXPORTS:
-        value = getattr(import_module(_EXPORTS[name]), name)
+        try:
+            module = import_module(_EXPORTS[name])
+        except ModuleNotFoundError as err:
+            if err.name != "torch":
+                raise
+            raise ImportError(f"gradlint.{name} reads the autograd record and needs torch: "
+                              "pip install 'gradlint[dynamic]'") from None
+        value = getattr(module, name)
         globals()[name] = value  # later lookups skip this function
         return value
     raise AttributeError(f"module 'gradlint' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+    return sorted(__all__)

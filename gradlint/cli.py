@@ -18,6 +18,8 @@ from gradlint.report import FORMATS
 from gradlint.rule import BY_CODE, RULES, Rule, select_codes
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+DEFAULT_TIMEOUT = 60.0  # seconds per dynamic run
+MIN_MEMORY_LIMIT = 512  # MB: less and torch itself fails in ways that blame the program
 
 
 class UsageError(Exception):
@@ -116,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     dynamic.add_argument("--driver", metavar="MODULE:FUNCTION",
                          help="run this zero-argument callable instead of the flagged files "
                          "(e.g. tests.smoke:train_one_step); implies --dynamic")
-    dynamic.add_argument("--timeout", type=_seconds, default=60.0, metavar="SECONDS",
+    dynamic.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                          help="time limit for each run (default: 60)")
     dynamic.add_argument("--memory-limit", type=_megabytes, default=None, metavar="MB",
                          help="memory each run may allocate; beyond it an allocation fails in the "
@@ -152,9 +154,17 @@ def _check(args: argparse.Namespace) -> int:
     errors: list[str] = []
     targets = _targets(args, config, errors)
     only = _statuses(args.dynamic_only)
-    if args.driver is not None and ":" not in args.driver:
-        raise UsageError(f"--driver: expected MODULE:FUNCTION, got '{args.driver}'")
+    if args.driver is not None:
+        module, _, function = args.driver.partition(":")
+        if not module or not function or "/" in module or module.endswith(".py"):
+            raise UsageError(f"--driver: expected MODULE:FUNCTION (a dotted module name, as for "
+                             f"python -m, and a function in it), got '{args.driver}'")
+    if args.output_format is None and args.show_graph:
+        args.output_format = "full"  # the graph is drawn in the full format only
     dynamic = args.dynamic or args.driver is not None or only is not None or args.show_graph
+    if not dynamic and (args.timeout != DEFAULT_TIMEOUT or args.memory_limit is not None):
+        print("gradlint: warning: --timeout and --memory-limit apply to the dynamic pass only "
+              "(add --dynamic)", file=sys.stderr)
     if dynamic:
         from gradlint.dynamic import launch
         if not launch.torch_available():
@@ -165,11 +175,12 @@ def _check(args: argparse.Namespace) -> int:
     if dynamic and result.findings:
         try:
             result.findings = launch.run(result.findings, launch.Driver(args.driver), timeout=args.timeout,
-                                         show_graph=args.show_graph, memory_limit=args.memory_limit)
+                                         show_graph=args.show_graph, memory_limit=args.memory_limit,
+                                         unrunnable=frozenset(t.name for t in targets if t.path is None))
         except launch.DynamicUnavailable as err:
             raise UsageError(str(err)) from None
-        if only is not None:
-            result.findings = [f for f in result.findings if f.verdict.status in only]
+        if only is not None:  # a file that was not checked at all (GL000) is never filtered away
+            result.findings = [f for f in result.findings if f.verdict.status in only or f.code == "GL000"]
 
     output_format = args.output_format or ("full" if sys.stdout.isatty() else "concise")
     FORMATS[output_format](result.findings, sys.stdout, result.sources)
@@ -204,8 +215,9 @@ def _megabytes(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number of megabytes: '{text}'") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 0 (no limit) or more megabytes")
+    if value < 0 or 0 < value < MIN_MEMORY_LIMIT:
+        raise argparse.ArgumentTypeError(
+            f"must be 0 (no limit) or at least {MIN_MEMORY_LIMIT} MB (torch alone takes about 250 MB)")
     return value
 
 

@@ -18,10 +18,12 @@ from __future__ import annotations
 import builtins
 import importlib.abc
 import importlib.machinery
+import inspect
 import json
 import os
 import signal
 import sys
+import tokenize
 import traceback
 import types
 
@@ -73,7 +75,7 @@ class Session:
 
     def instrumented_code(self, path: str):
         """The code object of the module at ``path``, probes placed where its findings are."""
-        with open(path, encoding="utf-8") as handle:
+        with tokenize.open(path) as handle:  # the encoding Python would use (PEP 263, BOM)
             source = handle.read()
         wanted = self.files.get(path, [])
         try:
@@ -200,6 +202,8 @@ def main(argv: list[str]) -> int:
             _run_script(run, os.path.realpath(driver["script"]))
         else:
             _run_callable(driver["callable"])
+    except BadDriver as err:
+        outcome = {"kind": "bad-driver", "message": str(err)}
     except SystemExit as stop:
         code = stop.code
         status = 0 if code is None else code if isinstance(code, int) else 1
@@ -257,18 +261,40 @@ def _run_script(run: Session, path: str) -> None:
     if path in run.files:
         code = run.instrumented_code(path)
     else:
-        with open(path, encoding="utf-8") as handle:
+        with tokenize.open(path) as handle:
             code = compile(handle.read(), path, "exec", dont_inherit=True)
     exec(code, module.__dict__)
 
 
+class BadDriver(Exception):
+    """The --driver names nothing callable; the message says what is missing."""
+
+
 def _run_callable(target: str) -> None:
+    """Import ``pkg.module`` (the working directory first on sys.path, as ``python -m`` does)
+    and call ``function`` in it with no arguments; a coroutine it returns is run to the end."""
     module_name, _, attr = target.partition(":")
     sys.path.insert(0, os.getcwd())
-    obj = importlib.import_module(module_name)
+    try:
+        obj = importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        if err.name and (module_name == err.name or module_name.startswith(err.name + ".")):
+            raise BadDriver(f"no module named '{err.name}' (looked in {os.getcwd()} and sys.path)") from None
+        raise  # the driver's own module failed to import something: the program's error
     for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise BadDriver(f"'{module_name}' has no attribute '{attr}'")
         obj = getattr(obj, part)
-    obj()
+    if not callable(obj):
+        raise BadDriver(f"'{target}' is a {type(obj).__name__}, not a function")
+    result = obj()
+    if inspect.iscoroutine(result):
+        import asyncio
+
+        asyncio.run(result)
+    elif inspect.isgenerator(result):
+        for _ in result:
+            pass
 
 
 def serve() -> int:

@@ -29,6 +29,10 @@ class DynamicUnavailable(Exception):
     """The dynamic pass cannot run at all (torch is missing); the message says what to do."""
 
 
+class BadDriver(DynamicUnavailable):
+    """``--driver`` names no module, or nothing callable in it."""
+
+
 @dataclass(frozen=True)
 class Driver:
     """What executes the flagged code: each flagged file as a script, or one callable."""
@@ -52,15 +56,17 @@ def default_memory_limit() -> int:
 
 
 def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_graph: bool = False,
-        cwd: str | None = None, memory_limit: int | None = None) -> list[Finding]:
-    """``findings`` with a verdict each. Raises ``DynamicUnavailable`` without torch.
-    ``memory_limit``: MB each child may allocate (None: ``default_memory_limit()``, 0: no cap)."""
+        cwd: str | None = None, memory_limit: int | None = None, unrunnable: frozenset = frozenset()) -> list[Finding]:
+    """``findings`` with a verdict each. Raises ``DynamicUnavailable`` without torch, and
+    ``BadDriver`` when the driver names nothing callable. ``memory_limit``: MB each child may
+    allocate (None: ``default_memory_limit()``, 0: no cap). ``unrunnable``: paths whose text is
+    not the file on disk (standard input given a ``--stdin-filename``): never run."""
     if memory_limit is None:
         memory_limit = default_memory_limit()
     if not torch_available():
         raise DynamicUnavailable(
             "the dynamic pass needs torch: pip install 'gradlint[dynamic]' (or install torch)")
-    probed = [f for f in findings if f.code != "GL000" and os.path.isfile(f.path)]
+    probed = [f for f in findings if f.code != "GL000" and f.path not in unrunnable and os.path.isfile(f.path)]
     fids = {i: f for i, f in enumerate(probed)}
     files: dict[str, list[dict]] = {}
     for fid, f in fids.items():
@@ -99,8 +105,8 @@ def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_gra
     for f in findings:
         fid = by_finding.get(id(f))
         if fid is None:
-            verdict = Verdict("not-reached", "the dynamic pass runs files on disk only" if f.code != "GL000"
-                              else "the file does not parse, so it cannot run")
+            verdict = Verdict("not-reached", "the file does not parse, so it cannot run" if f.code == "GL000"
+                              else "the dynamic pass runs files on disk only, not standard input")
         elif fid in verdicts:
             v = verdicts[fid]
             verdict = Verdict(v["status"], v["evidence"], v.get("graph"))
@@ -204,6 +210,8 @@ def _run_child(server: _Server, spec: dict, timeout: float) -> dict[int, dict]:
         why = _why_no_result(returncode, timed_out, timeout, stderr)
         return {fid: {"status": "error", "evidence": why} for fid in every}
     outcome = result.get("outcome", {})
+    if outcome.get("kind") == "bad-driver":
+        raise BadDriver(f"--driver {spec['driver'].get('callable')}: {outcome.get('message')}")
     if outcome.get("kind") == "no-torch":
         message = outcome.get("message", "")
         if message.startswith("MemoryError"):

@@ -122,10 +122,24 @@ def reachable_leaves(root: torch.Tensor | Iterable[torch.Tensor]) -> list[torch.
     lists its nodes. A root without history (``grad_fn is None``) reaches only itself, if it
     requires grad. Raises ``TypeError`` if ``root`` holds no tensor.
     """
-    roots = [root] if isinstance(root, torch.Tensor) else list(root)
+    roots = [root] if isinstance(root, torch.Tensor) else list(root) if isinstance(root, (list, tuple)) else []
     if not roots or not all(isinstance(t, torch.Tensor) for t in roots):
-        raise TypeError("reachable_leaves() takes a tensor or an iterable of tensors")
+        raise TypeError(f"expected a tensor (the loss) or a list of tensors, got {type(root).__name__}")
     return leaves_of(roots)
+
+
+def _named(module_or_named) -> list[tuple[str, torch.Tensor]]:
+    if isinstance(module_or_named, torch.nn.Module):
+        pairs = list(module_or_named.named_parameters())
+    elif hasattr(module_or_named, "items"):
+        pairs = list(module_or_named.items())
+    else:
+        pairs = list(module_or_named)
+    if not all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) and isinstance(p[1], torch.Tensor)
+               for p in pairs):
+        raise TypeError("expected an nn.Module, a mapping of names to tensors, or (name, tensor) pairs such "
+                        "as model.named_parameters(); bare tensors have no names to report")
+    return pairs
 
 
 def unreachable_parameters(root, module_or_named) -> list[str]:
@@ -136,13 +150,8 @@ def unreachable_parameters(root, module_or_named) -> list[str]:
     of names to tensors, or (name, tensor) pairs. Parameters with ``requires_grad=False`` are
     frozen on purpose and never listed.
     """
+    pairs = _named(module_or_named)
     reached = {id(t) for t in reachable_leaves(root)}
-    if isinstance(module_or_named, torch.nn.Module):
-        pairs = list(module_or_named.named_parameters())
-    elif hasattr(module_or_named, "items"):
-        pairs = list(module_or_named.items())
-    else:
-        pairs = list(module_or_named)
     return [name for name, p in pairs if p.requires_grad and id(p) not in reached]
 
 
@@ -153,6 +162,7 @@ def assert_reachable(root, module_or_named) -> None:
     The smallest test of a training step: ``assert_reachable(loss, model)`` before
     ``loss.backward()``.
     """
+    __tracebackhide__ = True  # pytest shows the caller's line  # noqa: F841
     missing = unreachable_parameters(root, module_or_named)
     if missing:
         shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")

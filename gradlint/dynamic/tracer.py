@@ -98,6 +98,7 @@ class Finding:
     same_root: int = 0  # GL004: backward calls that started from the previous call's record
     edits: list = field(default_factory=list)  # GL005
     stale: str = ""  # GL005: evidence of a saved tensor whose version the edit moved
+    checked: bool = False  # GL005: a later backward read a record made before the edit
     graph: dict | None = None
 
 
@@ -160,6 +161,7 @@ class Tracer(TorchFunctionMode):
     # ---- the mode ------------------------------------------------------------------------------
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
+        __tracebackhide__ = True  # pytest: the user's traceback, not the tracer's frame  # noqa: F841
         if kwargs is None:
             kwargs = {}
         if self.busy:
@@ -511,7 +513,13 @@ class Tracer(TorchFunctionMode):
         return f"leaf {list(leaf.shape)}"
 
     def _stale(self, roots, findings, root_name, line):
+        latest = {id(f): max(e.clock for e in f.edits) for f in findings}
         for node in record.nodes(roots, limit=20000):
+            if getattr(node, "variable", None) is None:
+                seq = node._sequence_nr()
+                for finding in findings:
+                    if seq < latest[id(finding)]:
+                        finding.checked = True  # this backward read a record made before the edit
             for attr, value in record.saved_tensors(node):
                 for finding in findings:
                     if finding.stale:
@@ -760,7 +768,10 @@ class Tracer(TorchFunctionMode):
         last = finding.edits[-1]
         if last.after_backwards >= self.backwards:
             return "inconclusive", f"`{site['label']}` (line {site['line']}) ran, but no backward() followed it"
-        tensor = f"`{site['tensor']}`" if site.get("tensor") else "the edited tensor"
+        if not finding.checked:
+            return "inconclusive", (f"`{site['label']}` (line {site['line']}) ran, but no later backward() read a "
+                                    "record made before it, so nothing could have used what it changed")
+        tensor = last.label if len({e.label for e in finding.edits}) == 1 else "the tensors it edits"
         return "dismissed", (f"{tensor} changed version at line {site['line']}, and no tensor saved for backward "
                              f"in the records read afterwards held it: the edit cannot change a gradient")
 

@@ -1,0 +1,170 @@
+"""``gradlint check --dynamic`` from the command line, on programs a user would write: the
+drivers, the options, and the shapes of code the dynamic pass has to see through
+(torch.compile, bf16, function-form in-place ops, a coding cookie)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytest.importorskip("torch")
+
+SEED = """\
+import torch
+
+scale_a = torch.tensor(0.5, requires_grad=True)
+scale_b = torch.tensor(1.0, requires_grad=True)
+x, y = torch.tensor([1.0, 2.0]), torch.tensor([3.0, 6.0])
+
+
+def first_stage(v):
+    h = scale_a * v
+    return h.detach()
+
+
+def step():
+    loss = ((scale_b * first_stage(x) - y) ** 2).mean()
+    loss.backward()
+    return scale_a.grad
+
+
+if __name__ == "__main__":
+    print(step())
+"""
+
+
+def gradlint(*args, cwd, stdin=None):
+    return subprocess.run([sys.executable, "-m", "gradlint", "check", *args], cwd=cwd, input=stdin,
+                          capture_output=True, text=True, timeout=240)
+
+
+def verdicts(proc) -> list[tuple[str, int, str, str]]:
+    return [(f["code"], f["line"], f["verdict"]["status"], f["verdict"]["evidence"])
+            for f in json.loads(proc.stdout)]
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "seed.py").write_text(SEED)
+    return tmp_path
+
+
+def test_driver_callable_confirms_the_finding_in_the_module_it_imports(project):
+    proc = gradlint("--driver", "pkg.seed:step", "--output-format", "json", "pkg", cwd=project)
+    assert proc.returncode == 1, proc.stderr
+    [(code, line, status, evidence)] = verdicts(proc)
+    assert (code, line, status) == ("GL001", 10, "confirmed"), evidence
+    assert "`scale_a`" in evidence
+
+
+@pytest.mark.parametrize("driver, said", [
+    ("pkg.seed:stpe", "has no attribute 'stpe'"),
+    ("pkg.nomodule:step", "no module named 'pkg.nomodule'"),
+    ("pkg.seed:torch", "not a function"),
+    (":step", "expected MODULE:FUNCTION"),
+    ("pkg/seed.py:step", "expected MODULE:FUNCTION"),
+])
+def test_a_driver_that_names_nothing_callable_is_a_usage_error(project, driver, said):
+    """Exit 2, never a passing CI gate: with --dynamic-only confirmed, an error verdict would
+    filter the finding away and exit 0."""
+    proc = gradlint("--driver", driver, "--dynamic-only", "confirmed", "pkg", cwd=project)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert said in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_dynamic_only_never_hides_a_file_that_was_not_checked(tmp_path):
+    (tmp_path / "broken.py").write_text("import torch\nx = torch.ones(\n")
+    proc = gradlint("--dynamic-only", "confirmed", "--output-format", "concise", "broken.py", cwd=tmp_path)
+    assert proc.returncode == 1 and "GL000" in proc.stdout
+
+
+def test_standard_input_is_never_run_even_when_named_after_a_file_on_disk(project):
+    marker = project / "ran.txt"
+    (project / "ondisk.py").write_text(SEED + f"\nopen({str(marker)!r}, 'w').close()\n")
+    proc = gradlint("--dynamic", "--output-format", "json", "--stdin-filename", "ondisk.py", "-",
+                    cwd=project, stdin=SEED)
+    [(_, _, status, evidence)] = verdicts(proc)
+    assert status == "not-reached" and "standard input" in evidence
+    assert not marker.exists()
+
+
+def test_show_graph_draws_the_record_in_the_full_format_when_piped(project):
+    proc = gradlint("--show-graph", "pkg/seed.py", cwd=project)
+    assert "dynamic: confirmed" in proc.stdout
+    assert "AccumulateGrad → scale_b" in proc.stdout and "✗ scale_a: unreachable" in proc.stdout
+
+
+def test_memory_limit_below_what_torch_needs_is_refused(project):
+    proc = gradlint("--dynamic", "--memory-limit", "200", "pkg/seed.py", cwd=project)
+    assert proc.returncode == 2 and "at least 512 MB" in proc.stderr
+
+
+PROGRAMS = {
+    # torch.compile traces the forward; the probes must run between its graphs.
+    "compiled.py": ("""\
+        import torch
+        import torch.nn as nn
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.enc, self.head = nn.Linear(4, 4), nn.Linear(4, 1)
+
+            def forward(self, x):
+                return self.head(self.enc(x).detach())
+
+        net = Net()
+        opt = torch.optim.SGD(net.parameters(), lr=0.1)
+        loss = torch.compile(net, backend="eager")(torch.randn(3, 4)).sum()
+        loss.backward()
+        opt.step()
+        """, "GL001", "`net.enc."),
+    # PyTorch names bf16 tensors "CPUBFloat16Type", not "torch.FloatTensor", in its error.
+    "bf16.py": ("""\
+        import torch
+
+        w = torch.ones(2, 3, dtype=torch.bfloat16, requires_grad=True)
+        g = torch.sigmoid(w * 2)
+        g.mul_(2)
+        g.sum().backward()
+        """, "GL005", "saved by SigmoidBackward0"),
+    # torch.relu_(g) edits g; torch is the module, not the tensor.
+    "function_form.py": ("""\
+        import torch
+
+        w = torch.ones(3, requires_grad=True)
+        g = torch.sigmoid(w * 2)
+        torch.relu_(g)
+        g.sum().backward()
+        """, "GL005", "`torch.relu_(g)` (line 5) moved it to version 1"),
+    # A coding cookie is honoured as Python honours it.
+    "latin1.py": ("""\
+        # -*- coding: latin-1 -*-
+        import torch
+
+        w = torch.tensor(2.0, requires_grad=True)
+        v = torch.tensor(1.0, requires_grad=True)
+        caf\xe9 = (w * 3).detach()  # caf\xe9 in latin-1
+        loss = v * caf\xe9
+        loss.backward()
+        print(w.grad)
+        """, "GL001", "`w`"),
+}
+
+
+def test_the_dynamic_pass_sees_through_compile_bf16_function_forms_and_encodings(tmp_path):
+    for name, (text, _, _) in PROGRAMS.items():
+        data = textwrap.dedent(text)
+        (tmp_path / name).write_bytes(data.encode("latin-1" if "latin-1" in data else "utf-8"))
+    proc = gradlint("--dynamic", "--output-format", "json", *PROGRAMS, cwd=tmp_path)
+    found = {f["path"]: f for f in json.loads(proc.stdout)}
+    for name, (_, code, evidence) in PROGRAMS.items():
+        finding = found.get(name)
+        assert finding is not None and finding["code"] == code, (name, proc.stdout, proc.stderr)
+        assert finding["verdict"]["status"] == "confirmed", (name, finding["verdict"])
+        assert evidence in finding["verdict"]["evidence"], (name, finding["verdict"])
