@@ -396,6 +396,9 @@ class Tracer(TorchFunctionMode):
             if depth > 12:
                 break
             seen.append(f)
+        # Outermost first: `model.layers.0.weight` where the model was built names the leaf the
+        # same way at every call, where a loop's `layer.weight` would name another each time.
+        for f in reversed(seen):
             for var, value in list(f.f_locals.items()):
                 found = self._find(target, var, value)
                 if found and var != "self":
@@ -719,7 +722,8 @@ class Tracer(TorchFunctionMode):
             unreached = [(k, why) for k, why in meant if k not in self.reached]
             key, why = (unreached or meant)[0]
             root, where, _ = finding.influenced[key]
-            others = f" (and {len(meant) - 1} more)" if len(meant) > 1 else ""
+            rest = list(dict.fromkeys(self.shown(k) for k, _ in meant if k != key and self.shown(k) != self.shown(key)))
+            others = (f", {', '.join(rest[:2])}" + (f" and {len(rest) - 2} more" if len(rest) > 2 else "")) if rest else ""
             if unreached:
                 return "confirmed", (f"{self.shown(key)}{others} influenced {root} ({where}) but no backward "
                                      f"reached it: the path stops at {at}; {why}")
