@@ -19,7 +19,7 @@ HERE = __file__
 
 
 def _tracer(code: str, line: int = 1, end_line: int | None = None, label: str = "h.detach()", tensor: str = "h"):
-    tracer = Tracer({}, {HERE})
+    tracer = Tracer({HERE})
     tracer.add_site(0, {"code": code, "path": HERE, "line": line, "end_line": end_line or line,
                         "label": label, "tensor": tensor})
     return tracer
@@ -210,7 +210,7 @@ def _loop(tracer, carry: bool, steps: int = 4):
 
 def test_retained_record_that_grows_is_confirmed_and_a_flat_one_dismissed():
     for carry, expected in ((True, "confirmed"), (False, "dismissed")):
-        line = _loop(Tracer({}, {HERE}), carry, steps=1)  # learn the backward's line
+        line = _loop(Tracer({HERE}), carry, steps=1)  # learn the backward's line
         tracer = _tracer("GL004", line=line, label="loss.backward(retain_graph=True)", tensor="loss")
         with tracer:
             _loop(tracer, carry)
@@ -220,7 +220,7 @@ def test_retained_record_that_grows_is_confirmed_and_a_flat_one_dismissed():
 
 
 def test_retained_record_backpropagated_once_is_inconclusive():
-    line = _loop(Tracer({}, {HERE}), True, steps=1)
+    line = _loop(Tracer({HERE}), True, steps=1)
     tracer = _tracer("GL004", line=line, label="loss.backward(retain_graph=True)", tensor="loss")
     with tracer:
         _loop(tracer, True, steps=1)

@@ -41,7 +41,7 @@ class Session:
         self.files = {os.path.realpath(path): findings for path, findings in files.items()}
         self.sites: dict[int, dict] = {}
         self.unplaced: dict[int, str] = {}
-        self.tracer = Tracer({}, set(self.files), show_graph=show_graph)
+        self.tracer = Tracer(set(self.files), show_graph=show_graph)
         self._undo = []
 
     def start(self) -> None:

@@ -92,10 +92,12 @@ class Finding:
     pending: set = field(default_factory=set)  # leaf keys a b-probe saw upstream, for the next a-probe
     last: set = field(default_factory=set)  # what the last walked b-probe saw
     upstream: set = field(default_factory=set)  # every leaf key ever seen upstream
-    influenced: dict = field(default_factory=dict)  # leaf key -> (root name, line) it influenced
+    influenced: dict = field(default_factory=dict)  # leaf key -> (root, where, reached from it)
     roots: int = 0  # backward calls whose roots carried this finding's lineage
     counts: list = field(default_factory=list)  # GL004: node count at each backward of the site
     same_root: int = 0  # GL004: backward calls that started from the previous call's record
+    heads: list = field(default_factory=list)  # GL004: the previous call's root nodes (kept alive)
+    root: str = "the loss"  # GL004: the flagged call's root, as the evidence names it
     edits: list = field(default_factory=list)  # GL005
     stale: str = ""  # GL005: evidence of a saved tensor whose version the edit moved
     checked: bool = False  # GL005: a later backward read a record made before the edit
@@ -103,19 +105,18 @@ class Finding:
 
 
 class Tracer(TorchFunctionMode):
-    """``sites``: fid -> site dict (``code``, ``path``, ``line``, ``end_line``, ``label``,
-    ``tensor``), as ``instrument`` made them. ``files``: the real paths of instrumented modules,
-    the frames that count as the user's."""
+    """Watches one run. ``files``: the real paths of the instrumented modules (their frames are
+    the user's); each finding is added with ``add_site`` when its module is instrumented, as a
+    site dict (``code``, ``path``, ``line``, ``end_line``, ``label``, ``tensor``)."""
 
-    def __init__(self, sites: dict[int, dict], files: set[str], show_graph: bool = False):
+    def __init__(self, files: set[str], show_graph: bool = False):
         super().__init__()
-        self.findings = {fid: Finding(site) for fid, site in sites.items()}
+        self.findings: dict[int, Finding] = {}
         self.files = set(files)
         self.show_graph = show_graph
-        codes = {site["code"] for site in sites.values()}
-        self.track_history_loss = bool(codes & {"GL002", "GL003"})
-        self.track_saves = "GL005" in codes
-        self.gl004 = [(fid, f) for fid, f in self.findings.items() if f.site["code"] == "GL004"]
+        self.track_history_loss = False  # a GL002/GL003 site: follow values whose history was lost
+        self.track_saves = False  # a GL005 site: note where each node of the record was made
+        self.gl004: list[tuple[int, Finding]] = []
         self.busy = False
         self.lineage: dict[int, tuple[weakref.ref, dict]] = {}
         self.leaves: dict[int, Leaf] = {}  # key -> leaf
@@ -125,10 +126,9 @@ class Tracer(TorchFunctionMode):
         self.backwards = 0
         self.optimizers = 0
         self.held: set[int] = set()  # ids of tensors an optimizer holds
-        self.held_refs: list = []
+        self.held_refs: list = []  # ... kept alive, so that their ids stay theirs
         self.asked: set[int] = set()  # ids of tensors autograd.grad was asked for
         self.grad_read: set[int] = set()
-        self.names: dict[int, str] = {}  # key -> name found in the frames
         self.module_names: dict[int, dict[int, str]] = {}
         self.errors: list[str] = []
         self.raised: BaseException | None = None
@@ -470,16 +470,15 @@ class Tracer(TorchFunctionMode):
             if path == site["path"] and site["line"] <= line <= site["end_line"] and len(finding.counts) < COUNT_LIMIT:
                 finding.runs += 1
                 count = sum(1 for _ in record.nodes(roots))
-                heads = tuple(id(t.grad_fn) for t in roots)
-                if finding.counts and heads == getattr(finding, "_heads", None):
+                heads = [t.grad_fn for t in roots]
+                if finding.counts and len(heads) == len(finding.heads) and \
+                        all(a is b and a is not None for a, b in zip(heads, finding.heads)):
                     finding.same_root += 1
-                finding._heads = heads
-                finding._keep = [t.grad_fn for t in roots]  # keeps the ids above meaningful
+                finding.heads = heads
                 finding.counts.append(count)
                 if self.show_graph and roots:
                     finding.graph = record.tree(roots[0], self._label)
                 finding.root = root_name
-                finding.root_line = line
 
         carried = {}
         for t in roots:
@@ -500,7 +499,7 @@ class Tracer(TorchFunctionMode):
             if self.show_graph and finding.graph is None and set(keys) - reachable:
                 finding.graph = record.tree(roots[0], self._label, [self.shown(k).strip("`") for k in set(keys) - reachable])
         if edits:
-            self._stale(roots, edits, root_name, line)
+            self._stale(roots, edits)
 
     @staticmethod
     def _where(line: int, path: str, finding) -> str:
@@ -515,7 +514,7 @@ class Tracer(TorchFunctionMode):
             return self.shown(key).strip("`")
         return f"leaf {list(leaf.shape)}"
 
-    def _stale(self, roots, findings, root_name, line):
+    def _stale(self, roots, findings):
         latest = {id(f): max(e.clock for e in f.edits) for f in findings}
         for node in record.nodes(roots, limit=20000):
             if getattr(node, "variable", None) is None:
@@ -741,7 +740,7 @@ class Tracer(TorchFunctionMode):
         counts = finding.counts
         if not counts:
             return "not-reached", f"the backward call at line {site['line']} never ran"
-        root = getattr(finding, "root", "the loss")
+        root = finding.root
         if finding.same_root:
             return "confirmed", (f"{finding.same_root + 1} backward calls at line {site['line']} started from the same "
                                  f"record of {root}: its gradients were added again each time")
