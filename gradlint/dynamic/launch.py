@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from gradlint.finding import Finding, Verdict
@@ -66,13 +67,7 @@ def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_gra
     if not torch_available():
         raise DynamicUnavailable(
             "the dynamic pass needs torch: pip install 'gradlint[dynamic]' (or install torch)")
-    probed = [f for f in findings if f.code != "GL000" and f.path not in unrunnable and os.path.isfile(f.path)]
-    fids = {i: f for i, f in enumerate(probed)}
-    files: dict[str, list[dict]] = {}
-    for fid, f in fids.items():
-        files.setdefault(os.path.realpath(f.path), []).append(
-            {"fid": fid, "code": f.code, "line": f.line, "column": f.column,
-             "end_line": f.end_line, "end_column": f.end_column})
+    fids, files = probes(findings, unrunnable)
 
     verdicts: dict[int, dict] = {}
     if driver.target is not None:
@@ -100,8 +95,37 @@ def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_gra
 
     hint = ("give a driver that runs it: --driver pkg.module:function (a zero-argument callable), "
             "or run your tests with pytest --gradlint")
-    out = []
+
+    for verdict in verdicts.values():
+        if verdict["status"] == "not-reached":  # the site never ran: say how to make it run
+            verdict["evidence"] += f"; {hint}"
+
+    def unseen(finding: Finding) -> Verdict:
+        return Verdict("not-reached", f"the driver never imported {finding.path}; {hint}")
+
+    return attach(findings, fids, verdicts, unseen)
+
+
+def probes(findings: list[Finding], unrunnable=frozenset()) -> tuple[dict[int, Finding], dict[str, list[dict]]]:
+    """The findings the dynamic pass can probe, by fid, and the files to instrument: real path ->
+    [{"fid", "code", "line", "column", "end_line", "end_column"}]. A GL000 file cannot run, and
+    text that is not a file on disk (``unrunnable``: standard input) is never run."""
+    fids = {i: f for i, f in enumerate(
+        f for f in findings if f.code != "GL000" and f.path not in unrunnable and os.path.isfile(f.path))}
+    files: dict[str, list[dict]] = {}
+    for fid, f in fids.items():
+        files.setdefault(os.path.realpath(f.path), []).append(
+            {"fid": fid, "code": f.code, "line": f.line, "column": f.column,
+             "end_line": f.end_line, "end_column": f.end_column})
+    return fids, files
+
+
+def attach(findings: list[Finding], fids: dict[int, Finding], verdicts: dict[int, dict],
+           unseen: Callable[[Finding], Verdict]) -> list[Finding]:
+    """``findings``, each with its verdict: the run's for a probed one, ``unseen(finding)`` for a
+    probed one no run decided, and not-reached for one that could not be probed."""
     by_finding = {id(f): fid for fid, f in fids.items()}
+    out = []
     for f in findings:
         fid = by_finding.get(id(f))
         if fid is None:
@@ -111,9 +135,7 @@ def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_gra
             v = verdicts[fid]
             verdict = Verdict(v["status"], v["evidence"], v.get("graph"))
         else:
-            verdict = Verdict("not-reached", f"the driver never imported {f.path}; {hint}")
-        if verdict.status == "not-reached" and fid is not None and hint not in verdict.evidence:
-            verdict = dataclasses.replace(verdict, evidence=f"{verdict.evidence}; {hint}")
+            verdict = unseen(f)
         out.append(dataclasses.replace(f, verdict=verdict))
     return out
 

@@ -97,17 +97,9 @@ def _static_pass(config, paths: list[str] | None) -> _State:
     result = runner.run(targets, lambda name: settings.codes_for(name, codes))
 
     from gradlint.dynamic.child import Session
+    from gradlint.dynamic.launch import probes
 
-    fids, probe = {}, {}
-    for finding in result.findings:
-        if finding.code == "GL000" or not os.path.isfile(finding.path):
-            continue
-        fid = len(fids)
-        fids[fid] = finding
-        real = os.path.realpath(finding.path)  # resolved now, while the working directory is pytest's
-        probe.setdefault(real, []).append(
-            {"fid": fid, "code": finding.code, "line": finding.line, "column": finding.column,
-             "end_line": finding.end_line, "end_column": finding.end_column})
+    fids, probe = probes(result.findings)  # real paths resolved now, while the working directory is pytest's
     session = Session(probe) if probe else None
     early = _imported_already(probe) if probe else {}
     early = {f["fid"]: early[real] for real, wanted in probe.items() if real in early for f in wanted}
@@ -161,31 +153,21 @@ def pytest_sessionfinish(session, exitstatus) -> None:
 
 
 def _attach(state: _State, verdicts: dict[int, dict]):
-    import dataclasses
-
+    from gradlint.dynamic.launch import attach
     from gradlint.finding import Verdict
 
-    by_finding = {id(f): fid for fid, f in state.fids.items()}
-    out = []
-    for finding in state.findings:
-        fid = by_finding.get(id(finding))
-        if fid is None:
-            verdict = Verdict("not-reached", "the file does not parse, so it cannot run" if finding.code == "GL000"
-                              else "the dynamic pass runs files on disk only")
-        elif fid in verdicts:
-            v = verdicts[fid]
-            verdict = Verdict(v["status"], v["evidence"], v.get("graph"))
+    fid_of = {id(f): fid for fid, f in state.fids.items()}
+
+    def unseen(finding):
+        fid = fid_of[id(finding)]
+        if fid in state.early:
+            why = (f"{finding.path} was imported (as {state.early[fid]}) before gradlint installed its "
+                   f"import hook, so it ran without probes")
         else:
-            if fid in state.early:
-                why = (f"{finding.path} was imported (as {state.early[fid]}) before gradlint installed its "
-                       f"import hook, so it ran without probes")
-            elif state.failure:
-                why = state.failure
-            else:
-                why = _NOT_IMPORTED
-            verdict = Verdict("error" if state.failure else "not-reached", why)
-        out.append(dataclasses.replace(finding, verdict=verdict))
-    return out
+            why = state.failure or _NOT_IMPORTED
+        return Verdict("error" if state.failure else "not-reached", why)
+
+    return attach(state.findings, state.fids, verdicts, unseen)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
