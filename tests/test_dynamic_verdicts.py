@@ -72,6 +72,20 @@ def test_stop_gradient_beside_an_attached_path_is_dismissed():
     assert status == "dismissed" and "through another path" in evidence
 
 
+def test_cut_whose_leaf_only_a_weight_decay_term_reaches_is_confirmed():
+    """The decay term keeps `w` reachable, but never the way the forward pass used it: the cut
+    path's gradient is missing (`w.grad` is the decay term's alone)."""
+    w = torch.tensor([0.5, -1.0], requires_grad=True)
+    tracer = _tracer("GL001", label="logits.data")
+    with tracer, tracer.watch_optimizers_ctx():
+        torch.optim.SGD([w], lr=0.1)
+        logits = tracer.a(0, tracer.b(0, torch.tensor([1.0, 2.0]) * w).data)
+        loss = ((logits - 1) ** 2).sum() + 1e-3 * (w ** 2).sum()
+        loss.backward()
+    status, evidence = _verdict(tracer)
+    assert status == "confirmed" and "only through PowBackward0" in evidence
+
+
 def test_starved_leaf_no_optimizer_holds_is_dismissed():
     teacher = torch.tensor(2.0, requires_grad=True)
     student = torch.tensor(1.0, requires_grad=True)

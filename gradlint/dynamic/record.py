@@ -46,20 +46,30 @@ def nodes(roots: Iterable[torch.Tensor], limit: int | None = None) -> Iterator:
 def leaves_of(roots: Iterable[torch.Tensor]) -> list[torch.Tensor]:
     """The leaves that require grad which ``backward()`` from ``roots`` would reach, in the
     order met. A root that is itself such a leaf counts."""
+    return [leaf for leaf, _ in leaf_uses(roots).values()]
+
+
+def leaf_uses(roots: Iterable[torch.Tensor]) -> dict[int, tuple[torch.Tensor, set[str]]]:
+    """id(leaf) -> (leaf, how the record uses it: the class names of the nodes right above its
+    ``AccumulateGrad``, e.g. ``{"TBackward0"}`` for a Linear weight, ``{"PowBackward0"}`` for
+    a weight-decay term) for each leaf that requires grad and that ``roots`` reach."""
     roots = [t for t in roots if isinstance(t, torch.Tensor)]
-    found: dict[int, torch.Tensor] = {}
+    found: dict[int, tuple[torch.Tensor, set[str]]] = {}
     for t in roots:
         if t.grad_fn is None and t.requires_grad:
             # A view made under no_grad of a leaf (``w.t()``) requires grad and has no grad_fn
             # of its own: the leaf behind it is its base.
             while t._base is not None and t._base.requires_grad:
                 t = t._base
-            found.setdefault(id(t), t)
+            found.setdefault(id(t), (t, set()))[1].add("(the root itself)")
     for node in nodes(roots):
-        variable = getattr(node, "variable", None)
-        if variable is not None:
-            found.setdefault(id(variable), variable)
-    return list(found.values())
+        if getattr(node, "variable", None) is not None:
+            continue
+        for nxt, _ in node.next_functions:
+            variable = getattr(nxt, "variable", None) if nxt is not None else None
+            if variable is not None:
+                found.setdefault(id(variable), (variable, set()))[1].add(type(node).__name__)
+    return found
 
 
 def saved_tensors(node) -> Iterator[tuple[str, object]]:

@@ -92,6 +92,7 @@ class Finding:
     pending: set = field(default_factory=set)  # leaf keys a b-probe saw upstream, for the next a-probe
     last: set = field(default_factory=set)  # what the last walked b-probe saw
     upstream: set = field(default_factory=set)  # every leaf key ever seen upstream
+    uses: dict = field(default_factory=dict)  # leaf key -> how the record before the cut used it
     influenced: dict = field(default_factory=dict)  # leaf key -> (root, where, reached from it)
     roots: int = 0  # backward calls whose roots carried this finding's lineage
     counts: list = field(default_factory=list)  # GL004: node count at each backward of the site
@@ -123,6 +124,7 @@ class Tracer(TorchFunctionMode):
         self.key_of: dict[int, int] = {}  # id(tensor) -> key
         self.next_key = 0
         self.reached: set[int] = set()  # keys of leaves some backward reached
+        self.reached_uses: dict[int, set[str]] = {}  # key -> how those records used it (leaf_uses)
         self.backwards = 0
         self.optimizers = 0
         self.held: set[int] = set()  # ids of tensors an optimizer holds
@@ -266,7 +268,10 @@ class Tracer(TorchFunctionMode):
         keys = set()
         for t in tensors:
             if t.requires_grad:
-                keys |= {self.key(leaf, frame) for leaf in record.leaves_of([t])}
+                for leaf, uses in record.leaf_uses([t]).values():
+                    key = self.key(leaf, frame)
+                    keys.add(key)
+                    finding.uses.setdefault(key, set()).update(uses)
             else:
                 keys |= self.lineage_of(t).get(NOGRAD, set())
         for key in keys:
@@ -486,7 +491,11 @@ class Tracer(TorchFunctionMode):
         edits = [f for f in self.findings.values() if f.edits and not f.stale]
         if self.backwards > WALK_LIMIT and not carried and not edits:
             return  # enough seen: later walks could only add reached leaves, at a cost per step
-        reachable = {self.key(leaf, frame) for leaf in record.leaves_of(roots)}
+        reachable = set()
+        for leaf, uses in record.leaf_uses(roots).values():
+            key = self.key(leaf, frame)
+            reachable.add(key)
+            self.reached_uses.setdefault(key, set()).update(uses)
         self.reached |= reachable
         for fid, keys in carried.items():
             finding = self.findings.get(fid)
@@ -681,6 +690,15 @@ class Tracer(TorchFunctionMode):
             return "it requires grad"
         return ""
 
+    def _used_otherwise(self, finding: Finding, key: int) -> bool:
+        """A GL001 leaf that backward reaches, but never the way the record before the cut used
+        it: a weight-decay term (``PowBackward0`` on the weight) keeps the weight reachable while
+        every use of it in the forward pass is cut. A stop-gradient on one branch (SimSiam) leaves
+        the same use (``TBackward0``, ``ConvolutionBackward0``) reached through the other branch."""
+        before = finding.uses.get(key)
+        return bool(finding.site["code"] == "GL001" and before and key in self.reached
+                    and not before & self.reached_uses.get(key, set()))
+
     def _raised_at(self, err: BaseException) -> int:
         """The last line of the user's code in the traceback of ``err``."""
         line, tb = 0, err.__traceback__
@@ -714,7 +732,7 @@ class Tracer(TorchFunctionMode):
         # cuts is missing from the gradient even where the leaf gets one by another path.
         # A .detach() beside an attached path of the same leaves is a stop-gradient (SimSiam).
         rebuilt = code in ("GL002", "GL003")
-        starved = [k for k in finding.influenced if rebuilt or k not in self.reached]
+        starved = [k for k in finding.influenced if rebuilt or k not in self.reached or self._used_otherwise(finding, k)]
         meant = [(k, self._intent(k, lenient=rebuilt)) for k in starved]
         meant = [(k, why) for k, why in meant if why]
         if meant:
@@ -726,8 +744,11 @@ class Tracer(TorchFunctionMode):
             if unreached:
                 return "confirmed", (f"{self.shown(key)}{others} influenced {root} ({where}) but no backward "
                                      f"reached it: the path stops at {at}; {why}")
+            other = sorted(self.reached_uses.get(key, ()))
+            how = f" (its gradient comes only through {', '.join(other[:2])}, another use of it)" if \
+                self._used_otherwise(finding, key) else " (it reaches the leaf only by another path)"
             return "confirmed", (f"{self.shown(key)}{others} influenced {root} ({where}) through {at}, and its "
-                                 f"gradient leaves that path out (it reaches the leaf only by another path); {why}")
+                                 f"gradient leaves that path out{how}; {why}")
         if starved:
             names = ", ".join(self.shown(k) for k in starved[:3])
             why = "no optimizer of the run holds" if self.optimizers else "the program never updates or reads the gradient of"
