@@ -45,6 +45,7 @@ from typing import Any, Callable
 
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = REPO / "gradlint" / "data" / "saved_tensors.json"
@@ -785,7 +786,29 @@ def generate(cross_check: bool = False) -> dict:
             "ops": probe_ops(cross_check),
             "modules": probe_modules(),
             "inplace_methods": probe_inplace_methods(),
+            "inplace_arguments": inplace_arguments(),
         }
+
+
+def inplace_arguments() -> dict[str, int]:
+    """Where ``inplace`` may be passed positionally: qualified name -> index among the positional
+    arguments, for every function of ``torch.nn.functional`` and every ``torch.nn`` module class
+    that takes it (``F.leaky_relu(x, 0.1, True)``, ``nn.Dropout(0.5, True)``). Read from the
+    signatures of the installed torch."""
+    found: dict[str, int] = {}
+    candidates = [(f"torch.nn.functional.{n}", getattr(F, n), False) for n in dir(F) if not n.startswith("_")]
+    candidates += [(f"torch.nn.{n}", getattr(nn, n), True) for n in dir(nn) if n[:1].isupper()]
+    for qualname, obj, is_class in candidates:
+        if not callable(obj) or (is_class and not (isinstance(obj, type) and issubclass(obj, nn.Module))):
+            continue
+        try:
+            params = list(inspect.signature(obj).parameters.values())
+        except (TypeError, ValueError):  # builtins without a signature
+            continue
+        positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        if "inplace" in positional:
+            found[qualname] = positional.index("inplace")
+    return dict(sorted(found.items()))
 
 
 def dumps(data: dict) -> str:

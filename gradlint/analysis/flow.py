@@ -856,6 +856,10 @@ class Walker:
         if isinstance(func, cst.Name):
             return self.name_call(node, func.value, positional, keywords)
         callee = self.expr(func)
+        if isinstance(func, cst.Call) and callee.module is None:
+            info = module_info(func, self.imports, self.classes)  # nn.Dropout(0.5, inplace=True)(x)
+            if info is not None:
+                callee = replace(callee, module=info)
         return self.apply_module(node, callee, [self.expr(a.value) for a in node.args], positional)
 
     def arg_values(self, node: cst.Call) -> list[Value]:
@@ -908,7 +912,12 @@ class Walker:
             base = _edit_base(positional[0])
             if base is not None:
                 self.edit(node, base, node)
-        if literal_true(keywords.get("inplace")) and positional:
+        at = saves.inplace_argument(qual)
+        inplace = literal_true(keywords.get("inplace")) or (
+            at is not None and len(positional) > at and literal_true(positional[at]))
+        # F.hardtanh_(x), F.elu_(x): functional.*_ edits its first argument, like x.relu_()
+        inplace = inplace or (qual.startswith("torch.nn.functional.") and last.endswith("_") and not last.endswith("__"))
+        if inplace and positional:
             base = _edit_base(positional[0])
             if base is not None:
                 self.edit(node, base, node)

@@ -25,6 +25,7 @@ __all__ = [
     "Saves",
     "data_version",
     "inplace_methods",
+    "inplace_argument",
     "is_inplace_method",
     "module_saves",
     "op_saves",
@@ -209,6 +210,13 @@ def inplace_methods() -> frozenset[str]:
     the version counter, so autograd cannot detect them.
     """
     return frozenset(_data()["inplace_methods"])
+
+
+def inplace_argument(qualname: str) -> int | None:
+    """The position at which ``qualname`` (a ``torch.nn.functional`` function or a ``torch.nn``
+    module class) takes ``inplace`` positionally (``F.leaky_relu(x, 0.1, True)`` → 2), or None.
+    Read by ``tools/gen_saved_tensors.py`` from the installed torch's signatures."""
+    return _data().get("inplace_arguments", {}).get(qualname)
 
 
 def is_inplace_method(name: str) -> bool:

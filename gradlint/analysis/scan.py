@@ -281,6 +281,9 @@ def module_info(expr: cst.BaseExpression, imports: ImportTable, classes: dict) -
     if name is None:
         return None
     inplace = any(a.keyword is not None and a.keyword.value == "inplace" and literal_true(a.value) for a in expr.args)
+    at = saves.inplace_argument(name)
+    positional = [a.value for a in expr.args if a.keyword is None and not a.star]
+    inplace = inplace or (at is not None and len(positional) > at and literal_true(positional[at]))  # nn.ReLU(True)
     if name.startswith("torch.nn.") and name.split(".")[-1][:1].isupper():
         if name == "torch.nn.Sequential":
             return _sequential_info(expr, imports, classes)
