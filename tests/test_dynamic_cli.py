@@ -168,3 +168,33 @@ def test_the_dynamic_pass_sees_through_compile_bf16_function_forms_and_encodings
         assert finding is not None and finding["code"] == code, (name, proc.stdout, proc.stderr)
         assert finding["verdict"]["status"] == "confirmed", (name, finding["verdict"])
         assert evidence in finding["verdict"]["evidence"], (name, finding["verdict"])
+
+
+def test_a_site_that_ran_only_in_worker_processes_is_not_called_never_run(tmp_path):
+    """mp.spawn runs the training in fresh processes the dynamic pass does not follow: the
+    verdict says so instead of claiming the code never ran."""
+    (tmp_path / "spawned.py").write_text(textwrap.dedent("""\
+        import torch
+        import torch.multiprocessing as mp
+
+        w = torch.tensor(1.0, requires_grad=True)
+        v = torch.tensor(2.0, requires_grad=True)
+
+
+        def stage(x):
+            h = w * x
+            return h.detach()
+
+
+        def worker(rank):
+            loss = v * stage(torch.tensor(3.0))
+            loss.backward()
+
+
+        if __name__ == "__main__":
+            mp.spawn(worker, nprocs=1)
+        """))
+    proc = gradlint("--dynamic", "--output-format", "json", "spawned.py", cwd=tmp_path)
+    [(code, _, status, evidence)] = verdicts(proc)
+    assert (code, status) == ("GL001", "not-reached")
+    assert "started 1 other process" in evidence and "not followed" in evidence

@@ -54,6 +54,7 @@ class Session:
         sys.meta_path.insert(0, finder)
         self._undo.append(lambda: sys.meta_path.remove(finder))
         self._undo.append(self.tracer.watch_optimizers())
+        self._undo.append(_count_processes(self.tracer))
         self.tracer.__enter__()
         self._undo.append(lambda: self.tracer.__exit__(None, None, None))
 
@@ -89,6 +90,37 @@ class Session:
             self.sites[fid] = site.to_json()
             self.tracer.add_site(fid, self.sites[fid])
         return compile(result.source, path, "exec", dont_inherit=True)
+
+
+def _count_processes(tracer):
+    """Count the processes the program starts (``os.fork``, ``multiprocessing`` with any start
+    method), so that a site that ran only in one of them is not reported as never run without
+    saying so. Returns a function that undoes what can be undone."""
+    import multiprocessing.process
+
+    me, starting = os.getpid(), []
+
+    def forked():
+        if os.getpid() == me and not starting and not stopped:
+            tracer.processes += 1
+    os.register_at_fork(before=forked)  # cannot be unregistered; it counts nothing once stopped
+    original = multiprocessing.process.BaseProcess.start
+
+    def start(process):
+        tracer.processes += 1
+        starting.append(process)
+        try:
+            return original(process)
+        finally:
+            starting.pop()
+    multiprocessing.process.BaseProcess.start = start
+
+    def undo():
+        nonlocal stopped
+        multiprocessing.process.BaseProcess.start = original
+        stopped = True
+    stopped = False
+    return undo
 
 
 class _Result:

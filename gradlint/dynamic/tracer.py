@@ -134,6 +134,7 @@ class Tracer(TorchFunctionMode):
         self.module_names: dict[int, dict[int, str]] = {}
         self.errors: list[str] = []
         self.raised: BaseException | None = None
+        self.processes = 0  # processes the program started (forked, spawned): not followed
         self._user: dict[str, bool] = {}
         self.cwd = os.getcwd() + os.sep
         self.prefixes = tuple({sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.dirname(__file__))})
@@ -699,6 +700,14 @@ class Tracer(TorchFunctionMode):
         return bool(finding.site["code"] == "GL001" and before and key in self.reached
                     and not before & self.reached_uses.get(key, set()))
 
+    def _elsewhere(self) -> str:
+        """For a site that never ran: the program started processes, and what they ran is not
+        followed (``mp.spawn`` workers, a forked ``Process``)."""
+        if not self.processes:
+            return ""
+        return (f" in the driver's process (the program started {self.processes} other process"
+                f"{'es' if self.processes != 1 else ''}; code they run is not followed)")
+
     def _raised_at(self, err: BaseException) -> int:
         """The last line of the user's code in the traceback of ``err``."""
         line, tb = 0, err.__traceback__
@@ -718,7 +727,7 @@ class Tracer(TorchFunctionMode):
             return "confirmed", (f"{at} raised RuntimeError: {str(raised).splitlines()[0]} — the tensor was "
                                  "made under inference_mode and has no history")
         if not finding.runs:
-            return "not-reached", f"{at} never ran"
+            return "not-reached", f"{at} never ran{self._elsewhere()}"
         if not finding.upstream:
             what = {"GL001": "the tensor it cuts", "GL002": "the values it rebuilds",
                     "GL003": "the tensor"}[code]
@@ -760,7 +769,7 @@ class Tracer(TorchFunctionMode):
         site = finding.site
         counts = finding.counts
         if not counts:
-            return "not-reached", f"the backward call at line {site['line']} never ran"
+            return "not-reached", f"the backward call at line {site['line']} never ran{self._elsewhere()}"
         root = finding.root
         if finding.same_root:
             return "confirmed", (f"{finding.same_root + 1} backward calls at line {site['line']} started from the same "
@@ -781,7 +790,7 @@ class Tracer(TorchFunctionMode):
         if finding.stale:
             return "confirmed", finding.stale
         if not finding.edits and not finding.runs:
-            return "not-reached", f"`{site['label']}` (line {site['line']}) never ran"
+            return "not-reached", f"`{site['label']}` (line {site['line']}) never ran{self._elsewhere()}"
         raised = self.raised
         if isinstance(raised, RuntimeError) and self._edit_behind(finding, None, raised) is not None:
             shape = list(record.stale(raised)[0])
@@ -873,7 +882,8 @@ def _as_list(value) -> list:
 
 def _user_frames(frame, is_user):
     while frame is not None:
-        if is_user(frame.f_code.co_filename):
+        # A program's own TorchFunctionMode sits between its code and ours: not where it called.
+        if is_user(frame.f_code.co_filename) and frame.f_code.co_name != "__torch_function__":
             yield frame
         frame = frame.f_back
 
