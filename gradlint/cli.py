@@ -180,7 +180,18 @@ def _check(args: argparse.Namespace) -> int:
         except launch.DynamicUnavailable as err:
             raise UsageError(str(err)) from None
         if only is not None:  # a file that was not checked at all (GL000) is never filtered away
+            hidden = Counter(f.verdict.status for f in result.findings
+                             if f.verdict.status not in only and f.code != "GL000")
             result.findings = [f for f in result.findings if f.verdict.status in only or f.code == "GL000"]
+            if hidden:
+                print("gradlint: warning: --dynamic-only hid " + ", ".join(
+                    f"{n} {status}" for status, n in sorted(hidden.items())) + " finding"
+                    + ("s" if sum(hidden.values()) != 1 else ""), file=sys.stderr)
+            if hidden["error"] and "error" not in only:
+                # A gate must not pass because the run that should decide it failed.
+                errors.append("error: the dynamic pass could not decide "
+                              f"{_plural(hidden['error'], 'finding')} (verdict: error); run without "
+                              "--dynamic-only to see why")
 
     output_format = args.output_format or ("full" if sys.stdout.isatty() else "concise")
     FORMATS[output_format](result.findings, sys.stdout, result.sources)

@@ -198,3 +198,12 @@ def test_a_site_that_ran_only_in_worker_processes_is_not_called_never_run(tmp_pa
     [(code, _, status, evidence)] = verdicts(proc)
     assert (code, status) == ("GL001", "not-reached")
     assert "started 1 other process" in evidence and "not followed" in evidence
+
+
+def test_a_gate_on_confirmed_findings_fails_when_the_run_could_not_decide(project):
+    """--dynamic-only confirmed hides dismissed and not-reached findings, but a driver that
+    crashed decided nothing: the gate must not pass on it."""
+    (project / "pkg" / "smoke.py").write_text("def broken():\n    raise RuntimeError('CUDA not available')\n")
+    proc = gradlint("--driver", "pkg.smoke:broken", "--dynamic-only", "confirmed", "pkg", cwd=project)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert "hid 1 error finding" in proc.stderr and "could not decide 1 finding" in proc.stderr

@@ -176,9 +176,14 @@ def assert_reachable(root, module_or_named) -> None:
     missing = unreachable_parameters(root, module_or_named)
     if missing:
         shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
+        roots = [root] if isinstance(root, torch.Tensor) else list(root)
+        why = ""
+        if all(t.grad_fn is None and not t.requires_grad for t in roots):
+            why = (" — the loss itself has no grad_fn: it was computed where autograd recorded "
+                   "nothing (torch.no_grad(), inference_mode, .detach(), .item())")
         raise AssertionError(
             f"{len(missing)} parameter{'s' if len(missing) != 1 else ''} unreachable from the loss "
-            f"(they get no gradient): {shown}")
+            f"(they get no gradient): {shown}{why}")
 
 
 def tree(root: torch.Tensor, name_of, mark: Iterable[str] = (), limit: int = 60) -> dict:

@@ -742,14 +742,15 @@ class Tracer(TorchFunctionMode):
         # A .detach() beside an attached path of the same leaves is a stop-gradient (SimSiam).
         rebuilt = code in ("GL002", "GL003")
         starved = [k for k in finding.influenced if rebuilt or k not in self.reached or self._used_otherwise(finding, k)]
-        meant = [(k, self._intent(k, lenient=rebuilt)) for k in starved]
+        meant = [(k, self._intent(k, lenient=rebuilt)) for k in sorted(starved, key=self.shown)]
         meant = [(k, why) for k, why in meant if why]
         if meant:
             unreached = [(k, why) for k, why in meant if k not in self.reached]
             key, why = (unreached or meant)[0]
             root, where, _ = finding.influenced[key]
-            rest = list(dict.fromkeys(self.shown(k) for k, _ in meant if k != key and self.shown(k) != self.shown(key)))
-            others = (f", {', '.join(rest[:2])}" + (f" and {len(rest) - 2} more" if len(rest) > 2 else "")) if rest else ""
+            rest = sorted(set(self.shown(k) for k, _ in meant) - {self.shown(key)})
+            listed = rest if len(rest) <= 3 else rest[:2]
+            others = (f", {', '.join(listed)}" + (f" and {len(rest) - 2} more" if len(rest) > 3 else "")) if rest else ""
             if unreached:
                 return "confirmed", (f"{self.shown(key)}{others} influenced {root} ({where}) but no backward "
                                      f"reached it: the path stops at {at}; {why}")
