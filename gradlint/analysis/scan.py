@@ -180,6 +180,12 @@ def frozen_owners(module: cst.Module) -> set[str]:
             owner = dotted(node.func.value)
             if owner:
                 found.add(owner)
+        elif isinstance(node, cst.Assign) and _frozen_on_the_way_in(node.value):
+            # self.backbone = backbone.requires_grad_(False): the attribute holds it frozen
+            for target in node.targets:
+                owner = dotted(target.target)
+                if owner:
+                    found.add(owner)
         elif isinstance(node, cst.For):
             owners = _parameter_owners(node)
             for n in iter_nodes(node.body):
@@ -190,6 +196,17 @@ def frozen_owners(module: cst.Module) -> set[str]:
                     if owner:
                         found.add(owner)
     return found
+
+
+def _frozen_on_the_way_in(expr) -> bool:
+    """``backbone.requires_grad_(False)`` (also after ``.eval()``/``.to(...)``) as an assigned value."""
+    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+        if expr.func.attr.value == "requires_grad_" and expr.args and literal_false(expr.args[0].value):
+            return True
+        if expr.func.attr.value not in ("eval", "to", "cuda", "cpu", "float", "half"):
+            return False
+        expr = expr.func.value
+    return False
 
 
 def _parameter_owners(loop: cst.For) -> dict[str, str]:

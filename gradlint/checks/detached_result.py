@@ -146,6 +146,19 @@ def _named_in_optimizer(cut, facts) -> bool:
     return any(not key.endswith(".*") and key in facts.optimized for key in cut.keys)
 
 
+def _inside_one_model(cut, value, facts) -> bool:
+    """``return self.head(self.backbone(x).detach())`` in a model's own method, in a file that
+    builds no optimizer: everything trainable in the value comes after the cut, and both sides
+    are parts of one model, which its training code (elsewhere) most likely optimizes whole —
+    not a GAN's discriminator step, which lives in training code. A file with optimizers says
+    what they train, and ``_optimized`` decides there."""
+    fn = cut.function
+    if fn is None or fn.class_name is None or facts.optimized or facts.optimizers_open or value.roots:
+        return False  # (value.roots: something trainable stays attached beside it: an auxiliary head)
+    names = cut.upstream | value.post
+    return all(n == "self" or n.startswith("self.") for n in names)
+
+
 def _frozen(cut, facts) -> bool:
     """Every optimizer of the module is known, and none updates what the cut starves."""
     if not facts.optimized or facts.optimizers_open or _optimized(cut, facts):
@@ -176,7 +189,8 @@ def _broken(value, facts, attached_elsewhere):
             continue  # a target or teacher, unless an optimizer is handed exactly that module
         if cut.upstream & companions:
             continue  # the same trainables stay attached beside the cut (SimSiam)
-        if value.post and not (cut.upstream & value.post) and not _optimized(cut, facts):
+        if value.post and not (cut.upstream & value.post) and not _optimized(cut, facts) \
+                and not _inside_one_model(cut, value, facts):
             continue  # the cut feeds a different model (a GAN's discriminator step, a probe)
         if _frozen(cut, facts) or cut.upstream <= facts.frozen:
             continue  # no optimizer of this module updates it: it is frozen on purpose (a teacher)
