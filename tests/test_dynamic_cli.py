@@ -96,7 +96,7 @@ def test_standard_input_is_never_run_even_when_named_after_a_file_on_disk(projec
 def test_show_graph_draws_the_record_in_the_full_format_when_piped(project):
     proc = gradlint("--show-graph", "pkg/seed.py", cwd=project)
     assert "dynamic: confirmed" in proc.stdout
-    assert "AccumulateGrad → scale_b" in proc.stdout and "✗ scale_a: unreachable" in proc.stdout
+    assert "AccumulateGrad → scale_b" in proc.stdout and "✗ scale_a: not in this record" in proc.stdout
 
 
 def test_memory_limit_below_what_torch_needs_is_refused(project):

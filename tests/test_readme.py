@@ -35,4 +35,4 @@ def test_readme_dynamic_run_is_current():
                           capture_output=True, text=True)
     assert proc.returncode == 1
     assert proc.stdout + proc.stderr == shown
-    assert "confirmed: `gain` influenced" in shown and "✗ gain: unreachable" in shown
+    assert "confirmed: `gain` influenced" in shown and "✗ gain: not in this record" in shown

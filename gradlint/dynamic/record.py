@@ -186,12 +186,34 @@ def assert_reachable(root, module_or_named) -> None:
             f"(they get no gradient): {shown}{why}")
 
 
-def tree(root: torch.Tensor, name_of, mark: Iterable[str] = (), limit: int = 60) -> dict:
+def tree(root: torch.Tensor, name_of, mark: Iterable[str] = (), limit: int = 60, depth_limit: int = 12,
+         note: dict | None = None) -> dict:
     """The record of ``root`` as nested ``{"label", "children"}`` dicts for printing: node
     class names, leaves as ``AccumulateGrad → name``; nodes met again are shown once and then
-    as ``(seen above)``. ``mark``: names of leaves to list as unreachable under the root."""
+    as ``(seen above)``. Past ``limit`` nodes or ``depth_limit`` levels a branch is summed up in
+    one line that still names the leaves it reaches. ``mark``: names of leaves the root does
+    not reach (``"unreachable"`` in the result); ``note``: id(node) -> a remark for its line
+    (the node whose saved tensor an edit made stale)."""
     count = 0
     seen: set[int] = set()
+    note = note or {}
+
+    def summary(node) -> dict:
+        below = list(nodes_below(node))
+        leaves = [name_of(n.variable) for n in below if getattr(n, "variable", None) is not None]
+        shown = ", ".join(leaves[:4]) + (f" and {len(leaves) - 4} more" if len(leaves) > 4 else "")
+        text = f"… {len(below)} more node{'s' if len(below) != 1 else ''}"
+        return {"label": text + (f", reaching {shown}" if leaves else ""), "children": []}
+
+    def nodes_below(node):
+        stack, met = [node], set()
+        while stack:
+            n = stack.pop()
+            if n is None or id(n) in met or id(n) in seen:
+                continue
+            met.add(id(n))
+            yield n
+            stack.extend(nxt for nxt, _ in n.next_functions)
 
     def build(node, depth):
         nonlocal count
@@ -200,6 +222,8 @@ def tree(root: torch.Tensor, name_of, mark: Iterable[str] = (), limit: int = 60)
         label = type(node).__name__
         if variable is not None:
             label += f" → {name_of(variable)}"
+        if id(node) in note:
+            label += f"   ◀ {note[id(node)]}"
         if id(node) in seen:
             more = variable is None and any(n is not None for n, _ in node.next_functions)
             return {"label": label + (" (seen above)" if more else ""), "children": []}
@@ -208,9 +232,9 @@ def tree(root: torch.Tensor, name_of, mark: Iterable[str] = (), limit: int = 60)
         for nxt, _ in node.next_functions:
             if nxt is None:
                 continue
-            if count >= limit:
-                children.append({"label": "…", "children": []})
-                break
+            if count >= limit or depth >= depth_limit:
+                children.append(summary(nxt))
+                continue
             children.append(build(nxt, depth + 1))
         return {"label": label, "children": children}
 

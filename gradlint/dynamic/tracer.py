@@ -542,10 +542,12 @@ class Tracer(TorchFunctionMode):
                     if isinstance(value, RuntimeError):
                         _, now, then = record.stale(value)
                         finding.stale = self._say_stale(finding, node, then, now, edit)
+                        remark = f"saved {edit.label.strip('`')} at version {then}; it is at {now} now"
                     else:
                         finding.stale = self._say_stale(finding, node, None, None, edit)
+                        remark = f"saved {edit.label.strip('`')}, then edited through .data"
                     if self.show_graph:
-                        finding.graph = record.tree(roots[0], self._label)
+                        finding.graph = record.tree(roots[0], self._label, note={id(node): remark})
 
     @staticmethod
     def _edit_behind(finding, node, value):

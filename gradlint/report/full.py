@@ -95,8 +95,14 @@ def _graph(graph: dict):
             style = "cyan" if label.startswith("AccumulateGrad") else ""
             add(parent.add(Text(label, style=style)), child)
 
+    from rich.console import Group
+
     tree = Tree(Text(graph["label"], style="bold"), guide_style="dim")
     add(tree, graph)
-    for name in graph.get("unreachable", []):
-        tree.add(Text(f"✗ {name}: unreachable, gets no gradient", style="bold red"))
-    return Padding(tree, (0, 0, 0, 4), expand=False)
+    # Listed after the tree, not in it: they are exactly what this record does not reach.
+    names = sorted(graph.get("unreachable", []))
+    missing = [Text(f"✗ {name}: not in this record, gets no gradient from it", style="bold red")
+               for name in (names if len(names) <= 8 else names[:6])]
+    if len(names) > 8:
+        missing.append(Text(f"✗ … and {len(names) - 6} more leaves not in this record", style="bold red"))
+    return Padding(Group(tree, *missing), (0, 0, 0, 4), expand=False)
