@@ -18,6 +18,7 @@ from gradlint.report import FORMATS
 from gradlint.rule import BY_CODE, RULES, Rule, select_codes
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+MACHINE_FORMATS = ("json", "json-lines", "github")  # stdout is for a program: statistics go to stderr
 DEFAULT_TIMEOUT = 60.0  # seconds per dynamic run
 MIN_MEMORY_LIMIT = 512  # MB: less and torch itself fails in ways that blame the program
 
@@ -196,14 +197,14 @@ def _check(args: argparse.Namespace) -> int:
     output_format = args.output_format or ("full" if sys.stdout.isatty() else "concise")
     FORMATS[output_format](result.findings, sys.stdout, result.sources)
     if args.statistics:
-        write_statistics(result.findings, sys.stderr if output_format == "json" else sys.stdout)
+        write_statistics(result.findings, sys.stderr if output_format in MACHINE_FORMATS else sys.stdout)
     sys.stdout.flush()  # findings before the stderr lines below when both go to one terminal
 
     for error in errors:
         print(f"gradlint: {error}", file=sys.stderr)
     if not targets and not errors:
         print("gradlint: warning: no Python files found", file=sys.stderr)
-    if not args.quiet and output_format != "json":
+    if not args.quiet and output_format not in ("json", "json-lines"):
         print(summary(result.findings, result.files_checked), file=sys.stderr)
 
     if errors:

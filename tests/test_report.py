@@ -6,7 +6,9 @@ import json
 
 from gradlint import cli
 from gradlint.finding import Finding, Severity, Verdict
-from gradlint.report import FORMATS, concise, full, json_
+import re
+
+from gradlint.report import FORMATS, concise, full, github, json_, json_lines
 
 SOURCE = "import torch\n\ndef f(x):\n    return x.detach()\n"
 
@@ -28,7 +30,8 @@ def render(write, findings, sources=None) -> str:
 
 
 def test_every_format_is_registered():
-    assert FORMATS == {"full": full.write, "concise": concise.write, "json": json_.write}
+    assert FORMATS == {"full": full.write, "concise": concise.write, "json": json_.write,
+                       "json-lines": json_lines.write, "github": github.write}
 
 
 def test_concise_is_one_line_per_finding_with_1_based_positions():
@@ -129,3 +132,37 @@ def test_statistics_sorted_by_count_then_code():
         "  1  GL003  requires-grad-after-no-grad",
         "  1  GL004  retain-graph-in-loop",
     ]
+
+
+# GitHub's workflow command: ::level prop=value,...::message (properties escape % CR LF : ,
+# and the message % CR LF).
+_COMMAND = re.compile(r"^::(warning|error) ((?:[a-zA-Z]+=[^,:\r\n]*)(?:,[a-zA-Z]+=[^,:\r\n]*)*)::([^\r\n]*)$")
+
+
+def test_github_is_one_workflow_command_per_finding():
+    text = render(github.write, [detached(), detached(severity=Severity.ERROR, line=1)])
+    lines = text.splitlines()
+    assert len(lines) == 2 and all(_COMMAND.match(line) for line in lines), text
+    level, props, message = _COMMAND.match(lines[0]).groups()
+    assert level == "warning" and lines[1].startswith("::error ")
+    assert dict(p.split("=", 1) for p in props.split(",")) == {
+        "file": "model.py", "line": "4", "col": "12", "endLine": "4", "endColumn": "22",
+        "title": "GL001 detached-result"}
+    assert message == "the result is detached%0Ahint: drop .detach()"
+
+
+def test_github_escapes_percent_colon_comma_and_newlines():
+    odd = detached(path="a:b,c%d.py", message="100% wrong:\nsee, here\r", hint="",
+                   verdict=Verdict("confirmed", "w: reached, 50%"))
+    [line] = render(github.write, [odd]).splitlines()
+    match = _COMMAND.match(line)
+    assert match, line
+    assert "file=a%3Ab%2Cc%25d.py" in match.group(2)
+    assert match.group(3) == "100%25 wrong:%0Asee, here%0D%0Adynamic: confirmed: w: reached, 50%25"
+
+
+def test_json_lines_is_one_object_per_line_and_nothing_for_no_findings():
+    text = render(json_lines.write, [detached(), detached(line=1)])
+    objects = [json.loads(line) for line in text.splitlines()]
+    assert [o["line"] for o in objects] == [4, 1] and objects[0]["code"] == "GL001"
+    assert render(json_lines.write, []) == ""

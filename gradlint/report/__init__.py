@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import TextIO
 
 from gradlint.finding import Finding
-from gradlint.report import concise, full, json_
+from gradlint.report import concise, full, github, json_, json_lines
 
 Writer = Callable[[list[Finding], TextIO, Mapping[str, str]], None]
 
@@ -17,4 +17,6 @@ FORMATS: dict[str, Writer] = {
     "full": full.write,
     "concise": concise.write,
     "json": json_.write,
+    "json-lines": json_lines.write,
+    "github": github.write,
 }

@@ -1,0 +1,14 @@
+"""One JSON object per line per finding (``Finding.to_json``), for tools that stream: the same
+objects as the ``json`` format, without the enclosing array; nothing at all when there are none."""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TextIO
+
+from gradlint.finding import Finding
+
+
+def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str]) -> None:
+    for finding in findings:
+        out.write(json.dumps(finding.to_json(), default=str) + "\n")
