@@ -103,15 +103,6 @@ def stale(err: RuntimeError) -> tuple[tuple[int, ...], int, int] | None:
     return shape, int(match.group(2)), int(match.group(3))
 
 
-def same_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
-    """Whether two tensors are views of the same memory (a saved tensor and the one edited)."""
-    try:
-        return (a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
-                and a.untyped_storage().nbytes() > 0)
-    except (RuntimeError, NotImplementedError):  # sparse, meta or functional tensors
-        return False
-
-
 def parameter_names(module_or_named) -> dict[int, str]:
     """id(parameter) -> name, from an ``nn.Module`` (``named_parameters()``), a mapping of names
     to tensors, or an iterable of (name, tensor) pairs."""
