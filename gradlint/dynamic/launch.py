@@ -41,7 +41,9 @@ class Driver:
     target: str | None = None  # "pkg.module:function"; None: run each flagged file as __main__
 
 
-def torch_available(python: str = sys.executable) -> bool:
+def torch_available() -> bool:
+    """Whether torch can be found (not imported: the parent never imports it; the worker
+    reports a torch that is found but fails to import)."""
     from importlib.util import find_spec
 
     return find_spec("torch") is not None

@@ -597,14 +597,16 @@ class Tracer(TorchFunctionMode):
         original = torch.optim.Optimizer.add_param_group
         tracer = self
 
+        seen = weakref.WeakSet()  # optimizers met; nothing is written onto the user's objects
+
         def add_param_group(opt, param_group):
             result = original(opt, param_group)
             try:
-                if not getattr(opt, "_gradlint_seen", False):
-                    opt._gradlint_seen = True
+                if opt not in seen:
+                    seen.add(opt)
                     tracer.optimizers += 1
-                for group in opt.param_groups:
-                    for p in group["params"]:
+                for p in opt.param_groups[-1]["params"]:  # the group just added
+                    if id(p) not in tracer.held:
                         tracer.held.add(id(p))
                         tracer.held_refs.append(p)
             except Exception:
