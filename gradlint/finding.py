@@ -1,8 +1,10 @@
 """What a rule reports: a finding at a source range, with an optional dynamic verdict.
 
 Lines and columns are 1-based, as editors and ``path:line:col`` output show them; ``end_column``
-is exclusive. Findings sort by (path, line, column, code), so output order never depends on the
-order in which rules or files ran.
+is exclusive. In a notebook, ``cell`` is the 1-based number of the code cell (counting every cell
+of the notebook, as Jupyter shows them) and the lines are the cell's own; elsewhere it is None.
+Findings sort by (path, cell, line, column, code), so output order never depends on the order in
+which rules or files ran.
 """
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ class Verdict:
 @dataclass(frozen=True, order=True)
 class Finding:
     path: str
+    cell: int | None = field(default=None, kw_only=True)
     line: int
     column: int
     code: str
@@ -48,6 +51,8 @@ class Finding:
 
     def to_json(self) -> dict:
         data = asdict(self)
+        if self.cell is None:
+            del data["cell"]
         data["severity"] = self.severity.value
         if self.verdict is not None and self.verdict.graph is None:
             del data["verdict"]["graph"]
