@@ -1,0 +1,37 @@
+"""gradlint inside flake8: ``flake8`` reports the GLxxx findings beside its own.
+
+flake8 finds the plugin through the ``flake8.extension`` entry point ``GL`` and, as for every
+plugin of that group, runs it by default (flake8 adds the entry point's name to its
+``extend-default-select``). A project whose flake8 config sets ``select`` must add the codes:
+``extend-select = GL``. Selection, ``per-file-ignores``, ``# noqa`` and the output format are
+flake8's; gradlint's own ``[tool.gradlint]`` config is not read here, but its in-file
+suppressions (``# gradlint: ignore[...]``, ``# gradlint: skip-file``) still apply.
+
+A file that does not parse never reaches the plugin: flake8 reports it as E999 itself.
+"""
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from gradlint import __version__
+from gradlint.engine import lint_source
+
+
+class Plugin:
+    """One file's findings, as flake8 expects them: ``(line, column, "GLxxx message", type)``
+    with the line 1-based and the column 0-based (flake8 adds 1 when it prints)."""
+
+    name = "gradlint"
+    version = __version__
+
+    # flake8 passes arguments by parameter name. ``tree`` marks this as a plugin that runs once
+    # per file, after flake8 parsed it; the analysis reads the text instead (libcst keeps what
+    # ``ast`` drops), from ``lines``, which flake8 has already read and decoded, stdin included.
+    def __init__(self, tree: ast.AST, lines: list[str], filename: str) -> None:
+        self.lines = lines
+        self.filename = filename
+
+    def run(self) -> Iterator[tuple[int, int, str, type]]:
+        for finding in lint_source("".join(self.lines), self.filename):
+            yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)

@@ -1,0 +1,101 @@
+"""The flake8 plugin, through the real ``flake8`` (installed by the dev extra) in a subprocess.
+
+``--isolated`` keeps any flake8 config above the test folders out of the runs. flake8's default
+format, ``path:row:col: CODE text``, is gradlint's concise format, so the two must print the
+very same lines.
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gradlint import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+BAD = "fixtures/GL001/bad_two_param_loop_detached_feature.py"
+SYNTAX_ERROR = "fixtures/GL000/bad_unclosed_call_in_training_loop.py"
+CLEAN = "fixtures/GL001/good_two_param_loop_repaired.py"
+
+pytest.importorskip("flake8", reason="flake8 is in the dev extra: pip install -e '.[dev]'")
+
+
+def flake8(*args: str, cwd: Path = ROOT, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "flake8", "--isolated", *args], cwd=cwd, input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+def gl_lines(output: str) -> list[str]:
+    return sorted(line for line in output.splitlines() if ": GL" in line)
+
+
+def concise(capsys, *paths: str) -> list[str]:
+    cli.main(["check", "--output-format", "concise", "-q", *paths])
+    return sorted(capsys.readouterr().out.splitlines())
+
+
+def test_the_plugin_is_registered():
+    version = flake8("--version")
+    assert version.returncode == 0
+    assert "gradlint:" in version.stdout
+
+
+def test_every_fixture_gives_the_same_lines_as_gradlint_check(capsys, monkeypatch):
+    # Every rule, many columns; the files that do not parse are flake8's own E999 (below).
+    monkeypatch.chdir(ROOT)
+    folders = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob("fixtures/GL00[1-9]"))
+    expected = concise(capsys, *folders)
+    assert len(expected) > 50 and {line.split(": ")[1][:5] for line in expected} >= {"GL001", "GL005"}
+    result = flake8("--select", "GL", *folders)
+    assert result.returncode == 1, result.stderr
+    assert gl_lines(result.stdout) == expected
+    assert result.stderr == ""
+
+
+def test_stdin_reports_under_the_display_name(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    expected = concise(capsys, BAD)
+    assert expected
+    result = flake8("--select", "GL", "--stdin-display-name", BAD, "-", stdin=(ROOT / BAD).read_text())
+    assert gl_lines(result.stdout) == expected
+
+
+def test_codes_are_on_by_default_and_extend_select_adds_them_to_a_select():
+    default = gl_lines(flake8(BAD).stdout)
+    assert [line.split(": ")[1][:5] for line in default] == ["GL001"]
+    assert gl_lines(flake8("--select", "E", BAD).stdout) == []  # a select without GL drops them...
+    assert gl_lines(flake8("--select", "E", "--extend-select", "GL", BAD).stdout) == default  # ...this restores
+
+
+def test_noqa_and_per_file_ignores_are_flake8s(tmp_path):
+    path = tmp_path / "train.py"
+    shutil.copy(ROOT / BAD, path)
+    found = gl_lines(flake8("--select", "GL", "train.py", cwd=tmp_path).stdout)
+    assert len(found) == 1
+    line = int(found[0].split(":")[1])
+    assert gl_lines(flake8("--select", "GL", "--per-file-ignores", "train.py:GL001", "train.py",
+                           cwd=tmp_path).stdout) == []
+
+    lines = path.read_text().splitlines(keepends=True)
+    lines[line - 1] = lines[line - 1].rstrip("\n") + "  # noqa: E501\n"  # another code: still reported
+    path.write_text("".join(lines))
+    assert gl_lines(flake8("--select", "GL", "train.py", cwd=tmp_path).stdout) == found
+    lines[line - 1] = lines[line - 1].replace("# noqa: E501", "# noqa: GL001")
+    path.write_text("".join(lines))
+    result = flake8("--select", "GL", "train.py", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (0, "")
+
+
+def test_a_clean_file_gives_nothing():
+    result = flake8("--select", "GL", CLEAN)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_a_file_that_does_not_parse_is_flake8s_e999_alone():
+    result = flake8(SYNTAX_ERROR)
+    assert result.stderr == ""  # the plugin did not crash
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1 and ": E999 SyntaxError:" in lines[0], result.stdout
