@@ -97,10 +97,12 @@ def _not_checked(path: str, line: int, column: int, message: str) -> Finding:
 
 def _run_checks(module: cst.Module, path: str, codes: frozenset[str]) -> list[Finding]:
     from gradlint.analysis.facts import module_facts
+    from gradlint.analysis.tree import memoized
     from gradlint.checks import CHECKS
 
-    facts = module_facts(module)
-    reports = [r for check in CHECKS if check.RULE.code in codes for r in check.check(facts)]
+    with memoized():
+        facts = module_facts(module)
+        reports = [r for check in CHECKS if check.RULE.code in codes for r in check.check(facts)]
     if not reports:
         return []
     # Positions cost a whole code-generation pass, so they are computed only for modules that

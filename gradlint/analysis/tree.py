@@ -6,6 +6,7 @@ skipping whitespace, commas and parentheses.
 """
 from __future__ import annotations
 
+import contextlib
 from dataclasses import fields
 from functools import lru_cache
 from typing import Iterator
@@ -22,21 +23,64 @@ def _child_fields(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(cls) if not f.name.startswith(_SKIP))
 
 
+# type → 1 a node, 2 a sequence, 0 anything else. ``isinstance(v, cst.CSTNode)`` goes through
+# ABCMeta's check on every call, and the walks below make it hundreds of thousands of times.
+_KIND: dict[type, int] = {tuple: 2, list: 2, str: 0, type(None): 0, bool: 0, int: 0}
+
+
+def _kind(cls: type) -> int:
+    kind = _KIND.get(cls)
+    if kind is None:
+        kind = _KIND[cls] = 1 if issubclass(cls, cst.CSTNode) else 0
+    return kind
+
+
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The node's direct children, in source order."""
     found = []
     for name in _child_fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
+        kind = _kind(type(value))
+        if kind == 1:
             found.append(value)
-        elif isinstance(value, (tuple, list)):
-            found.extend(v for v in value if isinstance(v, cst.CSTNode))
+        elif kind == 2:
+            found.extend(v for v in value if _kind(type(v)) == 1)
     return found
+
+
+# (id of root, into_functions) → (root, its walk): the scans walk the same functions several
+# times each, so inside ``memoized()`` each walk is made once. The root is kept beside its id so
+# a reused id can never return another node's walk.
+_memo: dict[tuple[int, bool], tuple[cst.CSTNode, list[cst.CSTNode]]] | None = None
+
+
+@contextlib.contextmanager
+def memoized():
+    """Remember every walk made until the block ends (for one module's analysis: the tree must
+    not change meanwhile)."""
+    global _memo
+    outer = _memo
+    if outer is None:
+        _memo = {}
+    try:
+        yield
+    finally:
+        _memo = outer
 
 
 def iter_nodes(root: cst.CSTNode, *, into_functions: bool = True) -> Iterator[cst.CSTNode]:
     """Every node under ``root`` (itself included), parents before children, in source order.
     With ``into_functions=False`` the bodies of nested functions, lambdas and classes are not entered."""
+    if _memo is None:
+        return _walk(root, into_functions)
+    key = (id(root), into_functions)
+    hit = _memo.get(key)
+    if hit is None or hit[0] is not root:
+        hit = _memo[key] = (root, list(_walk(root, into_functions)))
+    return iter(hit[1])
+
+
+def _walk(root: cst.CSTNode, into_functions: bool) -> Iterator[cst.CSTNode]:
     stack = [root]
     while stack:
         node = stack.pop()
