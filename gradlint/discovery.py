@@ -64,6 +64,31 @@ def discover(
     return sorted(found.values(), key=lambda p: p.as_posix())
 
 
+def passed_by(
+    path: str | Path,
+    exclude: Iterable[str] | None = None,
+    extend_exclude: Iterable[str] = (),
+    root: str | Path | None = None,
+) -> bool:
+    """Whether a search of ``root`` would pass the file ``path`` by: the file, or a folder
+    between ``root`` and it, is excluded, gitignored or a virtualenv.
+
+    For the editor, which opens one file at a time where ``discover`` would lint any file named
+    by hand. Patterns and ``root`` are as for ``discover``; a file outside ``root`` is judged
+    from its own folder down. Never raises: a folder that cannot be looked at excludes nothing.
+    """
+    root = Path(os.path.abspath(root if root is not None else os.curdir))
+    absolute = Path(os.path.abspath(path))
+    top = root if absolute.is_relative_to(root) else absolute.parent
+    patterns = list(DEFAULT_EXCLUDE if exclude is None else exclude) + list(extend_exclude)
+    walker = _Walker(root, GitIgnoreSpec.from_lines(patterns), on_error=None)
+    walker._base = top
+    # The searched folder itself is never skipped, as in ``discover``: only what lies below it.
+    folders = _ancestors(absolute.parent, top)[:-1]
+    return any(walker._skipped(folder, is_dir=True) for folder in folders) or walker._skipped(
+        absolute, is_dir=False)
+
+
 class _Walker:
     def __init__(
         self, root: Path, exclude: GitIgnoreSpec, on_error: Callable[[str], None] | None

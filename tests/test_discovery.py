@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gradlint.discovery import discover
+from gradlint.discovery import discover, passed_by
 
 
 def make(root: Path, *files: str) -> None:
@@ -176,3 +176,23 @@ def test_a_folder_with_mode_000(tmp_path):
         assert errors == [f"{locked}: cannot list: Permission denied"]
     finally:
         locked.chmod(0o755)
+
+
+@pytest.mark.parametrize("options", [{}, {"exclude": ["experiments/"]}, {"extend_exclude": ["/experiments"]}])
+def test_passed_by_says_what_a_folder_search_leaves_out(tmp_path, options):
+    """The editor's question, one file at a time, answered as ``discover`` answers it for a tree."""
+    make(tmp_path, "a.py", "build/b.py", "experiments/c.py", "pkg/experiments/d.py", "gen/e.py",
+         "pkg/secret.py", "env/lib/f.py", "pkg/deep/er/g.py")
+    (tmp_path / ".gitignore").write_text("gen/\n")
+    (tmp_path / "pkg" / ".gitignore").write_text("secret.py\n")
+    (tmp_path / "env" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    every = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.py"))
+    kept = [name for name in every if not passed_by(tmp_path / name, root=tmp_path, **options)]
+    assert kept == found(tmp_path, **options)
+    assert len(kept) < len(every)  # the tree does exercise exclusion
+
+
+def test_passed_by_judges_a_file_outside_the_root_from_its_own_folder(tmp_path):
+    make(tmp_path, "root/a.py", "elsewhere/b.py", "elsewhere/build/c.py")
+    assert not passed_by(tmp_path / "elsewhere" / "b.py", root=tmp_path / "root")
+    assert passed_by(tmp_path / "elsewhere" / "build" / "c.py", root=tmp_path / "root")
