@@ -12,7 +12,7 @@ import sys
 from collections import Counter
 
 from gradlint import __version__, config as config_file, runner
-from gradlint.discovery import discover
+from gradlint.discovery import discover, passed_by
 from gradlint.finding import STATUSES, Finding
 from gradlint.report import FORMATS
 from gradlint.rule import BY_CODE, RULES, Rule, select_codes
@@ -102,7 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--exit-zero", action="store_true",
                        help="exit 0 even when there are findings")
     check.add_argument("--stdin-filename", metavar="NAME",
-                       help="the name to report, and match per-file-ignores against, for '-'")
+                       help="lint standard input under this name (per-file-ignores match it; "
+                       "other paths are then ignored)")
+    check.add_argument("--force-exclude", action="store_true",
+                       help="apply exclude, extend-exclude and .gitignore to files named on the "
+                       "command line and to --stdin-filename too (for pre-commit and editors)")
     check.add_argument("--config", metavar="PATH",
                        help="the pyproject.toml to read [tool.gradlint] from "
                        "(default: the nearest one that has it)")
@@ -202,7 +206,7 @@ def _check(args: argparse.Namespace) -> int:
 
     for error in errors:
         print(f"gradlint: {error}", file=sys.stderr)
-    if not targets and not errors:
+    if not targets and not errors and not args.force_exclude:  # excluded on purpose: no news
         print("gradlint: warning: no Python files found", file=sys.stderr)
     if not args.quiet and output_format not in ("json", "json-lines"):
         print(summary(result.findings, result.files_checked), file=sys.stderr)
@@ -266,20 +270,39 @@ def _split(values: list[str]) -> list[str]:
 
 
 def _targets(args, config: config_file.Config, errors: list[str]) -> list[runner.Target]:
-    paths = args.paths or [runner.STDIN if args.stdin_filename else "."]
+    if args.stdin_filename is not None:
+        return _stdin_target(args, config)
+    paths = args.paths or ["."]
     targets = []
     if runner.STDIN in paths:
-        name = args.stdin_filename or runner.STDIN
-        targets.append(runner.Target(name=name, source=sys.stdin.buffer.read()))
+        targets.append(runner.Target(name=runner.STDIN, source=sys.stdin.buffer.read()))
     # A missing path or a folder that cannot be listed is an error, but the other paths are
     # still linted: the user sees every problem of the run at once.
     files = discover(
         [p for p in paths if p != runner.STDIN],
         exclude=config.exclude, extend_exclude=config.extend_exclude, root=config.root,
         on_error=lambda message: errors.append(f"error: {message}"),
+        force_exclude=args.force_exclude,
     )
     targets.extend(runner.Target(name=str(path), path=path) for path in files)
     return targets
+
+
+def _stdin_target(args, config: config_file.Config) -> list[runner.Target]:
+    """Standard input under the name ``--stdin-filename`` gives: config patterns match that name
+    as if it were a path from the current directory, so per-file-ignores apply as to the file."""
+    if not args.stdin_filename.strip():
+        raise UsageError("--stdin-filename: empty name")
+    # As ruff does: naming stdin means stdin is what gets linted. A path beside it (an editor
+    # passing the buffer's file too) would otherwise be linted in its place without a word.
+    for path in args.paths:
+        if path != runner.STDIN:
+            print(f"gradlint: warning: ignoring {path} in favor of standard input "
+                  "(--stdin-filename)", file=sys.stderr)
+    if args.force_exclude and passed_by(args.stdin_filename, config.exclude,
+                                        config.extend_exclude, config.root):
+        return []
+    return [runner.Target(name=args.stdin_filename, source=sys.stdin.buffer.read())]
 
 
 def write_statistics(findings: list[Finding], out) -> None:

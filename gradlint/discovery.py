@@ -4,8 +4,10 @@ Skipped, as ruff does: folders that are never user code (VCS metadata, caches, v
 output: ``DEFAULT_EXCLUDE``, which a config's ``exclude`` replaces and ``extend-exclude`` adds to),
 any folder holding a ``pyvenv.cfg`` (a virtualenv under any name), and whatever the ``.gitignore``
 files from the repository's top down to the file ignore. A file named on the command line is
-linted regardless: the user asked for it by name. In a searched folder only regular files count:
-a dangling symlink named ``*.py`` (an editor's lock file, ``.#train.py``) or a pipe is passed by.
+linted regardless: the user asked for it by name, unless ``force_exclude`` is set (ruff's
+``--force-exclude``, for pre-commit, which names every file). In a searched folder only regular
+files count: a dangling symlink named ``*.py`` (an editor's lock file, ``.#train.py``) or a pipe
+is passed by.
 """
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ def discover(
     extend_exclude: Iterable[str] = (),
     root: str | Path | None = None,
     on_error: Callable[[str], None] | None = None,
+    force_exclude: bool = False,
 ) -> list[Path]:
     """The files to lint under ``paths``, each once, sorted.
 
@@ -44,6 +47,9 @@ def discover(
     is skipped and told to ``on_error`` as one line, path first: ``nope.py: no such file or
     directory``, ``data: cannot list: Permission denied``. Without ``on_error`` its OSError is
     raised instead.
+
+    With ``force_exclude``, a file named in ``paths`` is dropped too when a search would pass it
+    by (``passed_by``).
     """
     root = Path(os.path.abspath(root if root is not None else os.curdir))
     patterns = list(DEFAULT_EXCLUDE if exclude is None else exclude) + list(extend_exclude)
@@ -57,6 +63,8 @@ def discover(
             is_dir = stat.S_ISDIR(os.stat(path).st_mode)
         except OSError as err:
             walker.fail(f"{arg}: {_lowercase_first(_reason(err))}", err)
+            continue
+        if not is_dir and force_exclude and passed_by(path, exclude, extend_exclude, root):
             continue
         files = walker.walk(path) if is_dir else [path]
         for file in files:
