@@ -11,7 +11,7 @@ import os
 import sys
 from collections import Counter
 
-from gradlint import __version__, config as config_file, runner
+from gradlint import __version__, config as config_file, diff, runner
 from gradlint.discovery import discover, passed_by
 from gradlint.finding import STATUSES, Finding
 from gradlint.report import FORMATS
@@ -99,6 +99,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="how to print findings (default: full on a terminal, else concise)")
     check.add_argument("--statistics", action="store_true",
                        help="after the findings, count them per rule")
+    check.add_argument("--diff-base", metavar="REV",
+                       help="report only findings on lines changed since the git revision REV "
+                       "(committed, staged or not; untracked files count in full), e.g. "
+                       "origin/main: what a reviewer sees in the diff")
     check.add_argument("--exit-zero", action="store_true",
                        help="exit 0 even when there are findings")
     check.add_argument("--stdin-filename", metavar="NAME",
@@ -175,8 +179,14 @@ def _check(args: argparse.Namespace) -> int:
         if not launch.torch_available():
             raise UsageError("--dynamic needs torch, which is not installed here: "
                              "pip install 'gradlint[dynamic]'")
+    changes = _changes(args.diff_base)
     result = runner.run(targets, lambda name: config.codes_for(name, codes))
     errors.extend(result.errors)
+    if changes is not None:
+        result.findings, unchanged = diff.only_changed(result.findings, changes)
+        if unchanged and not args.quiet:
+            print(f"gradlint: {_plural(unchanged, 'finding')} on lines unchanged since "
+                  f"{args.diff_base} not reported", file=sys.stderr)
     if dynamic and result.findings:
         try:
             result.findings = launch.run(result.findings, launch.Driver(args.driver), timeout=args.timeout,
@@ -214,6 +224,15 @@ def _check(args: argparse.Namespace) -> int:
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if result.findings and not args.exit_zero else EXIT_CLEAN
+
+
+def _changes(base: str | None) -> diff.Changes | None:
+    if base is None:
+        return None
+    try:
+        return diff.changes_since(base)
+    except diff.DiffError as err:
+        raise UsageError(str(err)) from None
 
 
 def _seconds(text: str) -> float:

@@ -1,0 +1,119 @@
+"""``--diff-base REV``: only findings on lines changed since REV, with real git repositories."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from gradlint import cli
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+
+LOOP = """\
+import torch
+
+model = torch.nn.Linear(2, 1)
+data = [torch.randn(4, 2) for _ in range(3)]
+for x in data:
+    loss = model(x).sum()
+    loss.backward(retain_graph=True)
+"""
+# The same loop again, appended: a second GL004 finding, on new lines.
+SECOND = """\
+for y in data:
+    again = model(y).mean()
+    again.backward(retain_graph=True)
+"""
+
+
+def git(repo, *args):
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
+                   env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+                        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
+                        "HOME": str(repo), "PATH": "/usr/bin:/bin:/usr/local/bin"})
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    git(tmp_path, "init", "-q", "-b", "main")
+    (tmp_path / "train.py").write_text(LOOP)
+    git(tmp_path, "add", "train.py")
+    git(tmp_path, "commit", "-q", "-m", "base")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def check(capsys, *args):
+    status = cli.main(["check", "--output-format", "json", *args])
+    out, err = capsys.readouterr()
+    return status, [(f["path"], f["line"], f["code"]) for f in json.loads(out)] if out else [], err
+
+
+def test_only_findings_on_changed_lines_are_reported(repo, capsys):
+    (repo / "train.py").write_text(LOOP + SECOND)
+    status, found, err = check(capsys, "--diff-base", "HEAD", ".")
+    assert status == 1
+    assert found == [("train.py", 10, "GL004")]
+    assert "1 finding on lines unchanged since HEAD not reported" in err
+    # Without the option both are there: the filter, not the checks, dropped line 7.
+    assert [f[1] for f in check(capsys, ".")[1]] == [7, 10]
+
+
+def test_committed_and_staged_changes_count_too(repo, capsys):
+    (repo / "train.py").write_text(LOOP + SECOND)
+    git(repo, "commit", "-q", "-am", "second loop")
+    assert check(capsys, "--diff-base", "HEAD~1", ".")[1] == [("train.py", 10, "GL004")]
+    assert check(capsys, "--diff-base", "HEAD", ".")[:2] == (0, [])
+
+
+def test_an_edit_inside_a_findings_range_counts(repo, capsys):
+    (repo / "train.py").write_text(LOOP.replace("retain_graph=True)", "retain_graph=True)  # keep"))
+    assert check(capsys, "--diff-base", "HEAD", ".")[1] == [("train.py", 7, "GL004")]
+
+
+def test_untracked_files_are_new_in_every_line(repo, capsys):
+    (repo / "new_model.py").write_text(LOOP)
+    assert check(capsys, "--diff-base", "HEAD", ".")[1] == [("new_model.py", 7, "GL004")]
+
+
+def test_a_renamed_file_counts_only_its_changed_lines(repo, capsys):
+    git(repo, "mv", "train.py", "trainer.py")
+    (repo / "trainer.py").write_text(LOOP + SECOND)
+    assert check(capsys, "--diff-base", "HEAD", ".")[1] == [("trainer.py", 10, "GL004")]
+
+
+def test_a_path_git_quotes(repo, capsys):
+    (repo / "café model.py").write_text(LOOP)
+    git(repo, "add", "café model.py")
+    git(repo, "commit", "-q", "-m", "quoted")
+    (repo / "café model.py").write_text(LOOP + SECOND)
+    assert check(capsys, "--diff-base", "HEAD", ".")[1] == [("café model.py", 10, "GL004")]
+
+
+def test_run_from_a_subfolder(repo, capsys, monkeypatch):
+    (repo / "pkg").mkdir()
+    (repo / "pkg" / "loop.py").write_text(LOOP)
+    monkeypatch.chdir(repo / "pkg")
+    assert check(capsys, "--diff-base", "HEAD", ".")[1] == [("loop.py", 7, "GL004")]
+
+
+@pytest.mark.parametrize("base, message", [
+    ("no-such-branch", "gradlint: error: --diff-base: git knows no commit 'no-such-branch'"),
+    ("--output=x", "gradlint: error: --diff-base: '--output=x' is not a revision"),
+])
+def test_a_bad_revision_is_a_usage_error(repo, capsys, base, message):
+    status, found, err = check(capsys, f"--diff-base={base}", ".")
+    assert (status, found) == (2, [])
+    assert err.strip() == message
+
+
+def test_outside_a_repository_is_a_usage_error(tmp_path, capsys, monkeypatch):
+    (tmp_path / "train.py").write_text(LOOP)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
+    status, found, err = check(capsys, "--diff-base", "HEAD", ".")
+    assert status == 2
+    assert err.startswith("gradlint: error: --diff-base: not a git repository")
+    assert "Traceback" not in err
