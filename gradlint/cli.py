@@ -194,10 +194,10 @@ def _check(args: argparse.Namespace) -> int:
                                          unrunnable=frozenset(t.name for t in targets if t.path is None))
         except launch.DynamicUnavailable as err:
             raise UsageError(str(err)) from None
-        if only is not None:  # a file that was not checked at all (GL000) is never filtered away
+        if only is not None:  # a file that was not checked (GL000), or GL900, is never filtered away
             hidden = Counter(f.verdict.status for f in result.findings
-                             if f.verdict.status not in only and f.code != "GL000")
-            result.findings = [f for f in result.findings if f.verdict.status in only or f.code == "GL000"]
+                             if f.verdict.status not in only and f.code not in launch.UNPROBED)
+            result.findings = [f for f in result.findings if f.verdict.status in only or f.code in launch.UNPROBED]
             if hidden:
                 print("gradlint: warning: --dynamic-only hid " + ", ".join(
                     f"{n} {status}" for status, n in sorted(hidden.items())) + " finding"

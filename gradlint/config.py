@@ -76,9 +76,10 @@ class Config:
 
     @cached_property
     def _per_file_specs(self) -> list[tuple[GitIgnoreSpec, frozenset[str]]]:
-        # (pattern, the codes it leaves on); prefixes and ALL resolved once, here.
+        # (pattern, the codes it leaves on); prefixes and ALL resolved once, here. Off-by-default
+        # rules are left on too: whether they run is the selection's business, not the pattern's.
         return [
-            (GitIgnoreSpec.from_lines([pattern]), select_codes(None, ignored))
+            (GitIgnoreSpec.from_lines([pattern]), select_codes(["ALL"], ignored))
             for pattern, ignored in self.per_file_ignores.items()
         ]
 

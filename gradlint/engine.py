@@ -13,16 +13,17 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from gradlint import suppression
 from gradlint.finding import Finding
-from gradlint.rule import BY_CODE
+from gradlint.rule import BY_CODE, DEFAULT_CODES
 
 
 def lint_source(source: str | bytes, path: str, codes: frozenset[str] | None = None) -> list[Finding]:
     """Findings for one module's source, sorted, with ``# noqa`` suppressions applied.
 
-    ``codes`` limits the rules that run (default: all). A module that does not parse, or is
-    nested too deep to analyse safely, yields a single GL000 finding instead of raising.
+    ``codes`` limits the rules that run (default: every rule but the off-by-default GL900). A
+    module that does not parse, or is nested too deep to analyse safely, yields a single GL000
+    finding instead of raising; GL900 judges nothing in it.
     """
-    codes = frozenset(BY_CODE) if codes is None else codes
+    codes = DEFAULT_CODES if codes is None else codes
     text = source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source
     with _recursion_limit(8 * MAX_DEPTH):
         return _lint(source, text, path, codes)
@@ -53,6 +54,8 @@ def _lint(source: str | bytes, text: str, path: str, codes: frozenset[str]) -> l
         found = [_not_checked(path, *unreadable)] if "GL000" in codes else []
         return suppression.apply(found, text)
     found = _run_checks(module, path, codes)
+    if suppression.UNUSED in codes:  # judged on the findings before any is suppressed
+        found += suppression.unused(found, text, path, codes)
     return sorted(suppression.apply(found, text))
 
 

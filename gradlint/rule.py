@@ -18,6 +18,9 @@ class Rule:
     name: str
     summary: str
     severity: Severity = Severity.WARNING
+    # Off by default (like ruff's RUF100): run only when a selector names it (its code, a prefix
+    # of it, its name, ALL), never by ``select`` left unset.
+    default: bool = True
 
     @property
     def doc_path(self) -> Path | None:
@@ -48,19 +51,21 @@ RULES: tuple[Rule, ...] = (
     Rule("GL003", "requires-grad-after-no-grad", "requires_grad is switched on for a tensor made without autograd history; the parameters that produced it still get no gradient."),
     Rule("GL004", "retain-graph-in-loop", "backward(retain_graph=True) in a loop keeps a graph alive past its iteration; it grows, and gradients include earlier steps."),
     Rule("GL005", "inplace-on-saved", "An in-place edit of a tensor that an earlier recorded op saved for backward."),
+    Rule("GL900", "unused-suppression", "A `# noqa: GL…` or `# gradlint: ignore` that silenced nothing in this run (off by default).", default=False),
 )
 
 BY_CODE = {rule.code: rule for rule in RULES}
+DEFAULT_CODES = frozenset(rule.code for rule in RULES if rule.default)
 
 
 def select_codes(select: Iterable[str] | None, ignore: Iterable[str] | None) -> frozenset[str]:
     """Resolve ``--select``/``--ignore`` selectors to rule codes.
 
     A selector is a code or a prefix of codes (``GL001``, ``GL00``), a rule name
-    (``detached-result``) or ``ALL``, in any case. ``select=None`` means every rule; an empty
-    ``select`` means none. Raises ValueError naming, as written, a selector that matches no rule.
+    (``detached-result``) or ``ALL``, in any case. ``select=None`` means the default rules (every
+    rule but the off-by-default GL900, which a selector must name); an empty ``select`` means none. Raises ValueError naming, as written, a selector that matches no rule.
     """
-    chosen = _expand(select) if select is not None else set(BY_CODE)
+    chosen = _expand(select) if select is not None else set(DEFAULT_CODES)
     return frozenset(chosen - _expand(ignore or []))
 
 
@@ -86,7 +91,7 @@ def _matching(selector: str) -> set[str]:
 
 def resolve(codes: str | Iterable[str] | None) -> frozenset[str]:
     """The library's ``codes`` argument as rule codes: selectors as for ``select_codes``, a
-    string read as a comma-separated list (``"GL001,GL005"``), None for every rule."""
+    string read as a comma-separated list (``"GL001,GL005"``), None for the default rules."""
     if isinstance(codes, str):
         codes = codes.split(",")
     return select_codes(None if codes is None else list(codes), None)

@@ -11,6 +11,12 @@ Three directives, all case-insensitive:
 A code also matches as a prefix (``# noqa: GL00``), as flake8 allows. Only real comments count:
 ``tokenize`` tells a comment from a ``"# noqa"`` inside a string. A file that does not tokenize
 (it has a syntax error, and the user still wants to silence its GL000) is scanned line by line.
+
+``unused`` is GL900 (off by default, like ruff's RUF100): each directive code that silenced no
+finding of this run, judged only for rules that ran on the file. It needs the findings before
+suppression, and its own findings are then suppressed like any other, except that a directive
+never silences the report about itself: only a directive that names GL900 (or a bare ``# noqa``)
+silences a GL900 finding.
 """
 from __future__ import annotations
 
@@ -20,6 +26,7 @@ import tokenize
 from dataclasses import dataclass, field
 
 from gradlint.finding import Finding
+from gradlint.rule import BY_CODE, RULES
 
 _CODE_LIST = r"[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*"
 # Like flake8, a ``# noqa:`` whose codes do not parse is a bare ``# noqa``.
@@ -31,12 +38,30 @@ _SKIP_FILE = re.compile(r"#\s*gradlint:\s*skip-file\b", re.IGNORECASE)
 Codes = frozenset[str] | None
 
 
+UNUSED = "GL900"
+
+
+@dataclass(frozen=True)
+class Directive:
+    """One ``# noqa`` or ``# gradlint: ignore`` as written, where it stands (1-based line, 1-based
+    columns, end exclusive), for GL900 to point at."""
+
+    kind: str  # "noqa" | "ignore"
+    line: int
+    column: int
+    end_column: int
+    text: str  # "# noqa: E501, GL001"
+    codes: tuple[str, ...] | None  # as written; None: the bare form
+    alone: bool  # alone on its line: an ignore also covers the line below
+
+
 @dataclass
 class Directives:
     skip_file: bool = False
     noqa: dict[int, Codes] = field(default_factory=dict)
     ignore: dict[int, Codes] = field(default_factory=dict)
     comment_only_lines: set[int] = field(default_factory=set)
+    entries: list[Directive] = field(default_factory=list)
 
 
 def apply(findings: list[Finding], text: str) -> list[Finding]:
@@ -59,24 +84,29 @@ def scan(text: str) -> Directives:
         comments = list(_comments(text))
     except (tokenize.TokenError, SyntaxError):
         comments = list(_comments_by_line(text))
-    for line, comment, alone in comments:
+    for line, column, comment, alone in comments:
         if alone:
             directives.comment_only_lines.add(line)
         if _SKIP_FILE.search(comment):
             directives.skip_file = True
-        for match in _NOQA.finditer(comment):
-            _add(directives.noqa, line, match["codes"])
-        for match in _IGNORE.finditer(comment):
-            _add(directives.ignore, line, match["codes"])
+        for kind, pattern, table in (("noqa", _NOQA, directives.noqa), ("ignore", _IGNORE, directives.ignore)):
+            for match in pattern.finditer(comment):
+                _add(table, line, match["codes"])
+                written = match["codes"]
+                codes = tuple(c for c in re.split(r"[\s,]+", written.strip()) if c) if written else ()
+                directives.entries.append(Directive(
+                    kind, line, column + match.start() + 1, column + match.end() + 1, match.group(),
+                    codes or None, alone))
     return directives
 
 
 def _comments(text: str):
-    """(line, comment text, whether the comment is alone on its line) for each real comment."""
+    """(line, 0-based column, comment text, whether the comment is alone on its line) for each
+    real comment."""
     for tok in tokenize.generate_tokens(io.StringIO(text).readline):
         if tok.type == tokenize.COMMENT:
             line = tok.start[0]
-            yield line, tok.string, not tok.line[: tok.start[1]].strip()
+            yield line, tok.start[1], tok.string, not tok.line[: tok.start[1]].strip()
 
 
 def _comments_by_line(text: str):
@@ -84,7 +114,7 @@ def _comments_by_line(text: str):
     for line, source in enumerate(text.splitlines(), start=1):
         at = source.find("#")
         if at >= 0:
-            yield line, source[at:], not source[:at].strip()
+            yield line, at, source[at:], not source[:at].strip()
 
 
 def _add(table: dict[int, Codes], line: int, codes_text: str | None) -> None:
@@ -103,22 +133,95 @@ def _parse_codes(codes_text: str | None) -> Codes:
     return codes or None
 
 
-def _matches(finding: Finding, codes: Codes) -> bool:
+def _matches(finding: Finding, codes: Codes, bare: bool = True) -> bool:
+    """Whether ``codes`` names the finding's rule; the bare form (None) matches when ``bare``."""
     if codes is None:
-        return True
+        return bare
     return finding.name.upper() in codes or any(finding.code.startswith(c) for c in codes)
 
 
 def _suppressed(finding: Finding, directives: Directives) -> bool:
+    # A bare ``# gradlint: ignore`` that silenced nothing is what a GL900 finding reports: it
+    # must not silence that report.
+    ignore_all = finding.code != UNUSED
     span = range(finding.line, max(finding.end_line, finding.line) + 1)
     for line in span:
         if line in directives.noqa and _matches(finding, directives.noqa[line]):
             return True
-        if line in directives.ignore and _matches(finding, directives.ignore[line]):
+        if line in directives.ignore and _matches(finding, directives.ignore[line], ignore_all):
             return True
     above = finding.line - 1
     return (
         above in directives.ignore
         and above in directives.comment_only_lines
-        and _matches(finding, directives.ignore[above])
+        and _matches(finding, directives.ignore[above], ignore_all)
     )
+
+
+def unused(findings: list[Finding], text: str, path: str, ran: frozenset[str]) -> list[Finding]:
+    """GL900 findings for ``text``: one per directive with a code that silenced none of
+    ``findings`` (all of the file's findings, before suppression), located at the directive.
+
+    ``ran`` is the codes of the rules that ran on the file; a code is judged only when every rule
+    it names ran (a prefix names several), so codes of unselected or per-file-ignored rules, and
+    other tools' codes in a ``# noqa`` (E501, F401), are never reported; a code that names no
+    gradlint rule is. A bare ``# noqa`` may be for another tool and is never reported; a bare
+    ``# gradlint: ignore`` is judged when every rule but GL900 ran. Codes naming GL900 itself
+    are not judged. Raises nothing; a file with ``# gradlint: skip-file`` gets none.
+    """
+    lowered = text.lower()
+    if "noqa" not in lowered and "gradlint" not in lowered:
+        return []
+    directives = scan(text)
+    if directives.skip_file:
+        return []
+    rule = BY_CODE[UNUSED]
+    found = []
+    for directive in directives.entries:
+        reasons, stale = _unused_codes(directive, findings, ran)
+        if not reasons:
+            continue
+        judged_all = directive.codes is None or len(stale) == len(directive.codes)
+        hint = (f"delete `{directive.text}`: it silences nothing" if judged_all else
+                f"remove {' and '.join(f'`{c}`' for c in stale)} from `{directive.text}`")
+        found.append(Finding(
+            path=path, line=directive.line, column=directive.column, code=rule.code,
+            end_line=directive.line, end_column=directive.end_column, name=rule.name,
+            message=f"unused suppression: {directive.text} ({'; '.join(reasons)})",
+            hint=hint + " (to keep it anyway, add `# noqa: GL900` to the line)",
+            severity=rule.severity, details={"directive": directive.text, "unused": list(stale)},
+        ))
+    return found
+
+
+def _unused_codes(directive: Directive, findings: list[Finding], ran: frozenset[str]) -> tuple[list[str], list[str]]:
+    """(why, for the message; the unused codes as written) for one directive."""
+    target = directive.line + 1 if directive.kind == "ignore" and directive.alone else directive.line
+    covered = [f for f in findings if _covers(directive, f)]
+    if directive.codes is None:
+        every = frozenset(BY_CODE) - {UNUSED}
+        if directive.kind == "noqa" or not every <= ran or covered:
+            return [], []
+        return [f"no finding on line {target}"], []
+    unknown, idle = [], []
+    for code in directive.codes:
+        upper = code.upper()
+        if directive.kind == "noqa" and not upper.startswith("GL"):
+            continue  # another tool's code
+        named = {r.code for r in RULES if r.code.startswith(upper) or r.name.upper() == upper}
+        if not named:
+            unknown.append(code)
+        elif UNUSED not in named and named <= ran and not any(_matches(f, frozenset({upper})) for f in covered):
+            idle.append(code)
+    reasons = []
+    if idle:
+        reasons.append(f"no {' or '.join(idle)} finding on line {target}")
+    reasons += [f"{code} is not a gradlint rule" for code in unknown]
+    return reasons, idle + unknown
+
+
+def _covers(directive: Directive, finding: Finding) -> bool:
+    """Whether ``directive`` stands where it could silence ``finding``."""
+    if finding.line <= directive.line <= max(finding.end_line, finding.line):
+        return True
+    return directive.kind == "ignore" and directive.alone and directive.line == finding.line - 1

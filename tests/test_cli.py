@@ -18,7 +18,7 @@ import pytest
 
 from gradlint import __version__, cli, engine, lint_paths, lint_source, rule
 from gradlint.finding import Finding
-from gradlint.rule import BY_CODE
+from gradlint.rule import BY_CODE, DEFAULT_CODES
 
 BAD = "def f(:\n"
 GOOD = "x = 1\n"
@@ -121,16 +121,19 @@ def test_version(capsys):
 # --- selection ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("args, expected", [
-    ([], set(BY_CODE)),
+    ([], set(DEFAULT_CODES)),  # every rule but the off-by-default GL900
     (["--select", "GL001"], {"GL001"}),
     (["--select", "gl001,GL002", "--select", "GL005"], {"GL001", "GL002", "GL005"}),
-    (["--select", "GL00"], set(BY_CODE)),
+    (["--select", "GL00"], set(BY_CODE) - {"GL900"}),
+    (["--select", "ALL"], set(BY_CODE)),
+    (["--select", "GL900"], {"GL900"}),
+    (["--select", "unused-suppression,GL001"], {"GL001", "GL900"}),
     (["--select", "ALL", "--ignore", "GL001,GL002"], set(BY_CODE) - {"GL001", "GL002"}),
     (["--ignore", "GL00"], set()),
     (["--select", "detached-result"], {"GL001"}),
     (["--select", "Detached-Result,inplace-on-saved"], {"GL001", "GL005"}),
     (["--select", "ALL", "--ignore", "syntax-error"], set(BY_CODE) - {"GL000"}),
-    (["--ignore", ""], set(BY_CODE)),  # clears the config's ignore
+    (["--ignore", ""], set(DEFAULT_CODES)),  # clears the config's ignore
 ])
 def test_select_and_ignore(project, capsys, monkeypatch, args, expected):
     seen = []
@@ -148,9 +151,9 @@ def test_ignoring_gl000_silences_syntax_errors(project, capsys):
 
 
 def test_unknown_selector_exits_2(project, capsys):
-    code, _, err = check(capsys, "--select", "GL001,GL9")
+    code, _, err = check(capsys, "--select", "GL001,GL7")
     assert code == 2
-    assert err.startswith("gradlint: error: --select: unknown rule selector 'GL9' (rules are GL000,")
+    assert err.startswith("gradlint: error: --select: unknown rule selector 'GL7' (rules are GL000,")
 
 
 def test_unknown_selector_is_echoed_as_typed(project, capsys):
@@ -393,7 +396,7 @@ def test_rule_without_a_document_exits_2(capsys, monkeypatch, tmp_path):
 def test_unknown_rule_exits_2_with_the_codes(capsys):
     assert cli.main(["rule", "GL999"]) == 2
     assert capsys.readouterr().err == (
-        "gradlint: error: unknown rule 'GL999' (rules are GL000, GL001, GL002, GL003, GL004, GL005)\n"
+        "gradlint: error: unknown rule 'GL999' (rules are GL000, GL001, GL002, GL003, GL004, GL005, GL900)\n"
     )
 
 

@@ -40,8 +40,8 @@ def check(capsys, *args: str) -> tuple[int, str, str]:
      "gradlint: error: pyproject.toml: in 'ignore': unknown rule selector 'detached-rezult'"),
     ("select = []",
      "gradlint: error: pyproject.toml: 'select' in [tool.gradlint] is empty (to run no rule, use ignore = [\"ALL\"])"),
-    ("[tool.gradlint.per-file-ignores]\n'tests/*' = ['GL9']",
-     "gradlint: error: pyproject.toml: in 'per-file-ignores 'tests/*'': unknown rule selector 'GL9'"),
+    ("[tool.gradlint.per-file-ignores]\n'tests/*' = ['GL7']",
+     "gradlint: error: pyproject.toml: in 'per-file-ignores 'tests/*'': unknown rule selector 'GL7'"),
     ("select = ['GL001'",
      "gradlint: error: pyproject.toml: invalid TOML: "),
 ])
@@ -150,7 +150,8 @@ def test_per_file_ignores(tmp_path, monkeypatch, capsys):
 def test_codes_for_resolves_prefixes(tmp_path):
     loaded = config.Config(root=tmp_path, per_file_ignores={"tests/": ["GL00"], "*.py": []})
     every = frozenset(BY_CODE)
-    assert loaded.codes_for(tmp_path / "tests" / "t.py", every) == frozenset()
+    assert loaded.codes_for(tmp_path / "tests" / "t.py", every) == every - {
+        "GL000", "GL001", "GL002", "GL003", "GL004", "GL005"}  # GL00 is not a prefix of GL900
     assert loaded.codes_for(tmp_path / "src" / "t.py", every) == every
 
 

@@ -104,3 +104,159 @@ def test_noqa_silences_a_syntax_error_in_a_file_that_does_not_tokenize():
 def test_no_findings_and_no_directives_pass_through_unchanged():
     assert kept("x = 1\n") == []
     assert kept("x = 1\n", finding(1)) == [finding(1)]
+
+
+# --- GL900: unused suppressions -----------------------------------------------------------------
+
+ALL = None  # lint_source's codes: None is the default selection
+EVERY = frozenset({"GL000", "GL001", "GL002", "GL003", "GL004", "GL005", "GL900"})
+# One finding: GL005 on line 6 (``u`` edited in place after ``**`` saved it).
+SAVED = (
+    "import torch\n"
+    "\n"
+    "base = torch.tensor([1.0], requires_grad=True)\n"
+    "u = base * 4\n"
+    "sq = u ** 2\n"
+    "u.add_(3){comment}\n"
+    "sq.sum().backward()\n"
+)
+
+
+def unused_of(source: str, codes=EVERY) -> list[tuple[int, int, str]]:
+    return [(f.line, f.column, f.message) for f in engine.lint_source(source, "m.py", codes)
+            if f.code == "GL900"]
+
+
+def test_the_saved_source_has_one_gl005_finding():
+    assert [(f.code, f.line) for f in engine.lint_source(SAVED.format(comment=""), "m.py", EVERY)] == [("GL005", 6)]
+
+
+def test_a_noqa_code_that_silences_nothing_is_reported_at_the_comment():
+    source = "x = 1\ny = x + 1  # noqa: GL003\n"
+    assert unused_of(source) == [(2, 12, "unused suppression: # noqa: GL003 (no GL003 finding on line 2)")]
+    finding = next(f for f in engine.lint_source(source, "m.py", EVERY))
+    assert (finding.end_line, finding.end_column, finding.name) == (2, 25, "unused-suppression")
+    assert "remove" not in finding.hint and finding.hint.startswith("delete `# noqa: GL003`")
+
+
+def test_a_used_noqa_is_not_reported_and_silences_its_finding():
+    source = SAVED.format(comment="  # noqa: GL005")
+    assert engine.lint_source(source, "m.py", EVERY) == []
+
+
+def test_only_the_unused_codes_of_a_directive_are_named():
+    source = SAVED.format(comment="  # noqa: E501, GL001, GL005")
+    found = engine.lint_source(source, "m.py", EVERY)
+    assert [(f.code, f.message) for f in found] == [
+        ("GL900", "unused suppression: # noqa: E501, GL001, GL005 (no GL001 finding on line 6)")]
+    assert found[0].hint.startswith("remove `GL001` from `# noqa: E501, GL001, GL005`")
+
+
+@pytest.mark.parametrize("comment", [
+    "  # noqa",  # bare: may be for another tool
+    "  # noqa: E501",  # another tool's code
+    "  # noqa: F401, W291",
+    "  # noqa: GL900",  # GL900's own code is never judged
+    "  # noqa: GL005",
+    "  # noqa: GL00",  # a prefix that matched
+    "  # type: ignore",
+])
+def test_not_reported(comment):
+    assert unused_of(SAVED.format(comment=comment)) == []
+
+
+def test_off_by_default_and_on_with_all():
+    source = "x = 1  # noqa: GL003\n"
+    assert unused_of(source, ALL) == []
+    assert [f.code for f in engine.lint_source(source, "m.py", None)] == []
+    from gradlint.rule import resolve
+    assert "GL900" in resolve("ALL") and "GL900" not in resolve(None)
+    assert unused_of(source, resolve("ALL")) != []
+    assert unused_of(source, resolve("GL003,unused-suppression")) != []
+
+
+def test_codes_of_rules_that_did_not_run_are_not_judged():
+    source = "x = 1  # noqa: GL003, GL005\n"
+    assert unused_of(source, frozenset({"GL001", "GL900"})) == []
+    assert unused_of(source, frozenset({"GL003", "GL900"})) == [
+        (1, 8, "unused suppression: # noqa: GL003, GL005 (no GL003 finding on line 1)")]
+    # A prefix is judged only when every rule it covers ran.
+    assert unused_of("x = 1  # noqa: GL00\n", frozenset({"GL001", "GL900"})) == []
+    assert len(unused_of("x = 1  # noqa: GL00\n")) == 1
+
+
+def test_per_file_ignored_codes_are_not_judged(tmp_path, monkeypatch, capsys):
+    from gradlint import cli
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.gradlint]\nselect = ['ALL']\n[tool.gradlint.per-file-ignores]\n'legacy/*' = ['GL003']\n")
+    (tmp_path / "legacy").mkdir()
+    for name in ("legacy/old.py", "new.py"):
+        (tmp_path / name).write_text("x = 1  # noqa: GL003\n")
+    assert cli.main(["check", "--output-format", "concise", "."]) == 1
+    out = capsys.readouterr().out
+    assert out == "new.py:1:8: GL900 unused suppression: # noqa: GL003 (no GL003 finding on line 1)\n"
+
+
+def test_a_code_that_names_no_rule_is_reported():
+    assert unused_of("x = 1  # noqa: GL009\n") == [
+        (1, 8, "unused suppression: # noqa: GL009 (GL009 is not a gradlint rule)")]
+    assert unused_of("x = 1  # gradlint: ignore[detached-rezult]\n") == [
+        (1, 8, "unused suppression: # gradlint: ignore[detached-rezult] (detached-rezult is not a gradlint rule)")]
+
+
+def test_gradlint_ignore_forms():
+    assert unused_of("x = 1  # gradlint: ignore\n") == [
+        (1, 8, "unused suppression: # gradlint: ignore (no finding on line 1)")]
+    # Judged only when every rule ran: it may be meant for one that did not.
+    assert unused_of("x = 1  # gradlint: ignore\n", frozenset({"GL001", "GL900"})) == []
+    assert unused_of("# gradlint: ignore[GL001]\nx = 1\n") == [
+        (1, 1, "unused suppression: # gradlint: ignore[GL001] (no GL001 finding on line 2)")]
+    used_above = SAVED.replace("u.add_(3)", "# gradlint: ignore[inplace-on-saved]\nu.add_(3)")
+    assert engine.lint_source(used_above.format(comment=""), "m.py", EVERY) == []
+    assert engine.lint_source(SAVED.format(comment="  # gradlint: ignore"), "m.py", EVERY) == []
+
+
+def test_a_noqa_gl900_silences_gl900_itself():
+    assert unused_of("x = 1  # noqa: GL003, GL900\n") == []
+    assert unused_of("x = 1  # noqa: GL003  # noqa: GL900\n") == []
+    assert unused_of("x = 1  # gradlint: ignore[GL003]  # noqa: GL900\n") == []
+    assert unused_of("x = 1  # noqa: GL003  # gradlint: ignore[unused-suppression]\n") == []
+    assert unused_of("x = 1  # noqa: GL003  # noqa\n") == []  # a bare noqa silences everything
+    # ... but a directive never silences the report about itself.
+    assert len(unused_of("x = 1  # gradlint: ignore\n")) == 1
+    assert len(unused_of("x = 1  # noqa: GL003, GL001\n")) == 1
+
+
+def test_multiline_finding_uses_a_noqa_on_any_of_its_lines():
+    split = SAVED.replace("u.add_(3){comment}", "u.add_({first}\n    3){second}")
+    assert [(f.code, f.line, f.end_line) for f in engine.lint_source(
+        split.format(first="", second=""), "m.py", EVERY)] == [("GL005", 6, 7)]
+    assert engine.lint_source(split.format(first="  # noqa: GL005", second=""), "m.py", EVERY) == []
+    assert engine.lint_source(split.format(first="", second="  # noqa: GL005"), "m.py", EVERY) == []
+
+
+def test_directives_in_strings_skipped_and_broken_files_and_skip_file_judge_nothing():
+    assert unused_of('x = "# noqa: GL003"\n') == []
+    assert [f.code for f in engine.lint_source("def f(:  # noqa: GL003\n", "m.py", EVERY)] == ["GL000"]
+    assert unused_of("# gradlint: skip-file\nx = 1  # noqa: GL003\n") == []
+    # A file that parses ran GL000 and had no GL000 finding.
+    assert len(unused_of("x = 1  # noqa: GL000\n")) == 1
+
+
+def test_the_dynamic_pass_probes_no_gl900_finding_and_never_hides_one(tmp_path, monkeypatch, capsys):
+    from gradlint import cli
+    from gradlint.dynamic import launch
+    path = tmp_path / "m.py"
+    path.write_text("x = 1  # noqa: GL003\n")
+    found = engine.lint_source(path.read_text(), str(path), EVERY)
+    fids, files = launch.probes(found)
+    assert [f.code for f in found] == ["GL900"] and fids == {} and files == {}
+    [attached] = launch.attach(found, fids, {}, unseen=lambda f: None)
+    assert attached.verdict.status == "not-reached" and "nothing to run" in attached.verdict.evidence
+    if launch.torch_available():  # the CLI asks for torch before any dynamic run
+        monkeypatch.chdir(tmp_path)
+        assert cli.main(["check", "--select", "ALL", "--dynamic-only", "confirmed",
+                         "--output-format", "concise", "m.py"]) == 1
+        out, err = capsys.readouterr()
+        assert out.startswith("m.py:1:8: GL900 ") and "hid" not in err

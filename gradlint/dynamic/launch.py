@@ -108,12 +108,21 @@ def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_gra
     return attach(findings, fids, verdicts, unseen)
 
 
+# Codes with nothing to run, each with the evidence its verdict gives: they are never probed,
+# and --dynamic-only never hides them (a file that was not checked; a fact about comments).
+UNPROBED = {
+    "GL000": "the file does not parse, so it cannot run",
+    "GL900": "an unused suppression is a fact about the comments: there is nothing to run",
+}
+
+
 def probes(findings: list[Finding], unrunnable=frozenset()) -> tuple[dict[int, Finding], dict[str, list[dict]]]:
     """The findings the dynamic pass can probe, by fid, and the files to instrument: real path ->
-    [{"fid", "code", "line", "column", "end_line", "end_column"}]. A GL000 file cannot run, and
-    text that is not a file on disk (``unrunnable``: standard input) is never run."""
+    [{"fid", "code", "line", "column", "end_line", "end_column"}]. ``UNPROBED`` codes have
+    nothing to run, and text that is not a file on disk (``unrunnable``: standard input) is
+    never run."""
     fids = {i: f for i, f in enumerate(
-        f for f in findings if f.code != "GL000" and f.path not in unrunnable and os.path.isfile(f.path))}
+        f for f in findings if f.code not in UNPROBED and f.path not in unrunnable and os.path.isfile(f.path))}
     files: dict[str, list[dict]] = {}
     for fid, f in fids.items():
         files.setdefault(os.path.realpath(f.path), []).append(
@@ -131,8 +140,8 @@ def attach(findings: list[Finding], fids: dict[int, Finding], verdicts: dict[int
     for f in findings:
         fid = by_finding.get(id(f))
         if fid is None:
-            verdict = Verdict("not-reached", "the file does not parse, so it cannot run" if f.code == "GL000"
-                              else "the dynamic pass runs files on disk only, not standard input")
+            verdict = Verdict("not-reached", UNPROBED.get(
+                f.code, "the dynamic pass runs files on disk only, not standard input"))
         elif fid in verdicts:
             v = verdicts[fid]
             verdict = Verdict(v["status"], v["evidence"], v.get("graph"))
