@@ -1,4 +1,5 @@
-"""Which files to lint: walk the paths given, keep ``.py`` files, skip what should be skipped.
+"""Which files to lint: walk the paths given, keep ``.py`` files and Jupyter notebooks
+(``.ipynb``), skip what should be skipped.
 
 Skipped, as ruff does: folders that are never user code (VCS metadata, caches, virtualenvs, build
 output: ``DEFAULT_EXCLUDE``, which a config's ``exclude`` replaces and ``extend-exclude`` adds to),
@@ -22,11 +23,11 @@ from pathspec import GitIgnoreSpec
 DEFAULT_EXCLUDE: tuple[str, ...] = (
     ".git", ".hg", ".svn",
     "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".gradlint_cache",
-    ".venv", "venv", ".tox", ".nox",
+    ".venv", "venv", ".tox", ".nox", ".ipynb_checkpoints",
     "build", "dist", "site-packages", "node_modules", "*.egg-info",
 )
 
-PYTHON_SUFFIXES = (".py",)
+PYTHON_SUFFIXES = (".py", ".ipynb")
 
 
 def discover(

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import sys
+from collections.abc import Callable
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -16,17 +18,28 @@ from gradlint.finding import Finding
 from gradlint.rule import BY_CODE, DEFAULT_CODES
 
 
-def lint_source(source: str | bytes, path: str, codes: frozenset[str] | None = None) -> list[Finding]:
+# For a module joined from notebook cells: a 1-based line of the module → (cell, line in the cell).
+Locate = Callable[[int], tuple[int, int]]
+
+
+def lint_source(source: str | bytes, path: str, codes: frozenset[str] | None = None,
+                locate: Locate | None = None) -> list[Finding]:
     """Findings for one module's source, sorted, with ``# noqa`` suppressions applied.
 
     ``codes`` limits the rules that run (default: every rule but the off-by-default GL900). A
     module that does not parse, or is nested too deep to analyse safely, yields a single GL000
     finding instead of raising; GL900 judges nothing in it.
+
+    ``locate`` is given for a module joined from a notebook's cells (``gradlint.notebook``):
+    the findings then carry their ``cell`` and that cell's own lines, and a message names a line
+    of another cell as ``cell 2, line 4`` (suppressions are read from the joined text, whose lines
+    are the cells' lines).
     """
     codes = DEFAULT_CODES if codes is None else codes
     text = source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source
     with _recursion_limit(8 * MAX_DEPTH):
-        return _lint(source, text, path, codes)
+        found = _lint(source, text, path, codes, locate)
+    return sorted(_in_cell(f, locate) for f in found) if locate is not None else found
 
 
 @contextlib.contextmanager
@@ -40,7 +53,7 @@ def _recursion_limit(limit: int):
         sys.setrecursionlimit(old)
 
 
-def _lint(source: str | bytes, text: str, path: str, codes: frozenset[str]) -> list[Finding]:
+def _lint(source: str | bytes, text: str, path: str, codes: frozenset[str], locate: Locate | None) -> list[Finding]:
     unreadable = _unreadable(source)
     if unreadable is None:
         try:
@@ -51,9 +64,9 @@ def _lint(source: str | bytes, text: str, path: str, codes: frozenset[str]) -> l
                           "the file was not checked: gradlint's parser (libcst) cannot read it: "
                           + str(err).strip().splitlines()[0])
     if unreadable is not None:
-        found = [_not_checked(path, *unreadable)] if "GL000" in codes else []
+        found = [not_checked(path, *unreadable)] if "GL000" in codes else []
         return suppression.apply(found, text)
-    found = _run_checks(module, path, codes)
+    found = _run_checks(module, path, codes, locate)
     if suppression.UNUSED in codes:  # judged on the findings before any is suppressed
         found += suppression.unused(found, text, path, codes)
     return sorted(suppression.apply(found, text))
@@ -87,18 +100,30 @@ def _unreadable(source: str | bytes) -> tuple[int, int, str] | None:
     return None
 
 
-def _not_checked(path: str, line: int, column: int, message: str) -> Finding:
+def not_checked(path: str, line: int, column: int, message: str, cell: int | None = None) -> Finding:
+    """The GL000 finding for a file (or a notebook's cell) that could not be checked."""
     rule = BY_CODE["GL000"]
     line, column = max(line, 1), max(column, 1)
     return Finding(
-        path=path, line=line, column=column, code=rule.code, end_line=line, end_column=column + 1,
-        name=rule.name, message=message,
-        hint="fix the file; gradlint checks the other files regardless",
+        path=path, cell=cell, line=line, column=column, code=rule.code, end_line=line,
+        end_column=column + 1, name=rule.name, message=message,
+        hint=("fix the file; gradlint checks the other files regardless" if cell is None
+              else "fix the cell; gradlint checks the other cells regardless"),
         severity=rule.severity,
     )
 
 
-def _run_checks(module: cst.Module, path: str, codes: frozenset[str]) -> list[Finding]:
+def _in_cell(finding: Finding, locate: Locate) -> Finding:
+    """A finding of a joined notebook module, placed in its cell."""
+    cell, line = locate(finding.line)
+    end_cell, end_line = locate(finding.end_line)
+    end_column = finding.end_column
+    if end_cell != cell:  # no statement spans two cells; this only guards a past-the-end position
+        end_line, end_column = line, finding.column + 1
+    return dataclasses.replace(finding, cell=cell, line=line, end_line=end_line, end_column=end_column)
+
+
+def _run_checks(module: cst.Module, path: str, codes: frozenset[str], locate: Locate | None) -> list[Finding]:
     from gradlint.analysis.facts import module_facts
     from gradlint.analysis.tree import memoized
     from gradlint.checks import CHECKS
@@ -119,7 +144,12 @@ def _run_checks(module: cst.Module, path: str, codes: frozenset[str]) -> list[Fi
         for key, nodes in report.refs.items():
             nodes = nodes if isinstance(nodes, (tuple, list, frozenset, set)) else (nodes,)
             line = min(positions[n].start.line for n in nodes)
-            message = message.replace("{" + key + "}", str(line))
+            where = f"line {line}"
+            if locate is not None:  # a notebook: the line within its cell, and the cell if another
+                (cell, line), here = locate(line), locate(rng.start.line)[0]
+                where = f"line {line}" if cell == here else f"cell {cell}, line {line}"
+                details[f"{key}_cell"] = cell
+            message = message.replace("line {" + key + "}", where).replace("{" + key + "}", str(line))
             details[f"{key}_line"] = line
         found.append(Finding(
             path=path, line=rng.start.line, column=rng.start.column + 1, code=rule.code,

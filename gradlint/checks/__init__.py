@@ -16,8 +16,9 @@ class Report:
     message: str
     hint: str = ""
     details: dict = field(default_factory=dict, hash=False, compare=False)
-    # Other sites the message names by line: "{key}" in the message becomes the line of
-    # refs[key] (the first line, for a tuple of nodes). Lines are known only after positions.
+    # Other sites the message names by line: "line {key}" in the message becomes the line of
+    # refs[key] (the first line, for a tuple of nodes), "cell 2, line 4" in a notebook when
+    # that line is in another cell. Lines are known only after positions.
     refs: dict = field(default_factory=dict, hash=False, compare=False)
 
 

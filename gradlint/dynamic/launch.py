@@ -116,13 +116,18 @@ UNPROBED = {
 }
 
 
+NOTEBOOK = ("the dynamic pass does not run notebooks: export the notebook as a script "
+            "(jupyter nbconvert --to script) and check that")
+
+
 def probes(findings: list[Finding], unrunnable=frozenset()) -> tuple[dict[int, Finding], dict[str, list[dict]]]:
     """The findings the dynamic pass can probe, by fid, and the files to instrument: real path ->
     [{"fid", "code", "line", "column", "end_line", "end_column"}]. ``UNPROBED`` codes have
     nothing to run, and text that is not a file on disk (``unrunnable``: standard input) is
-    never run."""
+    never run, nor is a notebook (a finding with a ``cell``): it runs cell by cell in a kernel."""
     fids = {i: f for i, f in enumerate(
-        f for f in findings if f.code not in UNPROBED and f.path not in unrunnable and os.path.isfile(f.path))}
+        f for f in findings if f.code not in UNPROBED and f.cell is None and f.path not in unrunnable
+        and os.path.isfile(f.path))}
     files: dict[str, list[dict]] = {}
     for fid, f in fids.items():
         files.setdefault(os.path.realpath(f.path), []).append(
@@ -140,8 +145,8 @@ def attach(findings: list[Finding], fids: dict[int, Finding], verdicts: dict[int
     for f in findings:
         fid = by_finding.get(id(f))
         if fid is None:
-            verdict = Verdict("not-reached", UNPROBED.get(
-                f.code, "the dynamic pass runs files on disk only, not standard input"))
+            verdict = Verdict("not-reached", UNPROBED.get(f.code, NOTEBOOK if f.cell is not None else
+                              "the dynamic pass runs files on disk only, not standard input"))
         elif fid in verdicts:
             v = verdicts[fid]
             verdict = Verdict(v["status"], v["evidence"], v.get("graph"))

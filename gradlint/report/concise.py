@@ -1,4 +1,6 @@
-"""One line per finding, ``path:line:col: CODE message``: for grep, editors and CI logs."""
+"""One line per finding, ``path:line:col: CODE message``: for grep, editors and CI logs.
+
+In a notebook the location names the cell, as ruff does: ``train.ipynb:cell 3:4:5: GL001 ...``."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -13,7 +15,7 @@ def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str]) -> N
 
 
 def line(finding: Finding) -> str:
-    text = f"{finding.path}:{finding.line}:{finding.column}: {finding.code} {finding.message}"
+    text = f"{finding.location}: {finding.code} {finding.message}"
     if finding.verdict is not None:
         text += f" [dynamic: {finding.verdict.status}]"
     return text

@@ -6,6 +6,8 @@ finding, then the hint and the dynamic verdict.
           |            ^^^^^^^^^^^^
       hint: ...
 
+A notebook's finding is headed ``train.ipynb:cell 3:4:5:`` and quotes line 4 of cell 3.
+
 rich colours it on a terminal and writes plain text anywhere else (and under ``NO_COLOR``).
 """
 from __future__ import annotations
@@ -29,14 +31,15 @@ _VERDICT_STYLE = {"confirmed": "bold red", "dismissed": "bold green"}
 def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str]) -> None:
     # soft_wrap: a long source line must stay one line, or the carets stop lining up with it.
     console = Console(file=out, highlight=False, markup=False, emoji=False, soft_wrap=True)
-    lines_by_path: dict[str, list[str]] = {}
+    lines_by_key: dict = {}
     for index, finding in enumerate(findings):
         if index:
             console.print()
         console.print(_header(finding))
-        if finding.path not in lines_by_path:
-            lines_by_path[finding.path] = _NEWLINE.split(sources.get(finding.path, ""))
-        for row in _snippet(finding, lines_by_path[finding.path]):
+        key = finding.source_key  # a notebook's finding is quoted from its cell
+        if key not in lines_by_key:
+            lines_by_key[key] = _NEWLINE.split(sources.get(key, ""))
+        for row in _snippet(finding, lines_by_key[key]):
             console.print(row)
         if finding.hint:
             console.print(Text.assemble("  ", ("hint", "bold cyan"), f": {finding.hint}"))
@@ -59,7 +62,7 @@ def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str]) -> N
 
 def _header(finding: Finding) -> Text:
     return Text.assemble(
-        (f"{finding.path}:{finding.line}:{finding.column}:", "bold"),
+        (f"{finding.location}:", "bold"),
         " ",
         (finding.code, _CODE_STYLE.get(finding.severity, "bold")),
         " ",

@@ -6,6 +6,11 @@ pull request's diff:
 GitHub's syntax (https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions):
 in the message, ``%``, CR and LF are escaped as ``%25``, ``%0D``, ``%0A``; in a property value,
 also ``:`` and ``,`` (``%3A``, ``%2C``), since they separate the properties.
+
+A notebook's finding has no line GitHub could show: its lines are a cell's, and the diff shows the
+notebook's JSON (or a rendered view without line numbers). It is annotated on the file, with no
+line, and the message starts with where it is: ``cell 3, line 4: ...``. A line number of the JSON
+would point at the wrong text.
 """
 from __future__ import annotations
 
@@ -28,6 +33,9 @@ def line(finding: Finding) -> str:
         "title": f"{finding.code} {finding.name}",
     }
     message = finding.message
+    if finding.cell is not None:
+        properties = {"file": finding.path, "title": properties["title"]}
+        message = f"cell {finding.cell}, line {finding.line}: {message}"
     if finding.verdict is not None:
         message += f"\ndynamic: {finding.verdict.status}: {finding.verdict.evidence}"
     if finding.hint:
