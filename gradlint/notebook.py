@@ -14,6 +14,9 @@ not Python is masked line for line, so the module parses and keeps every line wh
 - line magics and shell escapes at the start of a statement (``%matplotlib inline``,
   ``!pip install torch``, ``x = !ls``, ``t = %timeit -o f()``), help (``obj?``, ``??obj``)
   become ``pass`` at the line's indentation (a blank line would leave an ``if`` without a body);
+  so do ``from __future__`` imports, valid atop each cell but not in the middle of one module,
+  and, in a cell that does not parse otherwise, magics written without their ``%``
+  (IPython's automagic: ``pip install torch``, ``cd data``);
 - a cell magic whose body is Python (``%%time``, ``%%capture`` ...) loses its first line only;
   any other cell magic (``%%bash``, ``%%writefile``, ``%%html``) is not Python: the whole cell is
   blanked.

@@ -205,6 +205,14 @@ def test_github_annotates_the_notebook_without_a_line_of_its_json(capsys, at_roo
     assert "line=" not in out.split("::")[1]
 
 
+def test_a_finding_in_a_time_cell_is_reported_and_a_bash_cell_is_not_read(capsys, project):
+    (project / "nb.ipynb").write_text(notebook_json(
+        "%%time\nimport torch\nw = torch.ones(3, requires_grad=True)\nu = w * 2\nv = u ** 2\nu.add_(3)",
+        "%%bash\nfor f in *.pt; do echo $f; done"))
+    status, out, _ = check(capsys, "--output-format", "concise", "nb.ipynb")
+    assert status == 1 and out.startswith("nb.ipynb:cell 1:6:1: GL005 ") and out.count("\n") == 1
+
+
 def test_a_clean_notebook_full_of_magics_has_no_findings(capsys, at_root):
     status, out, err = check(capsys, "fixtures/notebooks/good_training_loop.ipynb")
     assert (status, out) == (0, "")
