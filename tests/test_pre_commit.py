@@ -4,14 +4,16 @@ A throwaway git repository points its ``.pre-commit-config.yaml`` at this reposi
 ``HEAD`` commit, so pre-commit clones it and installs gradlint into the hook's own virtualenv
 from PyPI, as it would for a user. That needs the network and takes some tens of seconds, hence
 the ``integration`` marker: ``pytest -m integration``. The environment is built once
-per session, in a ``PRE_COMMIT_HOME`` of its own.
+per session, in a ``PRE_COMMIT_HOME`` of its own. The dynamic hook's environment gets torch only
+from a CPU wheel already on the machine (pip's find-links); without one that test is skipped.
 """
 from __future__ import annotations
 
 import os
-import shutil
+import re
 import subprocess
 import sys
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -50,6 +52,16 @@ def test_the_manifest_is_valid_for_pre_commit():
     assert "additional_dependencies: [torch]" in found["gradlint-dynamic"]["description"]
 
 
+def test_the_readmes_config_names_these_hooks():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Before each commit: pre-commit"):]
+    block = re.search(r"```\n(repos:.*?)```", section, re.S)
+    assert block, "the README no longer shows a .pre-commit-config.yaml"
+    (repo,) = yaml.safe_load(block.group(1))["repos"]
+    assert [hook["id"] for hook in repo["hooks"]] == list(hooks())
+    assert repo["hooks"][1]["additional_dependencies"] == ["torch"]
+
+
 @pytest.fixture(scope="session")
 def pre_commit_home(tmp_path_factory) -> Path:
     """One PRE_COMMIT_HOME for the session: the hook's virtualenv is built once."""
@@ -60,12 +72,13 @@ def pre_commit_home(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("pre-commit-home")
 
 
-def run_hook(project: Path, files: dict[str, bytes], home: Path,
-             config: str = "") -> subprocess.CompletedProcess:
+def run_hook(project: Path, files: dict[str, bytes], home: Path, config: str = "",
+             hook: str = "id: gradlint") -> subprocess.CompletedProcess:
     git("init", "-q", cwd=project)
+    hook = hook.replace("\n", "\n    ")
     (project / ".pre-commit-config.yaml").write_text(
         f"repos:\n- repo: {ROOT}\n  rev: {git('rev-parse', 'HEAD', cwd=ROOT)}\n"
-        "  hooks:\n  - id: gradlint\n")
+        f"  hooks:\n  - {hook}\n")
     if config:
         (project / "pyproject.toml").write_text(config)
     for name, data in files.items():
@@ -96,8 +109,43 @@ def test_a_clean_file_passes(tmp_path, pre_commit_home):
 
 
 @pytest.mark.integration
+def test_args_reach_the_command_line(tmp_path, pre_commit_home):
+    result = run_hook(tmp_path, {"train.py": BAD.read_bytes()}, pre_commit_home,
+                      hook="id: gradlint\nargs: [--ignore, GL001]")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.integration
 def test_the_projects_exclude_applies_to_the_files_pre_commit_names(tmp_path, pre_commit_home):
     result = run_hook(tmp_path, {"vendored/train.py": BAD.read_bytes(), "train.py": GOOD.read_bytes()},
                       pre_commit_home, config='[tool.gradlint]\nextend-exclude = ["vendored/"]\n')
     assert result.returncode == 0, result.stdout + result.stderr
     assert "GL001" not in result.stdout
+
+
+def local_cpu_torch() -> str:
+    """A requirement for the CPU build of torch that pip can install without the network (from
+    the machine's find-links): the dynamic hook's env must never pull PyPI's multi-GB CUDA build."""
+    try:
+        version = metadata.version("torch")
+    except metadata.PackageNotFoundError:
+        pytest.skip("torch is not installed")
+    requirement = f"torch=={version}"
+    if "+cpu" not in version:
+        pytest.skip(f"the installed torch {version} is not a CPU build")
+    offline = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--no-index",
+                              "--no-deps", "--ignore-installed", "-q", requirement],
+                             capture_output=True, text=True, timeout=120)
+    if offline.returncode != 0:
+        pytest.skip(f"no local wheel for {requirement}: pre-commit would download torch")
+    return requirement
+
+
+@pytest.mark.integration
+def test_the_dynamic_hook_runs_the_flagged_file(tmp_path, pre_commit_home):
+    torch = local_cpu_torch()
+    result = run_hook(tmp_path, {"train.py": BAD.read_bytes()}, pre_commit_home,
+                      hook=f"id: gradlint-dynamic\nadditional_dependencies: ['{torch}']")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "train.py:19:12: GL001 " in result.stdout
+    assert "[dynamic: confirmed]" in result.stdout and "Dynamic pass: 1 confirmed." in result.stdout
