@@ -12,11 +12,11 @@ line of the module is always one line of one cell (``Notebook.locate``). IPython
 not Python is masked line for line, so the module parses and keeps every line where it was:
 
 - line magics and shell escapes at the start of a statement (``%matplotlib inline``,
-  ``!pip install torch``, ``x = !ls``, ``t = %timeit -o f()``), help (``obj?``, ``??obj``)
-  become ``pass`` at the line's indentation (a blank line would leave an ``if`` without a body);
-  so do ``from __future__`` imports, valid atop each cell but not in the middle of one module,
-  and, in a cell that does not parse otherwise, magics written without their ``%``
-  (IPython's automagic: ``pip install torch``, ``cd data``);
+  ``!pip install torch``, ``x = !ls``, ``t = %timeit -o f()``), help (``obj?``, ``??obj``) and
+  autocall (``/f x``) become ``pass`` at the line's indentation (a blank line would leave an
+  ``if`` without a body); so do ``from __future__`` imports, valid atop each cell but not in the
+  middle of one module, and, in a cell that does not parse otherwise, magics written without
+  their ``%`` (IPython's automagic: ``pip install torch``, ``cd data``);
 - a cell magic whose body is Python (``%%time``, ``%%capture`` ...) loses its first line only;
   any other cell magic (``%%bash``, ``%%writefile``, ``%%html``) is not Python: the whole cell is
   blanked.
@@ -39,8 +39,9 @@ SUFFIX = ".ipynb"
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")  # what the parser counts as a line break
 _INDENT = re.compile(r"[ \t\f]*")
-# At the start of a statement: %magic, %%magic, !shell, ?help / ??help.
-_MAGIC_START = re.compile(r"[%!?]")
+# At the start of a statement: %magic, %%magic, !shell, ?help / ??help, and autocall's
+# /f x → f(x), ,f a b → f("a", "b"), ;f a b → f("a b").
+_MAGIC_START = re.compile(r"[%!?/,;]")
 # ``x = !ls``, ``a, b = %sx ls``, ``self.out = !cmd`` (IPython's assignment forms).
 _ASSIGN_MAGIC = re.compile(r"[\w.\[\], ]+=[ \t]*[!%]")
 # ``obj?``, ``obj.attr??``, ``np.*load*?``, ``%timeit?``: help at the end of a line.
@@ -102,6 +103,8 @@ def read(source: str | bytes) -> Notebook:
         raise NotANotebook(f"not UTF-8 text: {err.reason} at byte {err.start}") from None
     except (ValueError, RecursionError) as err:  # JSONDecodeError is a ValueError
         raise NotANotebook(f"not valid JSON: {err}") from None
+    if isinstance(data, dict) and "worksheets" in data:
+        raise NotANotebook("an nbformat 3 notebook; open and save it in Jupyter to upgrade it to nbformat 4")
     if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
         raise NotANotebook("not a Jupyter notebook: it has no list of cells")
     notebook = Notebook(python=_is_python(data.get("metadata")))

@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / ".pre-commit-hooks.yaml"
 BAD = ROOT / "fixtures/GL001/bad_two_param_loop_detached_feature.py"
 GOOD = ROOT / "fixtures/GL001/good_two_param_loop_repaired.py"
+NOTEBOOK = ROOT / "fixtures/notebooks/bad_training_loop.ipynb"
 
 
 def git(*args: str, cwd: Path) -> str:
@@ -93,10 +94,12 @@ def run_hook(project: Path, files: dict[str, bytes], home: Path, config: str = "
 
 @pytest.mark.integration
 def test_a_bad_file_fails_the_hook_with_its_finding(tmp_path, pre_commit_home):
-    result = run_hook(tmp_path, {"train.py": BAD.read_bytes(), "notes.txt": b"not python\n"},
-                      pre_commit_home)
+    result = run_hook(tmp_path, {"train.py": BAD.read_bytes(), "notes.txt": b"not python\n",
+                                 "explore.ipynb": NOTEBOOK.read_bytes()}, pre_commit_home)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "train.py:19:12: GL001 the result of `(gain * inputs).detach()`" in result.stdout
+    assert "explore.ipynb:cell 3:2:12: GL001 " in result.stdout
+    assert "Found 2 findings in 2 files (2 files checked)." in result.stdout  # in one process
     assert "notes.txt" not in result.stdout
     assert "Failed" in result.stdout
 
