@@ -8,7 +8,7 @@ from gradlint import cli
 from gradlint.finding import Finding, Severity, Verdict
 import re
 
-from gradlint.report import FORMATS, concise, full, github, json_, json_lines
+from gradlint.report import FORMATS, concise, full, github, gitlab, json_, json_lines, junit, rdjson, sarif
 
 SOURCE = "import torch\n\ndef f(x):\n    return x.detach()\n"
 
@@ -31,7 +31,8 @@ def render(write, findings, sources=None) -> str:
 
 def test_every_format_is_registered():
     assert FORMATS == {"full": full.write, "concise": concise.write, "json": json_.write,
-                       "json-lines": json_lines.write, "github": github.write}
+                       "json-lines": json_lines.write, "github": github.write, "sarif": sarif.write,
+                       "rdjson": rdjson.write, "gitlab": gitlab.write, "junit": junit.write}
 
 
 def test_concise_is_one_line_per_finding_with_1_based_positions():

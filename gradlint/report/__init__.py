@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import TextIO
 
 from gradlint.finding import Finding
-from gradlint.report import concise, full, github, json_, json_lines
+from gradlint.report import concise, full, github, gitlab, json_, json_lines, junit, rdjson, sarif
 
 Writer = Callable[[list[Finding], TextIO, Mapping[str | tuple[str, int], str]], None]
 
@@ -22,4 +22,9 @@ FORMATS: dict[str, Writer] = {
     "json": json_.write,
     "json-lines": json_lines.write,
     "github": github.write,
+    # for code review: GitHub code scanning, reviewdog, GitLab merge requests, CI test reports
+    "sarif": sarif.write,
+    "rdjson": rdjson.write,
+    "gitlab": gitlab.write,
+    "junit": junit.write,
 }

@@ -1,0 +1,77 @@
+"""JUnit XML, as CI systems show test reports (GitLab's ``artifacts: reports: junit:``, Jenkins,
+Azure Pipelines): each file with findings is a ``<testsuite>``, each finding a failed
+``<testcase>``, in the shape ruff writes.
+
+    <testsuites name="gradlint" tests="1" failures="1" errors="0">
+      <testsuite name="model.py" tests="1" failures="1" errors="0" skipped="0">
+        <testcase name="GL001 detached-result (12:12)" classname="model" file="model.py" line="12" column="12">
+          <failure message="the result is detached" type="GL001">model.py:12:12: GL001 the result is detached
+    hint: ...</failure>
+
+A run without findings is one passing test case, ``No findings``, so the report says gradlint
+ran. The document is written in ASCII (other characters as character references), so it stays
+well-formed whatever the output's encoding; characters XML cannot hold (control characters other
+than tab and newlines) are replaced by U+FFFD.
+"""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping
+from itertools import groupby
+from pathlib import PurePosixPath
+from typing import TextIO
+
+from gradlint.finding import Finding
+from gradlint.report import review
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str]) -> None:
+    out.write(ET.tostring(document(findings), encoding="us-ascii", xml_declaration=True).decode("ascii"))
+    out.write("\n")
+
+
+def document(findings: list[Finding]) -> ET.Element:
+    """The ``<testsuites>`` element of a run."""
+    suites = []
+    if not findings:
+        suite = _suite("gradlint", tests=1, failures=0)
+        ET.SubElement(suite, "testcase", name="No findings", classname="gradlint")
+        suites.append(suite)
+    for name, group in groupby(findings, key=lambda finding: finding.path):
+        group = list(group)
+        path = review.path(name)
+        suite = _suite(path, tests=len(group), failures=len(group))
+        suite.extend(_testcase(finding, path) for finding in group)
+        suites.append(suite)
+    root = ET.Element("testsuites", name="gradlint", tests=str(max(len(findings), 1)),
+                      failures=str(len(findings)), errors="0")
+    root.extend(suites)
+    ET.indent(root)
+    return root
+
+
+def _suite(name: str, *, tests: int, failures: int) -> ET.Element:
+    return ET.Element("testsuite", name=_xml(name), tests=str(tests), failures=str(failures),
+                      errors="0", skipped="0")
+
+
+def _testcase(finding: Finding, path: str) -> ET.Element:
+    place = f"{finding.line}:{finding.column}"
+    attributes = {"file": _xml(path), "line": str(finding.line), "column": str(finding.column)}
+    if finding.cell is not None:
+        place = f"cell {finding.cell}, {place}"
+        attributes["cell"] = str(finding.cell)
+    # As ruff and pytest name a test's class: the module's dotted path.
+    classname = PurePosixPath(path).with_suffix("").as_posix().lstrip("/").replace("/", ".")
+    case = ET.Element("testcase", {"name": _xml(f"{finding.code} {finding.name} ({place})"),
+                                   "classname": _xml(classname), **attributes})
+    failure = ET.SubElement(case, "failure", message=_xml(finding.message), type=finding.code)
+    failure.text = _xml(f"{path}:{place}: {finding.code} {review.text(finding)}")
+    return case
+
+
+def _xml(text: str) -> str:
+    return _NOT_XML.sub("\ufffd", text)
