@@ -118,6 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="accepted and ignored: there is no cache yet")
     check.add_argument("-q", "--quiet", action="store_true",
                        help="print no summary line")
+    check.add_argument("--add-noqa", action="store_true",
+                       help="write '# noqa: GLxxx' on every finding (to adopt gradlint in a large "
+                       "codebase and gate only new code); reports what could not be written")
     dynamic = check.add_argument_group(
         "dynamic pass", "run the flagged code with torch and confirm or dismiss each finding with "
         "evidence from the autograd record (needs torch: pip install 'gradlint[dynamic]')")
@@ -179,6 +182,9 @@ def _check(args: argparse.Namespace) -> int:
     if args.output_format is None and args.show_graph:
         args.output_format = "full"  # the graph is drawn in the full format only
     dynamic = args.dynamic or args.driver is not None or only is not None or args.show_graph
+    if args.add_noqa and dynamic:
+        raise UsageError("--add-noqa silences the static findings and runs nothing: it does not "
+                         "combine with --dynamic, --driver, --dynamic-only or --show-graph")
     if not dynamic and (args.timeout != DEFAULT_TIMEOUT or args.memory_limit is not None):
         print("gradlint: warning: --timeout and --memory-limit apply to the dynamic pass only "
               "(add --dynamic)", file=sys.stderr)
@@ -195,6 +201,11 @@ def _check(args: argparse.Namespace) -> int:
         if unchanged and not args.quiet:
             print(f"gradlint: {_plural(unchanged, 'finding')} on lines unchanged since "
                   f"{args.diff_base} not reported", file=sys.stderr)
+    adoption = None
+    if args.add_noqa:  # result.findings become those still reported
+        from gradlint import adopt
+        adoption = adopt.add_noqa(result, targets, lambda name: config.codes_for(name, codes))
+        errors.extend(adoption.errors)
     if dynamic and result.findings:
         try:
             result.findings = launch.run(result.findings, launch.Driver(args.driver), timeout=args.timeout,
@@ -224,6 +235,11 @@ def _check(args: argparse.Namespace) -> int:
 
     for error in errors:
         print(f"gradlint: {error}", file=sys.stderr)
+    if adoption is not None:
+        for note in adoption.notes:
+            print(f"gradlint: warning: {note}", file=sys.stderr)
+        if not args.quiet:
+            print(adoption.summary(), file=sys.stderr)
     if not targets and not errors and not args.force_exclude:  # excluded on purpose: no news
         print("gradlint: warning: no Python files found", file=sys.stderr)
     if not args.quiet and output_format not in ("json", "json-lines"):

@@ -19,6 +19,7 @@ Needs pygls (``pip install 'gradlint[lsp]'``); nothing else in gradlint imports 
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import re
 import sys
@@ -60,10 +61,9 @@ class GradlintServer(LanguageServer):
         if not _is_python(document):
             return
         text = document.source
-        diagnostics = [
-            diagnostic(finding, text, self.workspace.position_encoding)
-            for finding in self.findings(uri, text)
-        ] if text is not None else []
+        lines = split_lines(text)
+        diagnostics = [diagnostic(finding, lines, self.workspace.position_encoding)
+                       for finding in self.findings(uri, text)]
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=document.version, diagnostics=diagnostics))
 
@@ -145,24 +145,36 @@ def _name(path: Path | None) -> str:
     return str(path) if path is not None else "-"
 
 
-def diagnostic(finding: Finding, text: str, encoding: str | None = None) -> types.Diagnostic:
-    """The LSP diagnostic for a finding in ``text``, its columns in ``encoding``'s units."""
-    rule = BY_CODE.get(finding.code)
-    doc = rule.doc_path if rule is not None else None
+def split_lines(text: str) -> list[str]:
+    """The document's lines without their breaks, split where Python and LSP split them."""
+    return _LINE_BREAK.split(text)
+
+
+def diagnostic(finding: Finding, lines: list[str], encoding: str | None = None) -> types.Diagnostic:
+    """The LSP diagnostic for a finding in a document of these ``lines`` (``split_lines``), its
+    columns in ``encoding``'s units."""
+    href = _doc_uri(finding.code)
     message = finding.message + (f"\nhint: {finding.hint}" if finding.hint else "")
     return types.Diagnostic(
-        range=to_range(finding, text, encoding),
+        range=to_range(finding, lines, encoding),
         message=message,
         severity=_SEVERITY[finding.severity],
         source=SOURCE,
         code=finding.code,
-        code_description=types.CodeDescription(href=doc.as_uri()) if doc is not None else None,
+        code_description=types.CodeDescription(href=href) if href is not None else None,
     )
 
 
-def to_range(finding: Finding, text: str, encoding: str | None = None) -> types.Range:
+@functools.lru_cache(maxsize=None)
+def _doc_uri(code: str) -> str | None:
+    """The rule's page shipped with this install (rules/GLxxx-name.md), as a file URI."""
+    rule = BY_CODE.get(code)
+    doc = rule.doc_path if rule is not None else None
+    return doc.as_uri() if doc is not None else None
+
+
+def to_range(finding: Finding, lines: list[str], encoding: str | None = None) -> types.Range:
     """A finding's range in LSP terms: 0-based lines, columns in the encoding's code units."""
-    lines = _LINE_BREAK.split(text)
     return types.Range(
         start=_position(lines, finding.line - 1, finding.column - 1, encoding),
         end=_position(lines, finding.end_line - 1, finding.end_column - 1, encoding),
@@ -191,10 +203,10 @@ def quick_fixes(uri: str, text: str, findings: list[Finding], wanted: types.Rang
     """An "Add `# noqa: GLxxx`" action for each finding that overlaps ``wanted`` or that the
     client listed among the diagnostics it asks about (``shown``: Neovim sends the cursor line's)."""
     listed = {(d.code, _key(d.range)) for d in shown if d.source == SOURCE}
-    lines = _LINE_BREAK.split(text)
+    lines = split_lines(text)
     actions = []
     for finding in findings:
-        where = to_range(finding, text, encoding)
+        where = to_range(finding, lines, encoding)
         if (finding.code, _key(where)) not in listed and not _overlaps(where, wanted):
             continue
         edit = noqa.line_edit(text, finding)
@@ -207,7 +219,7 @@ def quick_fixes(uri: str, text: str, findings: list[Finding], wanted: types.Rang
         actions.append(types.CodeAction(
             title=f"Add `# noqa: {finding.code}`",
             kind=types.CodeActionKind.QuickFix,
-            diagnostics=[diagnostic(finding, text, encoding)],
+            diagnostics=[diagnostic(finding, lines, encoding)],
             edit=types.WorkspaceEdit(changes={uri: [types.TextEdit(range=replaced, new_text=new_line)]}),
         ))
     return actions
@@ -262,13 +274,14 @@ def build_server() -> GradlintServer:
                     types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
     def code_action(ls: GradlintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         only = params.context.only
-        if only and not any(types.CodeActionKind.QuickFix.startswith(kind) for kind in only):
+        quick_fix = types.CodeActionKind.QuickFix
+        if only and not any(quick_fix == kind or quick_fix.startswith(f"{kind}.") for kind in only):
             return []
         uri = params.text_document.uri
         document = ls.workspace.get_text_document(uri)
-        if not _is_python(document) or document.source is None:
+        if not _is_python(document):
             return []
-        # Linted afresh: the text may have changed since the last diagnostics were published.
+        # The current text: it may have changed since the last diagnostics were published.
         text = document.source
         found = [f for f in ls.findings(uri, text) if f.code in BY_CODE]
         return quick_fixes(uri, text, found, params.range, params.context.diagnostics,

@@ -22,6 +22,9 @@ from gradlint.finding import Finding
 # ``# noqa: CODES`` whose code list can be extended in place.
 _NOQA_CODES = re.compile(r"#\s*noqa:\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*)", re.IGNORECASE)
 _LINE_END = re.compile(r"\r\n|\r|\n$")
+# A line may end in a lone \r (old Mac files), which Python's parser accepts and ``tokenize``
+# (before 3.12) does not: it is tokenized as \n, which keeps every line and column in place.
+_LONE_CR = re.compile(r"\r(?!\n)")
 
 
 def add(text: str, findings: Iterable[Finding]) -> tuple[str, list[Finding]]:
@@ -44,7 +47,7 @@ def add(text: str, findings: Iterable[Finding]) -> tuple[str, list[Finding]]:
         else:
             wanted[line].add(finding.code)
             placed.append(finding)
-    lines = text.splitlines(keepends=True)
+    lines = split_lines(text)
     for number, codes in wanted.items():
         lines[number - 1] = with_codes(lines[number - 1], codes, ends[number])
     new = "".join(lines)
@@ -59,11 +62,17 @@ def line_edit(text: str, finding: Finding) -> tuple[int, str] | None:
     new, missed = add(text, [finding])
     if missed or new == text:
         return None
-    old_lines, new_lines = text.splitlines(), new.splitlines()
-    for number, (old, updated) in enumerate(zip(old_lines, new_lines), start=1):
+    for number, (old, updated) in enumerate(zip(split_lines(text), split_lines(new)), start=1):
         if old != updated:
-            return number, updated
+            return number, _LINE_END.sub("", updated)
     return None
+
+
+def split_lines(text: str) -> list[str]:
+    """``text``'s lines with their breaks, counted as Python counts them (\\n, \\r\\n, \\r):
+    ``str.splitlines`` also breaks at a form feed or U+2028, which would shift every line after
+    one."""
+    return io.StringIO(text, newline="").readlines()
 
 
 def line_ends(text: str) -> dict[int, int | None] | None:
@@ -72,7 +81,7 @@ def line_ends(text: str) -> dict[int, int | None] | None:
     ends: dict[int, int | None] = {}
     comments: dict[int, int] = {}
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        for tok in tokenize.generate_tokens(io.StringIO(_LONE_CR.sub("\n", text)).readline):
             if tok.type == tokenize.COMMENT:
                 comments[tok.start[0]] = tok.start[1]
             elif tok.type in (tokenize.NEWLINE, tokenize.NL):
@@ -90,9 +99,10 @@ def with_codes(line: str, codes: Iterable[str], comment: int | None = None) -> s
     body = line[: len(line) - len(ending)]
     existing = _NOQA_CODES.search(body, comment) if comment is not None else None
     if existing:
-        have = [c for c in re.split(r"[\s,]+", existing["codes"]) if c]
-        merged = have + sorted(set(codes) - {c.upper() for c in have})
-        return body[: existing.start("codes")] + ", ".join(merged) + body[existing.end("codes"):] + ending
+        # The codes written are kept as written; the new ones follow them.
+        have = {c.upper() for c in re.split(r"[\s,]+", existing["codes"]) if c}
+        new = sorted(set(codes) - have)
+        return body[: existing.end("codes")] + "".join(f", {c}" for c in new) + body[existing.end("codes"):] + ending
     return f"{body.rstrip()}  # noqa: {', '.join(sorted(set(codes)))}{ending}"
 
 

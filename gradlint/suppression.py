@@ -103,7 +103,9 @@ def scan(text: str) -> Directives:
 def _comments(text: str):
     """(line, 0-based column, comment text, whether the comment is alone on its line) for each
     real comment."""
-    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+    # A lone \r ends a line for Python but not for ``tokenize`` before 3.12: read it as \n, which
+    # keeps every line and column in place.
+    for tok in tokenize.generate_tokens(io.StringIO(re.sub(r"\r(?!\n)", "\n", text)).readline):
         if tok.type == tokenize.COMMENT:
             line = tok.start[0]
             yield line, tok.start[1], tok.string, not tok.line[: tok.start[1]].strip()
@@ -111,7 +113,7 @@ def _comments(text: str):
 
 def _comments_by_line(text: str):
     # Best effort for files tokenize rejects: from the first '#' on; a '#' in a string may fool it.
-    for line, source in enumerate(text.splitlines(), start=1):
+    for line, source in enumerate(re.split(r"\r\n|\r|\n", text), start=1):  # Python's line breaks only
         at = source.find("#")
         if at >= 0:
             yield line, at, source[at:], not source[:at].strip()

@@ -55,11 +55,11 @@ class Session:
         self.client.text_document_did_save(types.DidSaveTextDocumentParams(
             text_document=types.TextDocumentIdentifier(uri=uri)))
 
-    async def fixes(self, uri: str, rng: types.Range,
-                    shown: list[types.Diagnostic] = ()) -> list[types.CodeAction]:
+    async def fixes(self, uri: str, rng: types.Range, shown: list[types.Diagnostic] = (),
+                    only: list[str] | None = None) -> list[types.CodeAction]:
         return await asyncio.wait_for(self.client.text_document_code_action_async(types.CodeActionParams(
             text_document=types.TextDocumentIdentifier(uri=uri), range=rng,
-            context=types.CodeActionContext(diagnostics=list(shown)))), TIMEOUT)
+            context=types.CodeActionContext(diagnostics=list(shown), only=only))), TIMEOUT)
 
 
 @contextlib.asynccontextmanager
@@ -173,6 +173,9 @@ def test_open_edit_save_fix_close(tmp_path):
             await session.diagnostics(uri)
             assert list(await session.fixes(uri, elsewhere)) == []
             assert len(await session.fixes(uri, elsewhere, [shown])) == 1
+            # A client asking for other kinds of action gets none; one asking for quick fixes does.
+            assert list(await session.fixes(uri, shown.range, only=[types.CodeActionKind.Refactor])) == []
+            assert len(await session.fixes(uri, shown.range, only=[types.CodeActionKind.QuickFix])) == 1
 
             session.client.text_document_did_close(types.DidCloseTextDocumentParams(
                 text_document=types.TextDocumentIdentifier(uri=uri)))
@@ -280,7 +283,7 @@ def test_lines_split_as_python_splits_them(separator):
     """A form feed or U+2028 in a line is not a line break (str.splitlines thinks it is)."""
     text = f"import torch\n# section{separator}one\n" + BAD.read_text(encoding="utf-8").split("import torch\n", 1)[1]
     (finding,) = lint_source(text, "m.py")
-    rng = lsp.to_range(finding, text, types.PositionEncodingKind.Utf16)
+    rng = lsp.to_range(finding, lsp.split_lines(text), types.PositionEncodingKind.Utf16)
     assert rng.start.line == finding.line - 1
     assert sliced(text, rng, "utf-16") == CUT
 

@@ -101,6 +101,14 @@ def test_noqa_silences_a_syntax_error_in_a_file_that_does_not_tokenize():
     assert engine.lint_source("# gradlint: ignore[GL000]\ndef f(:\n", "m.py") == []
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_lines_are_counted_as_python_counts_them(newline):
+    # A form feed or U+2028 is not a line break for Python; a lone \r (old Mac files) is.
+    source = f"x = 1  # \x0c \u2028{newline}y = f(x)  # noqa: GL001{newline}z = 2{newline}"
+    assert kept(source, finding(2), finding(3)) == [finding(3)]
+    assert kept(source.replace("z = 2", "z = ("), finding(2), finding(3)) == [finding(3)]  # untokenizable
+
+
 def test_no_findings_and_no_directives_pass_through_unchanged():
     assert kept("x = 1\n") == []
     assert kept("x = 1\n", finding(1)) == [finding(1)]

@@ -1,0 +1,142 @@
+"""``gradlint check --add-noqa``: write ``# noqa: GLxxx`` on every current finding, as ruff's
+``--add-noqa`` does, so that a large codebase can adopt gradlint today and gate only new code.
+
+The comments are placed by ``gradlint.noqa``. A file is written only when it changed, and
+otherwise keeps its bytes: its encoding (a BOM, a coding cookie), its line endings and its last
+line break; only the lines that gain a directive differ. Before a file is written, its new text
+must parse and is linted again, and a finding is counted as silenced only if that lint no longer
+reports it. What is never written: a file that does not parse (GL000: no safe place for a
+comment is known), GL900 (an unused suppression is deleted, not silenced), notebooks and
+standard input; their findings are reported as usual, with a line on stderr saying why.
+"""
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from gradlint import noqa, runner
+from gradlint.finding import Finding
+
+# Findings that are never given a noqa, and why.
+_NOT_WRITTEN = {
+    "GL000": "the file does not parse, so no place for a comment is known to be safe",
+    "GL900": "an unused suppression is deleted, not silenced",
+}
+
+
+@dataclass
+class Adoption:
+    """What ``add_noqa`` did: counts for the summary, one line per finding left as it was
+    (``path:line: CODE why``) and errors (each ``error: ...``, for ``gradlint: `` on stderr)."""
+
+    directives: int = 0  # lines that gained or extended a ``# noqa``
+    files: int = 0
+    notes: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return f"Added {_plural(self.directives, 'noqa directive')} in {_plural(self.files, 'file')}."
+
+
+def add_noqa(result: runner.Run, targets: Iterable[runner.Target],
+             codes_for: Callable[[str], frozenset[str]]) -> Adoption:
+    """Write a ``# noqa`` for each of ``result.findings`` into its file, and leave in
+    ``result.findings`` only those that are still reported (not written, or not silenced);
+    ``result.sources`` gets the written files' new text. ``codes_for`` is the run's selection,
+    for linting the new text. Raises nothing: a file that cannot be read or written is an entry
+    in ``Adoption.errors`` and keeps its findings."""
+    adoption = Adoption()
+    by_name = {target.name: target for target in targets}
+    grouped: dict[str, list[Finding]] = {}
+    for finding in result.findings:
+        grouped.setdefault(finding.path, []).append(finding)
+    remaining: list[Finding] = []
+    for name, found in grouped.items():
+        target = by_name.get(name)
+        if target is None or target.path is None:
+            adoption.notes.append(f"{name}: standard input is not written; "
+                                  f"{_plural(len(found), 'finding')} reported as usual")
+            remaining += found
+        elif name.endswith(".ipynb") or any(f.cell is not None for f in found):
+            adoption.notes.append(f"{name}: notebooks are not written (yet); "
+                                  f"{_plural(len(found), 'finding')} reported as usual")
+            remaining += found
+        else:
+            remaining += _adopt_file(target, found, result, codes_for(name), adoption)
+    result.findings = sorted(remaining)
+    return adoption
+
+
+def _adopt_file(target: runner.Target, found: list[Finding], result: runner.Run,
+                codes: frozenset[str], adoption: Adoption) -> list[Finding]:
+    """Write one file's comments; the findings it still reports."""
+    name = target.name
+    kept = [f for f in found if f.code in _NOT_WRITTEN]
+    for f in kept:
+        adoption.notes.append(f"{name}:{f.line}: {f.code} not given a noqa: {_NOT_WRITTEN[f.code]}")
+    wanted = [f for f in found if f.code not in _NOT_WRITTEN]
+    if not wanted:
+        return kept
+    try:
+        raw = target.path.read_bytes()
+    except OSError as err:
+        adoption.errors.append(f"error: {name}: cannot read: {err.strerror or err}")
+        return found
+    if runner.decode(raw) != result.sources.get(name):
+        adoption.errors.append(f"error: {name}: changed while it was checked; not written")
+        return found
+    text, encoding, why = _decode(raw)
+    if text is None:
+        adoption.notes += [f"{name}:{f.line}: {f.code} not given a noqa: {why}" for f in wanted]
+        return found
+    new, missed = noqa.add(text, wanted)
+    adoption.notes += [f"{name}:{f.line}: {f.code} not given a noqa: {_why_missed(f)}" for f in missed]
+    if new == text:
+        return kept + missed
+    data = new.encode(encoding)
+    try:
+        ast.parse(data)  # as Python reads the bytes: BOM and coding cookie included
+    except (SyntaxError, ValueError):  # noqa.add promises this cannot happen; never write it
+        adoption.notes += [f"{name}:{f.line}: {f.code} not given a noqa: the file would no longer "
+                           f"parse" for f in wanted]
+        return found
+    relinted = set(runner.lint_file(data, name, codes)[0])
+    try:
+        target.path.write_bytes(data)
+    except OSError as err:
+        adoption.errors.append(f"error: {name}: cannot write: {err.strerror or err}")
+        return found
+    adoption.files += 1
+    adoption.directives += sum(old != updated for old, updated in zip(noqa.split_lines(text), noqa.split_lines(new)))
+    result.sources[name] = runner.decode(data)
+    # Written findings still reported by the new text stay reported (noqa.add and the
+    # suppressions agree on where a comment counts, so this is a safeguard, not a case).
+    return kept + missed + [f for f in wanted if f not in missed and f in relinted]
+
+
+def _decode(raw: bytes) -> tuple[str | None, str, str]:
+    """(text, the encoding to write it back in, ''), or (None, '', why) when the file cannot be
+    written back byte for byte."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+        text = raw.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError) as err:
+        return None, "", f"its encoding cannot be read back ({err}), so it is not rewritten"
+    if text.encode(encoding) != raw:
+        return None, "", f"its {encoding} text would not be written back byte for byte, so it is not rewritten"
+    return text, encoding, ""
+
+
+def _why_missed(finding: Finding) -> str:
+    last = max(finding.end_line, finding.line)
+    if last == finding.line:
+        return f"line {finding.line} ends inside a string or a backslash continuation, where a comment cannot go"
+    return (f"none of lines {finding.line}-{last} ends in code (each ends inside a string or a "
+            "backslash continuation), so a comment cannot go there")
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

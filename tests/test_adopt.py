@@ -1,0 +1,254 @@
+"""``gradlint check --add-noqa``, end to end through ``gradlint.cli.main`` on copies of files.
+
+Each test compares the bytes written with the bytes expected: the only lines that change are
+those that gain a directive, and a file without a finding that could get one is never written.
+"""
+from __future__ import annotations
+
+import ast
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from gradlint import adopt, cli, noqa
+
+ROOT = Path(__file__).resolve().parent.parent
+# One finding: GL005 on line 6 (``u`` edited in place after ``**`` saved it for backward).
+SAVED = (
+    "import torch\n"
+    "\n"
+    "base = torch.tensor([1.0], requires_grad=True)\n"
+    "u = base * 4\n"
+    "sq = u ** 2\n"
+    "{edit}\n"
+    "sq.sum().backward()\n"
+)
+EDIT = "u.add_(3)"
+DIRECTIVE = re.compile(r"  # noqa: GL\d{3}(, GL\d{3})*$")
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    status = cli.main(["check", "--output-format", "concise", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+def saved(edit: str = EDIT, newline: str = "\n") -> bytes:
+    return SAVED.format(edit=edit).replace("\n", newline).encode()
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+# --- the shipped fixtures ------------------------------------------------------------------------
+
+
+def test_fixtures_are_silenced_and_otherwise_byte_identical(project, capsys):
+    for folder in ("GL001", "GL002", "GL003", "GL004", "GL005"):
+        shutil.copytree(ROOT / "fixtures" / folder, project / folder,
+                        ignore=shutil.ignore_patterns("*.expected"))
+    before = {p: p.read_bytes() for p in project.rglob("*.py")}
+    stamps = {p: p.stat().st_mtime_ns for p in before}
+    status, out, _ = run(capsys)
+    assert status == 1 and out  # the findings the adoption starts from
+
+    status, out, err = run(capsys, "--add-noqa")
+    assert (status, out) == (0, "")
+
+    changed_files, changed_lines = 0, 0
+    for path, old in before.items():
+        new = path.read_bytes()
+        ast.parse(new)
+        if new == old:
+            assert path.stat().st_mtime_ns == stamps[path], f"{path} rewritten unchanged"
+            continue
+        changed_files += 1
+        old_lines, new_lines = old.decode().split("\n"), new.decode().split("\n")
+        assert len(old_lines) == len(new_lines)
+        for was, now in zip(old_lines, new_lines):
+            if was != now:
+                changed_lines += 1
+                assert now.startswith(was.rstrip()) and DIRECTIVE.fullmatch(now[len(was.rstrip()):]), (was, now)
+    assert changed_files > 100
+    assert err.splitlines()[-2:] == [
+        f"Added {changed_lines} noqa directives in {changed_files} files.",
+        f"No findings ({len(before)} files checked).",
+    ]
+    assert run(capsys) == (0, "", f"No findings ({len(before)} files checked).\n")
+
+
+def test_a_file_that_does_not_parse_is_reported_and_left_alone(project, capsys):
+    broken = ROOT / "fixtures/GL000/bad_unclosed_call_in_training_loop.py"
+    data = write(project / "broken.py", broken.read_bytes()).read_bytes()
+    status, out, err = run(capsys, "--add-noqa")
+    assert status == 1
+    assert out.startswith("broken.py:16:38: GL000 ")
+    assert "gradlint: warning: broken.py:16: GL000 not given a noqa: the file does not parse" in err
+    assert "Added 0 noqa directives in 0 files." in err
+    assert (project / "broken.py").read_bytes() == data
+
+
+# --- bytes kept ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_line_endings_are_kept(project, capsys, newline):
+    path = write(project / "m.py", saved(newline=newline))
+    assert run(capsys, "--add-noqa")[0] == 0
+    assert path.read_bytes() == saved(EDIT + "  # noqa: GL005", newline)
+
+
+def test_bom_and_a_missing_last_line_break_are_kept(project, capsys):
+    data = b"\xef\xbb\xbf" + saved().rstrip(b"\n")
+    path = write(project / "m.py", data.replace(b"sq.sum().backward()", b"sq.sum().backward()  # \xc3\xa9t\xc3\xa9"))
+    assert run(capsys, "--add-noqa")[0] == 0
+    assert path.read_bytes() == (b"\xef\xbb\xbf" + saved(EDIT + "  # noqa: GL005").rstrip(b"\n")).replace(
+        b"sq.sum().backward()", b"sq.sum().backward()  # \xc3\xa9t\xc3\xa9")
+
+
+def test_a_coding_cookie_is_honoured(project, capsys):
+    data = b"# -*- coding: latin-1 -*-\n" + saved().replace(b"import torch", b"import torch  # caf\xe9")
+    path = write(project / "m.py", data)
+    status, out, _ = run(capsys, "--add-noqa")
+    assert status == 0
+    assert path.read_bytes() == data.replace(b"u.add_(3)\n", b"u.add_(3)  # noqa: GL005\n")
+
+
+def test_a_form_feed_does_not_shift_the_lines(project, capsys):
+    # str.splitlines would break at the form feed; Python does not.
+    data = saved().replace(b"u = base * 4", b"u = base * 4  # \x0c page")
+    path = write(project / "m.py", data)
+    assert run(capsys, "--add-noqa")[0] == 0
+    assert path.read_bytes() == data.replace(b"u.add_(3)\n", b"u.add_(3)  # noqa: GL005\n")
+
+
+def test_a_file_without_findings_is_not_written(project, capsys):
+    path = write(project / "clean.py", b"x = 1\r\n")
+    stamp = path.stat().st_mtime_ns
+    assert run(capsys, "--add-noqa") == (0, "", "Added 0 noqa directives in 0 files.\nNo findings (1 file checked).\n")
+    assert path.stat().st_mtime_ns == stamp
+
+
+# --- where the comment goes ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("u.add_(3)  # noqa: E501", "u.add_(3)  # noqa: E501, GL005"),
+    ("u.add_(3)  # NOQA:E501,W291 long line", "u.add_(3)  # NOQA:E501,W291, GL005 long line"),
+    ('u.add_(len("#1"))  # why', 'u.add_(len("#1"))  # why  # noqa: GL005'),
+    ('u.add_(len("# noqa: GL005"))', 'u.add_(len("# noqa: GL005"))  # noqa: GL005'),
+    ("u.add_(3)  # type: ignore", "u.add_(3)  # type: ignore  # noqa: GL005"),
+    ("u.add_(3)   ", "u.add_(3)  # noqa: GL005"),
+])
+def test_comment_placement(project, capsys, line, expected):
+    path = write(project / "m.py", saved(line))
+    status, out, err = run(capsys, "--add-noqa")
+    assert (status, out) == (0, ""), err
+    assert path.read_bytes() == saved(expected)
+    assert "Added 1 noqa directive in 1 file." in err
+    assert run(capsys)[0] == 0
+
+
+def test_a_multiline_finding_gets_its_comment_on_its_first_line_that_ends_in_code(project, capsys):
+    path = write(project / "m.py", saved("u.add_(\n    3)"))
+    assert run(capsys, "--add-noqa")[0] == 0
+    assert path.read_bytes() == saved("u.add_(  # noqa: GL005\n    3)")
+    assert run(capsys, "--select", "ALL")[0] == 0  # and the noqa counts as used
+
+
+@pytest.mark.parametrize("edit", ['v = u.add_(3) + \\\n    1', 'u.add_(3); s = """\nx"""'])
+def test_a_line_where_no_comment_can_go_is_reported(project, capsys, edit):
+    data = write(project / "m.py", saved(edit)).read_bytes()
+    status, out, err = run(capsys, "--add-noqa")
+    assert status == 1 and out.startswith("m.py:6:")
+    assert ("gradlint: warning: m.py:6: GL005 not given a noqa: line 6 ends inside a string or a "
+            "backslash continuation, where a comment cannot go") in err
+    assert (project / "m.py").read_bytes() == data
+
+
+def test_several_findings_on_one_line_share_one_directive(project, capsys):
+    source = saved().replace(b"sq = u ** 2\n", b"sq = u ** 2\nrt = u.sqrt()\n").replace(
+        b"u.add_(3)", b"u.add_(3); u.mul_(2)")
+    path = write(project / "m.py", source)
+    status, _, err = run(capsys, "--add-noqa")
+    assert status == 0 and "Added 1 noqa directive in 1 file." in err
+    assert b"u.add_(3); u.mul_(2)  # noqa: GL005\n" in path.read_bytes()
+
+
+# --- what is not written ------------------------------------------------------------------------
+
+
+def test_standard_input_is_not_written(project, capsys, monkeypatch):
+    import io
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(saved())))
+    status, out, err = run(capsys, "--add-noqa", "-")
+    assert status == 1 and out.startswith("-:6:1: GL005 ")
+    assert "gradlint: warning: -: standard input is not written; 1 finding reported as usual" in err
+
+
+def test_a_notebook_is_not_written(project, capsys):
+    book = ROOT / "fixtures/notebooks/bad_training_loop.ipynb"
+    if not book.is_file():
+        pytest.skip("no notebook fixture in this tree")
+    data = write(project / "nb.ipynb", book.read_bytes()).read_bytes()
+    status, out, err = run(capsys, "--add-noqa", "nb.ipynb")
+    assert status == 1 and out.startswith("nb.ipynb:")
+    assert "gradlint: warning: nb.ipynb: notebooks are not written (yet)" in err
+    assert (project / "nb.ipynb").read_bytes() == data
+
+
+def test_unused_suppressions_are_not_silenced_but_reported(project, capsys):
+    path = write(project / "m.py", saved().replace(b"u = base * 4", b"u = base * 4  # noqa: GL001"))
+    status, out, err = run(capsys, "--add-noqa", "--select", "ALL")
+    assert status == 1
+    assert out.startswith("m.py:4:15: GL900 unused suppression: # noqa: GL001")
+    assert "m.py:4: GL900 not given a noqa: an unused suppression is deleted, not silenced" in err
+    assert b"u.add_(3)  # noqa: GL005\n" in path.read_bytes()
+    assert b"GL900" not in path.read_bytes()
+
+
+def test_with_the_dynamic_pass_is_a_usage_error(project, capsys):
+    write(project / "m.py", saved())
+    for option in (["--dynamic"], ["--dynamic-only", "confirmed"], ["--show-graph"]):
+        status, _, err = run(capsys, "--add-noqa", *option)
+        assert status == 2
+        assert err.startswith("gradlint: error: --add-noqa silences the static findings and runs nothing")
+    assert (project / "m.py").read_bytes() == saved()
+
+
+# --- the guarantees: never a file that no longer parses ------------------------------------------
+
+
+def test_noqa_add_never_returns_text_that_does_not_parse(monkeypatch):
+    from gradlint.finding import Finding
+    text = SAVED.format(edit=EDIT)
+    finding = Finding(path="m.py", line=6, column=1, code="GL005", end_line=6, end_column=10,
+                      name="inplace-on-saved", message="")
+    assert noqa.add(text, [finding]) == (text.replace(EDIT, EDIT + "  # noqa: GL005"), [])
+    monkeypatch.setattr(noqa, "with_codes", lambda line, codes, comment=None: "(" + line)
+    assert noqa.add(text, [finding]) == (text, [finding])
+
+
+def test_adopt_checks_the_bytes_it_writes_parse(project, capsys, monkeypatch):
+    path = write(project / "m.py", saved())
+    monkeypatch.setattr(noqa, "add", lambda text, findings: (text + "(\n", []))
+    status, out, err = run(capsys, "--add-noqa")
+    assert status == 1 and out.startswith("m.py:6:1: GL005")
+    assert "m.py:6: GL005 not given a noqa: the file would no longer parse" in err
+    assert path.read_bytes() == saved()
+
+
+def test_summary_counts():
+    assert adopt.Adoption(1, 1).summary() == "Added 1 noqa directive in 1 file."
+    assert adopt.Adoption(12, 5).summary() == "Added 12 noqa directives in 5 files."
