@@ -40,9 +40,10 @@ def lint_source(
 
     ``path`` is the name findings carry. ``codes`` selects rules as ``--select`` does: codes,
     prefixes (``GL00``), rule names (``detached-result``) or ``ALL``, in any case, as an iterable
-    or a comma-separated string (default: every rule); a selector that matches no rule raises
-    ValueError rather than quietly checking nothing. A module that does not parse yields one GL000
-    finding. The code is read, never imported or run, and torch is not needed.
+    or a comma-separated string (default: every rule but the off-by-default GL900); a selector
+    that matches no rule raises ValueError rather than quietly checking nothing. A module that
+    does not parse yields one GL000 finding. The code is read, never imported or run, and torch
+    is not needed.
     """
     # Imported here, not at the top, so that ``import gradlint`` stays cheap.
     from gradlint import engine

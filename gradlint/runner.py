@@ -97,9 +97,10 @@ def lint_paths(
     .gitignore honoured).
 
     ``paths`` is one path or several. ``codes`` selects rules as ``--select`` does: codes,
-    prefixes (``GL00``), rule names or ``ALL``, in any case (default: every rule); a selector
-    that matches no rule raises ValueError. Unlike ``gradlint check`` this reads no config file,
-    and a path that is missing or cannot be read or listed raises OSError.
+    prefixes (``GL00``), rule names or ``ALL``, in any case (default: every rule but the
+    off-by-default GL900); a selector that matches no rule raises ValueError. Unlike ``gradlint
+    check`` this reads no config file, and a path that is missing or cannot be read or listed
+    raises OSError.
     """
     if isinstance(paths, (str, os.PathLike)):  # a lone path, not an iterable of its characters
         paths = [paths]
