@@ -96,7 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="rules to skip, written as for --select; replaces the config's "
                        "'ignore' (so --ignore '' skips none)")
     check.add_argument("--output-format", choices=list(FORMATS),
-                       help="how to print findings (default: full on a terminal, else concise)")
+                       help="how to print findings (default: full on a terminal, else concise); "
+                       "json, json-lines for tools; github, sarif, rdjson, gitlab, junit for code "
+                       "review (the document alone on stdout)")
     check.add_argument("--statistics", action="store_true",
                        help="after the findings, count them per rule")
     check.add_argument("--diff-base", metavar="REV",

@@ -217,7 +217,7 @@ def test_sarif_describes_every_rule_from_its_page():
     for rule, descriptor in zip(RULES, rules):
         doc = rule.doc()
         assert descriptor["id"] == rule.code and descriptor["name"] == rule.name
-        assert descriptor["shortDescription"]["text"] == rule.summary
+        assert descriptor["shortDescription"]["text"] == rule.summary.replace("`", "")
         full = descriptor["fullDescription"]["text"]
         assert len(full) <= 1024 and "`" not in full and "\n## " not in full
         section = doc.split("## What it finds", 1)[1].split("\n## ", 1)[0]
@@ -373,6 +373,7 @@ def test_junit_replaces_what_xml_cannot_hold_and_names_a_notebook_cell():
     assert failure.get("message") == "bad\ufffdbyte\ufffd[31m"
     [case] = root.iter("testcase")
     assert case.get("cell") == "2" and case.get("name") == "GL001 detached-result (cell 2, 4:12)"
+    assert failure.text.startswith("nb.ipynb:cell 2:4:12: GL001 bad")
 
 
 # --- through the command line ------------------------------------------------------------------
@@ -393,3 +394,13 @@ def test_stdout_is_only_the_document_with_statistics_and_summary_on_stderr(name,
             validate_sarif(document)
     assert "GL000  syntax-error" in err and "Found 1 finding" in err
     assert "GL000  syntax-error" not in out and "Found" not in out
+
+
+def test_an_unreadable_path_still_leaves_a_valid_document_on_stdout(here, capsys):
+    (here / "a.py").write_text("def f(:\n", encoding="utf-8")
+    code = cli.main(["check", "--output-format", "sarif", "--exit-zero", "a.py", "missing.py"])
+    out, err = capsys.readouterr()
+    assert code == 2 and "gradlint: error:" in err and "missing.py" in err
+    log = json.loads(out)
+    validate_sarif(log)
+    assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["GL000"]

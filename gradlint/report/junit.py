@@ -69,7 +69,8 @@ def _testcase(finding: Finding, path: str) -> ET.Element:
     case = ET.Element("testcase", {"name": _xml(f"{finding.code} {finding.name} ({place})"),
                                    "classname": _xml(classname), **attributes})
     failure = ET.SubElement(case, "failure", message=_xml(finding.message), type=finding.code)
-    failure.text = _xml(f"{path}:{place}: {finding.code} {review.text(finding)}")
+    cell = "" if finding.cell is None else f"cell {finding.cell}:"  # as Finding.location spells it
+    failure.text = _xml(f"{path}:{cell}{finding.line}:{finding.column}: {finding.code} {review.text(finding)}")
     return case
 
 

@@ -56,8 +56,7 @@ def path(name: str) -> str:
 def source_lines(finding: Finding, sources: Mapping) -> list[str]:
     """The finding's lines, ``line`` to ``end_line``, from the run's ``sources``: a file's text
     by its path, a notebook cell's own text by (path, cell); [] when the text is unknown."""
-    key = finding.path if finding.cell is None else (finding.path, finding.cell)
-    source = sources.get(key)
+    source = sources.get(finding.source_key)
     if source is None:
         return []
     return _NEWLINE.split(source)[finding.line - 1:max(finding.end_line, finding.line)]

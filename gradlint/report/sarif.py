@@ -34,13 +34,14 @@ SRCROOT = "%SRCROOT%"
 CATEGORY = "gradlint/"
 FULL_DESCRIPTION_LIMIT = 1024  # characters GitHub keeps of fullDescription.text
 
-# How often a rule's findings are right. GL000 is Python's own verdict on the file; the autograd
-# rules report only what their facts show reaches a loss, and a dynamic confirmation is proof.
-PRECISION = {"GL000": "very-high"}
+# How often a rule's findings are right. GL000 is Python's own verdict on the file and GL900 a
+# plain count of what a comment silenced; the autograd rules report only what their facts show
+# reaches a loss, and a dynamic confirmation is proof.
+PRECISION = {"GL000": "very-high", "GL900": "very-high"}
 DEFAULT_PRECISION = "high"
 CONFIRMED_PRECISION = "very-high"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning"}
-_TAGS = {"GL000": ["syntax"]}
+_TAGS = {"GL000": ["syntax"], "GL900": ["maintainability"]}
 _DEFAULT_TAGS = ["correctness", "pytorch", "autograd"]
 
 
@@ -83,7 +84,7 @@ def descriptor(rule: Rule) -> dict:
     return {
         "id": rule.code,
         "name": rule.name,
-        "shortDescription": {"text": rule.summary},
+        "shortDescription": {"text": plain(rule.summary)},
         "fullDescription": {"text": _clip(plain(finds), FULL_DESCRIPTION_LIMIT) if finds else rule.summary},
         "help": {"text": plain(doc), "markdown": doc} if doc else {"text": rule.summary},
         "defaultConfiguration": {"level": _LEVEL[rule.severity]},
