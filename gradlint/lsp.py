@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import gc
+import logging
 import re
 import sys
 from pathlib import Path
@@ -290,6 +291,18 @@ def build_server() -> GradlintServer:
     return server
 
 
+class _OneLine(logging.Formatter):
+    """pygls's complaints (a message it cannot parse) as one line on stderr, the editor's log:
+    the error in its own words, not its traceback."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        message = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            message += f": {type(error).__name__}: {error}"
+        return f"gradlint lsp: {message}"
+
+
 def serve() -> int:
     """Speak LSP on standard input and output until the client says exit (or goes away).
 
@@ -298,6 +311,12 @@ def serve() -> int:
     stdout = sys.stdout.buffer
     # The protocol owns standard output: a stray print anywhere would corrupt it.
     sys.stdout = sys.stderr
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_OneLine())
+    log = logging.getLogger("pygls")
+    log.addHandler(handler)
+    log.setLevel(logging.WARNING)
+    log.propagate = False
     server = build_server()
     # What is loaded by now lives as long as the server: the collector need not walk it again
     # during every lint (a few ms of each one).

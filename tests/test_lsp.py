@@ -278,6 +278,17 @@ def test_code_units_per_encoding():
     assert [lsp.units("é😋x", e) for e in ("utf-8", "utf-16", "utf-32", None)] == [7, 4, 3, 4]
 
 
+def test_a_message_that_is_not_json_is_one_line_on_stderr():
+    """The client hears of it (pygls shows it), the editor's log gets one line, no traceback."""
+    proc = subprocess.run([sys.executable, "-m", "gradlint", "lsp"], input=b"Content-Length: 5\r\n\r\n{bad}",
+                          capture_output=True, timeout=TIMEOUT)
+    assert proc.returncode == 1  # no shutdown request before the end of input
+    assert b"window/showMessage" in proc.stdout and b"Expecting property name" in proc.stdout
+    assert proc.stderr.decode().splitlines() == [
+        "gradlint lsp: Unable to handle message: JSONDecodeError: Expecting property name "
+        "enclosed in double quotes: line 1 column 2 (char 1)"]
+
+
 @pytest.mark.parametrize("separator", ["\x0c", "\u2028", "\x1c"])
 def test_lines_split_as_python_splits_them(separator):
     """A form feed or U+2028 in a line is not a line break (str.splitlines thinks it is)."""
