@@ -10,12 +10,16 @@ import argparse
 import os
 import sys
 from collections import Counter
+from typing import TYPE_CHECKING
 
-from gradlint import __version__, config as config_file, diff, runner
+from gradlint import __version__, config as config_file, runner
 from gradlint.discovery import discover, passed_by
 from gradlint.finding import STATUSES, Finding
 from gradlint.report import FORMATS
 from gradlint.rule import BY_CODE, RULES, Rule, select_codes
+
+if TYPE_CHECKING:
+    from gradlint import diff
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 MACHINE_FORMATS = ("json", "json-lines", "github", "sarif", "rdjson", "gitlab", "junit")  # stdout is for a program: statistics go to stderr
@@ -199,7 +203,7 @@ def _check(args: argparse.Namespace) -> int:
     result = runner.run(targets, lambda name: config.codes_for(name, codes))
     errors.extend(result.errors)
     if changes is not None:
-        result.findings, unchanged = diff.only_changed(result.findings, changes)
+        result.findings, unchanged = changes.only_changed(result.findings)
         if unchanged and not args.quiet:
             print(f"gradlint: {_plural(unchanged, 'finding')} on lines unchanged since "
                   f"{args.diff_base} not reported", file=sys.stderr)
@@ -255,6 +259,8 @@ def _check(args: argparse.Namespace) -> int:
 def _changes(base: str | None) -> diff.Changes | None:
     if base is None:
         return None
+    from gradlint import diff
+
     try:
         return diff.changes_since(base)
     except diff.DiffError as err:

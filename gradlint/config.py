@@ -23,10 +23,12 @@ import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-
-from pathspec import GitIgnoreSpec
+from typing import TYPE_CHECKING
 
 from gradlint.rule import select_codes
+
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -78,6 +80,8 @@ class Config:
     def _per_file_specs(self) -> list[tuple[GitIgnoreSpec, frozenset[str]]]:
         # (pattern, the codes it leaves on); prefixes and ALL resolved once, here. Off-by-default
         # rules are left on too: whether they run is the selection's business, not the pattern's.
+        from pathspec import GitIgnoreSpec  # here, not at the top: most runs have no such table
+
         return [
             (GitIgnoreSpec.from_lines([pattern]), select_codes(["ALL"], ignored))
             for pattern, ignored in self.per_file_ignores.items()

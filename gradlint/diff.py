@@ -45,6 +45,17 @@ class Changes:
             return True
         return any(line in changed for line in range(finding.line, max(finding.end_line, finding.line) + 1))
 
+    def only_changed(self, findings: Iterable[Finding]) -> tuple[list[Finding], int]:
+        """(the findings on changed lines, how many others there were); standard input is not
+        in the diff, so its findings all stay."""
+        kept, hidden = [], 0
+        for finding in findings:
+            if finding.path == "-" or self.touches(finding):
+                kept.append(finding)
+            else:
+                hidden += 1
+        return kept, hidden
+
 
 def changes_since(base: str, where: Path | None = None) -> Changes:
     """The changes of the working tree at ``where`` (default: the current directory) since the
@@ -73,17 +84,6 @@ def changes_since(base: str, where: Path | None = None) -> Changes:
     changes.new = {(top / name.decode("utf-8", "surrogateescape")).resolve()
                    for name in untracked.split(b"\0") if name}
     return changes
-
-
-def only_changed(findings: Iterable[Finding], changes: Changes) -> tuple[list[Finding], int]:
-    """(the findings on changed lines, how many others there were)."""
-    kept, hidden = [], 0
-    for finding in findings:
-        if finding.path == "-" or changes.touches(finding):
-            kept.append(finding)
-        else:
-            hidden += 1
-    return kept, hidden
 
 
 def _unquote(path: bytes) -> str:

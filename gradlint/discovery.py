@@ -16,9 +16,12 @@ import errno
 import os
 import stat
 from collections.abc import Callable, Iterable
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pathspec import GitIgnoreSpec
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
 
 DEFAULT_EXCLUDE: tuple[str, ...] = (
     ".git", ".hg", ".svn",
@@ -54,7 +57,7 @@ def discover(
     """
     root = Path(os.path.abspath(root if root is not None else os.curdir))
     patterns = list(DEFAULT_EXCLUDE if exclude is None else exclude) + list(extend_exclude)
-    walker = _Walker(root, GitIgnoreSpec.from_lines(patterns), on_error)
+    walker = _Walker(root, patterns, on_error)
     found: dict[str, Path] = {}  # absolute path → path as the user spelled it; dedupes `. a.py`
     for arg in paths:
         path = Path(arg)
@@ -90,7 +93,7 @@ def passed_by(
     absolute = Path(os.path.abspath(path))
     top = root if absolute.is_relative_to(root) else absolute.parent
     patterns = list(DEFAULT_EXCLUDE if exclude is None else exclude) + list(extend_exclude)
-    walker = _Walker(root, GitIgnoreSpec.from_lines(patterns), on_error=None)
+    walker = _Walker(root, patterns, on_error=None)
     walker._base = top
     # The searched folder itself is never skipped, as in ``discover``: only what lies below it.
     folders = _ancestors(absolute.parent, top)[:-1]
@@ -100,14 +103,20 @@ def passed_by(
 
 class _Walker:
     def __init__(
-        self, root: Path, exclude: GitIgnoreSpec, on_error: Callable[[str], None] | None
+        self, root: Path, patterns: list[str], on_error: Callable[[str], None] | None
     ) -> None:
         self.root = root
-        self.exclude = exclude
+        self.patterns = patterns
         self.on_error = on_error
         self._gitignores: dict[Path, GitIgnoreSpec | None] = {}
         self._repo_tops: dict[Path, Path | None] = {}
         self._base = root
+
+    @cached_property
+    def exclude(self) -> GitIgnoreSpec:
+        # pathspec is imported only when something is matched: a run on files named one by one
+        # (pre-commit, an editor) never needs it.
+        return _spec(self.patterns)
 
     def walk(self, top: Path) -> list[Path]:
         absolute = Path(os.path.abspath(top))
@@ -176,8 +185,14 @@ class _Walker:
                 lines = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
             except OSError:  # absent or unreadable: it ignores nothing
                 lines = []
-            self._gitignores[folder] = GitIgnoreSpec.from_lines(lines) if lines else None
+            self._gitignores[folder] = _spec(lines) if lines else None
         return self._gitignores[folder]
+
+
+def _spec(lines: Iterable[str]) -> GitIgnoreSpec:
+    from pathspec import GitIgnoreSpec
+
+    return GitIgnoreSpec.from_lines(lines)
 
 
 def _may_be_a_file(path: Path) -> bool:

@@ -8,23 +8,42 @@ notebook's JSON has no such lines to quote.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from importlib import import_module
 from typing import TextIO
 
 from gradlint.finding import Finding
-from gradlint.report import concise, full, github, gitlab, json_, json_lines, junit, rdjson, sarif
 
 Writer = Callable[[list[Finding], TextIO, Mapping[str | tuple[str, int], str]], None]
 
-FORMATS: dict[str, Writer] = {
-    "full": full.write,
-    "concise": concise.write,
-    "json": json_.write,
-    "json-lines": json_lines.write,
-    "github": github.write,
+
+class _Writers(Mapping[str, Writer]):
+    """Format name → writer, each module imported when its writer is first asked for: a run
+    pays only for the format it prints (rich alone would cost a single-file run a tenth of its
+    time)."""
+
+    def __init__(self, modules: dict[str, str]):
+        self._modules = modules
+
+    def __getitem__(self, name: str) -> Writer:
+        return import_module(f"{__name__}.{self._modules[name]}").write
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+
+FORMATS: Mapping[str, Writer] = _Writers({
+    "full": "full",
+    "concise": "concise",
+    "json": "json_",
+    "json-lines": "json_lines",
+    "github": "github",
     # for code review: GitHub code scanning, reviewdog, GitLab merge requests, CI test reports
-    "sarif": sarif.write,
-    "rdjson": rdjson.write,
-    "gitlab": gitlab.write,
-    "junit": junit.write,
-}
+    "sarif": "sarif",
+    "rdjson": "rdjson",
+    "gitlab": "gitlab",
+    "junit": "junit",
+})
