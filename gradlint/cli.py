@@ -216,11 +216,17 @@ def _check(args: argparse.Namespace) -> int:
         if not launch.torch_available():
             raise UsageError("--dynamic needs torch, which is not installed here: "
                              "pip install 'gradlint[dynamic]'")
-    changes = _changes(args.diff_base)
+    changes = _changes(args.diff_base, [t.path for t in targets if t.path is not None])
     result = runner.run(targets, lambda name: config.codes_for(name, codes))
     errors.extend(result.errors)
     if changes is not None:
-        result.findings, unchanged = changes.only_changed(result.findings)
+        from gradlint import diff
+
+        stdin = {t.name: runner.decode(t.source) for t in targets if t.path is None}
+        try:
+            result.findings, unchanged = changes.only_changed(result.findings, stdin)
+        except diff.DiffError as err:
+            raise UsageError(str(err)) from None
         if unchanged and not args.quiet:
             print(f"gradlint: {_plural(unchanged, 'finding')} on lines unchanged since "
                   f"{args.diff_base} not reported", file=sys.stderr)
@@ -273,13 +279,13 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if result.findings and not args.exit_zero else EXIT_CLEAN
 
 
-def _changes(base: str | None) -> diff.Changes | None:
+def _changes(base: str | None, paths: list) -> diff.Changes | None:
     if base is None:
         return None
     from gradlint import diff
 
     try:
-        return diff.changes_since(base)
+        return diff.Changes(base, paths)
     except diff.DiffError as err:
         raise UsageError(str(err)) from None
 

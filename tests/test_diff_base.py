@@ -115,5 +115,72 @@ def test_outside_a_repository_is_a_usage_error(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
     status, found, err = check(capsys, "--diff-base", "HEAD", ".")
     assert status == 2
-    assert err.startswith("gradlint: error: --diff-base: not a git repository")
+    assert err.strip().endswith("is not in a git repository")
     assert "Traceback" not in err
+
+
+def test_standard_input_is_compared_with_the_file_at_the_base(repo, capsys, monkeypatch):
+    """An editor pipes its buffer in: what differs from the file at REV counts, not the disk."""
+    import io
+
+    buffer = (LOOP + SECOND).encode()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(buffer)))
+    status, found, _ = check(capsys, "--diff-base", "HEAD", "--stdin-filename", "train.py", "-")
+    assert (status, found) == (1, [("train.py", 10, "GL004")])
+
+
+def test_standard_input_for_a_file_not_in_the_base_is_new(repo, capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(LOOP.encode())))
+    status, found, _ = check(capsys, "--diff-base", "HEAD", "--stdin-filename", "pkg/new.py", "-")
+    assert (status, found) == (1, [("pkg/new.py", 7, "GL004")])
+
+
+SAVED = """\
+import torch
+
+w = torch.randn(3, requires_grad=True)
+y = w + 1
+y += 1
+y.sum().backward()
+"""
+
+
+def test_a_finding_whose_cited_line_changed_is_kept(repo, capsys):
+    """Only the line that saves the tensor changed; the unchanged in-place edit is now the bug."""
+    (repo / "saved.py").write_text(SAVED)
+    git(repo, "add", "saved.py")
+    git(repo, "commit", "-q", "-m", "saved")
+    (repo / "saved.py").write_text(SAVED.replace("y = w + 1", "y = torch.sigmoid(w)"))
+    status, found, _ = check(capsys, "--diff-base", "HEAD", "saved.py")
+    assert (status, found) == (1, [("saved.py", 5, "GL005")])
+
+
+def test_a_file_in_another_repository_is_judged_in_its_own(repo, capsys, tmp_path_factory):
+    other = tmp_path_factory.mktemp("other")
+    git(other, "init", "-q", "-b", "main")
+    (other / "old.py").write_text(LOOP)
+    git(other, "add", "old.py")
+    git(other, "commit", "-q", "-m", "base")
+    (other / "new.py").write_text(LOOP)
+    status, found, _ = check(capsys, "--diff-base", "HEAD", str(other))
+    assert [(p.rsplit("/", 1)[-1], line) for p, line, _ in found] == [("new.py", 7)]
+
+
+def test_a_file_outside_any_repository_is_an_error(repo, capsys, tmp_path_factory, monkeypatch):
+    outside = tmp_path_factory.mktemp("outside")
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(outside.parent))
+    (outside / "loose.py").write_text(LOOP)
+    status, found, err = check(capsys, "--diff-base", "HEAD", str(outside / "loose.py"))
+    assert status == 2
+    assert err.strip().endswith("loose.py is not in a git repository")
+
+
+def test_run_from_outside_the_repository_it_checks(repo, capsys, tmp_path_factory, monkeypatch):
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(elsewhere.parent))
+    (repo / "train.py").write_text(LOOP + SECOND)
+    monkeypatch.chdir(elsewhere)
+    status, found, _ = check(capsys, "--diff-base", "HEAD", str(repo))
+    assert [line for _, line, _ in found] == [10]
