@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 from collections import Counter
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gradlint import __version__, config as config_file, runner
@@ -137,8 +138,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--config", metavar="PATH",
                        help="the pyproject.toml to read [tool.gradlint] from "
                        "(default: the nearest one that has it)")
+    check.add_argument("-j", "--jobs", type=_jobs, metavar="N",
+                       help="lint in N processes (default: the number of CPUs; 1: no pool)")
     check.add_argument("--no-cache", action="store_true",
-                       help="accepted and ignored: there is no cache yet")
+                       help="lint every file afresh, and do not write the cache")
+    check.add_argument("--cache-dir", metavar="PATH",
+                       help="where to keep the cache (default: $GRADLINT_CACHE_DIR, else "
+                       ".gradlint_cache in the folder of the config file, else in the current one)")
     check.add_argument("-q", "--quiet", action="store_true",
                        help="print no summary line")
     check.add_argument("--add-noqa", action="store_true",
@@ -217,8 +223,14 @@ def _check(args: argparse.Namespace) -> int:
             raise UsageError("--dynamic needs torch, which is not installed here: "
                              "pip install 'gradlint[dynamic]'")
     changes = _changes(args.diff_base, [t.path for t in targets if t.path is not None])
-    result = runner.run(targets, lambda name: config.codes_for(name, codes))
+    from gradlint import parallel, progress
+
+    result = runner.run(targets, lambda name: config.codes_for(name, codes),
+                        jobs=args.jobs or parallel.default_jobs(), cache=_cache(args, config),
+                        progress=progress.bar)
     errors.extend(result.errors)
+    for warning in result.warnings:
+        print(f"gradlint: warning: {warning}", file=sys.stderr)
     if changes is not None:
         from gradlint import diff
 
@@ -277,6 +289,28 @@ def _check(args: argparse.Namespace) -> int:
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if result.findings and not args.exit_zero else EXIT_CLEAN
+
+
+def _cache(args: argparse.Namespace, config: config_file.Config):
+    """The cache for this run (None with --no-cache): --cache-dir, else $GRADLINT_CACHE_DIR,
+    else .gradlint_cache in the project root, which is, as for ruff, the folder of the config
+    file in use, or the current folder when there is none."""
+    if args.no_cache:
+        return None
+    from gradlint import cache
+
+    folder = args.cache_dir or os.environ.get(cache.ENV) or config.root / cache.FOLDER
+    return cache.Cache(Path(os.path.abspath(folder)))
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number of processes: '{text}'") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
 
 
 def _changes(base: str | None, paths: list) -> diff.Changes | None:

@@ -2,20 +2,29 @@
 
 ``lint_file`` lints one file, a Python module or a Jupyter notebook, by its name.
 ``run`` is the command line's loop: a file that cannot be read, or that crashes a check, becomes
-an entry in ``Run.errors`` and the other files are still linted. ``lint_paths`` is the library
-call: it discovers files as ``gradlint check`` does and lets such errors raise.
+an entry in ``Run.errors`` and the other files are still linted. It takes the findings of
+unchanged files from the cache (``gradlint.cache``) and lints the others here or, when there are
+many, in a pool of processes (``gradlint.parallel``). ``lint_paths`` is the library call: it
+discovers files as ``gradlint check`` does and lets such errors raise.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, ContextManager
 
-from gradlint import engine, notebook, suppression
+# The engine (and libcst with it) is imported by the first file that needs linting, so a run
+# that finds every file in the cache never loads it.
+from gradlint import notebook, suppression
 from gradlint.discovery import discover
 from gradlint.finding import Finding
 from gradlint.rule import resolve
+
+if TYPE_CHECKING:
+    from gradlint.cache import Cache
 
 STDIN = "-"
 
@@ -37,31 +46,130 @@ class Run:
     # a notebook cell's text by (path, cell). Kept only for files with findings.
     sources: dict[str | tuple[str, int], str] = field(default_factory=dict)
     files_checked: int = 0
+    warnings: list[str] = field(default_factory=list)  # for stderr after "gradlint: warning: "
 
 
-def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]]) -> Run:
-    """Lint every target with the codes ``codes_for(name)`` allows; errors do not stop the run."""
+@dataclass
+class Outcome:
+    """One file's result, as a worker process sends it back: its findings, the texts they count
+    in (only when there are findings), or the error line that replaces them."""
+
+    findings: list[Finding] = field(default_factory=list)
+    texts: dict = field(default_factory=dict)
+    error: str | None = None
+    warning: str | None = None  # the cache could not be written
+
+
+@dataclass(frozen=True)
+class Job:
+    """A file to lint: its place in the run (errors are reported in file order), the codes that
+    run on it, and its size in bytes when known (the pool starts the largest files first)."""
+
+    index: int
+    target: Target
+    codes: frozenset[str]
+    size: int = 0
+
+
+# advance(n): n more files are done. Given the number of files to lint, a progress display.
+Progress = Callable[[int], ContextManager[Callable[[int], None]]]
+
+
+def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]], *, jobs: int = 1,
+        cache: Cache | None = None, progress: Progress | None = None) -> Run:
+    """Lint every target with the codes ``codes_for(name)`` allows; errors do not stop the run.
+
+    ``cache``: findings of files whose bytes and codes are unchanged are taken from it, and
+    every file linted is stored in it (standard input never is). ``jobs``: the number of
+    processes that lint (1: this one); a pool is started only when at least
+    ``parallel.POOL_MIN`` files need linting. ``progress`` is entered with the number of files
+    to lint. Findings come out sorted and errors in the targets' order, whatever the jobs.
+    """
     result = Run()
-    for target in targets:
+    errors: list[tuple[int, str]] = []
+    todo: list[Job] = []
+    if cache is not None:
+        from gradlint.cache import content_hash
+    for index, target in enumerate(targets):
+        codes = codes_for(target.name)
+        if cache is None or target.path is None:
+            todo.append(Job(index, target, codes))
+            continue
         try:
-            source = target.source if target.source is not None else target.path.read_bytes()
+            source = target.path.read_bytes()
         except OSError as err:
-            result.errors.append(f"error: {target.name}: cannot read: {err.strerror or err}")
+            errors.append((index, _cannot_read(target, err)))
             continue
-        try:
-            found, texts = lint_file(source, target.name, codes_for(target.name))
-        except Exception as err:  # a bug in a check must cost one file, not the whole run
-            result.errors.append(
-                f"internal error while checking {target.name}: "
-                f"{type(err).__name__}: {err} (please report this)"
-            )
-            continue
-        result.files_checked += 1
-        if found:
-            result.findings.extend(found)
-            result.sources.update(texts)
+        found = cache.get(target.name, codes, content_hash(source))
+        if found is None:
+            todo.append(Job(index, target, codes, len(source)))
+        else:
+            _collect(result, errors, index, Outcome(found, texts(source, target.name) if found else {}))
+    with (progress or _no_progress)(len(todo)) as advance:
+        if jobs > 1 and len(todo) > 1:
+            from gradlint import parallel
+
+            if len(todo) >= parallel.POOL_MIN:
+                for index, outcome in parallel.check_all(todo, jobs, cache):
+                    _collect(result, errors, index, outcome)
+                    advance(1)
+                todo = []
+        for job in todo:
+            _collect(result, errors, job.index, check(job.target, job.codes, cache))
+            advance(1)
+    result.errors = [message for _, message in sorted(errors)]
     result.findings.sort()
     return result
+
+
+def check(target: Target, codes: frozenset[str], cache: Cache | None = None) -> Outcome:
+    """Read and lint one target, and store its findings in ``cache``; never raises."""
+    try:
+        source = target.source if target.source is not None else target.path.read_bytes()
+    except OSError as err:
+        return Outcome(error=_cannot_read(target, err))
+    try:
+        found, texts = lint_file(source, target.name, codes)
+    except Exception as err:  # a bug in a check must cost one file, not the whole run
+        return Outcome(error=f"internal error while checking {target.name}: "
+                             f"{type(err).__name__}: {err} (please report this)")
+    warning = None
+    if cache is not None and target.path is not None:  # stdin is never cached
+        from gradlint.cache import content_hash
+
+        warning = cache.put(target.name, codes, content_hash(source), found)
+    return Outcome(found, texts if found else {}, warning=warning)
+
+
+def _collect(result: Run, errors: list[tuple[int, str]], index: int, outcome: Outcome) -> None:
+    if outcome.warning is not None and outcome.warning not in result.warnings:
+        result.warnings.append(outcome.warning)
+    if outcome.error is not None:
+        errors.append((index, outcome.error))
+        return
+    result.files_checked += 1
+    if outcome.findings:
+        result.findings.extend(outcome.findings)
+        result.sources.update(outcome.texts)
+
+
+def _cannot_read(target: Target, err: OSError) -> str:
+    return f"error: {target.name}: cannot read: {err.strerror or err}"
+
+
+@contextlib.contextmanager
+def _no_progress(total: int):
+    yield lambda done: None
+
+
+def texts(source: bytes, name: str) -> dict[str | tuple[str, int], str]:
+    """The texts a file's findings count in, as ``lint_file`` returns them, without linting."""
+    if name.endswith(notebook.SUFFIX):
+        try:
+            return {(name, cell): text for cell, text in notebook.read(source).cells.items()}
+        except notebook.NotANotebook:
+            pass
+    return {name: decode(source)}
 
 
 def lint_file(source: bytes, name: str, codes: frozenset[str]) -> tuple[list[Finding], dict]:
@@ -72,6 +180,8 @@ def lint_file(source: bytes, name: str, codes: frozenset[str]) -> tuple[list[Fin
     not one is GL000 at line 1; a cell that does not parse is GL000 in that cell, and the other
     cells are still checked; a notebook in another language (R, Julia) has no findings.
     """
+    from gradlint import engine
+
     if not name.endswith(notebook.SUFFIX):
         return engine.lint_source(source, name, codes), {name: decode(source)}
     try:

@@ -58,6 +58,14 @@ def harness_results(request):
     return run_harness(sorted(selected))
 
 
+@pytest.fixture(autouse=True)
+def _cache_in_tmp(tmp_path_factory, monkeypatch):
+    """Each test's ``gradlint check`` runs (in-process or in a child) cache in a folder of their
+    own: never a .gradlint_cache in the repository or fixtures/, and never findings cached by an
+    earlier test whose engine was patched differently."""
+    monkeypatch.setenv("GRADLINT_CACHE_DIR", str(tmp_path_factory.mktemp("gradlint_cache")))
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--update-golden",

@@ -1,0 +1,100 @@
+"""Lint many files in a pool of worker processes (``gradlint check -j N``).
+
+Each worker imports the engine once and then lints chunks of files sent to it by path (it reads
+them itself, and stores its own cache entries); it sends back, per file, only the findings and,
+for files with findings, the texts they count in. The largest files go first, so that no big
+file is left to run alone at the end. The caller sorts what comes back, so the output never
+depends on which worker finished first.
+
+A worker killed from outside (the kernel's out-of-memory killer, a signal) breaks the pool:
+every file not yet done is reported as not checked, in one error line, and the run goes on to
+report what it has. It does not hang (``concurrent.futures`` notices the dead process, where
+``multiprocessing.Pool`` would wait for it forever).
+"""
+from __future__ import annotations
+
+import math
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from gradlint import runner
+
+if TYPE_CHECKING:
+    from gradlint.cache import Cache
+
+# Fewer files than this to lint are linted in the calling process. Starting a pool costs each
+# worker a fork and the engine's import (~0.1 s of CPU, the import the single process pays too),
+# and a file costs a few milliseconds to a few hundred, so below a dozen or so files the pool
+# saves less than it costs: a pre-commit run over the files of one commit should not pay it.
+POOL_MIN = 16
+CHUNK_MAX = 16  # files per message to a worker: fewer messages, yet a balanced end
+
+_cache: Cache | None = None  # the worker's copy
+
+
+def default_jobs() -> int:
+    """The CPUs this process may run on (its affinity mask, where the system has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # macOS, Windows
+        return max(1, os.cpu_count() or 1)
+
+
+def start_method() -> str:
+    import multiprocessing
+
+    # fork: a worker starts with gradlint already imported, in milliseconds. macOS has it but
+    # CPython deems it unsafe there (system libraries), so macOS and Windows spawn.
+    return "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin" else "spawn"
+
+
+def check_all(jobs: list[runner.Job], workers: int, cache: Cache | None) -> Iterator[tuple[int, runner.Outcome]]:
+    """(job index, outcome) for every job, in the order they finish, linted by ``workers``
+    processes."""
+    # Imported here: the command line asks this module for default_jobs() on every run.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
+    chunks = _chunks(sorted(jobs, key=lambda job: -job.size), workers)
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)),
+                               mp_context=multiprocessing.get_context(start_method()),
+                               initializer=_start, initargs=(cache,))
+    lost: list[runner.Job] = []
+    try:
+        futures = {pool.submit(_check_chunk, [(j.index, j.target, j.codes) for j in chunk]): chunk
+                   for chunk in chunks}
+        for future in as_completed(futures):
+            try:
+                yield from future.result()
+            except BrokenProcessPool:
+                lost += futures[future]
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    if lost:
+        lost.sort(key=lambda job: job.index)
+        names = ", ".join(job.target.name for job in lost[:3]) + (", ..." if len(lost) > 3 else "")
+        yield lost[0].index, runner.Outcome(error=(
+            f"error: a worker process died (killed, perhaps for lack of memory) while checking; "
+            f"{len(lost)} file{'s' if len(lost) != 1 else ''} not checked: {names}"))
+
+
+def _chunks(jobs: list[runner.Job], workers: int) -> list[list[runner.Job]]:
+    size = max(1, min(CHUNK_MAX, math.ceil(len(jobs) / (workers * 8))))
+    return [jobs[i:i + size] for i in range(0, len(jobs), size)]
+
+
+def _start(cache: Cache | None) -> None:
+    global _cache
+    _cache = cache
+    # Ctrl-C is the parent's to handle: it stops handing out chunks and reports. A worker that
+    # took it too would print a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from gradlint import engine  # noqa: F401  (paid once per worker, not per file)
+
+
+def _check_chunk(items: list[tuple[int, runner.Target, frozenset[str]]]) -> list[tuple[int, runner.Outcome]]:
+    return [(index, runner.check(target, codes, _cache)) for index, target, codes in items]

@@ -1,0 +1,261 @@
+"""The cache (gradlint/cache.py): a warm run reports exactly what a cold one does, parses nothing,
+and any change that could change a file's findings makes it linted again."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gradlint import cache, cli, engine
+
+ROOT = Path(__file__).resolve().parent.parent
+BAD = ("import torch\nbase = torch.ones(3, requires_grad=True)\nu = base * 4\nsq = u ** 2\nu.add_(3)\n"
+       "sq.sum().backward()\n")
+GOOD = "import torch\nx = torch.ones(3)\n"
+
+
+def check(capsys, *args: str) -> tuple[int, str, str]:
+    code = cli.main(["check", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.py").write_text(BAD)
+    (tmp_path / "good.py").write_text(GOOD)
+    return tmp_path
+
+
+@pytest.fixture
+def linted(monkeypatch):
+    """The names engine.lint_source is asked to lint (the files the cache did not answer)."""
+    seen: list[str] = []
+    real = engine.lint_source
+
+    def lint_source(source, path, codes=None, **kwargs):
+        seen.append(path)
+        return real(source, path, codes, **kwargs)
+
+    monkeypatch.setattr(engine, "lint_source", lint_source)
+    return seen
+
+
+def entries(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.glob("*/*/*") if p.is_file() and not p.name.startswith(".tmp"))
+
+
+def test_warm_output_is_the_cold_output_over_every_fixture(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(ROOT)
+    args = ["--output-format", "json", "--select", "ALL", "-j", "1", "--cache-dir", str(tmp_path), "fixtures"]
+    cold = check(capsys, *args)
+    assert len(entries(tmp_path)) > 200  # every fixture (notebooks too) was stored
+    warm = check(capsys, *args)
+    uncached = check(capsys, "--no-cache", *args)
+    assert cold[1].startswith("[") and json.loads(cold[1])
+    assert cold == warm == uncached
+
+
+def test_a_warm_run_parses_nothing_and_never_imports_libcst(project):
+    env = dict(os.environ, GRADLINT_CACHE_DIR=str(project / "cache"))
+    script = ("import sys\nfrom gradlint import cli\ncode = cli.main(['check', '-q', '.'])\n"
+              "print(code, 'libcst' in sys.modules)")
+    run = lambda: subprocess.run([sys.executable, "-c", script], cwd=project, env=env,  # noqa: E731
+                                 capture_output=True, text=True, timeout=60)
+    cold, warm = run(), run()
+    assert cold.stdout.split()[-2:] == ["1", "True"], cold.stderr
+    assert warm.stdout.split()[-2:] == ["1", "False"], warm.stderr
+    findings = lambda run: run.stdout.splitlines()[:-1]  # noqa: E731
+    assert findings(cold) == findings(warm) and "bad.py:5:1: GL005" in warm.stdout
+
+
+def test_findings_are_cached_whole(project, capsys, linted):
+    first = check(capsys, "--output-format", "json")
+    assert sorted(linted) == ["bad.py", "good.py"]
+    linted.clear()
+    assert check(capsys, "--output-format", "json") == first
+    assert linted == []
+    (finding,) = json.loads(first[1])
+    assert finding["details"] and finding["hint"] and finding["message"]
+
+
+def test_an_edited_file_is_linted_again(project, capsys, linted):
+    check(capsys)
+    linted.clear()
+    (project / "good.py").write_text(BAD)
+    code, out, _ = check(capsys)
+    assert linted == ["good.py"]
+    assert code == 1 and "good.py:5:1: GL005" in out
+
+
+@pytest.mark.parametrize("config", [
+    '[tool.gradlint]\nper-file-ignores = { "bad.py" = ["GL005"] }\n',
+    '[tool.gradlint]\nselect = ["GL001"]\n',
+    '[tool.gradlint]\nselect = ["ALL"]\n',
+])
+def test_a_config_that_changes_a_files_codes_lints_it_again(project, capsys, linted, config):
+    check(capsys)
+    linted.clear()
+    (project / "pyproject.toml").write_text(config)
+    check(capsys)
+    assert "bad.py" in linted
+
+
+def test_a_config_that_changes_no_codes_reuses_the_cache(project, capsys, linted):
+    check(capsys)
+    linted.clear()
+    (project / "pyproject.toml").write_text('[tool.gradlint]\nper-file-ignores = { "good.py" = ["GL005"] }\n')
+    assert check(capsys)[0] == 1
+    assert linted == ["good.py"]  # its codes changed; bad.py's did not
+
+
+def test_other_gradlint_code_never_reuses_findings(project, capsys, linted, monkeypatch, tmp_path):
+    folder = project / "cache"
+    check(capsys, "--cache-dir", str(folder))
+    (old,) = [p.name for p in folder.iterdir() if p.is_dir()]
+    linted.clear()
+    monkeypatch.setattr(cache, "fingerprint", lambda: "f" * 32)
+    assert check(capsys, "--cache-dir", str(folder))[0] == 1
+    assert sorted(linted) == ["bad.py", "good.py"]
+    # The old code's entries can never be read again, so they are deleted.
+    assert [p.name for p in folder.iterdir() if p.is_dir()] == ["0.1.0-" + "f" * 16] != [old]
+
+
+def test_the_fingerprint_follows_an_edit_of_gradlints_code(tmp_path):
+    package = tmp_path / "gradlint"
+    package.mkdir()
+    (package / "engine.py").write_text("x = 1\n")
+    (package / "data.json").write_text("{}")
+    (package / "notes.txt").write_text("not code")
+    before = cache.fingerprint(package)
+    assert cache.fingerprint(package) == before
+    (package / "notes.txt").write_text("still not code")
+    assert cache.fingerprint(package) == before
+    (package / "engine.py").write_text("x = 22\n")
+    assert cache.fingerprint(package) != before
+    assert cache.fingerprint() != before  # the installed code by default
+
+
+@pytest.mark.parametrize("garbage", [
+    b"", b"{", b"\x00\xff garbage", b"[]", b'{"hash": 1}', b'{"hash": "x", "findings": []}',
+    "same-hash", "foreign-finding",
+])
+def test_a_corrupt_or_foreign_entry_is_a_miss_and_is_rewritten(project, capsys, linted, garbage):
+    folder = project / "cache"
+    first = check(capsys, "--cache-dir", str(folder))
+    stored = {p: p.read_bytes() for p in entries(folder)}
+    assert len(stored) == 2
+    for path, data in stored.items():
+        if garbage == "same-hash":  # the right file's hash, but findings that are not findings
+            path.write_bytes(json.dumps({"hash": json.loads(data)["hash"], "findings": [{"line": "1"}]}).encode())
+        elif garbage == "foreign-finding":
+            entry = json.loads(data)
+            entry["findings"] = [{**f, "line": "one"} for f in entry["findings"]] or [{"code": 5}]
+            path.write_bytes(json.dumps(entry).encode())
+        else:
+            path.write_bytes(garbage)
+    linted.clear()
+    assert check(capsys, "--cache-dir", str(folder)) == first
+    assert sorted(linted) == ["bad.py", "good.py"]
+    assert {p: p.read_bytes() for p in entries(folder)} == stored  # rewritten
+
+
+def test_a_truncated_entry_is_a_miss(project, capsys, linted):
+    folder = project / "cache"
+    first = check(capsys, "--cache-dir", str(folder))
+    for path in entries(folder):
+        path.write_bytes(path.read_bytes()[:-7])
+    linted.clear()
+    assert check(capsys, "--cache-dir", str(folder)) == first
+    assert len(linted) == 2
+
+
+def test_an_unwritable_cache_warns_once_and_the_run_goes_on(project, capsys):
+    (project / "file").write_text("")
+    for name in ("a", "b", "c"):
+        (project / f"{name}.py").write_text(BAD)
+    code, out, err = check(capsys, "--cache-dir", str(project / "file" / "cache"), "-j", "1")
+    assert code == 1 and out.count("GL005") == 4
+    warnings = [line for line in err.splitlines() if "warning" in line]
+    assert warnings == [f"gradlint: warning: cannot write the cache in {project / 'file' / 'cache'} "
+                        "(Not a directory); continuing without it"]
+
+
+def test_the_cache_folder_is_tagged_and_ignored_by_git(project, capsys, monkeypatch):
+    monkeypatch.delenv("GRADLINT_CACHE_DIR")
+    check(capsys)
+    folder = project / ".gradlint_cache"
+    assert (folder / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55\n")
+    assert (folder / ".gitignore").read_text().splitlines()[-1] == "*"
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=project,
+                            capture_output=True, text=True, check=True).stdout
+    assert ".gradlint_cache" not in status and "bad.py" in status
+
+
+def test_the_cache_lives_in_the_folder_of_the_config_file(project, capsys, monkeypatch):
+    monkeypatch.delenv("GRADLINT_CACHE_DIR")
+    (project / "pyproject.toml").write_text("[tool.gradlint]\n")
+    (project / "sub").mkdir()
+    (project / "sub" / "x.py").write_text(BAD)
+    monkeypatch.chdir(project / "sub")
+    assert check(capsys, "x.py")[0] == 1
+    assert (project / ".gradlint_cache").is_dir() and not (project / "sub" / ".gradlint_cache").exists()
+
+
+def test_without_a_config_the_cache_lives_in_the_current_folder(project, capsys, monkeypatch):
+    monkeypatch.delenv("GRADLINT_CACHE_DIR")
+    (project / "sub").mkdir()
+    monkeypatch.chdir(project / "sub")
+    check(capsys, "../bad.py")
+    assert (project / "sub" / ".gradlint_cache").is_dir()
+
+
+def test_cache_dir_beats_the_environment(project, capsys):
+    check(capsys, "--cache-dir", "here")
+    assert entries(project / "here")
+    assert not entries(Path(os.environ["GRADLINT_CACHE_DIR"]))
+
+
+def test_no_cache_reads_and_writes_nothing(project, capsys, linted):
+    check(capsys, "--cache-dir", "c")
+    linted.clear()
+    check(capsys, "--cache-dir", "c", "--no-cache")
+    assert len(linted) == 2
+    check(capsys, "--cache-dir", "d", "--no-cache")
+    assert not (project / "d").exists()
+
+
+def test_stdin_is_never_cached(project, capsys, linted, monkeypatch):
+    import io
+
+    for _ in range(2):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BAD.encode())))
+        assert check(capsys, "--cache-dir", "c", "--stdin-filename", "bad.py")[0] == 1
+    assert linted == ["bad.py", "bad.py"]
+    assert not entries(project / "c")
+
+
+def test_add_noqa_after_a_warm_run_writes_and_the_next_run_sees_the_new_text(project, capsys, linted):
+    check(capsys)
+    check(capsys)  # warm: the findings (and the texts add-noqa compares) come from the cache
+    code, _, err = check(capsys, "--add-noqa")
+    assert code == 0 and "Added 1 noqa directive in 1 file." in err
+    assert "# noqa: GL005" in (project / "bad.py").read_text()
+    linted.clear()
+    assert check(capsys)[0] == 0
+    assert linted == ["bad.py"]
+
+
+def test_a_notebook_is_cached_with_its_cells(capsys, monkeypatch, tmp_path, linted):
+    monkeypatch.chdir(ROOT)
+    args = ["--output-format", "full", "--cache-dir", str(tmp_path), "fixtures/notebooks"]
+    cold = check(capsys, *args)
+    linted.clear()
+    assert check(capsys, *args) == cold and linted == []
+    assert "cell 3" in cold[1]

@@ -1,0 +1,150 @@
+"""gradlint check -j N (gradlint/parallel.py): the same output as one process, errors in file order,
+a killed worker costs an error line and never hangs the run, and small runs start no pool."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gradlint import cli, engine, parallel, runner
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = Path("/tmp/corpus")
+BAD = ("import torch\nbase = torch.ones(3, requires_grad=True)\nu = base * 4\nsq = u ** 2\nu.add_(3)\n"
+       "sq.sum().backward()\n")
+
+
+def check(capsys, *args: str) -> tuple[int, str, str]:
+    code = cli.main(["check", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def pools(monkeypatch):
+    """How many pools the run started, and with how many files each."""
+    started: list[int] = []
+    real = parallel.check_all
+
+    def check_all(jobs, workers, cache):
+        started.append(len(jobs))
+        yield from real(jobs, workers, cache)
+
+    monkeypatch.setattr(parallel, "check_all", check_all)
+    return started
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for i in range(parallel.POOL_MIN + 4):
+        (tmp_path / f"m{i:02}.py").write_text(BAD if i % 3 == 0 else "x = 1\n")
+    return tmp_path
+
+
+def test_two_processes_report_what_one_does_over_every_fixture(capsys, monkeypatch, pools):
+    monkeypatch.chdir(ROOT)
+    args = ["--output-format", "json", "--select", "ALL", "--no-cache", "fixtures"]
+    one = check(capsys, "-j", "1", *args)
+    assert pools == []
+    two = check(capsys, "-j", "2", *args)
+    assert pools and pools[0] > 200  # the notebooks too
+    assert one == two and one[1].count('"code"') > 50
+
+
+def test_errors_come_in_file_order_one_line_each(project, capsys, monkeypatch, pools):
+    real = engine.lint_source
+
+    def lint_source(source, path, codes=None, **kwargs):
+        if path in ("m05.py", "m11.py", "m17.py"):
+            raise KeyError(path)
+        return real(source, path, codes, **kwargs)
+
+    monkeypatch.setattr(engine, "lint_source", lint_source)  # the forked workers inherit it
+    code, out, err = check(capsys, "-j", "2", "--no-cache")
+    assert pools
+    assert code == 2 and out.count("GL005") == 7
+    assert [line for line in err.splitlines() if "internal error" in line] == [
+        f"gradlint: internal error while checking {name}: KeyError: '{name}' (please report this)"
+        for name in ("m05.py", "m11.py", "m17.py")]
+    assert "(17 files checked)" in err
+
+
+def test_a_killed_worker_is_an_error_not_a_hang(project, capsys, monkeypatch, pools):
+    real = engine.lint_source
+
+    def lint_source(source, path, codes=None, **kwargs):
+        if path == "m07.py":
+            os.kill(os.getpid(), signal.SIGKILL)  # as the kernel's out-of-memory killer would
+        return real(source, path, codes, **kwargs)
+
+    monkeypatch.setattr(engine, "lint_source", lint_source)
+    code, _, err = check(capsys, "-j", "2", "--no-cache")
+    assert pools and code == 2
+    (line,) = [line for line in err.splitlines() if "worker" in line]
+    assert line.startswith("gradlint: error: a worker process died (killed, perhaps for lack of memory) "
+                           "while checking; ")
+    assert "m07.py" in line or "..." in line
+    assert "Traceback" not in err
+
+
+def test_few_files_start_no_pool(tmp_path, capsys, monkeypatch, pools):
+    monkeypatch.chdir(tmp_path)
+    for i in range(parallel.POOL_MIN - 1):
+        (tmp_path / f"m{i}.py").write_text(BAD)
+    assert check(capsys, "-j", "2", "--no-cache")[0] == 1
+    assert pools == []
+
+
+def test_a_warm_run_starts_no_pool(project, capsys, pools):
+    first = check(capsys, "-j", "2")
+    assert pools == [len(list(project.glob("*.py")))]
+    assert check(capsys, "-j", "2") == first
+    assert pools == [len(list(project.glob("*.py")))]  # no second pool: nothing to lint
+
+
+def test_workers_write_the_cache(project, capsys, pools, tmp_path):
+    check(capsys, "-j", "2", "--cache-dir", "c")
+    assert pools
+    assert len([p for p in (project / "c").glob("*/*/*") if not p.name.startswith(".tmp")]) == 20
+
+
+def test_chunks_start_with_the_largest_files():
+    jobs = [runner.Job(i, runner.Target(f"f{i}"), frozenset(), size=i) for i in range(100)]
+    chunks = parallel._chunks(sorted(jobs, key=lambda job: -job.size), 2)
+    assert chunks[0][0].size == 99
+    assert sum(map(len, chunks)) == 100 and max(map(len, chunks)) <= parallel.CHUNK_MAX
+
+
+@pytest.mark.parametrize("text", ["0", "-2", "two"])
+def test_jobs_must_be_a_positive_number(capsys, text):
+    code, _, err = check(capsys, "-j", text, "x.py")
+    assert code == 2 and "argument -j/--jobs" in err
+
+
+def test_the_library_api_lints_in_process(tmp_path):
+    import gradlint
+
+    (tmp_path / "bad.py").write_text(BAD)
+    (found,) = gradlint.lint_paths(tmp_path)
+    assert found.code == "GL005"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="no corpus at /tmp/corpus (bash ../shared/tools/make_corpus.sh)")
+def test_the_corpus_reads_the_same_cold_warm_and_in_any_number_of_processes(tmp_path):
+    def run(*args: str) -> str:
+        proc = subprocess.run([sys.executable, "-m", "gradlint", "check", "--output-format", "json",
+                               *args, str(CORPUS)], capture_output=True, text=True, timeout=1800)
+        assert proc.returncode in (0, 1), proc.stderr
+        return proc.stdout
+
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    cold = run("-j", "2", *cache)
+    assert run("-j", "2", *cache) == cold  # warm
+    assert run("-j", "1", "--no-cache") == cold
+    assert run("-j", "2", "--no-cache") == cold
