@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import traceback
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -64,7 +65,14 @@ def run() -> None:
     with ``os._exit`` once its output is flushed, as mypy does. Nothing gradlint leaves behind
     needs a finalizer: the dynamic pass's processes have been waited for by then.
     """
-    status = main()
+    try:
+        status = main()
+    except Exception:
+        # A bug of gradlint's. The traceback is for the report; the status must still say
+        # "error" (2), not "findings" (1), which is what Python would exit with.
+        traceback.print_exc()
+        _error("internal error; please report it with the traceback above")
+        status = EXIT_ERROR
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -81,9 +89,17 @@ def _replace_unencodable(stream) -> None:
         reconfigure(errors="replace")
 
 
-class _CommandParser(argparse.ArgumentParser):
-    """A command's parser. It rejects unknown arguments itself, so that the usage printed with
-    the error is the command's (``gradlint check --bogus``), not the top-level one."""
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line, like every other error, naming the command's --help rather
+    than printing its whole usage block."""
+
+    def error(self, message: str):
+        self.exit(EXIT_ERROR, f"gradlint: error: {message} (see '{self.prog} --help')\n")
+
+
+class _CommandParser(_Parser):
+    """A command's parser. It rejects unknown arguments itself, so that the error names the
+    command's --help (``gradlint check --bogus``), not the top-level one."""
 
     def parse_known_args(self, args=None, namespace=None):
         namespace, extras = super().parse_known_args(args, namespace)
@@ -93,7 +109,7 @@ class _CommandParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="gradlint",
         description="A linter for PyTorch autograd: parameters that silently get no gradient, "
         "wrong gradients, graphs that grow every step.",

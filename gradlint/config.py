@@ -92,6 +92,8 @@ def load(config_path: str | Path | None = None, start: str | Path | None = None)
     """The config from ``config_path``, else from the nearest pyproject.toml above ``start``."""
     if config_path is not None:
         path = Path(os.path.abspath(config_path))
+        if path.is_dir():
+            raise ConfigError(f"{config_path}: is a folder; --config names the pyproject.toml itself")
         if not path.is_file():
             raise ConfigError(f"{config_path}: no such config file")
         table = _table(path, _read(path))
@@ -134,6 +136,9 @@ def _read(path: Path) -> dict:
             return tomllib.load(handle)
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{_display(path)}: invalid TOML: {err}") from None
+    except UnicodeDecodeError as err:  # TOML is UTF-8 by definition
+        line = err.object[: err.start].count(b"\n") + 1
+        raise ConfigError(f"{_display(path)}: invalid TOML: not UTF-8 (line {line})") from None
     except OSError as err:
         raise ConfigError(f"{_display(path)}: cannot read: {err.strerror or err}") from None
 

@@ -96,16 +96,31 @@ def test_symlink_loop_named_explicitly_says_so(project, capsys):
     assert err.splitlines()[0] == "gradlint: error: loop.py: too many levels of symbolic links"
 
 
-def test_usage_error_exits_2(project, capsys):
+def test_usage_error_is_one_line_and_exits_2(project, capsys):
     code, _, err = check(capsys, "--output-format", "xml")
-    assert code == 2 and err.startswith("usage: gradlint check")
+    assert code == 2
+    assert err.startswith("gradlint: error: argument --output-format: invalid choice: 'xml'")
+    assert err.count("\n") == 1 and err.endswith("(see 'gradlint check --help')\n")
 
 
-def test_unknown_option_shows_the_commands_usage(project, capsys):
+def test_unknown_option_names_the_commands_help(project, capsys):
     code, _, err = check(capsys, "--bogus")
     assert code == 2
-    assert err.startswith("usage: gradlint check")
-    assert err.splitlines()[-1] == "gradlint check: error: unrecognized arguments: --bogus"
+    assert err == "gradlint: error: unrecognized arguments: --bogus (see 'gradlint check --help')\n"
+
+
+def test_a_crash_exits_2_not_1(tmp_path):
+    """An exception gradlint did not expect is a bug: its traceback is shown, and the status must
+    not read as "findings"."""
+    script = ("import sys; from gradlint import cli\n"
+              "def boom(args): raise RuntimeError('boom')\n"
+              "cli._check = boom\n"
+              "sys.argv = ['gradlint', 'check', '.']\n"
+              "cli.run()\n")
+    proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "RuntimeError: boom" in proc.stderr
+    assert proc.stderr.splitlines()[-1] == "gradlint: error: internal error; please report it with the traceback above"
 
 
 def test_no_command_prints_help_and_exits_2(capsys):

@@ -102,6 +102,17 @@ def test_config_option_names_the_file(tmp_path, monkeypatch, capsys):
     assert check(capsys, "a.py", "--config", str(settings))[0] == 0
     code, _, err = check(capsys, "--config", "missing.toml")
     assert code == 2 and "missing.toml: no such config file" in err
+    code, _, err = check(capsys, "--config", ".")
+    assert code == 2 and err.startswith("gradlint: error: .: is a folder; --config names the pyproject.toml")
+
+
+def test_a_config_that_is_not_utf8_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
+    (tmp_path / "pyproject.toml").write_bytes(b'[tool.gradlint]\nselect = ["GL001"] # caf\xe9\n')
+    (tmp_path / "a.py").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = check(capsys, "a.py")
+    assert (code, out) == (2, "")
+    assert err == "gradlint: error: pyproject.toml: invalid TOML: not UTF-8 (line 2)\n"
 
 
 def test_config_option_naming_a_file_without_the_table_is_an_error(tmp_path, monkeypatch, capsys):
