@@ -285,7 +285,7 @@ def _check(args: argparse.Namespace) -> int:
                               "--dynamic-only to see why")
 
     output_format = args.output_format or ("full" if sys.stdout.isatty() else "concise")
-    FORMATS[output_format](result.findings, sys.stdout, result.sources)
+    FORMATS[output_format](result.findings, sys.stdout, result.sources, errors)
     if args.statistics:
         write_statistics(result.findings, sys.stderr if output_format in MACHINE_FORMATS else sys.stdout)
     sys.stdout.flush()  # findings before the stderr lines below when both go to one terminal

@@ -49,9 +49,9 @@ def mixed() -> tuple[list[Finding], dict]:
     return findings, sources
 
 
-def render(write, findings, sources) -> str:
+def render(write, findings, sources, errors=()) -> str:
     out = io.StringIO()
-    write(findings, out, sources)
+    write(findings, out, sources, errors)
     return out.getvalue()
 
 
@@ -201,10 +201,14 @@ def test_sarif_of_a_run_over_the_fixtures_validates_and_stdout_is_only_sarif():
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"] == plain["code"]
         location = result["locations"][0]["physicalLocation"]
         assert location["artifactLocation"] == {"uri": plain["path"], "uriBaseId": "%SRCROOT%"}
+        if "cell" in plain:  # a notebook's lines are not its JSON's: the alert is on the file
+            assert "region" not in location
+            place = result["properties"]
+            assert (place["cell"], place["line"], place["column"]) == (plain["cell"], plain["line"], plain["column"])
+            continue
         region = location["region"]
         assert (region["startLine"], region["startColumn"], region["endColumn"]) == (
             plain["line"], plain["column"], plain["end_column"])
-        assert region.get("properties", {}).get("cell") == plain.get("cell")
     fingerprints = [r["partialFingerprints"]["primaryLocationLineHash"] for r in results]
     assert len(set(fingerprints)) == len(fingerprints)
     assert run["automationDetails"] == {"id": "gradlint/"}
@@ -281,7 +285,8 @@ def test_sarif_a_notebook_finding_keeps_the_notebook_uri_and_names_its_cell():
     [result] = log["runs"][0]["results"]
     location = result["locations"][0]["physicalLocation"]
     assert location["artifactLocation"]["uri"] == "nb.ipynb"
-    assert location["region"]["properties"] == {"cell": 3} and result["properties"]["cell"] == 3
+    assert "region" not in location
+    assert (result["properties"]["cell"], result["properties"]["line"]) == (3, 2)
     assert result["message"]["text"].startswith("cell 3, line 2: the result is detached")
 
 
@@ -404,3 +409,19 @@ def test_an_unreadable_path_still_leaves_a_valid_document_on_stdout(here, capsys
     log = json.loads(out)
     validate_sarif(log)
     assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["GL000"]
+
+
+def test_errors_of_the_run_are_not_a_clean_report():
+    """A file that could not be read must not show as green in a CI system's viewer."""
+    errors = ["error: secret.py: cannot read: Permission denied"]
+    log = json.loads(render(sarif.write, [], {}, errors))
+    validate_sarif(log)
+    run = log["runs"][0]
+    assert run["invocations"] == [{"executionSuccessful": False, "toolExecutionNotifications": [
+        {"level": "error", "message": {"text": errors[0]}}]}]
+    assert json.loads(render(sarif.write, [], {}))["runs"][0]["invocations"][0]["executionSuccessful"]
+    root = ET.fromstring(render(junit.write, [finding()], {"model.py": "x\n" * 9}, errors))
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("2", "1", "1")
+    [error] = root.iter("error")
+    assert error.get("message") == errors[0]
+    assert not [case for case in root.iter("testcase") if case.get("name") == "No findings"]

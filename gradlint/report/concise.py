@@ -3,13 +3,14 @@
 In a notebook the location names the cell, as ruff does: ``train.ipynb:cell 3:4:5: GL001 ...``."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from gradlint.finding import Finding
 
 
-def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str]) -> None:
+def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str],
+          errors: Sequence[str] = ()) -> None:
     for finding in findings:
         out.write(line(finding) + "\n")
 

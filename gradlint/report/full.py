@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from rich.console import Console
@@ -28,7 +28,8 @@ _GUTTER = "blue"
 _VERDICT_STYLE = {"confirmed": "bold red", "dismissed": "bold green"}
 
 
-def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str]) -> None:
+def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str],
+          errors: Sequence[str] = ()) -> None:
     # soft_wrap: a long source line must stay one line, or the carets stop lining up with it.
     console = Console(file=out, highlight=False, markup=False, emoji=False, soft_wrap=True)
     lines_by_key: dict = {}

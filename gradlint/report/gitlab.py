@@ -13,14 +13,15 @@ description starts with the cell and line. No findings: ``[]``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from gradlint.finding import Finding, Severity
 from gradlint.report import review
 
 
-def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str]) -> None:
+def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str],
+          errors: Sequence[str] = ()) -> None:
     issues = [issue(finding, fingerprint)
               for finding, fingerprint in zip(findings, review.fingerprints(findings, sources))]
     json.dump(issues, out, indent=2)

@@ -6,13 +6,14 @@ is null until the dynamic pass has looked at the finding.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from gradlint.finding import Finding
 
 
-def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str]) -> None:
+def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str],
+          errors: Sequence[str] = ()) -> None:
     # default=str: a check's ``details`` should hold strings, but a stray value must not crash output.
     json.dump([finding.to_json() for finding in findings], out, indent=2, default=str)
     out.write("\n")

@@ -3,12 +3,13 @@ objects as the ``json`` format, without the enclosing array; nothing at all when
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from gradlint.finding import Finding
 
 
-def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str]) -> None:
+def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str],
+          errors: Sequence[str] = ()) -> None:
     for finding in findings:
         out.write(json.dumps(finding.to_json(), default=str) + "\n")

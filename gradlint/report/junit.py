@@ -9,7 +9,8 @@ Azure Pipelines): each file with findings is a ``<testsuite>``, each finding a f
     hint: ...</failure>
 
 A run without findings is one passing test case, ``No findings``, so the report says gradlint
-ran. The document is written in ASCII (other characters as character references), so it stays
+ran; each error of the run (a file that could not be read or checked) is a test case in error,
+so an unchecked file never passes as clean. The document is written in ASCII (other characters as character references), so it stays
 well-formed whatever the output's encoding; characters XML cannot hold (control characters other
 than tab and newlines) are replaced by U+FFFD.
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import groupby
 from pathlib import PurePosixPath
 from typing import TextIO
@@ -28,15 +29,22 @@ from gradlint.report import review
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str]) -> None:
-    out.write(ET.tostring(document(findings), encoding="us-ascii", xml_declaration=True).decode("ascii"))
+def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str],
+          errors: Sequence[str] = ()) -> None:
+    out.write(ET.tostring(document(findings, errors), encoding="us-ascii", xml_declaration=True).decode("ascii"))
     out.write("\n")
 
 
-def document(findings: list[Finding]) -> ET.Element:
-    """The ``<testsuites>`` element of a run."""
+def document(findings: list[Finding], errors: Sequence[str] = ()) -> ET.Element:
+    """The ``<testsuites>`` element of a run; each of its ``errors`` is a test case in error."""
     suites = []
-    if not findings:
+    if errors:
+        suite = _suite("gradlint", tests=len(errors), failures=0, errors=len(errors))
+        for number, error in enumerate(errors, start=1):
+            case = ET.SubElement(suite, "testcase", name=f"run error {number}", classname="gradlint")
+            ET.SubElement(case, "error", message=_xml(error)).text = _xml(error)
+        suites.append(suite)
+    if not findings and not errors:
         suite = _suite("gradlint", tests=1, failures=0)
         ET.SubElement(suite, "testcase", name="No findings", classname="gradlint")
         suites.append(suite)
@@ -46,16 +54,16 @@ def document(findings: list[Finding]) -> ET.Element:
         suite = _suite(path, tests=len(group), failures=len(group))
         suite.extend(_testcase(finding, path) for finding in group)
         suites.append(suite)
-    root = ET.Element("testsuites", name="gradlint", tests=str(max(len(findings), 1)),
-                      failures=str(len(findings)), errors="0")
+    root = ET.Element("testsuites", name="gradlint", tests=str(max(len(findings) + len(errors), 1)),
+                      failures=str(len(findings)), errors=str(len(errors)))
     root.extend(suites)
     ET.indent(root)
     return root
 
 
-def _suite(name: str, *, tests: int, failures: int) -> ET.Element:
+def _suite(name: str, *, tests: int, failures: int, errors: int = 0) -> ET.Element:
     return ET.Element("testsuite", name=_xml(name), tests=str(tests), failures=str(failures),
-                      errors="0", skipped="0")
+                      errors=str(errors), skipped="0")
 
 
 def _testcase(finding: Finding, path: str) -> ET.Element:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from gradlint.finding import Finding, Severity
@@ -24,7 +24,8 @@ from gradlint.report import review
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
-def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str]) -> None:
+def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str],
+          errors: Sequence[str] = ()) -> None:
     source = {"name": "gradlint"}
     home = review.home()
     if home:

@@ -11,15 +11,18 @@ columns 1-based, ``endColumn`` exclusive, columns counted in Unicode code points
 ``columnKind`` says), the path relative to the current folder under ``%SRCROOT%`` (run gradlint
 from the repository's root), and ``partialFingerprints.primaryLocationLineHash`` from
 ``review.fingerprints``, so an alert survives lines being inserted above it. A finding the
-dynamic pass confirmed has precision ``very-high``; one it dismissed is a ``note``. In a
-notebook the region holds the cell's own lines and ``properties.cell`` the cell's number.
+dynamic pass confirmed has precision ``very-high``; one it dismissed is a ``note``. A notebook
+finding has no region (GitHub would count its lines in the notebook's JSON): ``properties``
+holds the cell, line and column, and the message starts with them. The run's errors (a file
+that could not be read or checked) make ``invocations[0].executionSuccessful`` false, each an
+error notification.
 ``automationDetails.id`` is ``gradlint/``: the category GitHub keeps gradlint's alerts under.
 """
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePath
 from typing import TextIO
 from urllib.parse import quote
@@ -45,13 +48,15 @@ _TAGS = {"GL000": ["syntax"], "GL900": ["maintainability"]}
 _DEFAULT_TAGS = ["correctness", "pytorch", "autograd"]
 
 
-def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str]) -> None:
-    json.dump(log(findings, sources), out, indent=2)
+def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str],
+          errors: Sequence[str] = ()) -> None:
+    json.dump(log(findings, sources, errors), out, indent=2)
     out.write("\n")
 
 
-def log(findings: list[Finding], sources: Mapping[str, str]) -> dict:
-    """The SARIF log of one run as a JSON-ready dict."""
+def log(findings: list[Finding], sources: Mapping[str, str], errors: Sequence[str] = ()) -> dict:
+    """The SARIF log of one run as a JSON-ready dict; ``errors`` make its invocation
+    unsuccessful, each an error notification, so that a file left unchecked is not a clean run."""
     index = {rule.code: position for position, rule in enumerate(RULES)}
     results = [_result(finding, fingerprint, index)
                for finding, fingerprint in zip(findings, review.fingerprints(findings, sources))]
@@ -70,6 +75,11 @@ def log(findings: list[Finding], sources: Mapping[str, str]) -> dict:
             "columnKind": "unicodeCodePoints",
             "originalUriBaseIds": {SRCROOT: {"uri": root if root.endswith("/") else root + "/"}},
             "results": results,
+            "invocations": [{
+                "executionSuccessful": not errors,
+                "toolExecutionNotifications": [
+                    {"level": "error", "message": {"text": error}} for error in errors],
+            }],
         }],
     }
 
@@ -106,8 +116,10 @@ def _result(finding: Finding, fingerprint: str, index: Mapping[str, int]) -> dic
     properties: dict = {"precision": _precision(finding)}
     message = review.text(finding)
     if finding.cell is not None:
-        region["properties"] = {"cell": finding.cell}
-        properties["cell"] = finding.cell
+        # GitHub would place a region on the lines of the notebook's JSON, which are not the
+        # cell's: the alert goes on the file, the message and properties name the cell's line.
+        region = None
+        properties.update(cell=finding.cell, line=finding.line, column=finding.column)
         message = f"{review.cell_place(finding)}: {message}"
     if finding.verdict is not None:
         properties["dynamic"] = finding.verdict.status
@@ -117,7 +129,8 @@ def _result(finding: Finding, fingerprint: str, index: Mapping[str, int]) -> dic
     result.update({
         "level": _level(finding),
         "message": {"text": message},
-        "locations": [{"physicalLocation": {"artifactLocation": _artifact(finding.path), "region": region}}],
+        "locations": [{"physicalLocation": {"artifactLocation": _artifact(finding.path),
+                                            **({"region": region} if region else {})}}],
         "partialFingerprints": {"primaryLocationLineHash": fingerprint},
         "properties": properties,
     })
