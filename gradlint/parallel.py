@@ -59,9 +59,14 @@ def check_all(jobs: list[runner.Job], workers: int, cache: Cache | None) -> Iter
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
 
+    method = start_method()
+    if method == "fork":
+        # Imported once, here, and inherited by every worker: importing libcst (~0.1 s) in each
+        # worker instead would cost a short run more than the second process saves.
+        from gradlint import engine  # noqa: F401
     chunks = _chunks(sorted(jobs, key=lambda job: -job.size), workers)
     pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)),
-                               mp_context=multiprocessing.get_context(start_method()),
+                               mp_context=multiprocessing.get_context(method),
                                initializer=_start, initargs=(cache,))
     lost: list[runner.Job] = []
     try:
@@ -93,7 +98,7 @@ def _start(cache: Cache | None) -> None:
     # Ctrl-C is the parent's to handle: it stops handing out chunks and reports. A worker that
     # took it too would print a traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from gradlint import engine  # noqa: F401  (paid once per worker, not per file)
+    from gradlint import engine  # noqa: F401  (under spawn: once per worker, not per file)
 
 
 def _check_chunk(items: list[tuple[int, runner.Target, frozenset[str]]]) -> list[tuple[int, runner.Outcome]]:
