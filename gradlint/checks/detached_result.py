@@ -4,7 +4,8 @@ A cut is reported only where the trainables upstream of it get no gradient anoth
 detached copy kept for logging never reaches a sink; a stop-gradient beside an attached branch
 of the same model (SimSiam), one in front of a different model (a GAN's discriminator step), and
 one whose upstream is trained through another loss or output of the module (actor-critic
-advantages, a VAE's sample()) are intended.
+advantages, a VAE's sample()) are intended. A detached return counts only from a function on a
+training path (``_Uses``): a helper whose result the file never trains with exports values.
 
 PyTorch: https://pytorch.org/docs/stable/generated/torch.Tensor.detach.html
 """
@@ -14,6 +15,8 @@ import re
 
 import libcst as cst
 
+from gradlint.analysis.imports import dotted
+from gradlint.analysis.tree import children
 from gradlint.checks import Report
 from gradlint.rule import BY_CODE
 
@@ -36,6 +39,7 @@ _STATE = {"h", "c", "hx", "cx", "hn", "cn", "hidden", "hiddens", "state", "state
 def check(facts):
     reported = set()
     sinks = _sinks(facts)
+    uses = None
     for ret in facts.returns:
         fn = ret.function
         if fn.name == "<module>" or fn.nograd or fn.trains_locally:
@@ -58,6 +62,9 @@ def check(facts):
                 if any(name.endswith("@input") for name in cut.upstream) and (
                         fn.name != "forward" or value.cuts[cut.node] or value.post):
                     continue  # only a forward's whole output cut from its own input is that sure
+                uses = uses or _Uses(facts)
+                if not uses.trained_through(fn.node):
+                    continue  # an export: features for a probe, kNN, a plot; nothing here trains with it
                 yield from _report_return(cut, fn, reported)
 
     for site in facts.backwards:
@@ -217,3 +224,354 @@ def _report(cut, where: str, **refs):
         details={"tensor": cut.tensor, "cut": cut.kind, "upstream": names},
         refs=refs,
     )
+
+
+# ---- where the file takes a function's result --------------------------------------------------
+
+# Decorators that leave a function called as it is written (anything else may register it:
+# its result goes where this file cannot see).
+_PLAIN_DECORATORS = {"staticmethod", "classmethod", "torch.no_grad", "torch.inference_mode"}
+# Methods that put their argument into the receiver (`feats.append(e)`): the container holds it.
+_FILLS = {"append", "extend", "insert", "add", "update", "put", "setdefault", "appendleft"}
+# A value handed to a call named with one of these, or bound to a name with one, is a loss term.
+_LOSS = {"loss", "losses", "criterion", "objective", "entropy"}
+
+
+class _Unit:
+    """One statement, or a compound statement's header, as the use analysis sees it."""
+
+    __slots__ = ("owner", "reads", "targets", "names", "dotted", "bare_attrs", "calls", "backward", "returns")
+
+    def __init__(self, owner, reads, targets):
+        self.owner = owner  # the innermost function (or the module) it is in
+        self.reads = [r for r in reads if r is not None]
+        self.targets = [t for t in targets if t is not None]
+        self.names: set[str] = set()  # names read (a call's own name excluded)
+        self.dotted: set[str] = set()  # attribute chains read (`self.bank`, `self.bank.T`)
+        self.bare_attrs: set[str] = set()  # `x.name` read without calling it
+        self.calls: list[cst.Call] = []
+        self.backward = False  # backward(), manual_backward(), autograd.grad()/backward()
+        self.returns = False  # a return or a yield: what it reads leaves through the owner
+
+
+class _Uses:
+    """Whether what a function returns is trained through, by this file's own evidence.
+
+    A ``forward`` or ``__call__`` (with the helpers whose results it passes on) is a module's
+    training path wherever its training code lives; so is a function named like a training step or a loss. Any other
+    function is trained through only when the file takes its result somewhere a gradient is
+    asked for: into a ``backward()`` / ``autograd.grad()`` root, a loss term (a call or a name
+    that says loss, criterion, objective or entropy), a return of a function that is itself
+    trained through, an argument of a function of this file that does one of these, or
+    somewhere the file cannot follow (passed as a callback, a decorated function). A result
+    the file never takes, or takes only for numbers, plots, a kNN lookup or a print, is an
+    export of values, not a cut of a training path. Names are followed through assignments,
+    containers, calls and returns, flow-insensitively within a function (with the functions
+    nested in it); an attribute it is stored in (``self.bank``), and a module-level name, in
+    every function of the file. Where it is unsure it sees a use: the cut is reported as before.
+    """
+
+    def __init__(self, facts):
+        self.imports = facts.imports
+        self.module = facts.module
+        self.units: dict[int, list[_Unit]] = {id(self.module): []}
+        self.defs: dict[str, list[tuple[cst.FunctionDef, bool]]] = {}  # name -> (def, is a method)
+        self.memo: dict[tuple, bool] = {}
+        self._block(self.module.body, [self.module], in_class=False)
+        self.all_units = self.units[id(self.module)]
+
+    # ---- the index ----
+
+    def _block(self, statements, owners, in_class):
+        for stmt in statements:
+            self._statement(stmt, owners, in_class)
+
+    def _body(self, node, owners, in_class=False):
+        if node is None:
+            return
+        body = node.body
+        if isinstance(body, cst.BaseSuite):
+            body = body.body
+        if isinstance(body, (list, tuple)) and body and not isinstance(body[0], cst.BaseStatement):
+            body = [cst.SimpleStatementLine(list(body))]
+        self._block(body, owners, in_class)
+
+    def _unit(self, owners, reads, targets=(), returns=False):
+        unit = _Unit(owners[-1], reads, targets)
+        unit.returns = returns
+        for expr in unit.reads:
+            self._scan(expr, unit)
+        for target in unit.targets:  # `d[key] = e`, `self.x[i] = e`: the index is read
+            if isinstance(target, cst.Subscript):
+                for element in target.slice:
+                    self._scan(element, unit)
+        for owner in owners:
+            self.units[id(owner)].append(unit)
+        return unit
+
+    def _statement(self, stmt, owners, in_class):
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign):
+                    self._unit(owners, [small.value], [t.target for t in small.targets])
+                elif isinstance(small, cst.AnnAssign):
+                    self._unit(owners, [small.value], [small.target] if small.value is not None else [])
+                elif isinstance(small, cst.AugAssign):
+                    self._unit(owners, [small.value, small.target], [small.target])
+                elif isinstance(small, cst.Expr):
+                    self._unit(owners, [small.value])
+                elif isinstance(small, cst.Return):
+                    self._unit(owners, [small.value], returns=True)
+                elif isinstance(small, (cst.Raise, cst.Assert, cst.Del)):
+                    self._unit(owners, [c for c in children(small) if isinstance(c, cst.BaseExpression)])
+        elif isinstance(stmt, cst.FunctionDef):
+            self.defs.setdefault(stmt.name.value, []).append((stmt, in_class))
+            for deco in stmt.decorators:
+                self._unit(owners, [deco.decorator])
+            self.units[id(stmt)] = []
+            self._body(stmt, [*owners, stmt])
+        elif isinstance(stmt, cst.ClassDef):
+            self._unit(owners, [arg.value for arg in stmt.bases])
+            self._body(stmt, owners, in_class=True)
+        elif isinstance(stmt, (cst.If, cst.While)):
+            self._unit(owners, [stmt.test])
+            self._body(stmt, owners)
+            orelse = stmt.orelse
+            if isinstance(orelse, cst.If):
+                self._statement(orelse, owners, in_class)
+            elif orelse is not None:
+                self._body(orelse, owners)
+        elif isinstance(stmt, cst.For):
+            self._unit(owners, [stmt.iter], [stmt.target])
+            self._body(stmt, owners)
+            if stmt.orelse is not None:
+                self._body(stmt.orelse, owners)
+        elif isinstance(stmt, cst.With):
+            for item in stmt.items:
+                self._unit(owners, [item.item], [item.asname.name] if item.asname is not None else [])
+            self._body(stmt, owners)
+        elif isinstance(stmt, (cst.Try, cst.TryStar)):
+            self._body(stmt, owners)
+            for handler in stmt.handlers:
+                self._body(handler, owners)
+            for part in (stmt.orelse, stmt.finalbody):
+                if part is not None:
+                    self._body(part, owners)
+        elif isinstance(stmt, cst.Match):
+            self._unit(owners, [stmt.subject])
+            for case in stmt.cases:
+                self._body(case, owners)
+
+    def _scan(self, node, unit):
+        stack = [node]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Name):
+                unit.names.add(node.value)
+                continue
+            if isinstance(node, cst.Attribute):
+                unit.bare_attrs.add(node.attr.value)
+                chain = dotted(node)
+                if chain is not None:
+                    unit.dotted.add(chain)
+                stack.append(node.value)
+                continue
+            if isinstance(node, cst.Call):
+                unit.calls.append(node)
+                func = node.func
+                if isinstance(func, cst.Attribute):
+                    if func.attr.value in ("backward", "manual_backward"):
+                        unit.backward = True
+                    chain = dotted(func.value)
+                    if chain is not None and "." in chain:
+                        unit.dotted.add(chain)  # `self.bank.mean(0)` reads `self.bank`
+                    stack.append(func.value)  # the called attribute itself is not a bare reference
+                elif not isinstance(func, cst.Name):
+                    stack.append(func)
+                if (self.imports.qualname(func) or "") in ("torch.autograd.grad", "torch.autograd.backward"):
+                    unit.backward = True
+                stack.extend(arg.value for arg in node.args)
+                continue
+            if isinstance(node, (cst.Yield,)):
+                unit.returns = True
+            if isinstance(node, cst.NamedExpr):
+                unit.targets.append(node.target)
+            if isinstance(node, cst.Arg):
+                stack.append(node.value)
+                continue
+            stack.extend(children(node))
+
+    # ---- the questions ----
+
+    def trained_through(self, fn) -> bool:
+        """Whether what ``fn`` returns reaches training, by this file's evidence."""
+        key = ("fn", id(fn))
+        if key in self.memo:
+            return self.memo[key]
+        self.memo[key] = False  # a call cycle adds nothing
+        self.memo[key] = result = self._trained_through(fn)
+        return result
+
+    def _trained_through(self, fn) -> bool:
+        name = fn.name.value
+        if name in ("forward", "__call__") or _says(name, _TRAINING):
+            return True
+        for deco in fn.decorators:
+            expr = deco.decorator.func if isinstance(deco.decorator, cst.Call) else deco.decorator
+            if (self.imports.qualname(expr) or "") not in _PLAIN_DECORATORS:
+                return True
+        method = any(d is fn and is_method for d, is_method in self.defs.get(name, ()))
+        for unit in self.all_units:
+            if (name in unit.bare_attrs) if method else (name in unit.names):
+                return True  # referred to without being called: a callback, a hook, a property
+            for call in unit.calls:
+                if self._calls(call, name, method) and self._flows(unit.owner, set(), call):
+                    return True
+        return False
+
+    @staticmethod
+    def _calls(call, name, method) -> bool:
+        func = call.func
+        if method:
+            return isinstance(func, cst.Attribute) and func.attr.value == name
+        return isinstance(func, cst.Name) and func.value == name
+
+    def _parameter_trained_through(self, fn, param: str) -> bool:
+        key = ("param", id(fn), param)
+        if key not in self.memo:
+            self.memo[key] = False
+            self.memo[key] = self._flows(fn, {param}, None)
+        return self.memo[key]
+
+    def _flows(self, scope, tainted: set, source) -> bool:
+        """Whether the value of ``source`` (a call) or of the names ``tainted``, in the function
+        ``scope``, reaches a place a gradient is asked for. Attributes it is stored in
+        (``self.bank``) are followed into every function of the file."""
+        tainted = set(tainted)
+        attrs: set[str] = set()
+        seen: set[int] = set()
+        changed = True
+        while changed:
+            changed = False
+            units = self.units.get(id(scope), ())
+            local = {id(unit) for unit in units}
+            for unit in [*units, *(self.all_units if attrs else ())]:
+                if id(unit) in seen:
+                    continue
+                if not (unit.names & tainted and id(unit) in local or unit.dotted & attrs
+                        or (source is not None and any(c is source for c in unit.calls))):
+                    continue
+                seen.add(id(unit))
+                if unit.backward:
+                    return True
+                if unit.returns and unit.owner is not self.module and self.trained_through(unit.owner):
+                    return True
+                mentioned = tainted | attrs
+                for call in unit.calls:
+                    if call is not source and self._feeds_callee(call, mentioned, source):
+                        return True
+                    if _is_loss(call) and any(self._mentions(arg.value, mentioned, source) for arg in call.args):
+                        return True  # `F.cross_entropy(head(z), y)`, `criterion(z, y)`: a loss term
+                    func = call.func
+                    if isinstance(func, cst.Attribute) and func.attr.value in _FILLS \
+                            and any(self._mentions(arg.value, mentioned, source) for arg in call.args):
+                        receiver = dotted(func.value)
+                        if receiver is None:
+                            return True  # kept where this file cannot follow
+                        into = attrs if "." in receiver else tainted
+                        if receiver not in into:
+                            into.add(receiver)
+                            changed = True
+                for target in unit.targets:
+                    names = _bound_names(target)
+                    if names is None or any(_says(name.rsplit(".", 1)[-1], _LOSS) for name in names):
+                        return True  # a loss term, or stored where this file cannot follow
+                    for name in names:
+                        into = attrs if "." in name else tainted
+                        if name not in into:
+                            into.add(name)
+                            changed = True
+        return False
+
+    def _feeds_callee(self, call, tainted, source) -> bool:
+        """A tainted argument handed to a function of this file that trains with it."""
+        func = call.func
+        if isinstance(func, cst.Name):
+            name, method = func.value, False
+        elif isinstance(func, cst.Attribute):
+            name, method = func.attr.value, True
+        else:
+            return False
+        for fn, is_method in self.defs.get(name, ()):
+            if is_method != method:
+                continue
+            params = fn.params
+            positional = [p.name.value for p in [*params.posonly_params, *params.params]]
+            if is_method and not any(
+                    (self.imports.qualname(d.decorator) or "") == "staticmethod" for d in fn.decorators):
+                positional = positional[1:]
+            keywords = {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]}
+            index = 0
+            for arg in call.args:
+                if arg.keyword is None and not arg.star:
+                    param = positional[index] if index < len(positional) else None
+                    index += 1
+                elif arg.keyword is not None:
+                    param = arg.keyword.value if arg.keyword.value in keywords else None
+                else:
+                    param = None
+                if not self._mentions(arg.value, tainted, source):
+                    continue
+                if param is None or self._parameter_trained_through(fn, param):
+                    return True
+        return False
+
+    @staticmethod
+    def _mentions(expr, tainted, source) -> bool:
+        stack = [expr]
+        while stack:
+            node = stack.pop()
+            if node is source:
+                return True
+            if isinstance(node, cst.Name):
+                if node.value in tainted:
+                    return True
+                continue
+            if isinstance(node, cst.Attribute):
+                if dotted(node) in tainted:
+                    return True
+                stack.append(node.value)
+                continue
+            stack.extend(children(node))
+        return False
+
+
+def _is_loss(call) -> bool:
+    """``F.cross_entropy(…)``, ``self.criterion(…)``, ``nn.MSELoss()(…)``, ``kl_div(…)``."""
+    func = call.func
+    while isinstance(func, cst.Call):
+        func = func.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+    return _says(name, _LOSS) or name == "kl_div"
+
+
+def _bound_names(target) -> set[str] | None:
+    """The names an assignment target binds: ``d`` for ``d[k] = …``, ``self.bank`` for
+    ``self.bank = …``; None for a target it cannot name (``f(x).y = …``)."""
+    if isinstance(target, (cst.Name, cst.Attribute)):
+        name = dotted(target)
+        return {name} if name is not None else None
+    if isinstance(target, (cst.Tuple, cst.List)):
+        out: set[str] = set()
+        for element in target.elements:
+            inner = _bound_names(element.value)
+            if inner is None:
+                return None
+            out |= inner
+        return out
+    if isinstance(target, cst.StarredElement):
+        return _bound_names(target.value)
+    if isinstance(target, cst.Subscript):
+        base = dotted(target.value)
+        return {base} if base is not None else None
+    return None
