@@ -64,7 +64,7 @@ def check_all(jobs: list[runner.Job], workers: int, cache: Cache | None) -> Iter
         # Imported once, here, and inherited by every worker: importing libcst (~0.1 s) in each
         # worker instead would cost a short run more than the second process saves.
         from gradlint import engine  # noqa: F401
-    chunks = _chunks(sorted(jobs, key=lambda job: -job.size), workers)
+    chunks = _chunks(sorted(jobs, key=lambda job: -(job.size or _size(job.target))), workers)
     pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)),
                                mp_context=multiprocessing.get_context(method),
                                initializer=_start, initargs=(cache,))
@@ -85,6 +85,16 @@ def check_all(jobs: list[runner.Job], workers: int, cache: Cache | None) -> Iter
         yield lost[0].index, runner.Outcome(error=(
             f"error: a worker process died (killed, perhaps for lack of memory) while checking; "
             f"{len(lost)} file{'s' if len(lost) != 1 else ''} not checked: {names}"))
+
+
+def _size(target: runner.Target) -> int:
+    """The file's size in bytes (0 if unknown): without the cache nothing has read it yet."""
+    if target.source is not None:
+        return len(target.source)
+    try:
+        return os.stat(target.path).st_size
+    except OSError:
+        return 0
 
 
 def _chunks(jobs: list[runner.Job], workers: int) -> list[list[runner.Job]]:

@@ -129,7 +129,7 @@ def check(target: Target, codes: frozenset[str], cache: Cache | None = None) -> 
     except OSError as err:
         return Outcome(error=_cannot_read(target, err))
     try:
-        found, texts = lint_file(source, target.name, codes)
+        found, shown = lint_file(source, target.name, codes)
     except Exception as err:  # a bug in a check must cost one file, not the whole run
         return Outcome(error=f"internal error while checking {target.name}: "
                              f"{type(err).__name__}: {err} (please report this)")
@@ -138,7 +138,7 @@ def check(target: Target, codes: frozenset[str], cache: Cache | None = None) -> 
         from gradlint.cache import content_hash
 
         warning = cache.put(target.name, codes, content_hash(source), found)
-    return Outcome(found, texts if found else {}, warning=warning)
+    return Outcome(found, shown if found else {}, warning=warning)
 
 
 def _collect(result: Run, errors: list[tuple[int, str]], index: int, outcome: Outcome) -> None:
