@@ -13,7 +13,7 @@ from collections.abc import Callable
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from gradlint import suppression
+from gradlint import prefilter, suppression
 from gradlint.finding import Finding
 from gradlint.rule import BY_CODE, DEFAULT_CODES
 
@@ -54,8 +54,9 @@ def _recursion_limit(limit: int):
 
 
 def _lint(source: str | bytes, text: str, path: str, codes: frozenset[str], locate: Locate | None) -> list[Finding]:
-    unreadable = _unreadable(source)
-    if unreadable is None:
+    tree, unreadable = _read_ast(source)
+    module = None
+    if unreadable is None and (not prefilter.enabled() or prefilter.may_report(text, tree, codes)):
         try:
             module = cst.parse_module(source)
         except (cst.ParserSyntaxError, RecursionError, UnicodeDecodeError, SyntaxError, ValueError) as err:
@@ -66,7 +67,8 @@ def _lint(source: str | bytes, text: str, path: str, codes: frozenset[str], loca
     if unreadable is not None:
         found = [not_checked(path, *unreadable)] if "GL000" in codes else []
         return suppression.apply(found, text)
-    found = _run_checks(module, path, codes, locate)
+    # Without a module no rule can report here (the prefilter said so): GL900 judges against none.
+    found = _run_checks(module, path, codes, locate) if module is not None else []
     if suppression.UNUSED in codes:  # judged on the findings before any is suppressed
         found += suppression.unused(found, text, path, codes)
     return sorted(suppression.apply(found, text))
@@ -78,18 +80,49 @@ def _lint(source: str | bytes, text: str, path: str, codes: frozenset[str], loca
 MAX_DEPTH = 1000
 
 
-def _unreadable(source: str | bytes) -> tuple[int, int, str] | None:
-    """(line, column, message) when the module cannot be read, in Python's own words; None when
-    it can. Python's parser (``ast``) goes first: it is an order of magnitude faster than
-    libcst, names the error plainly, and measures the nesting before libcst could crash on it."""
+def _read_ast(source: str | bytes) -> tuple[ast.Module | None, tuple[int, int, str] | None]:
+    """(the module's ``ast``, None) when it can be read; (None, (line, column, message)) when it
+    cannot, in Python's own words. Python's parser goes first: it is an order of magnitude faster
+    than libcst, names the error plainly, measures the nesting before libcst could crash on it,
+    and its tree is what the prefilter reads."""
     try:
         tree = ast.parse(source)
     except SyntaxError as err:
-        return err.lineno or 1, err.offset or 1, f"syntax error, the file was not checked: {err.msg}"
+        return None, (err.lineno or 1, err.offset or 1, f"syntax error, the file was not checked: {err.msg}")
     except ValueError as err:  # null bytes, an unknown encoding
-        return 1, 1, f"syntax error, the file was not checked: {err}"
+        return None, (1, 1, f"syntax error, the file was not checked: {err}")
     except (RecursionError, MemoryError) as err:
-        return 1, 1, f"the file was not checked: too deeply nested to read ({str(err) or type(err).__name__})"
+        return None, (1, 1, f"the file was not checked: too deeply nested to read ({str(err) or type(err).__name__})")
+    if _depth_exceeds(tree, MAX_DEPTH):
+        return None, _too_deep(tree)
+    return tree, None
+
+
+def _depth_exceeds(tree: ast.AST, limit: int) -> bool:
+    """Whether some node lies deeper than ``limit`` (the module is depth 1): one level at a
+    time, reading node fields directly (``ast.iter_child_nodes`` costs three times as much)."""
+    level, depth, node_type = [tree], 1, ast.AST
+    while level:
+        if depth > limit:
+            return True
+        below: list = []
+        add = below.append
+        for node in level:
+            for name in node._fields:
+                value = getattr(node, name, None)
+                if type(value) is list:
+                    for item in value:
+                        if isinstance(item, node_type):
+                            add(item)
+                elif isinstance(value, node_type):
+                    add(value)
+        level, depth = below, depth + 1
+    return False
+
+
+def _too_deep(tree: ast.AST) -> tuple[int, int, str]:
+    """Where a module nested deeper than ``MAX_DEPTH`` is reported: the first such node in a
+    depth-first walk (only run on such modules)."""
     stack = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
@@ -97,7 +130,7 @@ def _unreadable(source: str | bytes) -> tuple[int, int, str] | None:
             return (getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1,
                     f"the file was not checked: nested more than {MAX_DEPTH} levels deep, too deep to analyse")
         stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
-    return None
+    raise AssertionError("no node deeper than MAX_DEPTH")
 
 
 def not_checked(path: str, line: int, column: int, message: str, cell: int | None = None) -> Finding:

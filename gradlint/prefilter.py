@@ -1,0 +1,283 @@
+"""Prefilter: whether any selected rule could report in a module, decided before libcst parses it.
+
+libcst's parse and the flow walk cost some 50 times Python's own ``ast.parse``, which the engine
+runs first anyway (``engine._unreadable``). Most modules cannot hold a finding: this module reads
+their ``ast`` and says so, and the engine then skips libcst for them. Each condition below is
+*necessary* for its rule, derived from where the flow walker (``analysis/flow.py``) records the
+facts the check reads; a condition too broad costs speed, one too narrow would lose findings, so
+where in doubt a condition says yes. ``tests/test_prefilter.py`` lints every fixture, rule
+example and case with and without the prefilter and asserts the same output.
+
+Scopes. The walker walks the module's top-level code and each function body (comprehensions
+inline; nested functions on their own, reading the module's globals, never the enclosing
+function's names), and never a class body or a lambda. Values cross from one scope to another
+only through the module's globals (a function reads a top-level binding with its cuts, pulls and
+rebuilds; saved tensors are dropped) and through the summaries the walker passes along (a
+parameter that callers hand a tensor with history, with saved tensors, or a model; functions that
+return from under no_grad). So a fact that needs two things in one value needs them in one scope,
+or one of them at the top level.
+
+Rule by rule (a *sink* is a ``return <value>`` or a backward call: a call of ``backward``,
+``manual_backward``, or a name that resolves through the imports to ``….backward``/``….grad``):
+
+- GL001 reads cuts (``.detach()``, ``.detach_()``, ``.data``: ``Walker.cut``) that reach a sink's
+  value. A cut's value reaches a sink of its own scope, or of any scope when the cut is in
+  top-level code. Necessary: a cut in a scope that has a sink, or a cut in top-level code.
+- GL002 reads rebuilds (a call of ``torch.tensor``/``as_tensor``/``from_numpy``/``Tensor``/
+  ``*Tensor``/``Variable``: ``flow.REBUILDERS``) that are made to require grad
+  (``requires_grad=True`` on the call, or a later ``requires_grad_()``/``.requires_grad = True``)
+  or reach a backward. Necessary: a rebuild call in a scope that mentions ``requires_grad``
+  (keyword or attribute) or has a sink, or a rebuild in top-level code.
+- GL003 reads requires_grad switches on values computed where history was lost. Switches need the
+  text ``requires_grad``; a lost history needs a no_grad region, decorator or function somewhere in
+  the module, whose names all contain ``no_grad``, ``inference_mode`` or ``set_grad_enabled``
+  (``scan.NOGRAD``, ``scan.SET_GRAD_ENABLED``). Necessary: both texts.
+- GL004 needs ``retain_graph=True``. Necessary: the text ``retain_graph``.
+- GL005 reads (a) edits of tensors with saved-for-backward records, (b) an optimizer step between
+  two backward calls, (c) an in-place module right after one that saves its output in an
+  ``nn.Sequential``.
+  (a) An edit is a subscript assignment (any store context), an augmented assignment, a call of
+  a ``torch.Tensor`` in-place method (``saves.inplace_methods``) or of any ``…_`` function, an
+  ``inplace=`` or ``out=`` keyword, a literal ``True`` passed to an activation or dropout that
+  takes ``inplace`` positionally (``saves.inplace_argument``), or, in a module that builds an
+  in-place module, any call (the module may be called anywhere). A record is made only by a
+  ``*``, ``/``, ``**`` or ``@`` (``+``/``-`` save nothing), a call of an op whose measured
+  entry saves something (matched by its last name), or, in a module that builds a ``torch.nn``
+  module that saves its input or output, any call; records live in the scope that made them,
+  except that callers hand a module-level function's parameters theirs. Necessary: an edit in a
+  scope that can make a record, or an edit in a module-level function (or one named like it) in
+  a module where some scope can make one.
+  (b) Necessary: a call of ``….step`` and a backward call in one scope.
+  (c) needs, in one ``nn.Sequential(…)`` call, an in-place module and a module that saves its
+  output: the scope of that call then meets (a)'s condition (an in-place module is built, a
+  saving module is built, and the scope has a call), so (c) adds none.
+- GL900 judges suppressions against the other rules' findings; where those cannot exist the
+  engine judges them against none, without libcst.
+- GL000 is ``ast``'s verdict (taken before this filter); a module that ``ast`` reads but libcst
+  cannot is not reported when this filter skips it. For the grammar versions libcst knows that
+  is only a libcst bug; on a Python newer than libcst's grammar the filter is off (``enabled``).
+"""
+from __future__ import annotations
+
+import ast
+import os
+import re
+import sys
+from functools import lru_cache
+
+# Tests run every input with and without the filter and compare; nothing else sets this.
+DISABLE_ENV = "GRADLINT_NO_PREFILTER"
+
+_NOGRAD_TEXT = re.compile("no_grad|inference_mode|set_grad_enabled")
+
+_BINOPS_THAT_SAVE = (ast.Mult, ast.Div, ast.Pow, ast.MatMult)
+_BACKWARDS = frozenset({"backward", "manual_backward", "grad"})
+_CUT_METHODS = frozenset({"detach", "detach_"})
+_REQUIRES_GRAD = frozenset({"requires_grad", "requires_grad_"})
+
+
+def enabled(version: tuple[int, int] | None = None) -> bool:
+    """Whether the filter may skip modules: not when disabled by ``GRADLINT_NO_PREFILTER=1``
+    (for tests), nor on a Python whose grammar the installed libcst does not know (there a module
+    ``ast`` reads may be one libcst cannot, which is GL000)."""
+    if os.environ.get(DISABLE_ENV):
+        return False
+    major, minor = version or sys.version_info[:2]
+    try:
+        from libcst._parser.types.config import KNOWN_PYTHON_VERSION_STRINGS
+    except ImportError:  # a libcst that moved it: do not guess
+        return False
+    return f"{major}.{minor}" in KNOWN_PYTHON_VERSION_STRINGS
+
+
+def may_report(text: str, tree: ast.Module, codes: frozenset[str]) -> bool:
+    """Whether a rule of ``codes`` could report anything in the module ``text``, parsed by
+    ``ast`` as ``tree``. False only where no rule can; GL000 and GL900 are not judged here."""
+    if "GL003" in codes and "requires_grad" in text and _NOGRAD_TEXT.search(text):
+        return True
+    if "GL004" in codes and "retain_graph" in text:
+        return True
+    wanted = codes & {"GL001", "GL002", "GL005"}
+    if not wanted:
+        return False
+    return _Scan(tree).reports(wanted)
+
+
+@lru_cache(maxsize=1)
+def _tables() -> tuple[frozenset, frozenset, frozenset, frozenset, frozenset]:
+    """Last names of: rebuilders; ops that save something; torch.nn modules that save their input
+    or output; callables taking ``inplace`` positionally; in-place tensor methods."""
+    from gradlint.analysis import saves
+    from gradlint.analysis.flow import REBUILDERS
+
+    data = saves._data()
+
+    def saves_any(entry: dict) -> bool:
+        if entry.get("all", {}).get("inputs") or entry.get("all", {}).get("output"):
+            return True
+        if any(e.get("inputs") or e.get("output") for e in (entry.get("when") or {}).values()):
+            return True
+        return any(saves_any(v) for v in entry.get("variants") or ())
+
+    def last(name: str) -> str:
+        return name.rsplit(".", 1)[-1]
+
+    rebuilders = frozenset(last(q) for q in REBUILDERS)
+    ops = frozenset(last(q) for q, entry in data["ops"].items() if saves_any(entry))
+    modules = frozenset(last(q) for q, m in data["modules"].items()
+                        if m["input"] or m["output"] or m.get("inplace_output"))
+    positional = frozenset(last(q) for q in data.get("inplace_arguments", {}))
+    return rebuilders, ops, modules, positional, saves.inplace_methods()
+
+
+class _Facts:
+    """What one scope (the top level, a function, a class body) holds, for the conditions above."""
+
+    __slots__ = ("kind", "name", "cut", "sink", "rebuild", "requires_grad", "edit", "save", "call",
+                 "step", "backward")
+
+    def __init__(self, kind: str, name: str):
+        self.kind = kind  # "module", "function", "method", "class"
+        self.name = name
+        self.cut = self.sink = self.rebuild = self.requires_grad = self.edit = False
+        self.save = self.call = self.step = self.backward = False
+
+
+class _Scan:
+    def __init__(self, tree: ast.Module):
+        self.imports: dict[str, str] = {}
+        self.scopes: list[_Facts] = []
+        self.inplace_module = False  # some call builds a module with inplace=… or a positional True
+        self.saving_module = False  # some call names a torch.nn module that saves input or output
+        self.rebuilders, self.ops, self.modules, self.positional, self.methods = _tables()
+        self.calls: list[tuple[ast.Call, _Facts]] = []
+        top = _Facts("module", "<module>")
+        self.toplevel = {s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        self.scopes.append(top)
+        self._scan(tree.body, top)
+        # Calls are judged once every import is known: the walker resolves names through the
+        # whole module's import table, wherever an import stands.
+        for call, facts in self.calls:
+            self._call(call, facts)
+
+    def _import(self, node: ast.Import | ast.ImportFrom) -> None:
+        """Local name → qualified name, as ``analysis.imports.ImportTable`` reads them."""
+        if type(node) is ast.Import:
+            for alias in node.names:
+                if alias.asname:
+                    self.imports[alias.asname] = alias.name
+                else:
+                    head = alias.name.split(".")[0]
+                    self.imports.setdefault(head, head)
+        elif not node.level and node.module:
+            for alias in node.names:
+                if alias.name != "*":
+                    self.imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+
+    def _last(self, func: ast.expr) -> str | None:
+        """The last component of a callee's qualified name (through an import alias), if dotted."""
+        if type(func) is ast.Attribute:
+            return func.attr
+        if type(func) is ast.Name:
+            return self.imports.get(func.id, func.id).rsplit(".", 1)[-1]
+        return None
+
+    def _scan(self, nodes: list, facts: _Facts) -> None:
+        """Record ``nodes`` and everything under them into ``facts``, except nested function and
+        class bodies, which become scopes of their own."""
+        stack = list(nodes)
+        while stack:
+            node = stack.pop()
+            kind = type(node)
+            if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
+                if kind is ast.ClassDef:
+                    inner = _Facts("class", node.name)
+                else:
+                    inner = _Facts("method" if facts.kind == "class" else "function", node.name)
+                self.scopes.append(inner)
+                self._scan([*node.decorator_list, *getattr(node, "bases", ()), *getattr(node, "keywords", ())], facts)
+                if kind is not ast.ClassDef:
+                    self._scan([node.args], facts)
+                self._scan(node.body, inner)
+                continue
+            if kind is ast.Call:
+                self.calls.append((node, facts))
+            elif kind is ast.Import or kind is ast.ImportFrom:
+                self._import(node)
+            elif kind is ast.Attribute:
+                if node.attr == "data":
+                    facts.cut = True
+                elif node.attr in _REQUIRES_GRAD:
+                    facts.requires_grad = True
+            elif kind is ast.BinOp:
+                if isinstance(node.op, _BINOPS_THAT_SAVE):
+                    facts.save = True
+            elif kind is ast.Subscript:
+                if type(node.ctx) is ast.Store:
+                    facts.edit = True
+            elif kind is ast.AugAssign:
+                facts.edit = True
+            elif kind is ast.Return:
+                if node.value is not None:
+                    facts.sink = True
+            for field in node._fields:
+                value = getattr(node, field, None)
+                if type(value) is list:
+                    stack.extend(v for v in value if isinstance(v, ast.AST))
+                elif isinstance(value, ast.AST):
+                    stack.append(value)
+
+    def _call(self, node: ast.Call, facts: _Facts) -> None:
+        facts.call = True
+        func = node.func
+        last = self._last(func)
+        method = func.attr if type(func) is ast.Attribute else None
+        if method in _CUT_METHODS:
+            facts.cut = True
+        if last in _BACKWARDS:
+            facts.sink = facts.backward = True
+        if method == "step":
+            facts.step = True
+        if last is None:
+            return
+        if last in self.rebuilders:
+            facts.rebuild = True
+        if last in self.ops:
+            facts.save = True
+        if last in self.modules:
+            self.saving_module = True
+        if (method in self.methods) or (last.endswith("_") and not last.endswith("__")):
+            facts.edit = True
+        keywords = {k.arg for k in node.keywords}
+        if "requires_grad" in keywords:
+            facts.requires_grad = True
+        if "out" in keywords:
+            facts.edit = True
+        literal_true = any(type(a) is ast.Constant and a.value is True for a in node.args)
+        if "inplace" in keywords or (literal_true and last in self.positional):
+            facts.edit = True
+            self.inplace_module = True
+
+    def reports(self, codes: set[str]) -> bool:
+        scopes = self.scopes
+        top = scopes[0]
+        if "GL001" in codes and (top.cut or any(s.cut and s.sink for s in scopes)):
+            return True
+        if "GL002" in codes and (top.rebuild or any(s.rebuild and (s.requires_grad or s.backward) for s in scopes)):
+            return True
+        if "GL005" not in codes:
+            return False
+        if any(s.step and s.backward for s in scopes):
+            return True
+
+        def may_save(s: _Facts) -> bool:
+            return s.save or (self.saving_module and s.call)
+
+        def may_edit(s: _Facts) -> bool:
+            return s.edit or (self.inplace_module and s.call)
+
+        if any(may_edit(s) and may_save(s) for s in scopes):
+            return True
+        # A module-level function's parameters hold what its callers saved.
+        return any(may_save(s) for s in scopes) and any(
+            may_edit(s) and s.kind == "function" and s.name in self.toplevel for s in scopes)

@@ -1,0 +1,153 @@
+"""The prefilter (gradlint/prefilter.py) never changes what is reported: every input is linted
+with and without it, under several rule selections, and the JSON output must be identical.
+
+Inputs: every fixture (.py and .ipynb, known gaps included), every ```python block of the rule
+documents, the shared case programs (../shared/cases, where present) and, with ``pytest -m
+slow``, the corpus at /tmp/corpus. Also: the filter does skip libcst where no rule can report,
+and the ast pre-check still stops a module nested too deep for libcst.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from gradlint import engine, prefilter, runner
+from gradlint.discovery import discover
+from gradlint.rule import BY_CODE, DEFAULT_CODES, resolve
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "cases"
+CORPUS = Path("/tmp/corpus")
+
+SELECTIONS = [resolve("ALL"), *(frozenset({code}) for code in sorted(BY_CODE) if code not in ("GL000", "GL900")),
+              frozenset({"GL005", "GL900"})]
+
+
+def _inputs() -> list[tuple[str, bytes]]:
+    files = sorted([*(ROOT / "fixtures").rglob("*.py"), *(ROOT / "fixtures").rglob("*.ipynb")])
+    if SHARED.is_dir():
+        files += sorted(SHARED.glob("*.py"))
+    found = [(p.relative_to(ROOT.parent).as_posix(), p.read_bytes()) for p in files]
+    for doc in sorted((ROOT / "rules").glob("GL*.md")):
+        blocks = re.findall(r"^```python[ \t]*\n(.*?)^```[ \t]*$", doc.read_text(encoding="utf-8"), re.DOTALL | re.MULTILINE)
+        found += [(f"{doc.name}#{i}.py", block.encode()) for i, block in enumerate(blocks)]
+    return found
+
+
+def _lint(name: str, source: bytes, codes: frozenset[str]) -> str:
+    findings, _ = runner.lint_file(source, name, codes)
+    return json.dumps([f.to_json() for f in findings], default=str, sort_keys=True)
+
+
+def _both(monkeypatch, name: str, source: bytes, codes: frozenset[str]) -> tuple[str, str]:
+    monkeypatch.delenv(prefilter.DISABLE_ENV, raising=False)
+    filtered = _lint(name, source, codes)
+    monkeypatch.setenv(prefilter.DISABLE_ENV, "1")
+    return filtered, _lint(name, source, codes)
+
+
+def test_every_fixture_doc_example_and_case_reads_the_same_with_and_without_the_prefilter(monkeypatch):
+    inputs = _inputs()
+    assert len(inputs) > 250 and any(name.endswith(".ipynb") for name, _ in inputs)
+    differ = []
+    for name, source in inputs:
+        for codes in SELECTIONS:
+            filtered, full = _both(monkeypatch, name, source, codes)
+            if filtered != full:
+                differ.append(f"{name} with {sorted(codes)}:\n  filtered {filtered}\n  full     {full}")
+    assert not differ, "\n".join(differ)
+
+
+def test_the_comparison_covers_skipped_modules():
+    # Under a one-rule selection most inputs (those about the other rules) are skipped: the
+    # comparison above then proves that each rule's own inputs are let through.
+    trees = [(source.decode(), engine._read_ast(source)[0]) for name, source in _inputs() if name.endswith(".py")]
+    skipped = sum(not prefilter.may_report(text, tree, codes)
+                  for text, tree in trees if tree is not None for codes in SELECTIONS)
+    assert skipped >= 500
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="no corpus at /tmp/corpus (bash ../shared/tools/make_corpus.sh)")
+def test_the_corpus_reads_the_same_with_and_without_the_prefilter(monkeypatch):
+    differ = []
+    for path in discover([CORPUS]):
+        filtered, full = _both(monkeypatch, str(path), path.read_bytes(), resolve("ALL"))
+        if filtered != full:
+            differ.append(f"{path}:\n  filtered {filtered}\n  full     {full}")
+    assert not differ, "\n".join(differ)
+
+
+def test_a_module_no_rule_can_report_in_is_not_parsed_by_libcst(monkeypatch):
+    parsed = []
+    real = engine.cst.parse_module
+    monkeypatch.setattr(engine.cst, "parse_module", lambda source: parsed.append(source) or real(source))
+    monkeypatch.delenv(prefilter.DISABLE_ENV, raising=False)
+    quiet = "import torch\n\n\ndef mean(xs):\n    return sum(xs) / len(xs)\n"
+    assert engine.lint_source(quiet, "quiet.py", resolve("ALL")) == [] and parsed == []
+    cut = "import torch\n\n\ndef f(net, x):\n    return net(x).detach()\n"
+    engine.lint_source(cut, "cut.py")
+    assert parsed == [cut]
+
+
+def test_unused_suppressions_are_judged_in_a_skipped_module(monkeypatch):
+    monkeypatch.delenv(prefilter.DISABLE_ENV, raising=False)
+    source = "import torch\nx = 1  # noqa: GL001\n"
+    assert not prefilter.may_report(source, engine._read_ast(source)[0], resolve("ALL"))
+    assert [f.code for f in engine.lint_source(source, "m.py", resolve("ALL"))] == ["GL900"]
+
+
+@pytest.mark.parametrize("source, codes", [
+    ("def f(m, x):\n    y = m(x).detach()\n    return y\n", {"GL001"}),
+    ("y = w.detach()\n", {"GL001"}),  # top-level code reaches every function through the globals
+    ("def f(x):\n    t = torch.tensor(x.item())\n    t.requires_grad_()\n", {"GL002"}),
+    ("import torch\nwith torch.no_grad():\n    y = m(x)\ny.requires_grad_()\n", {"GL003"}),
+    ("for b in d:\n    l.backward(retain_graph=True)\n", {"GL004"}),
+    ("def f(u):\n    v = u ** 2\n    u.add_(1)\n", {"GL005"}),
+    ("def f(u):\n    v = u.exp()\n    v[0] = 1\n", {"GL005"}),
+    ("from torch.nn import Linear\nclass M:\n    def __init__(self):\n        self.fc = Linear(2, 2)\n"
+     "    def forward(self, x):\n        x += 1\n        return self.fc(x)\n", {"GL005"}),
+    ("import torch.nn as nn\nact = nn.ReLU(True)\ndef f(x):\n    y = x.sigmoid()\n    return act(y)\n", {"GL005"}),
+    ("def helper(t):\n    t.mul_(2)\ndef g(x):\n    return helper(x * x)\n", {"GL005"}),
+    ("def f(opt, a, b):\n    opt.step()\n    b.backward()\n", {"GL005"}),
+])
+def test_each_rule_lets_through_what_it_needs(source, codes):
+    assert prefilter.may_report(source, engine._read_ast(source)[0], frozenset(codes))
+
+
+@pytest.mark.parametrize("source, codes", [
+    ("def log(m, x):\n    print(m(x).detach())\n", {"GL001"}),  # the cut reaches no sink
+    ("def f(x):\n    return torch.tensor(x.item())\n", {"GL002"}),  # a rebuild nothing asks a gradient of
+    ("x.requires_grad_()\n", {"GL003"}),  # no no_grad anywhere
+    ("def f(counts, k):\n    counts[k] += 1\n", {"GL005"}),  # an edit where nothing can be saved
+    ("def f(x):\n    y = x * 2\n    return y\n", {"GL005"}),  # saves, but edits nothing
+])
+def test_a_module_without_what_a_rule_needs_is_skipped_for_it(source, codes):
+    assert not prefilter.may_report(source, engine._read_ast(source)[0], frozenset(codes))
+
+
+def test_the_prefilter_is_off_on_a_python_whose_grammar_libcst_does_not_know(monkeypatch):
+    monkeypatch.delenv(prefilter.DISABLE_ENV, raising=False)
+    assert prefilter.enabled((3, 11))
+    assert not prefilter.enabled((3, 99))
+    monkeypatch.setenv(prefilter.DISABLE_ENV, "1")
+    assert not prefilter.enabled((3, 11))
+
+
+def test_a_module_nested_deeper_than_libcst_can_read_is_gl000_at_its_deepest_node():
+    # An attribute chain: Python's parser loops, the tree is one level deeper per `.a`.
+    deep = "x = y" + ".a" * (engine.MAX_DEPTH + 10) + "\n"
+    [finding] = engine.lint_source(deep, "deep.py", resolve("ALL"))
+    assert (finding.code, finding.line) == ("GL000", 1)
+    assert f"nested more than {engine.MAX_DEPTH} levels deep" in finding.message
+    assert engine._read_ast(deep)[1] == engine._too_deep(__import__("ast").parse(deep))
+
+
+def test_a_module_nested_within_the_limit_is_read():
+    shallow = "x = y" + ".a" * (engine.MAX_DEPTH - 20) + "\n"
+    tree, unreadable = engine._read_ast(shallow)
+    assert unreadable is None and tree is not None
+    assert engine.lint_source(shallow, "shallow.py", resolve("ALL")) == []
