@@ -40,17 +40,19 @@ Rule by rule (a *sink* is a ``return <value>`` or a backward call: a call of ``b
   a ``torch.Tensor`` in-place method (``saves.inplace_methods``) or of any ``…_`` function, an
   ``inplace=`` or ``out=`` keyword, a literal ``True`` passed to an activation or dropout that
   takes ``inplace`` positionally (``saves.inplace_argument``), or, in a module that builds an
-  in-place module, any call (the module may be called anywhere). A record is made only by a
-  ``*``, ``/``, ``**`` or ``@`` (``+``/``-`` save nothing), a call of an op whose measured
-  entry saves something (matched by its last name), or, in a module that builds a ``torch.nn``
-  module that saves its input or output, any call; records live in the scope that made them,
-  except that callers hand a module-level function's parameters theirs. Necessary: an edit in a
-  scope that can make a record, or an edit in a module-level function (or one named like it) in
-  a module where some scope can make one.
+  in-place module, any call (the module may be called anywhere); it edits the name
+  ``flow._edit_base`` names. A saved-for-backward record is made only by a ``*``, ``/``,
+  ``**`` or ``@`` (``+``/``-`` save nothing), by a call of an op whose measured entry saves
+  something (matched by its last name), or, in a module that builds a ``torch.nn`` module that
+  saves its input or output, by any call. It is put on a name that is an operand of that op or
+  call, or on the name its result is assigned to; it follows the name through assignments
+  (copies, views, detached aliases share it), never into a tuple, ``for`` or comprehension
+  target, and stays in its scope, except that callers hand a module-level function's
+  parameters theirs. Necessary: an edit of a name that, so followed within its scope, may hold
+  a record (``_Scan._edits_a_saved_name``).
   (b) Necessary: a call of ``….step`` and a backward call in one scope.
-  (c) needs, in one ``nn.Sequential(…)`` call, an in-place module and a module that saves its
-  output: the scope of that call then meets (a)'s condition (an in-place module is built, a
-  saving module is built, and the scope has a call), so (c) adds none.
+  (c) Necessary: a call of ``….Sequential``, one that builds an in-place module and one that
+  builds a module that saves its output.
 - GL900 judges suppressions against the other rules' findings; where those cannot exist the
   engine judges them against none, without libcst.
 - GL000 is ``ast``'s verdict (taken before this filter); a module that ``ast`` reads but libcst
@@ -130,15 +132,24 @@ def _tables() -> tuple[frozenset, frozenset, frozenset, frozenset, frozenset]:
     return rebuilders, ops, modules, positional, saves.inplace_methods()
 
 
+@lru_cache(maxsize=1)
+def _view_methods() -> frozenset:
+    from gradlint.analysis.flow import VIEW_METHODS
+
+    return frozenset(VIEW_METHODS | {"detach"})
+
+
 class _Facts:
     """What one scope (the top level, a function, a class body) holds, for the conditions above."""
 
     __slots__ = ("kind", "name", "cut", "sink", "rebuild", "requires_grad", "edit", "save", "call",
-                 "step", "backward")
+                 "step", "backward", "nodes", "params")
 
-    def __init__(self, kind: str, name: str):
+    def __init__(self, kind: str, name: str, params: ast.arguments | None = None):
         self.kind = kind  # "module", "function", "method", "class"
         self.name = name
+        self.params = params
+        self.nodes: list[ast.AST] = []  # every node of the scope, nested scopes' bodies excluded
         self.cut = self.sink = self.rebuild = self.requires_grad = self.edit = False
         self.save = self.call = self.step = self.backward = False
 
@@ -149,6 +160,7 @@ class _Scan:
         self.scopes: list[_Facts] = []
         self.inplace_module = False  # some call builds a module with inplace=… or a positional True
         self.saving_module = False  # some call names a torch.nn module that saves input or output
+        self.sequential = False  # some call names nn.Sequential
         self.rebuilders, self.ops, self.modules, self.positional, self.methods = _tables()
         self.calls: list[tuple[ast.Call, _Facts]] = []
         top = _Facts("module", "<module>")
@@ -193,13 +205,14 @@ class _Scan:
                 if kind is ast.ClassDef:
                     inner = _Facts("class", node.name)
                 else:
-                    inner = _Facts("method" if facts.kind == "class" else "function", node.name)
+                    inner = _Facts("method" if facts.kind == "class" else "function", node.name, node.args)
                 self.scopes.append(inner)
                 self._scan([*node.decorator_list, *getattr(node, "bases", ()), *getattr(node, "keywords", ())], facts)
                 if kind is not ast.ClassDef:
                     self._scan([node.args], facts)
                 self._scan(node.body, inner)
                 continue
+            facts.nodes.append(node)
             if kind is ast.Call:
                 self.calls.append((node, facts))
             elif kind is ast.Import or kind is ast.ImportFrom:
@@ -246,6 +259,8 @@ class _Scan:
             facts.save = True
         if last in self.modules:
             self.saving_module = True
+        if last == "Sequential":
+            self.sequential = True
         if (method in self.methods) or (last.endswith("_") and not last.endswith("__")):
             facts.edit = True
         keywords = {k.arg for k in node.keywords}
@@ -269,6 +284,8 @@ class _Scan:
             return False
         if any(s.step and s.backward for s in scopes):
             return True
+        if self.sequential and self.inplace_module and self.saving_module:
+            return True
 
         def may_save(s: _Facts) -> bool:
             return s.save or (self.saving_module and s.call)
@@ -276,8 +293,130 @@ class _Scan:
         def may_edit(s: _Facts) -> bool:
             return s.edit or (self.inplace_module and s.call)
 
-        if any(may_edit(s) and may_save(s) for s in scopes):
-            return True
-        # A module-level function's parameters hold what its callers saved.
-        return any(may_save(s) for s in scopes) and any(
-            may_edit(s) and s.kind == "function" and s.name in self.toplevel for s in scopes)
+        anywhere = any(may_save(s) for s in scopes)
+        for s in scopes:
+            # A module-level function's parameters hold what its callers saved.
+            seeded = anywhere and s.kind == "function" and s.name in self.toplevel
+            if may_edit(s) and (may_save(s) or seeded) and self._edits_a_saved_name(s, seeded):
+                return True
+        return False
+
+    # ---- GL005 (a), name by name ----
+
+    def _saving_call(self, node: ast.Call) -> bool:
+        last = self._last(node.func)
+        return self.saving_module or (last is not None and last in self.ops)
+
+    def _edits_a_saved_name(self, facts: _Facts, seeded: bool) -> bool:
+        """Whether an edit in the scope is of a name that may hold a saved-for-backward record.
+
+        A record is put on a name as the walker does (``Walker.mark_saved``, ``Walker.bind``): on
+        a name that is itself an operand of a ``*``/``/``/``**``/``@``, or the receiver or a
+        positional argument of a call that may save; on the target of an assignment (``=``,
+        ``:=``, ``with … as``) whose value holds an op that may save or a name that may hold a
+        record (a copy, a view or a detached alias shares it); on the parameters of a function its
+        callers may hand records (``seeded``). A tuple target, a ``for`` target, a comprehension
+        target and a container's ``append`` hold none. An edit is of the name ``flow._edit_base``
+        names (``x`` for ``x[i]``, ``x.view(…)``, ``x.detach()``, ``x.data``)."""
+        saved: set[str] = set()
+        assigns: list[tuple[list[str], ast.AST]] = []
+        edits: set[str] = set()
+        for node in facts.nodes:
+            kind = type(node)
+            if kind is ast.BinOp:
+                if isinstance(node.op, _BINOPS_THAT_SAVE):
+                    saved.update(n for n in (_dotted(node.left), _dotted(node.right)) if n)
+            elif kind is ast.Call:
+                self._call_edits(node, edits)
+                if self._saving_call(node):
+                    operands = [a for a in node.args if type(a) is not ast.Starred]
+                    if type(node.func) is ast.Attribute:
+                        operands.append(node.func.value)
+                    saved.update(n for n in map(_dotted, operands) if n)
+            elif kind is ast.Assign:
+                assigns.append(([t for t in map(_dotted, node.targets) if t], node.value))
+            elif kind is ast.AnnAssign or kind is ast.NamedExpr:
+                if node.value is not None and _dotted(node.target):
+                    assigns.append(([_dotted(node.target)], node.value))
+            elif kind is ast.withitem:
+                if node.optional_vars is not None and _dotted(node.optional_vars):
+                    assigns.append(([_dotted(node.optional_vars)], node.context_expr))
+            elif kind is ast.Subscript:
+                if type(node.ctx) is ast.Store:
+                    edits.add(self._edit_base(node))
+            elif kind is ast.AugAssign:
+                edits.add(self._edit_base(node.target))
+        edits.discard(None)
+        if not edits:
+            return False
+        if seeded and facts.params is not None:
+            args = facts.params
+            saved.update(a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs])
+        # What each assigned value reads, and whether it holds an op that may save.
+        values = []
+        for targets, value in assigns:
+            if not targets:
+                continue
+            names, saves = set(), False
+            for node in ast.walk(value):
+                kind = type(node)
+                if kind is ast.Name or kind is ast.Attribute:
+                    name = _dotted(node)
+                    if name:
+                        names.add(name)
+                elif kind is ast.Call:
+                    saves = saves or self._saving_call(node)
+                elif kind is ast.BinOp:
+                    saves = saves or isinstance(node.op, _BINOPS_THAT_SAVE)
+            values.append((targets, names, saves))
+        grew = True
+        while grew:
+            grew = False
+            for targets, names, saves in values:
+                if (saves or names & saved) and not saved.issuperset(targets):
+                    saved.update(targets)
+                    grew = True
+        return not edits.isdisjoint(saved)
+
+    def _call_edits(self, node: ast.Call, edits: set) -> None:
+        """The names a call edits in place (``Walker.torch_call``, ``method_call``, ``apply_module``)."""
+        func = node.func
+        last = self._last(func)
+        positional = [a for a in node.args if type(a) is not ast.Starred]
+        first = positional[0] if positional else None
+        if type(func) is ast.Attribute and func.attr in self.methods:
+            edits.add(self._edit_base(func.value))
+        keywords = {k.arg: k.value for k in node.keywords}
+        if first is not None and (
+                (last is not None and last.endswith("_") and not last.endswith("__"))
+                or "inplace" in keywords or self.inplace_module
+                or (last in self.positional and any(type(a) is ast.Constant and a.value is True for a in positional))):
+            edits.add(self._edit_base(first))
+        if "out" in keywords:
+            edits.add(self._edit_base(keywords["out"]))
+
+    @staticmethod
+    def _edit_base(expr: ast.AST) -> str | None:
+        """``flow._edit_base`` on an ``ast`` expression, with ``.data`` dropped as ``Walker.edit`` does."""
+        views = _view_methods()
+        while True:
+            if type(expr) is ast.Subscript:
+                expr = expr.value
+            elif type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in views:
+                expr = expr.func.value
+            else:
+                break
+        name = _dotted(expr)
+        return name[: -len(".data")] if name and name.endswith(".data") else name
+
+
+def _dotted(expr: ast.AST) -> str | None:
+    """``a.b.c`` for a chain of names and attributes; None for anything else (``imports.dotted``)."""
+    parts = []
+    while type(expr) is ast.Attribute:
+        parts.append(expr.attr)
+        expr = expr.value
+    if type(expr) is not ast.Name:
+        return None
+    parts.append(expr.id)
+    return ".".join(reversed(parts))

@@ -113,6 +113,10 @@ def test_unused_suppressions_are_judged_in_a_skipped_module(monkeypatch):
     ("import torch.nn as nn\nact = nn.ReLU(True)\ndef f(x):\n    y = x.sigmoid()\n    return act(y)\n", {"GL005"}),
     ("def helper(t):\n    t.mul_(2)\ndef g(x):\n    return helper(x * x)\n", {"GL005"}),
     ("def f(opt, a, b):\n    opt.step()\n    b.backward()\n", {"GL005"}),
+    ("def f(x):\n    e = x.exp()\n    v = e.view(-1)\n    v[0] = 1\n", {"GL005"}),  # through a view
+    ("def f(x, w):\n    y = x.data\n    z = x * w\n    y.zero_()\n", {"GL005"}),  # saved after the alias
+    ("import torch.nn as nn\nclass M:\n    def __init__(self):\n        self.a = nn.Sequential(nn.Tanh(), nn.ReLU(True))\n",
+     {"GL005"}),
 ])
 def test_each_rule_lets_through_what_it_needs(source, codes):
     assert prefilter.may_report(source, engine._read_ast(source)[0], frozenset(codes))
@@ -123,6 +127,8 @@ def test_each_rule_lets_through_what_it_needs(source, codes):
     ("def f(x):\n    return torch.tensor(x.item())\n", {"GL002"}),  # a rebuild nothing asks a gradient of
     ("x.requires_grad_()\n", {"GL003"}),  # no no_grad anywhere
     ("def f(counts, k):\n    counts[k] += 1\n", {"GL005"}),  # an edit where nothing can be saved
+    ("class C:\n    def f(self, x, k):\n        d = {}\n        y = x * 2\n        d[k] = y\n", {"GL005"}),  # d holds none
+    ("def f(x, w):\n    a, b = x * w\n    a += 1\n", {"GL005"}),  # a tuple target holds none
     ("def f(x):\n    y = x * 2\n    return y\n", {"GL005"}),  # saves, but edits nothing
 ])
 def test_a_module_without_what_a_rule_needs_is_skipped_for_it(source, codes):

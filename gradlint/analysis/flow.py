@@ -89,11 +89,11 @@ def walk_module(module: cst.Module) -> ModuleFacts:
     classes = scan_classes(module, imports)
     functions = {  # module-level function -> what it returns has no history
         stmt.name.value: returns_under_nograd(stmt, imports)
-        for stmt in module.body if isinstance(stmt, cst.FunctionDef)
+        for stmt in module.body if type(stmt) is cst.FunctionDef
     }
     facts.parameters = {
         stmt.name.value: [p.name.value for p in [*stmt.params.posonly_params, *stmt.params.params]]
-        for stmt in module.body if isinstance(stmt, cst.FunctionDef)
+        for stmt in module.body if type(stmt) is cst.FunctionDef
     }
     nograd_only = nograd_only_callees(module, imports, set(functions))
     facts.frozen = frozen_owners(module)
@@ -107,11 +107,11 @@ def walk_module(module: cst.Module) -> ModuleFacts:
     queue = [(stmt, None) for stmt in reversed(walker.deferred)]
     while queue:
         node, cls = queue.pop(0)
-        if isinstance(node, cst.ClassDef):
+        if type(node) is cst.ClassDef:
             info = classes.get(node.name.value)
             queue[0:0] = [(s, info) for s in block_body(node.body)]
             continue
-        if not isinstance(node, cst.FunctionDef):
+        if type(node) is not cst.FunctionDef:
             continue
         nograd = decorated_nograd(node, imports) or bool(
             cls is not None and cls.nograd_call and node.name.value in ("forward", "__call__")
@@ -188,7 +188,7 @@ class Walker:
             else:
                 self.env[name] = LIVE if live else UNKNOWN
         for star in (params.star_arg, params.star_kwarg):
-            if isinstance(star, cst.Param):
+            if type(star) is cst.Param:
                 self.env[star.name.value] = UNKNOWN
         self.block(block_body(node.body))
 
@@ -199,30 +199,30 @@ class Walker:
     def statement(self, stmt) -> None:
         self.seq += 1
         self.memo.clear()
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             for small in stmt.body:
                 self.small(small)
-        elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+        elif type(stmt) in (cst.FunctionDef, cst.ClassDef):
             self.deferred.append(stmt)
-            nograd = isinstance(stmt, cst.FunctionDef) and returns_under_nograd(stmt, self.imports)
+            nograd = type(stmt) is cst.FunctionDef and returns_under_nograd(stmt, self.imports)
             self.env[stmt.name.value] = NOGRAD_DEFINITION if nograd else DEFINITION
-        elif isinstance(stmt, cst.If):
+        elif type(stmt) is cst.If:
             self.expr(stmt.test)
             before = dict(self.env)
             self.block(block_body(stmt.body))
             after_body = self.env
             self.env = dict(before)
             if stmt.orelse is not None:
-                if isinstance(stmt.orelse, cst.If):
+                if type(stmt.orelse) is cst.If:
                     self.statement(stmt.orelse)
                 else:
                     self.block(block_body(stmt.orelse.body))
             self.env = _join_envs(after_body, self.env, self.outside)
-        elif isinstance(stmt, (cst.For, cst.While)):
+        elif type(stmt) in (cst.For, cst.While):
             self.loop(stmt)
-        elif isinstance(stmt, cst.With):
+        elif type(stmt) is cst.With:
             self.with_(stmt)
-        elif isinstance(stmt, (cst.Try, cst.TryStar)):
+        elif type(stmt) in (cst.Try, cst.TryStar):
             before = dict(self.env)
             self.block(block_body(stmt.body))
             if stmt.orelse is not None:
@@ -235,7 +235,7 @@ class Walker:
             self.env = after
             if stmt.finalbody is not None:
                 self.block(block_body(stmt.finalbody.body))
-        elif isinstance(stmt, cst.Match):
+        elif type(stmt) is cst.Match:
             self.expr(stmt.subject)
             before = dict(self.env)
             after = None
@@ -246,18 +246,18 @@ class Walker:
             self.env = _join_envs(before, after) if after is not None else before
 
     def small(self, node) -> None:
-        if isinstance(node, cst.Assign):
+        if type(node) is cst.Assign:
             value = self.assigned_value(node.value, node.targets[0].target if len(node.targets) == 1 else None)
             for target in node.targets:
                 self.bind(target.target, value, node)
-        elif isinstance(node, cst.AnnAssign):
+        elif type(node) is cst.AnnAssign:
             if node.value is not None:
                 self.bind(node.target, self.assigned_value(node.value, node.target), node)
-        elif isinstance(node, cst.AugAssign):
+        elif type(node) is cst.AugAssign:
             self.aug_assign(node)
-        elif isinstance(node, cst.Expr):
+        elif type(node) is cst.Expr:
             call = node.value
-            if isinstance(call, cst.Call) and self.imports.qualname(call.func) in SET_GRAD_ENABLED and call.args:
+            if type(call) is cst.Call and self.imports.qualname(call.func) in SET_GRAD_ENABLED and call.args:
                 # torch.set_grad_enabled(False) as a statement switches recording off until
                 # it is switched back on.
                 if literal_false(call.args[0].value):
@@ -266,13 +266,13 @@ class Walker:
                     self.nograd = None
                 return
             self.expr(node.value)
-        elif isinstance(node, cst.Return):
+        elif type(node) is cst.Return:
             value = self.expr(node.value) if node.value is not None else CONST
             if self.record:
                 self.facts.returns.append(Return(node, value, self.function, self.return_parts(node.value)))
-        elif isinstance(node, (cst.Del,)):
+        elif type(node) in (cst.Del,):
             pass
-        elif isinstance(node, (cst.Raise, cst.Assert)):
+        elif type(node) in (cst.Raise, cst.Assert):
             for child in node.children:
                 if isinstance(child, cst.BaseExpression):
                     self.expr(child)
@@ -281,7 +281,7 @@ class Walker:
         body = block_body(stmt.body)
         assigned, carried = assigned_and_carried(stmt)
         before = dict(self.env)
-        iter_value = self.expr(stmt.iter) if isinstance(stmt, cst.For) else self.expr(stmt.test)
+        iter_value = self.expr(stmt.iter) if type(stmt) is cst.For else self.expr(stmt.test)
         # Pass one, silent: learn what each name holds at the end of an iteration.
         record, self.record = self.record, False
         self.loops.append(_Loop(stmt, assigned, carried))
@@ -307,16 +307,16 @@ class Walker:
             site.freed_later = any(not later.retain_graph for later in ctx.backwards[i + 1:])
             root = site.root.split(".")[0].split("(")[0].split("[")[0]
             # `losses[i].backward(…)` walks a different root of one graph each iteration.
-            indexed = bool(site.reads & (assigned | (_target_names(stmt.target) if isinstance(stmt, cst.For) else set())))
+            indexed = bool(site.reads & (assigned | (_target_names(stmt.target) if type(stmt) is cst.For else set())))
             site.root_from_outside = root.isidentifier() and root not in assigned and root in before and not indexed
             site.window = bool(truncated)
-            site.root_is_item = (isinstance(stmt, cst.For) and root in _target_names(stmt.target)) or indexed
+            site.root_is_item = (type(stmt) is cst.For and root in _target_names(stmt.target)) or indexed
         self.env = _join_envs(before, self.env, self.outside)
         if stmt.orelse is not None:
             self.block(block_body(stmt.orelse.body))
 
     def loop_iteration(self, stmt, iter_value: Value, body) -> None:
-        if isinstance(stmt, cst.For):
+        if type(stmt) is cst.For:
             self.bind(stmt.target, self.loop_target(stmt.iter, iter_value), stmt)
         self.block(body)
 
@@ -324,12 +324,12 @@ class Walker:
         """What a ``for`` target holds: the modules of a ``self.layers`` loop carry their roots;
         the items of a data loader carry nothing known."""
         base = iterable
-        while isinstance(base, (cst.Subscript, cst.Call)):
-            if isinstance(base, cst.Call):
-                if isinstance(base.func, cst.Attribute) and base.func.attr.value in MODULE_ITERATORS:
+        while type(base) in (cst.Subscript, cst.Call):
+            if type(base) is cst.Call:
+                if type(base.func) is cst.Attribute and base.func.attr.value in MODULE_ITERATORS:
                     base = base.func.value
                     continue
-                if isinstance(base.func, cst.Name) and base.func.value in ("enumerate", "zip", "reversed", "list") and base.args:
+                if type(base.func) is cst.Name and base.func.value in ("enumerate", "zip", "reversed", "list") and base.args:
                     base = base.args[0].value
                     continue
                 break
@@ -347,13 +347,13 @@ class Walker:
         enable = False
         for item in stmt.items:
             call = item.item
-            target = call.func if isinstance(call, cst.Call) else call
+            target = call.func if type(call) is cst.Call else call
             name = self.imports.qualname(target)
             if name in NOGRAD:
                 region = stmt
-            elif name in SET_GRAD_ENABLED and isinstance(call, cst.Call) and call.args and literal_false(call.args[0].value):
+            elif name in SET_GRAD_ENABLED and type(call) is cst.Call and call.args and literal_false(call.args[0].value):
                 region = stmt
-            elif name in ENABLE_GRAD or (name in SET_GRAD_ENABLED and isinstance(call, cst.Call) and call.args and literal_true(call.args[0].value)):
+            elif name in ENABLE_GRAD or (name in SET_GRAD_ENABLED and type(call) is cst.Call and call.args and literal_true(call.args[0].value)):
                 enable = True
             else:
                 value = self.expr(call)
@@ -381,7 +381,7 @@ class Walker:
                 return Value(module=module)
             return Value(roots=frozenset({name}), module=module, tensor=module is None and self.makes_leaf(expr))
         value = self.expr(expr)
-        if name is not None and isinstance(expr, cst.Call):
+        if name is not None and type(expr) is cst.Call:
             qual = self.imports.qualname(expr.func)
             if qual and qual.startswith("torch.optim.") and qual.split(".")[-1][:1].isupper():
                 self.facts.optimizers[self.key(name)] = self.coverage(expr)
@@ -400,7 +400,7 @@ class Walker:
         keys: set[str] = set()
         for arg in call.args:
             for node in iter_nodes(arg.value):
-                if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) \
+                if type(node) is cst.Call and type(node.func) is cst.Attribute \
                         and node.func.attr.value in ("parameters", "named_parameters"):
                     owner = dotted(node.func.value)
                     if owner is None:
@@ -415,27 +415,27 @@ class Walker:
                         # A model of another file's class (or a part of one): what it holds,
                         # and so what this optimizer covers, is not known here.
                         self.facts.optimizers_open = True
-                elif isinstance(node, cst.Name):
+                elif type(node) is cst.Name:
                     keys.add(node.value)
         return frozenset(keys)
 
     def makes_leaf(self, expr: cst.BaseExpression) -> bool:
         """A tensor leaf that requires grad: ``torch.tensor(…, requires_grad=True)``, ``nn.Parameter(…)``."""
-        while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("to", "cuda", "cpu", "float", "double", "half", "requires_grad_"):
+        while type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value in ("to", "cuda", "cpu", "float", "double", "half", "requires_grad_"):
             if expr.func.attr.value == "requires_grad_":
                 return True
             expr = expr.func.value
-        if not isinstance(expr, cst.Call):
+        if type(expr) is not cst.Call:
             return False
         return self.imports.qualname(expr.func) in PARAMETER or any(
             a.keyword is not None and a.keyword.value == "requires_grad" and literal_true(a.value) for a in expr.args)
 
     def makes_root(self, expr: cst.BaseExpression) -> bool:
-        while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
+        while type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
             if expr.func.attr.value == "requires_grad_" and not (expr.args and literal_false(expr.args[0].value)):
                 return True
             expr = expr.func.value
-        if not isinstance(expr, cst.Call):
+        if type(expr) is not cst.Call:
             return False
         if any(a.keyword is not None and a.keyword.value == "requires_grad" and literal_true(a.value) for a in expr.args):
             return True
@@ -463,22 +463,22 @@ class Walker:
                 for cut in value.cuts:
                     if cut in self.facts.cuts:
                         self.facts.cuts[cut].carried = True
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             if value.rebuilt and target.value in self.intended_leaves:
                 # `x_adv = torch.tensor(..., requires_grad=True)` differentiated against or
                 # handed to an optimizer: a leaf made on purpose.
                 self.facts.intended_rebuilds.update(value.rebuilt)
             self.env[target.value] = value
             self.born[target.value] = self.seq
-        elif isinstance(target, (cst.Tuple, cst.List)):
+        elif type(target) in (cst.Tuple, cst.List):
             for element in target.elements:
                 inner = element.value
                 self.bind(inner, replace(value, saved=EMPTY, module=None, optimizer=False), node)
-        elif isinstance(target, cst.StarredElement):
+        elif type(target) is cst.StarredElement:
             self.bind(target.value, value, node)
-        elif isinstance(target, cst.Attribute):
+        elif type(target) is cst.Attribute:
             name = dotted(target)
-            if target.attr.value == "requires_grad" and isinstance(node, cst.Assign) and literal_true(node.value):
+            if target.attr.value == "requires_grad" and type(node) is cst.Assign and literal_true(node.value):
                 base = dotted(target.value)
                 if base is not None:
                     self.switch(node, base, self.lookup(base))
@@ -488,7 +488,7 @@ class Walker:
                 self.born[name] = self.seq
             else:
                 self.expr(target.value)
-        elif isinstance(target, cst.Subscript):
+        elif type(target) is cst.Subscript:
             base = _edit_base(target)
             if base is not None:
                 self.edit(node, base, (target, " = …"))
@@ -496,14 +496,14 @@ class Walker:
 
     def aug_assign(self, node: cst.AugAssign) -> None:
         value = self.expr(node.value)
-        name = dotted(node.target) if not isinstance(node.target, cst.Subscript) else _edit_base(node.target)
+        name = dotted(node.target) if type(node.target) is not cst.Subscript else _edit_base(node.target)
         if name is None:
             return
         old = self.lookup(name)
-        if old.tensor or old.saved or old.attached or (old.computed and not old.const) or isinstance(node.target, cst.Subscript):
+        if old.tensor or old.saved or old.attached or (old.computed and not old.const) or type(node.target) is cst.Subscript:
             op = AUG_OPERATORS.get(type(node.operator), "op=")
             self.edit(node, name, (node.target, f" {op} …"))
-        if isinstance(node.target, cst.Subscript):
+        if type(node.target) is cst.Subscript:
             return
         new = (old | value)
         if self.nograd is not None:
@@ -604,7 +604,7 @@ class Walker:
     def return_parts(self, expr) -> tuple:
         """``return logits, aux.detach()``: each element is its own output, used on its own by
         the caller. (expression, value) per element, nested tuples flattened."""
-        if not isinstance(expr, (cst.Tuple, cst.List)):
+        if type(expr) not in (cst.Tuple, cst.List):
             return ()
         parts = []
         for element in expr.elements:
@@ -670,59 +670,59 @@ class Walker:
     def _expr(self, node) -> Value:
         if node is None:
             return CONST
-        if isinstance(node, cst.Name):
+        if type(node) is cst.Name:
             if node.value in ("True", "False", "None"):
                 return CONST
             return self.lookup(node.value)
-        if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis)):
+        if type(node) in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis):
             return CONST
-        if isinstance(node, cst.FormattedString):
+        if type(node) is cst.FormattedString:
             for part in node.parts:
-                if isinstance(part, cst.FormattedStringExpression):
+                if type(part) is cst.FormattedStringExpression:
                     self.expr(part.expression)
             return CONST
-        if isinstance(node, cst.Attribute):
+        if type(node) is cst.Attribute:
             return self.attribute(node)
-        if isinstance(node, cst.Call):
+        if type(node) is cst.Call:
             return self.call(node)
-        if isinstance(node, cst.BinaryOperation):
+        if type(node) is cst.BinaryOperation:
             return self.binary(node)
-        if isinstance(node, cst.UnaryOperation):
+        if type(node) is cst.UnaryOperation:
             return self.expr(node.expression).result()
-        if isinstance(node, cst.BooleanOperation):
+        if type(node) is cst.BooleanOperation:
             return self.expr(node.left).join(self.expr(node.right))
-        if isinstance(node, cst.Comparison):
+        if type(node) is cst.Comparison:
             values = [self.expr(node.left)] + [self.expr(c.comparator) for c in node.comparisons]
             out = union(values)
             # A comparison is not differentiable: the result has no history, but had some to lose.
             return replace(out, roots=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True,
                            live=False, lost=out.lost or out.attached or out.live)
-        if isinstance(node, cst.Subscript):
+        if type(node) is cst.Subscript:
             base = self.expr(node.value)
             for element in node.slice:
-                if isinstance(element.slice, cst.Index):
+                if type(element.slice) is cst.Index:
                     self.expr(element.slice.value)
             return replace(base, saved=EMPTY, optimizer=False, computed=base.computed,
                            alias=_alias(node.value, base))
-        if isinstance(node, (cst.Tuple, cst.List, cst.Set, cst.Dict)) and not node.elements:
+        if type(node) in (cst.Tuple, cst.List, cst.Set, cst.Dict) and not node.elements:
             return NOTHING_YET
-        if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        if type(node) in (cst.Tuple, cst.List, cst.Set):
             return replace(union(self.expr(e.value) for e in node.elements), computed=False)
-        if isinstance(node, cst.Dict):
-            values = [self.expr(e.value) for e in node.elements if isinstance(e, cst.DictElement)]
+        if type(node) is cst.Dict:
+            values = [self.expr(e.value) for e in node.elements if type(e) is cst.DictElement]
             return replace(union(values), computed=False)
-        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+        if type(node) in (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp):
             return self.comprehension(node)
-        if isinstance(node, cst.IfExp):
+        if type(node) is cst.IfExp:
             self.expr(node.test)
             return self.expr(node.body).join(self.expr(node.orelse))
-        if isinstance(node, cst.NamedExpr):
+        if type(node) is cst.NamedExpr:
             value = self.expr(node.value)
             self.bind(node.target, value, node)
             return value
-        if isinstance(node, (cst.Await,)):
+        if type(node) in (cst.Await,):
             return self.expr(node.expression)
-        if isinstance(node, cst.StarredElement):
+        if type(node) is cst.StarredElement:
             return self.expr(node.value)
         return UNKNOWN
 
@@ -735,7 +735,7 @@ class Walker:
             for cond in comp.ifs:
                 self.expr(cond.test)
             comp = comp.inner_for_in
-        if isinstance(node, cst.DictComp):
+        if type(node) is cst.DictComp:
             value = self.expr(node.key) | self.expr(node.value)
         else:
             value = self.expr(node.elt)
@@ -851,12 +851,12 @@ class Walker:
             if module is not None:
                 callee = Value(roots=self.lookup(head.split(".")[0]).roots, module=module)
                 return self.apply_module(node, callee, self.arg_values(node), positional)
-        if isinstance(func, cst.Attribute):
+        if type(func) is cst.Attribute:
             return self.method_call(node, func, positional, keywords)
-        if isinstance(func, cst.Name):
+        if type(func) is cst.Name:
             return self.name_call(node, func.value, positional, keywords)
         callee = self.expr(func)
-        if isinstance(func, cst.Call) and callee.module is None:
+        if type(func) is cst.Call and callee.module is None:
             info = module_info(func, self.imports, self.classes)  # nn.Dropout(0.5, inplace=True)(x)
             if info is not None:
                 callee = replace(callee, module=info)
@@ -971,7 +971,7 @@ class Walker:
                 root = self.expr(root_expr) if root_expr is not None else CONST
             else:
                 root_expr, root = recv_expr, receiver
-                if isinstance(root_expr, cst.Call) and isinstance(root_expr.func, cst.Attribute) \
+                if type(root_expr) is cst.Call and type(root_expr.func) is cst.Attribute \
                         and root_expr.func.attr.value == "scale" and root_expr.args:
                     root_expr = root_expr.args[0].value  # scaler.scale(loss).backward()
             self.backward(node, root_expr, root, literal_true(keywords.get("retain_graph")), literal_true(keywords.get("create_graph")))
@@ -1106,23 +1106,23 @@ def _index_names(expr) -> set[str]:
     """The names a root expression indexes with (``i`` of ``losses[i]``)."""
     found: set[str] = set()
     for node in iter_nodes(expr) if expr is not None else ():
-        if isinstance(node, cst.Subscript):
+        if type(node) is cst.Subscript:
             for element in node.slice:
-                found |= {n.value for n in iter_nodes(element) if isinstance(n, cst.Name)}
+                found |= {n.value for n in iter_nodes(element) if type(n) is cst.Name}
     return found
 
 
 def _target_names(target) -> set[str]:
-    return {n.value for n in iter_nodes(target) if isinstance(n, cst.Name)}
+    return {n.value for n in iter_nodes(target) if type(n) is cst.Name}
 
 
 def _edit_base(expr) -> str | None:
     """The name whose tensor an edit of ``expr`` modifies: ``x`` for ``x[i]``, ``x.detach()``
     and ``x``; ``x.data`` for an edit through ``.data``, which autograd does not see."""
     while True:
-        if isinstance(expr, cst.Subscript):
+        if type(expr) is cst.Subscript:
             expr = expr.value
-        elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in VIEW_METHODS | {"detach"}:
+        elif type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value in VIEW_METHODS | {"detach"}:
             expr = expr.func.value
         else:
             return dotted(expr)

@@ -12,10 +12,10 @@ import libcst as cst
 def dotted(expr: cst.BaseExpression) -> str | None:
     """``a.b.c`` for a chain of names and attributes; None for anything else."""
     parts: list[str] = []
-    while isinstance(expr, cst.Attribute):
+    while type(expr) is cst.Attribute:
         parts.append(expr.attr.value)
         expr = expr.value
-    if not isinstance(expr, cst.Name):
+    if type(expr) is not cst.Name:
         return None
     parts.append(expr.value)
     return ".".join(reversed(parts))
@@ -28,27 +28,27 @@ class ImportTable:
         self.names: dict[str, str] = {}
 
     def add(self, node: cst.Import | cst.ImportFrom) -> None:
-        if isinstance(node, cst.Import):
+        if type(node) is cst.Import:
             for alias in node.names:
                 full = dotted(alias.name)
                 if full is None:
                     continue
-                if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                if alias.asname is not None and type(alias.asname.name) is cst.Name:
                     self.names[alias.asname.name.value] = full
                 else:  # `import torch.nn` binds `torch`
                     head = full.split(".")[0]
                     self.names.setdefault(head, head)
             return
-        if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+        if node.relative or node.module is None or type(node.names) is cst.ImportStar:
             return
         module = dotted(node.module)
         if module is None:
             return
         for alias in node.names:
-            name = alias.name.value if isinstance(alias.name, cst.Name) else None
+            name = alias.name.value if type(alias.name) is cst.Name else None
             if name is None:
                 continue
-            local = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else name
+            local = alias.asname.name.value if alias.asname is not None and type(alias.asname.name) is cst.Name else name
             self.names[local] = f"{module}.{name}"
 
     def qualname(self, expr: cst.BaseExpression) -> str | None:
@@ -67,6 +67,6 @@ def collect_imports(module: cst.Module) -> ImportTable:
 
     table = ImportTable()
     for node in iter_nodes(module):
-        if isinstance(node, (cst.Import, cst.ImportFrom)):
+        if type(node) in (cst.Import, cst.ImportFrom):
             table.add(node)
     return table

@@ -50,46 +50,46 @@ class ClassInfo:
 
 
 def block_body(block) -> list:
-    return list(block.body) if isinstance(block, cst.IndentedBlock) else [cst.SimpleStatementLine(list(block.body))]
+    return list(block.body) if type(block) is cst.IndentedBlock else [cst.SimpleStatementLine(list(block.body))]
 
 
 def decorated_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
     for deco in node.decorators:
         expr = deco.decorator
-        target = expr.func if isinstance(expr, cst.Call) else expr
+        target = expr.func if type(expr) is cst.Call else expr
         name = imports.qualname(target)
         if name in NOGRAD:
             return True
-        if name in SET_GRAD_ENABLED and isinstance(expr, cst.Call) and literal_false(expr.args[0].value if expr.args else None):
+        if name in SET_GRAD_ENABLED and type(expr) is cst.Call and literal_false(expr.args[0].value if expr.args else None):
             return True
     return False
 
 
 def literal_false(expr) -> bool:
-    return isinstance(expr, cst.Name) and expr.value == "False"
+    return type(expr) is cst.Name and expr.value == "False"
 
 
 def literal_true(expr) -> bool:
-    return isinstance(expr, cst.Name) and expr.value == "True"
+    return type(expr) is cst.Name and expr.value == "True"
 
 
 def is_literal(expr) -> bool:
-    if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+    if type(expr) in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
         return True
-    if isinstance(expr, cst.Name) and expr.value in ("True", "False", "None"):
+    if type(expr) is cst.Name and expr.value in ("True", "False", "None"):
         return True
-    if isinstance(expr, cst.UnaryOperation):
+    if type(expr) is cst.UnaryOperation:
         return is_literal(expr.expression)
-    if isinstance(expr, (cst.Tuple, cst.List)):
-        return all(isinstance(e, cst.Element) and is_literal(e.value) for e in expr.elements)
-    if isinstance(expr, (cst.Dict, cst.Set)):
+    if type(expr) in (cst.Tuple, cst.List):
+        return all(type(e) is cst.Element and is_literal(e.value) for e in expr.elements)
+    if type(expr) in (cst.Dict, cst.Set):
         return not expr.elements  # an empty cache or registry to fill later
     return False
 
 
 def trains_locally(node: cst.FunctionDef) -> bool:
     return any(
-        isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+        type(call) is cst.Call and type(call.func) is cst.Attribute
         and call.func.attr.value in ("backward", "step", "manual_backward")
         for call in iter_nodes(node, into_functions=False))
 
@@ -101,9 +101,9 @@ def scan_classes(module: cst.Module, imports: ImportTable) -> dict[str, ClassInf
         info = ClassInfo(node.name.value, [imports.qualname(b.value) or "" for b in node.bases])
         classes[info.name] = info
         for stmt in block_body(node.body):
-            if isinstance(stmt, cst.ClassDef):
+            if type(stmt) is cst.ClassDef:
                 scan(stmt)
-            if not isinstance(stmt, cst.FunctionDef):
+            if type(stmt) is not cst.FunctionDef:
                 continue
             if decorated_nograd(stmt, imports):
                 info.nograd_methods.add(stmt.name.value)
@@ -114,25 +114,25 @@ def scan_classes(module: cst.Module, imports: ImportTable) -> dict[str, ClassInf
             if returns_under_nograd(stmt, imports):
                 info.nograd_methods.add(stmt.name.value)
             for call in iter_nodes(stmt, into_functions=False):
-                if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) \
+                if type(call) is cst.Call and type(call.func) is cst.Attribute \
                         and call.func.attr.value == "register_buffer" and call.args \
-                        and isinstance(call.args[0].value, cst.SimpleString):
+                        and type(call.args[0].value) is cst.SimpleString:
                     # A buffer is state, not a parameter: nothing trains it.
                     info.buffers.add("self." + call.args[0].value.evaluated_value)
             settings = _setting_params(stmt) if stmt.name.value == "__init__" else set()
             for assign in iter_nodes(stmt, into_functions=False):
-                if not isinstance(assign, cst.Assign):
+                if type(assign) is not cst.Assign:
                     continue
                 for target in assign.targets:
                     name = dotted(target.target)
                     if name and name.startswith("self.") and name.count(".") == 1:
-                        if is_literal(assign.value) or (isinstance(assign.value, cst.Name) and assign.value.value in settings):
+                        if is_literal(assign.value) or (type(assign.value) is cst.Name and assign.value.value in settings):
                             info.literal_attrs.add(name)
                         else:
                             info.attrs[name] = module_info(assign.value, imports, classes)
 
     for node in iter_nodes(module):
-        if isinstance(node, cst.ClassDef) and node.name.value not in classes:
+        if type(node) is cst.ClassDef and node.name.value not in classes:
             scan(node)
 
     def resolve(info: ClassInfo, seen=()) -> None:
@@ -163,9 +163,9 @@ def _setting_params(init: cst.FunctionDef) -> set[str]:
     params = init.params
     for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
         annotation = param.annotation.annotation if param.annotation is not None else None
-        plain = isinstance(annotation, cst.Name) and annotation.value in ("int", "float", "bool", "str")
+        plain = type(annotation) is cst.Name and annotation.value in ("int", "float", "bool", "str")
         if plain or (param.default is not None and is_literal(param.default) and not (
-                isinstance(param.default, cst.Name) and param.default.value == "None")):
+                type(param.default) is cst.Name and param.default.value == "None")):
             found.add(param.name.value)
     return found
 
@@ -175,22 +175,22 @@ def frozen_owners(module: cst.Module) -> set[str]:
     ``for p in X.parameters(): p.requires_grad = False``, as written (``self.backbone``)."""
     found: set[str] = set()
     for node in iter_nodes(module):
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) \
+        if type(node) is cst.Call and type(node.func) is cst.Attribute \
                 and node.func.attr.value == "requires_grad_" and node.args and literal_false(node.args[0].value):
             owner = dotted(node.func.value)
             if owner:
                 found.add(owner)
-        elif isinstance(node, cst.Assign) and _frozen_on_the_way_in(node.value):
+        elif type(node) is cst.Assign and _frozen_on_the_way_in(node.value):
             # self.backbone = backbone.requires_grad_(False): the attribute holds it frozen
             for target in node.targets:
                 owner = dotted(target.target)
                 if owner:
                     found.add(owner)
-        elif isinstance(node, cst.For):
+        elif type(node) is cst.For:
             owners = _parameter_owners(node)
             for n in iter_nodes(node.body):
-                if isinstance(n, cst.Assign) and literal_false(n.value) \
-                        and isinstance(n.targets[0].target, cst.Attribute) \
+                if type(n) is cst.Assign and literal_false(n.value) \
+                        and type(n.targets[0].target) is cst.Attribute \
                         and n.targets[0].target.attr.value == "requires_grad":
                     owner = owners.get(dotted(n.targets[0].target.value) or "")
                     if owner:
@@ -200,7 +200,7 @@ def frozen_owners(module: cst.Module) -> set[str]:
 
 def _frozen_on_the_way_in(expr) -> bool:
     """``backbone.requires_grad_(False)`` (also after ``.eval()``/``.to(...)``) as an assigned value."""
-    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+    while type(expr) is cst.Call and type(expr.func) is cst.Attribute:
         if expr.func.attr.value == "requires_grad_" and expr.args and literal_false(expr.args[0].value):
             return True
         if expr.func.attr.value not in ("eval", "to", "cuda", "cpu", "float", "half"):
@@ -213,38 +213,50 @@ def _parameter_owners(loop: cst.For) -> dict[str, str]:
     """Loop variable -> the module whose parameters it walks: ``for p in m.parameters()``, and
     ``for q, k in zip(a.parameters(), b.parameters())`` (q -> a, k -> b)."""
     def owner(call) -> str | None:
-        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) \
+        if type(call) is cst.Call and type(call.func) is cst.Attribute \
                 and call.func.attr.value in ("parameters", "named_parameters"):
             return dotted(call.func.value)
         return None
 
     target, iterable = loop.target, loop.iter
-    if isinstance(target, cst.Name) and owner(iterable):
+    if type(target) is cst.Name and owner(iterable):
         return {target.value: owner(iterable)}
-    if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name) and iterable.func.value == "zip" \
-            and isinstance(target, (cst.Tuple, cst.List)):
+    if type(iterable) is cst.Call and type(iterable.func) is cst.Name and iterable.func.value == "zip" \
+            and type(target) in (cst.Tuple, cst.List):
         pairs = zip((e.value for e in target.elements), (a.value for a in iterable.args))
-        return {t.value: owner(a) for t, a in pairs if isinstance(t, cst.Name) and owner(a)}
+        return {t.value: owner(a) for t, a in pairs if type(t) is cst.Name and owner(a)}
     return {}
 
 
 def nograd_only_callees(module: cst.Module, imports: ImportTable, names: set[str]) -> set[str]:
     """Module-level functions (of ``names``) that are called, and only ever called, under
     no_grad: from a decorated function or inside a ``with torch.no_grad():`` block."""
+    if not names or not mentions_grad_mode(module):
+        return set()  # no call can be under no_grad
     calls: dict[str, list[bool]] = {}
     stack = [(module, False)]
     while stack:
         node, nograd = stack.pop()
-        if isinstance(node, cst.FunctionDef):
+        if type(node) is cst.FunctionDef:
             nograd = decorated_nograd(node, imports)
-        elif isinstance(node, cst.With) and any(
-                imports.qualname(i.item.func if isinstance(i.item, cst.Call) else i.item) in NOGRAD
+        elif type(node) is cst.With and any(
+                imports.qualname(i.item.func if type(i.item) is cst.Call else i.item) in NOGRAD
                 for i in node.items):
             nograd = True
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in names:
+        elif type(node) is cst.Call and type(node.func) is cst.Name and node.func.value in names:
             calls.setdefault(node.func.value, []).append(nograd)
         stack.extend((child, nograd) for child in children(node))
     return {name for name, contexts in calls.items() if all(contexts)}
+
+
+# The last names of NOGRAD and SET_GRAD_ENABLED: a module naming none of them has no no_grad region.
+_GRAD_MODE_NAMES = frozenset({"no_grad", "inference_mode", "set_grad_enabled"})
+
+
+def mentions_grad_mode(module: cst.Module) -> bool:
+    """Whether the module names no_grad, inference_mode or set_grad_enabled anywhere (in an
+    import, a decorator, a ``with``): without one, nothing in it runs under no_grad."""
+    return any(type(node) is cst.Name and node.value in _GRAD_MODE_NAMES for node in iter_nodes(module))
 
 
 def returns_under_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
@@ -252,26 +264,28 @@ def returns_under_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
     function is decorated): what it returns has no history."""
     if decorated_nograd(node, imports):
         return True
+    if not any(type(child) is cst.With for child in iter_nodes(node, into_functions=False)):
+        return False  # (the common case, read without the passes below)
     inside: set[int] = set()  # returns and assignments inside a no_grad block
     returns, bound_outside = [], set()
     for child in iter_nodes(node, into_functions=False):
-        if isinstance(child, cst.With) and any(
-                imports.qualname(i.item.func if isinstance(i.item, cst.Call) else i.item) in NOGRAD
+        if type(child) is cst.With and any(
+                imports.qualname(i.item.func if type(i.item) is cst.Call else i.item) in NOGRAD
                 for i in child.items):
             inside.update(id(n) for n in iter_nodes(child, into_functions=False)
-                          if isinstance(n, (cst.Return, cst.Assign)))
-        elif isinstance(child, cst.Return) and child.value is not None:
+                          if type(n) in (cst.Return, cst.Assign))
+        elif type(child) is cst.Return and child.value is not None:
             returns.append(child)
     for child in iter_nodes(node, into_functions=False):
-        if isinstance(child, cst.Assign) and id(child) not in inside:
-            bound_outside |= {t.target.value for t in child.targets if isinstance(t.target, cst.Name)}
+        if type(child) is cst.Assign and id(child) not in inside:
+            bound_outside |= {t.target.value for t in child.targets if type(t.target) is cst.Name}
     bound_inside = {t.target.value for child in iter_nodes(node, into_functions=False)
-                    if isinstance(child, cst.Assign) and id(child) in inside
-                    for t in child.targets if isinstance(t.target, cst.Name)}
+                    if type(child) is cst.Assign and id(child) in inside
+                    for t in child.targets if type(t.target) is cst.Name}
 
     def nograd_return(ret: cst.Return) -> bool:
         # `with torch.no_grad(): logits = policy(obs)` and then `return logits` after the block
-        name = ret.value.value if isinstance(ret.value, cst.Name) else None
+        name = ret.value.value if type(ret.value) is cst.Name else None
         return id(ret) in inside or (name in bound_inside and name not in bound_outside)
 
     return bool(returns) and all(nograd_return(r) for r in returns)
@@ -279,10 +293,10 @@ def returns_under_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
 
 def _wraps_call_in_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
     for with_node in iter_nodes(node, into_functions=False):
-        if isinstance(with_node, cst.With):
+        if type(with_node) is cst.With:
             for item in with_node.items:
                 call = item.item
-                target = call.func if isinstance(call, cst.Call) else call
+                target = call.func if type(call) is cst.Call else call
                 if imports.qualname(target) in NOGRAD:
                     return True
     return False
@@ -290,9 +304,9 @@ def _wraps_call_in_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
 
 def module_info(expr: cst.BaseExpression, imports: ImportTable, classes: dict) -> ModuleInfo | None:
     """What module a constructor call makes: ``nn.Conv2d(…)``, ``nn.ReLU(inplace=True)``, ``nn.Sequential(…)``."""
-    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
+    while type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
         expr = expr.func.value
-    if not isinstance(expr, cst.Call):
+    if type(expr) is not cst.Call:
         return None
     name = imports.qualname(expr.func)
     if name is None:
@@ -332,11 +346,11 @@ def _sequential_info(call: cst.Call, imports: ImportTable, classes: dict) -> Mod
 
 def is_fresh_copy(expr) -> bool:
     """``x.detach().clone()``, ``x.data.clone()``: a copy made to be a new leaf on purpose."""
-    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+    while type(expr) is cst.Call and type(expr.func) is cst.Attribute:
         if expr.func.attr.value in ("detach", "clone"):
             return True
         expr = expr.func.value
-    return isinstance(expr, cst.Attribute) and expr.attr.value == "data"
+    return type(expr) is cst.Attribute and expr.attr.value == "data"
 
 
 def assigned_and_carried(loop) -> tuple[set[str], set[str]]:
@@ -348,9 +362,9 @@ def assigned_and_carried(loop) -> tuple[set[str], set[str]]:
         if node is None:
             return found
         for child in iter_nodes(node, into_functions=False):
-            if isinstance(child, cst.Name):
+            if type(child) is cst.Name:
                 found.add(child.value)
-            elif isinstance(child, cst.Attribute):
+            elif type(child) is cst.Attribute:
                 name = dotted(child)
                 if name is not None and name.startswith("self."):
                     found.add(".".join(name.split(".")[:2]))
@@ -358,44 +372,44 @@ def assigned_and_carried(loop) -> tuple[set[str], set[str]]:
 
     def writes(target) -> set[str]:
         out: set[str] = set()
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             out.add(target.value)
-        elif isinstance(target, cst.Attribute):
+        elif type(target) is cst.Attribute:
             name = dotted(target)
             if name is not None and name.startswith("self.") and name.count(".") == 1:
                 out.add(name)
-        elif isinstance(target, (cst.Tuple, cst.List)):
+        elif type(target) in (cst.Tuple, cst.List):
             for element in target.elements:
                 out |= writes(element.value)
-        elif isinstance(target, cst.StarredElement):
+        elif type(target) is cst.StarredElement:
             out |= writes(target.value)
         return out
 
     order: list[tuple[set[str], set[str]]] = []
 
     def statement(stmt) -> None:
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             for small in stmt.body:
-                if isinstance(small, cst.Assign):
+                if type(small) is cst.Assign:
                     order.append((reads(small.value), set().union(*(writes(t.target) for t in small.targets))))
-                elif isinstance(small, cst.AnnAssign):
+                elif type(small) is cst.AnnAssign:
                     order.append((reads(small.value), writes(small.target)))
-                elif isinstance(small, cst.AugAssign):
+                elif type(small) is cst.AugAssign:
                     names = writes(small.target)
                     order.append((reads(small.value) | names, names))
                 else:
                     order.append((reads(small), set()))
-        elif isinstance(stmt, cst.For):
+        elif type(stmt) is cst.For:
             order.append((reads(stmt.iter), writes(stmt.target)))
             for inner in block_body(stmt.body):
                 statement(inner)
-        elif isinstance(stmt, (cst.If, cst.While)):
+        elif type(stmt) in (cst.If, cst.While):
             order.append((reads(stmt.test), set()))
             for inner in block_body(stmt.body):
                 statement(inner)
             orelse = stmt.orelse
             while orelse is not None:
-                if isinstance(orelse, cst.If):
+                if type(orelse) is cst.If:
                     order.append((reads(orelse.test), set()))
                     for inner in block_body(orelse.body):
                         statement(inner)
@@ -404,19 +418,19 @@ def assigned_and_carried(loop) -> tuple[set[str], set[str]]:
                     for inner in block_body(orelse.body):
                         statement(inner)
                     orelse = None
-        elif isinstance(stmt, cst.With):
+        elif type(stmt) is cst.With:
             for item in stmt.items:
                 order.append((reads(item.item), writes(item.asname.name) if item.asname else set()))
             for inner in block_body(stmt.body):
                 statement(inner)
-        elif isinstance(stmt, (cst.Try, cst.TryStar)):
+        elif type(stmt) in (cst.Try, cst.TryStar):
             for inner in block_body(stmt.body):
                 statement(inner)
             for handler in stmt.handlers:
                 for inner in block_body(handler.body):
                     statement(inner)
 
-    if isinstance(loop, cst.For):
+    if type(loop) is cst.For:
         order.append((set(), writes(loop.target)))
     for stmt in block_body(loop.body):
         statement(stmt)
@@ -432,20 +446,20 @@ def detached_in(loop) -> set[str]:
     """Names the loop body rebinds to a detached copy of themselves or detaches in place."""
     found: set[str] = set()
     for node in iter_nodes(loop.body, into_functions=False):
-        if isinstance(node, cst.Assign):
+        if type(node) is cst.Assign:
             value = node.value
             cuts = any(
-                (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "detach")
-                or (isinstance(n, cst.Attribute) and n.attr.value == "data")
-                or (isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and DETACHING_HELPERS.search(n.func.value))
+                (type(n) is cst.Call and type(n.func) is cst.Attribute and n.func.attr.value == "detach")
+                or (type(n) is cst.Attribute and n.attr.value == "data")
+                or (type(n) is cst.Call and type(n.func) is cst.Name and DETACHING_HELPERS.search(n.func.value))
                 for n in iter_nodes(value))
             if cuts:
                 for target in node.targets:
                     for n in iter_nodes(target.target):
-                        name = dotted(n) if isinstance(n, (cst.Name, cst.Attribute)) else None
+                        name = dotted(n) if type(n) in (cst.Name, cst.Attribute) else None
                         if name:
                             found.add(name)
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "detach_":
+        elif type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "detach_":
             name = dotted(node.func.value)
             if name:
                 found.add(name)
@@ -458,14 +472,14 @@ def intended_leaves(node: cst.FunctionDef | cst.Module, imports: ImportTable) ->
     found: set[str] = set()
 
     def names_in(expr) -> None:
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             found.add(expr.value)
-        elif isinstance(expr, (cst.List, cst.Tuple)):
+        elif type(expr) in (cst.List, cst.Tuple):
             for element in expr.elements:
                 names_in(element.value)
-        elif isinstance(expr, cst.Dict):  # a param group: {"params": [centers], "lr": …}
+        elif type(expr) is cst.Dict:  # a param group: {"params": [centers], "lr": …}
             for element in expr.elements:
-                if isinstance(element, cst.DictElement):
+                if type(element) is cst.DictElement:
                     names_in(element.value)
         elif expr is not None:
             name = dotted(expr)
@@ -474,14 +488,14 @@ def intended_leaves(node: cst.FunctionDef | cst.Module, imports: ImportTable) ->
 
     logged: set[int] = set()  # nodes inside print()/logging calls: a .grad read there is a look
     for node_ in iter_nodes(node, into_functions=False):
-        if not isinstance(node_, cst.Call):
+        if type(node_) is not cst.Call:
             continue
         func = node_.func
-        if (isinstance(func, cst.Name) and func.value == "print") or (
-                isinstance(func, cst.Attribute) and func.attr.value in _LOGGING):
+        if (type(func) is cst.Name and func.value == "print") or (
+                type(func) is cst.Attribute and func.attr.value in _LOGGING):
             logged.update(id(n) for arg in node_.args for n in iter_nodes(arg))
         elif (imports.qualname(func) or "").startswith("torch.optim.") or (
-                isinstance(func, cst.Attribute) and func.attr.value == "add_param_group"):
+                type(func) is cst.Attribute and func.attr.value == "add_param_group"):
             for arg in node_.args:  # a tensor handed to an optimizer is the thing being solved for
                 names_in(arg.value)
         elif imports.qualname(func) == "torch.autograd.grad":
@@ -489,10 +503,10 @@ def intended_leaves(node: cst.FunctionDef | cst.Module, imports: ImportTable) ->
             keywords = {a.keyword.value: a.value for a in node_.args if a.keyword is not None}
             names_in(keywords.get("inputs", positional[1] if len(positional) > 1 else None))
     for check in iter_nodes(node, into_functions=False):
-        if isinstance(check, cst.Assert):  # `assert x.grad is not None` only looks
+        if type(check) is cst.Assert:  # `assert x.grad is not None` only looks
             logged.update(id(n) for n in iter_nodes(check))
     for attr in iter_nodes(node, into_functions=False):
-        if isinstance(attr, cst.Attribute) and attr.attr.value == "grad" and id(attr) not in logged:
+        if type(attr) is cst.Attribute and attr.attr.value == "grad" and id(attr) not in logged:
             name = dotted(attr.value)
             if name:
                 found.add(name)

@@ -72,19 +72,41 @@ def iter_nodes(root: cst.CSTNode, *, into_functions: bool = True) -> Iterator[cs
     """Every node under ``root`` (itself included), parents before children, in source order.
     With ``into_functions=False`` the bodies of nested functions, lambdas and classes are not entered."""
     if _memo is None:
-        return _walk(root, into_functions)
+        return iter(_walk(root, into_functions))
     key = (id(root), into_functions)
     hit = _memo.get(key)
     if hit is None or hit[0] is not root:
-        hit = _memo[key] = (root, list(_walk(root, into_functions)))
+        hit = _memo[key] = (root, _walk(root, into_functions))
     return iter(hit[1])
 
 
-def _walk(root: cst.CSTNode, into_functions: bool) -> Iterator[cst.CSTNode]:
+_SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+
+
+def _walk(root: cst.CSTNode, into_functions: bool) -> list[cst.CSTNode]:
+    # ``children`` inlined: this loop visits every node of a module a few times over.
+    found = []
     stack = [root]
+    kinds = _KIND
     while stack:
         node = stack.pop()
-        yield node
-        if not into_functions and node is not root and isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+        found.append(node)
+        cls = type(node)
+        if not into_functions and cls in _SCOPES and node is not root:
             continue
-        stack.extend(reversed(children(node)))
+        below = []
+        for name in _child_fields(cls):
+            value = getattr(node, name)
+            kind = kinds.get(type(value))
+            if kind is None:
+                kind = _kind(type(value))
+            if kind == 1:
+                below.append(value)
+            elif kind == 2:
+                for item in value:
+                    kind = kinds.get(type(item))
+                    if kind == 1 or (kind is None and _kind(type(item)) == 1):
+                        below.append(item)
+        below.reverse()
+        stack.extend(below)
+    return found
