@@ -48,7 +48,7 @@ Rule by rule (a *sink* is a ``return <value>`` or a backward call: a call of ``b
   call, or on the name its result is assigned to; it follows the name through assignments
   (copies, views, detached aliases share it), never into a tuple, ``for`` or comprehension
   target, and stays in its scope, except that callers hand a module-level function's
-  parameters theirs. Necessary: an edit of a name that, so followed within its scope, may hold
+  parameters theirs (a call by its bare name: ``Walker.name_call``). Necessary: an edit of a name that, so followed within its scope, may hold
   a record (``_Scan._edits_a_saved_name``).
   (b) Necessary: a call of ``….step`` and a backward call in one scope.
   (c) Necessary: a call of ``….Sequential``, one that builds an in-place module and one that
@@ -161,6 +161,7 @@ class _Scan:
         self.inplace_module = False  # some call builds a module with inplace=… or a positional True
         self.saving_module = False  # some call names a torch.nn module that saves input or output
         self.sequential = False  # some call names nn.Sequential
+        self.called: set[str] = set()  # names called bare (`helper(x)`): only they hand arguments on
         self.rebuilders, self.ops, self.modules, self.positional, self.methods = _tables()
         self.calls: list[tuple[ast.Call, _Facts]] = []
         top = _Facts("module", "<module>")
@@ -243,6 +244,8 @@ class _Scan:
     def _call(self, node: ast.Call, facts: _Facts) -> None:
         facts.call = True
         func = node.func
+        if type(func) is ast.Name:
+            self.called.add(func.id)
         last = self._last(func)
         method = func.attr if type(func) is ast.Attribute else None
         if method in _CUT_METHODS:
@@ -255,7 +258,7 @@ class _Scan:
             return
         if last in self.rebuilders:
             facts.rebuild = True
-        if last in self.ops:
+        if self._op_saves(func):
             facts.save = True
         if last in self.modules:
             self.saving_module = True
@@ -263,13 +266,12 @@ class _Scan:
             self.sequential = True
         if (method in self.methods) or (last.endswith("_") and not last.endswith("__")):
             facts.edit = True
-        keywords = {k.arg for k in node.keywords}
+        keywords = {k.arg: k.value for k in node.keywords}
         if "requires_grad" in keywords:
             facts.requires_grad = True
         if "out" in keywords:
             facts.edit = True
-        literal_true = any(type(a) is ast.Constant and a.value is True for a in node.args)
-        if "inplace" in keywords or (literal_true and last in self.positional):
+        if _true(keywords.get("inplace")) or (last in self.positional and any(map(_true, node.args))):
             facts.edit = True
             self.inplace_module = True
 
@@ -296,16 +298,26 @@ class _Scan:
         anywhere = any(may_save(s) for s in scopes)
         for s in scopes:
             # A module-level function's parameters hold what its callers saved.
-            seeded = anywhere and s.kind == "function" and s.name in self.toplevel
+            seeded = anywhere and s.kind == "function" and s.name in self.toplevel and s.name in self.called
             if may_edit(s) and (may_save(s) or seeded) and self._edits_a_saved_name(s, seeded):
                 return True
         return False
 
     # ---- GL005 (a), name by name ----
 
+    def _op_saves(self, func: ast.expr) -> bool:
+        """Whether the walker may record saves for a call of ``func`` by the op's name: a tensor
+        method or a torch function named like a measured op that saves; a bare name only when it
+        is imported from torch (``Walker.torch_call``; other names go to ``Walker.name_call``)."""
+        if type(func) is ast.Attribute:
+            return func.attr in self.ops
+        if type(func) is ast.Name:
+            qual = self.imports.get(func.id)
+            return qual is not None and qual.startswith("torch") and qual.rsplit(".", 1)[-1] in self.ops
+        return False
+
     def _saving_call(self, node: ast.Call) -> bool:
-        last = self._last(node.func)
-        return self.saving_module or (last is not None and last in self.ops)
+        return self.saving_module or self._op_saves(node.func)
 
     def _edits_a_saved_name(self, facts: _Facts, seeded: bool) -> bool:
         """Whether an edit in the scope is of a name that may hold a saved-for-backward record.
@@ -389,8 +401,8 @@ class _Scan:
         keywords = {k.arg: k.value for k in node.keywords}
         if first is not None and (
                 (last is not None and last.endswith("_") and not last.endswith("__"))
-                or "inplace" in keywords or self.inplace_module
-                or (last in self.positional and any(type(a) is ast.Constant and a.value is True for a in positional))):
+                or _true(keywords.get("inplace")) or self.inplace_module
+                or (last in self.positional and any(map(_true, positional)))):
             edits.add(self._edit_base(first))
         if "out" in keywords:
             edits.add(self._edit_base(keywords["out"]))
@@ -408,6 +420,11 @@ class _Scan:
                 break
         name = _dotted(expr)
         return name[: -len(".data")] if name and name.endswith(".data") else name
+
+
+def _true(expr: ast.AST | None) -> bool:
+    """A literal ``True`` (``scan.literal_true``)."""
+    return type(expr) is ast.Constant and expr.value is True
 
 
 def _dotted(expr: ast.AST) -> str | None:

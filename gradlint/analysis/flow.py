@@ -11,7 +11,6 @@ iteration to the next are seen. Calls into other functions are summarised, not f
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 import libcst as cst
 
@@ -27,7 +26,7 @@ from gradlint.analysis.scan import (
     trains_locally,
 )
 from gradlint.analysis.tree import iter_nodes
-from gradlint.analysis.values import CONST, EMPTY, LIVE, NOTHING_YET, UNKNOWN, Save, Value, union
+from gradlint.analysis.values import CONST, EMPTY, LIVE, NOTHING_YET, UNKNOWN, Save, Value, replace, union
 
 REBUILDERS = {
     "torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor", "torch.FloatTensor",

@@ -7,7 +7,8 @@ they join, and a stop-gradient beside an attached operand is told from a cut of 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import dataclasses
+from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -69,7 +70,7 @@ class Value:
         """Both operands of one operation, on the same path."""
         both = self.roots | other.roots
         cuts = {c: _companions(self, other, c) | both for c in self.cuts.keys() | other.cuts.keys()}
-        return Value(
+        return _value(
             roots=both, post=self.post | other.post,
             cuts=cuts, nograd=self.nograd | other.nograd,
             pulled=self.pulled | other.pulled, rebuilt=self.rebuilt | other.rebuilt,
@@ -85,7 +86,7 @@ class Value:
         if self is NOTHING_YET:
             return other
         cuts = {c: _companions(self, other, c) for c in self.cuts.keys() | other.cuts.keys()}
-        return Value(
+        return _value(
             roots=self.roots | other.roots, post=self.post | other.post,
             cuts=cuts, nograd=self.nograd | other.nograd,
             pulled=self.pulled | other.pulled, rebuilt=self.rebuilt | other.rebuilt,
@@ -100,6 +101,31 @@ class Value:
     def result(self) -> "Value":
         """This value as the result of an op: a new tensor nothing has saved yet."""
         return replace(self, saved=EMPTY, computed=True, module=None, optimizer=False)
+
+
+# A frozen dataclass's __init__ sets every field through object.__setattr__, and the walker
+# makes hundreds of thousands of values per corpus: these two fill the instance dict directly.
+_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Value) if f.name != "cuts"}
+
+
+def _value(**fields) -> Value:
+    """``Value(**fields)``; ``cuts`` must be given (its default is a fresh dict)."""
+    new = object.__new__(Value)
+    state = new.__dict__
+    state.update(_DEFAULTS)
+    state.update(fields)
+    return new
+
+
+def replace(value, /, **changes):
+    """``dataclasses.replace``, copying a Value's fields without its ``__init__``."""
+    if type(value) is not Value:
+        return dataclasses.replace(value, **changes)
+    new = object.__new__(Value)
+    state = new.__dict__
+    state.update(value.__dict__)
+    state.update(changes)
+    return new
 
 
 def _companions(a: Value, b: Value, cut) -> frozenset:
