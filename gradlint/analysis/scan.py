@@ -10,7 +10,7 @@ import libcst as cst
 
 from gradlint.analysis import saves
 from gradlint.analysis.imports import ImportTable, dotted
-from gradlint.analysis.tree import children, iter_nodes
+from gradlint.analysis.tree import iter_nodes, walk_with_ends
 from gradlint.analysis.values import ModuleInfo
 
 
@@ -234,18 +234,22 @@ def nograd_only_callees(module: cst.Module, imports: ImportTable, names: set[str
     if not names or not mentions_grad_mode(module):
         return set()  # no call can be under no_grad
     calls: dict[str, list[bool]] = {}
-    stack = [(module, False)]
-    while stack:
-        node, nograd = stack.pop()
-        if type(node) is cst.FunctionDef:
-            nograd = decorated_nograd(node, imports)
-        elif type(node) is cst.With and any(
+    nodes, ends = walk_with_ends(module)
+    # (where it ends, whether under no_grad): a def sets the context of its subtree (decorated or
+    # not), a no_grad block sets it on; the innermost one holds.
+    contexts = [(len(nodes), False)]
+    for at, node in enumerate(nodes):
+        while contexts[-1][0] <= at:
+            contexts.pop()
+        kind = type(node)
+        if kind is cst.FunctionDef:
+            contexts.append((ends[at], decorated_nograd(node, imports)))
+        elif kind is cst.With and any(
                 imports.qualname(i.item.func if type(i.item) is cst.Call else i.item) in NOGRAD
                 for i in node.items):
-            nograd = True
-        elif type(node) is cst.Call and type(node.func) is cst.Name and node.func.value in names:
-            calls.setdefault(node.func.value, []).append(nograd)
-        stack.extend((child, nograd) for child in children(node))
+            contexts.append((ends[at], True))
+        elif kind is cst.Call and type(node.func) is cst.Name and node.func.value in names:
+            calls.setdefault(node.func.value, []).append(contexts[-1][1])
     return {name for name, contexts in calls.items() if all(contexts)}
 
 
