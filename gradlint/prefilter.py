@@ -36,20 +36,24 @@ Rule by rule (a *sink* is a ``return <value>`` or a backward call: a call of ``b
 - GL005 reads (a) edits of tensors with saved-for-backward records, (b) an optimizer step between
   two backward calls, (c) an in-place module right after one that saves its output in an
   ``nn.Sequential``.
-  (a) An edit is a subscript assignment (any store context), an augmented assignment, a call of
-  a ``torch.Tensor`` in-place method (``saves.inplace_methods``) or of any ``…_`` function, an
-  ``inplace=`` or ``out=`` keyword, a literal ``True`` passed to an activation or dropout that
-  takes ``inplace`` positionally (``saves.inplace_argument``), or, in a module that builds an
-  in-place module, any call (the module may be called anywhere); it edits the name
-  ``flow._edit_base`` names. A saved-for-backward record is made only by a ``*``, ``/``,
-  ``**`` or ``@`` (``+``/``-`` save nothing), by a call of an op whose measured entry saves
-  something (matched by its last name), or, in a module that builds a ``torch.nn`` module that
-  saves its input or output, by any call. It is put on a name that is an operand of that op or
-  call, or on the name its result is assigned to; it follows the name through assignments
-  (copies, views, detached aliases share it), never into a tuple, ``for`` or comprehension
-  target, and stays in its scope, except that callers hand a module-level function's
-  parameters theirs (a call by its bare name: ``Walker.name_call``). Necessary: an edit of a name that, so followed within its scope, may hold
-  a record (``_Scan._edits_a_saved_name``).
+  (a) An edit is a subscript assignment (any store context), an augmented assignment, a
+  tensor in-place method (``saves.inplace_methods``), a torch function that is in place (one of
+  those names, ``F.…_``, ``inplace=True``, a literal ``True`` where ``saves.inplace_argument``
+  takes it), an ``out=`` argument, or a call of something that may hold an in-place module; it
+  edits the name ``flow._edit_base`` names. A saved-for-backward record is put on a name by an
+  op that may save: a ``*``, ``/``, ``**`` or ``@`` (``+``/``-`` save nothing) or a call of an op
+  whose measured entry saves something (matched by its last name) marks its operands, and a
+  call of something that may hold a ``torch.nn`` module that saves its input marks its
+  argument; a value made by an op or module that may save its output holds one. "May hold a
+  module" follows ``self.act = nn.ReLU()`` by the last name (``…act(x)``), through copies, as
+  the walker knows modules only from their constructors. Records then follow values as the walker
+  computes them, in statement order (``_SavedFlow``): a lookup, a view or an in-place method's
+  result keeps its operand's; an operator or any other call makes a new value without; a
+  rebinding drops them; views and detached copies remember the name they share storage with;
+  branches join, loops run to a fixed point. They stay in their scope, except that callers hand
+  a module-level function's parameters theirs (a call by its bare name: ``Walker.name_call``).
+  Necessary: an edit of a name that may hold a record, or share storage with one that may,
+  where the edit is made.
   (b) Necessary: a call of ``….step`` and a backward call in one scope.
   (c) Necessary: a call of ``….Sequential``, one that builds an in-place module and one that
   builds a module that saves its output.
@@ -76,6 +80,7 @@ _BINOPS_THAT_SAVE = (ast.Mult, ast.Div, ast.Pow, ast.MatMult)
 _BACKWARDS = frozenset({"backward", "manual_backward", "grad"})
 _CUT_METHODS = frozenset({"detach", "detach_"})
 _REQUIRES_GRAD = frozenset({"requires_grad", "requires_grad_"})
+_MOVES = frozenset({"to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"})
 
 
 def enabled(version: tuple[int, int] | None = None) -> bool:
@@ -133,6 +138,48 @@ def _tables() -> tuple[frozenset, frozenset, frozenset, frozenset, frozenset]:
 
 
 @lru_cache(maxsize=1)
+def _module_tables() -> dict[str, frozenset]:
+    """Last names of the ``torch.nn`` modules that save their input, and their output."""
+    from gradlint.analysis import saves
+
+    modules = saves._data()["modules"]
+    return {"input": frozenset(q.rsplit(".", 1)[-1] for q, m in modules.items() if m["input"]),
+            "output": _output_tables()[2]}
+
+
+@lru_cache(maxsize=1)
+def _output_tables() -> tuple[frozenset, tuple, frozenset]:
+    """Last names of ops that may save their output; the ``ast`` operators that may; last names
+    of ``torch.nn`` modules that may save their output."""
+    from gradlint.analysis import saves
+
+    data = saves._data()
+
+    def output(entry: dict) -> bool:
+        if entry.get("all", {}).get("output") or any(e.get("output") for e in (entry.get("when") or {}).values()):
+            return True
+        return any(output(v) for v in entry.get("variants") or ())
+
+    ops = frozenset(q.rsplit(".", 1)[-1] for q, entry in data["ops"].items() if output(entry))
+    binops = tuple(op for q, op in (("operator.mul", ast.Mult), ("operator.truediv", ast.Div),
+                                    ("operator.pow", ast.Pow), ("operator.matmul", ast.MatMult))
+                   if q not in data["ops"] or output(data["ops"][q]))
+    modules = frozenset(q.rsplit(".", 1)[-1] for q, m in data["modules"].items()
+                        if m["output"] or m.get("inplace_output"))
+    return ops, binops, modules
+
+
+@lru_cache(maxsize=1)
+def _keeping_methods() -> frozenset:
+    """Methods whose result keeps the receiver's records and storage (``flow.VIEW_METHODS``,
+    ``flow.MAY_ALIAS``, ``requires_grad_`` returns the receiver) or its storage (``detach``,
+    ``detach_``)."""
+    from gradlint.analysis.flow import MAY_ALIAS, VIEW_METHODS
+
+    return frozenset(VIEW_METHODS | MAY_ALIAS | {"detach", "detach_", "requires_grad_"})
+
+
+@lru_cache(maxsize=1)
 def _view_methods() -> frozenset:
     from gradlint.analysis.flow import VIEW_METHODS
 
@@ -143,13 +190,14 @@ class _Facts:
     """What one scope (the top level, a function, a class body) holds, for the conditions above."""
 
     __slots__ = ("kind", "name", "cut", "sink", "rebuild", "requires_grad", "edit", "save", "call",
-                 "step", "backward", "nodes", "params")
+                 "step", "backward", "nodes", "params", "body")
 
     def __init__(self, kind: str, name: str, params: ast.arguments | None = None):
         self.kind = kind  # "module", "function", "method", "class"
         self.name = name
         self.params = params
         self.nodes: list[ast.AST] = []  # every node of the scope, nested scopes' bodies excluded
+        self.body: list[ast.stmt] = []
         self.cut = self.sink = self.rebuild = self.requires_grad = self.edit = False
         self.save = self.call = self.step = self.backward = False
 
@@ -161,12 +209,14 @@ class _Scan:
         self.inplace_module = False  # some call builds a module with inplace=… or a positional True
         self.saving_module = False  # some call names a torch.nn module that saves input or output
         self.sequential = False  # some call names nn.Sequential
+        self.output_module = False  # some call names a torch.nn module that saves its output
         self.called: set[str] = set()  # names called bare (`helper(x)`): only they hand arguments on
         self.rebuilders, self.ops, self.modules, self.positional, self.methods = _tables()
         self.calls: list[tuple[ast.Call, _Facts]] = []
         top = _Facts("module", "<module>")
         self.toplevel = {s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
         self.scopes.append(top)
+        top.body = tree.body
         self._scan(tree.body, top)
         # Calls are judged once every import is known: the walker resolves names through the
         # whole module's import table, wherever an import stands.
@@ -211,6 +261,7 @@ class _Scan:
                 self._scan([*node.decorator_list, *getattr(node, "bases", ()), *getattr(node, "keywords", ())], facts)
                 if kind is not ast.ClassDef:
                     self._scan([node.args], facts)
+                inner.body = node.body
                 self._scan(node.body, inner)
                 continue
             facts.nodes.append(node)
@@ -262,6 +313,8 @@ class _Scan:
             facts.save = True
         if last in self.modules:
             self.saving_module = True
+            if last in _output_tables()[2]:
+                self.output_module = True
         if last == "Sequential":
             self.sequential = True
         if (method in self.methods) or (last.endswith("_") and not last.endswith("__")):
@@ -299,11 +352,76 @@ class _Scan:
         for s in scopes:
             # A module-level function's parameters hold what its callers saved.
             seeded = anywhere and s.kind == "function" and s.name in self.toplevel and s.name in self.called
-            if may_edit(s) and (may_save(s) or seeded) and self._edits_a_saved_name(s, seeded):
+            if may_edit(s) and (may_save(s) or seeded) and s.kind != "class" and (
+                    _SavedFlow(self, s, seeded).edits_a_saved_name()):
                 return True
         return False
 
     # ---- GL005 (a), name by name ----
+
+    def calls_module(self, func: ast.expr, what: str) -> bool:
+        """Whether calling ``func`` may run a ``torch.nn`` module that saves its ``"input"``, its
+        ``"output"``, or is ``"inplace"`` (``Walker.apply_module``): a constructor called at once
+        (``nn.ReLU()(x)``), or a name, attribute or item of one whose last name some assignment
+        in the module binds to such a constructor's result (``self.act = nn.ReLU()``), or to a
+        name that holds one (the walker knows a module only from its constructor)."""
+        if not (self.inplace_module if what == "inplace" else self.saving_module):
+            return False
+        while type(func) is ast.Subscript:
+            func = func.value
+        # (``scan.module_info`` reads through ``.to(…)``, ``.cuda()``, ``.eval()`` and kin)
+        while type(func) is ast.Call and type(func.func) is ast.Attribute and func.func.attr in _MOVES:
+            func = func.func.value
+        if type(func) is ast.Call:
+            return self._builds(func, what)
+        name = _dotted(func)
+        return name is not None and name.rsplit(".", 1)[-1] in self._holders(what)
+
+    def _builds(self, call: ast.Call, what: str) -> bool:
+        last = self._last(call.func)
+        if what == "inplace":
+            return _true(next((k.value for k in call.keywords if k.arg == "inplace"), None)) or (
+                last in self.positional and any(map(_true, call.args)))
+        return last in _module_tables()[what]
+
+    def _holders(self, what: str) -> set[str]:
+        """Last names of what may hold a module of the kind (see ``calls_module``)."""
+        cache = self.__dict__.setdefault("_holders_by_kind", {})
+        if what in cache:
+            return cache[what]
+        assigns = []
+        for facts in self.scopes:
+            for node in facts.nodes:
+                kind = type(node)
+                if kind is ast.Assign:
+                    targets = node.targets
+                elif kind is ast.AnnAssign or kind is ast.NamedExpr:
+                    targets = [node.target]
+                else:
+                    continue
+                if node.value is None:
+                    continue
+                lasts, builds = set(), False
+                for inner in ast.walk(node.value):
+                    if type(inner) is ast.Call and self._builds(inner, what):
+                        builds = True
+                    elif type(inner) is ast.Name:
+                        lasts.add(inner.id)
+                    elif type(inner) is ast.Attribute:
+                        lasts.add(inner.attr)
+                names = {n.rsplit(".", 1)[-1] for t in targets for x in ast.walk(t)
+                         if type(x) in (ast.Name, ast.Attribute) and (n := _dotted(x))}
+                assigns.append((names, lasts, builds))
+        holders: set[str] = set()
+        grew = True
+        while grew:
+            grew = False
+            for names, lasts, builds in assigns:
+                if (builds or not lasts.isdisjoint(holders)) and not holders.issuperset(names):
+                    holders |= names
+                    grew = True
+        cache[what] = holders
+        return holders
 
     def _op_saves(self, func: ast.expr) -> bool:
         """Whether the walker may record saves for a call of ``func`` by the op's name: a tensor
@@ -317,95 +435,44 @@ class _Scan:
         return False
 
     def _saving_call(self, node: ast.Call) -> bool:
-        return self.saving_module or self._op_saves(node.func)
-
-    def _edits_a_saved_name(self, facts: _Facts, seeded: bool) -> bool:
-        """Whether an edit in the scope is of a name that may hold a saved-for-backward record.
-
-        A record is put on a name as the walker does (``Walker.mark_saved``, ``Walker.bind``): on
-        a name that is itself an operand of a ``*``/``/``/``**``/``@``, or the receiver or a
-        positional argument of a call that may save; on the target of an assignment (``=``,
-        ``:=``, ``with … as``) whose value holds an op that may save or a name that may hold a
-        record (a copy, a view or a detached alias shares it); on the parameters of a function its
-        callers may hand records (``seeded``). A tuple target, a ``for`` target, a comprehension
-        target and a container's ``append`` hold none. An edit is of the name ``flow._edit_base``
-        names (``x`` for ``x[i]``, ``x.view(…)``, ``x.detach()``, ``x.data``)."""
-        saved: set[str] = set()
-        assigns: list[tuple[list[str], ast.AST]] = []
-        edits: set[str] = set()
-        for node in facts.nodes:
-            kind = type(node)
-            if kind is ast.BinOp:
-                if isinstance(node.op, _BINOPS_THAT_SAVE):
-                    saved.update(n for n in (_dotted(node.left), _dotted(node.right)) if n)
-            elif kind is ast.Call:
-                self._call_edits(node, edits)
-                if self._saving_call(node):
-                    operands = [a for a in node.args if type(a) is not ast.Starred]
-                    if type(node.func) is ast.Attribute:
-                        operands.append(node.func.value)
-                    saved.update(n for n in map(_dotted, operands) if n)
-            elif kind is ast.Assign:
-                assigns.append(([t for t in map(_dotted, node.targets) if t], node.value))
-            elif kind is ast.AnnAssign or kind is ast.NamedExpr:
-                if node.value is not None and _dotted(node.target):
-                    assigns.append(([_dotted(node.target)], node.value))
-            elif kind is ast.withitem:
-                if node.optional_vars is not None and _dotted(node.optional_vars):
-                    assigns.append(([_dotted(node.optional_vars)], node.context_expr))
-            elif kind is ast.Subscript:
-                if type(node.ctx) is ast.Store:
-                    edits.add(self._edit_base(node))
-            elif kind is ast.AugAssign:
-                edits.add(self._edit_base(node.target))
-        edits.discard(None)
-        if not edits:
-            return False
-        if seeded and facts.params is not None:
-            args = facts.params
-            saved.update(a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs])
-        # What each assigned value reads, and whether it holds an op that may save.
-        values = []
-        for targets, value in assigns:
-            if not targets:
-                continue
-            names, saves = set(), False
-            for node in ast.walk(value):
-                kind = type(node)
-                if kind is ast.Name or kind is ast.Attribute:
-                    name = _dotted(node)
-                    if name:
-                        names.add(name)
-                elif kind is ast.Call:
-                    saves = saves or self._saving_call(node)
-                elif kind is ast.BinOp:
-                    saves = saves or isinstance(node.op, _BINOPS_THAT_SAVE)
-            values.append((targets, names, saves))
-        grew = True
-        while grew:
-            grew = False
-            for targets, names, saves in values:
-                if (saves or names & saved) and not saved.issuperset(targets):
-                    saved.update(targets)
-                    grew = True
-        return not edits.isdisjoint(saved)
+        return self._op_saves(node.func) or self.calls_module(node.func, "input")
 
     def _call_edits(self, node: ast.Call, edits: set) -> None:
-        """The names a call edits in place (``Walker.torch_call``, ``method_call``, ``apply_module``)."""
+        """The names a call edits in place: a tensor method's receiver (``Walker.method_call``);
+        the first argument of a torch function that is in place (``Walker.torch_call``), and of a
+        call that may run an in-place module (``Walker.apply_module``); an ``out=`` argument."""
         func = node.func
-        last = self._last(func)
         positional = [a for a in node.args if type(a) is not ast.Starred]
         first = positional[0] if positional else None
         if type(func) is ast.Attribute and func.attr in self.methods:
             edits.add(self._edit_base(func.value))
         keywords = {k.arg: k.value for k in node.keywords}
-        if first is not None and (
-                (last is not None and last.endswith("_") and not last.endswith("__"))
-                or _true(keywords.get("inplace")) or self.inplace_module
-                or (last in self.positional and any(map(_true, positional)))):
-            edits.add(self._edit_base(first))
         if "out" in keywords:
             edits.add(self._edit_base(keywords["out"]))
+        if first is None:
+            return
+        qual = self._torch_qual(func)
+        if qual is not None:
+            last = qual.rsplit(".", 1)[-1]
+            if (last in self.methods or (qual.startswith("torch.nn.functional.") and last.endswith("_")
+                                          and not last.endswith("__"))
+                    or _true(keywords.get("inplace"))
+                    or (last in self.positional and any(map(_true, positional)))):
+                edits.add(self._edit_base(first))
+        if self.calls_module(func, "inplace"):
+            edits.add(self._edit_base(first))
+
+    def _torch_qual(self, func: ast.expr) -> str | None:
+        """The callee's qualified name when the walker takes it for a torch function: its head
+        is imported and it resolves under ``torch``."""
+        name = _dotted(func)
+        if name is None:
+            return None
+        head, _, rest = name.partition(".")
+        if head not in self.imports:
+            return None
+        qual = f"{self.imports[head]}.{rest}" if rest else self.imports[head]
+        return qual if qual.startswith("torch") else None
 
     @staticmethod
     def _edit_base(expr: ast.AST) -> str | None:
@@ -420,6 +487,296 @@ class _Scan:
                 break
         name = _dotted(expr)
         return name[: -len(".data")] if name and name.endswith(".data") else name
+
+
+class _SavedFlow:
+    """GL005 (a) in one scope, statement by statement as ``Walker`` goes: which names may hold a
+    saved-for-backward record at each edit. Order matters: ``x = self.conv(x)`` marks the old
+    ``x`` and binds a new one that holds no record unless the op saves its output, so a later
+    ``x += y`` edits nothing saved.
+
+    The state over-approximates the walker's at every point: within a statement, the edits are
+    judged after every record and binding the statement makes; an ``if`` joins both branches; a
+    loop is run to a fixed point from its entry (the walker runs its body twice, recording on
+    the second pass); ``try``/``match`` join as the walker does. A binding drops a name's record
+    unless the value may hold one (an op that may save its output, or a name that may hold one:
+    a copy, a view); a name keeps, as its aliases, every name its value was computed from (an
+    edit of a view or a detached alias checks its base's records). Nothing drops a record
+    otherwise (a backward frees them in the walker: ignored), and a ``:=`` never drops one (the
+    walker forgets a comprehension's bindings)."""
+
+    _LIMIT = 50  # loop passes before giving up (and saying yes)
+
+    def __init__(self, scan: "_Scan", facts: _Facts, seeded: bool):
+        self.scan = scan
+        self.body = facts.body
+        self.saved: set[str] = set()
+        self.aliases: dict[str, frozenset] = {}
+        if seeded and facts.params is not None:
+            args = facts.params
+            self.saved.update(a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs])
+        self.out_ops, self.out_binops, _ = _output_tables()
+        self.hit = False
+
+    def edits_a_saved_name(self) -> bool:
+        try:
+            self._block(self.body)
+        except _Hit:
+            return True
+        return False
+
+    # ---- states ----
+
+    def _copy(self) -> tuple[set, dict]:
+        return set(self.saved), dict(self.aliases)
+
+    def _set(self, state: tuple[set, dict]) -> None:
+        self.saved, self.aliases = set(state[0]), dict(state[1])
+
+    @staticmethod
+    def _join(a: tuple[set, dict], b: tuple[set, dict]) -> tuple[set, dict]:
+        aliases = dict(a[1])
+        for name, names in b[1].items():
+            aliases[name] = aliases.get(name, frozenset()) | names
+        return a[0] | b[0], aliases
+
+    # ---- statements ----
+
+    def _block(self, statements) -> None:
+        for stmt in statements:
+            self._statement(stmt)
+
+    def _statement(self, stmt) -> None:
+        kind = type(stmt)
+        if kind is ast.If:
+            self._effects([stmt.test])
+            before = self._copy()
+            self._block(stmt.body)
+            after_body = self._copy()
+            self._set(before)
+            self._block(stmt.orelse)
+            self._set(self._join(after_body, self._copy()))
+        elif kind is ast.For or kind is ast.AsyncFor or kind is ast.While:
+            self._loop(stmt)
+        elif kind is ast.With or kind is ast.AsyncWith:
+            self._effects([i.context_expr for i in stmt.items],
+                          [(i.optional_vars, i.context_expr) for i in stmt.items if i.optional_vars is not None])
+            self._block(stmt.body)
+        elif kind is ast.Try or kind.__name__ == "TryStar":
+            before = self._copy()
+            self._block(stmt.body)
+            self._block(stmt.orelse)
+            after = self._copy()
+            for handler in stmt.handlers:
+                self._set(self._join(before, after))
+                self._block(handler.body)
+                after = self._join(after, self._copy())
+            self._set(after)
+            self._block(stmt.finalbody)
+        elif kind.__name__ == "Match":
+            self._effects([stmt.subject, *(c.guard for c in stmt.cases if c.guard is not None)])
+            before, after = self._copy(), self._copy()
+            for case in stmt.cases:
+                self._set(before)
+                self._block(case.body)
+                after = self._join(after, self._copy())
+            self._set(after)
+        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
+            pass  # walked on its own; binding its name drops nothing the walker keeps
+        elif kind is ast.Assign:
+            self._effects([stmt], [(t, stmt.value) for t in stmt.targets])
+        elif kind is ast.AnnAssign:
+            self._effects([stmt], [(stmt.target, stmt.value)] if stmt.value is not None else [])
+        else:
+            self._effects([stmt])
+
+    def _loop(self, stmt) -> None:
+        entry = self._copy()
+        state = entry
+        for _ in range(self._LIMIT):
+            self._set(state)
+            if type(stmt) is ast.While:
+                self._effects([stmt.test])
+            else:
+                self._effects([stmt.iter], [(stmt.target, stmt.iter)], loop_target=True)
+            self._block(stmt.body)
+            joined = self._join(entry, self._copy())
+            if joined[0] == state[0] and joined[1] == state[1]:
+                break
+            state = joined
+        else:
+            raise _Hit  # no fixed point in reach: say yes
+        self._set(state)
+        self._block(stmt.orelse)
+
+    # ---- one statement's expressions ----
+
+    def _effects(self, roots: list, bindings: list = (), loop_target: bool = False) -> None:
+        """Records, edits and bindings of the expressions under ``roots`` (nested statement
+        bodies excluded), then of ``bindings`` ((target, value) pairs)."""
+        scan = self.scan
+        nodes = []
+        for root in roots:
+            stack = [root]
+            while stack:
+                node = stack.pop()
+                nodes.append(node)
+                for field in node._fields:
+                    if field in ("body", "orelse", "finalbody", "handlers") and isinstance(node, ast.stmt):
+                        continue
+                    value = getattr(node, field, None)
+                    if type(value) is list:
+                        stack.extend(v for v in value if isinstance(v, ast.AST))
+                    elif isinstance(value, ast.AST):
+                        stack.append(value)
+        edits: set = set()
+        walrus = []
+        for node in nodes:
+            kind = type(node)
+            if kind is ast.BinOp:
+                if isinstance(node.op, _BINOPS_THAT_SAVE):
+                    self.saved.update(n for n in (_dotted(node.left), _dotted(node.right)) if n)
+            elif kind is ast.Call:
+                scan._call_edits(node, edits)
+                if scan._saving_call(node):
+                    operands = [a for a in node.args if type(a) is not ast.Starred]
+                    if type(node.func) is ast.Attribute:
+                        operands.append(node.func.value)
+                    self.saved.update(n for n in map(_dotted, operands) if n)
+            elif kind is ast.Subscript:
+                if type(node.ctx) is ast.Store:
+                    edits.add(scan._edit_base(node))
+            elif kind is ast.AugAssign:
+                edits.add(scan._edit_base(node.target))
+            elif kind is ast.NamedExpr:
+                walrus.append(node)
+        # Every binding first (for the edits, as if made before them), then the edits.
+        bound = []
+        for target, value in bindings:
+            bound += self._bind(target, value, loop_target)
+        for node in walrus:
+            self._bind(node.target, node.value, keep=True)
+        edits.discard(None)
+        for name in edits:
+            if name in self.saved or not self.aliases.get(name, frozenset()).isdisjoint(self.saved):
+                raise _Hit
+        # Then what the statement leaves: a rebinding with nothing saved in its value drops.
+        for name, keeps in bound:
+            if not keeps:
+                self.saved.discard(name)
+
+    def _bind(self, target, value, loop_target: bool = False, keep: bool = False) -> list:
+        """Bind ``target`` to ``value``: (name, whether it may hold a record) per name bound."""
+        carried, output = set(), [False]
+        self._carries(value, carried, output)
+        sources: set[str] = set()
+        self._aliases_of(value, sources)
+        for name in list(sources):
+            sources |= self.aliases.get(name, frozenset())
+        carries = output[0] or not carried.isdisjoint(self.saved)
+        # A tuple or loop target's value holds no record (``Walker.bind``, ``loop_target``).
+        single = type(target) in (ast.Name, ast.Attribute) and not loop_target
+        found = []
+        for name in _bound_names(target):
+            keeps = carries and single
+            if keep:
+                self.aliases[name] = self.aliases.get(name, frozenset()) | sources
+                if keeps:
+                    self.saved.add(name)
+                continue
+            self.aliases[name] = frozenset(sources)
+            if keeps:
+                self.saved.add(name)
+            found.append((name, keeps))
+        return found
+
+    def _carries(self, expr, names: set, output: list) -> None:
+        """The names whose records a value computed by ``expr`` may hold (a lookup, a view or an
+        in-place method of one: ``Walker.lookup``, ``method_call``; a branch of ``x if c else y``
+        or ``x or y``: ``Value.join``), and whether an op that saves its output makes it. An
+        operator or any other call makes a new value: ``Value.__or__`` and ``replace(…,
+        saved=EMPTY)`` drop the records of its operands."""
+        kind = type(expr)
+        if kind is ast.Name or kind is ast.Attribute:
+            name = _dotted(expr)
+            if name:
+                names.add(name)
+            elif kind is ast.Attribute:
+                self._carries(expr.value, names, output)
+        elif kind is ast.Call:
+            if self._saves_output(expr):
+                output[0] = True
+            func = expr.func
+            if type(func) is ast.Attribute and (func.attr in _keeping_methods() or func.attr in self.scan.methods):
+                self._carries(func.value, names, output)
+            elif self.scan._last(func) == "Variable" and expr.args:  # `Variable(x)` is x
+                self._carries(expr.args[0], names, output)
+        elif kind is ast.BinOp:
+            if isinstance(expr.op, self.out_binops):
+                output[0] = True
+        elif kind is ast.IfExp:
+            self._carries(expr.body, names, output)
+            self._carries(expr.orelse, names, output)
+        elif kind is ast.BoolOp:
+            for part in expr.values:
+                self._carries(part, names, output)
+        elif kind is ast.NamedExpr or kind is ast.Await or kind is ast.Starred:
+            self._carries(expr.value, names, output)
+
+    def _aliases_of(self, expr, names: set) -> None:
+        """The names a value computed by ``expr`` may share storage with (``Value.alias``: set
+        by a subscript, a cut, a view; kept by lookups): every name, and every prefix of a
+        dotted name, at those positions."""
+        kind = type(expr)
+        if kind is ast.Name:
+            names.add(expr.id)
+        elif kind is ast.Attribute:
+            name = _dotted(expr)
+            if name:
+                names.add(name)
+            self._aliases_of(expr.value, names)
+        elif kind is ast.Subscript or kind is ast.NamedExpr or kind is ast.Await or kind is ast.Starred:
+            self._aliases_of(expr.value, names)
+        elif kind is ast.Call:
+            if type(expr.func) is ast.Attribute and expr.func.attr in _keeping_methods():
+                self._aliases_of(expr.func.value, names)
+            elif self.scan._last(expr.func) == "Variable" and expr.args:
+                self._aliases_of(expr.args[0], names)
+        elif kind is ast.IfExp:
+            self._aliases_of(expr.body, names)
+            self._aliases_of(expr.orelse, names)
+        elif kind is ast.BoolOp:
+            for part in expr.values:
+                self._aliases_of(part, names)
+
+    def _saves_output(self, node: ast.Call) -> bool:
+        func = node.func
+        if self.scan.calls_module(func, "output"):
+            return True
+        if type(func) is ast.Attribute:
+            return func.attr in self.out_ops
+        if type(func) is ast.Name:
+            qual = self.scan.imports.get(func.id)
+            return qual is not None and qual.startswith("torch") and qual.rsplit(".", 1)[-1] in self.out_ops
+        return False
+
+
+class _Hit(Exception):
+    """An edit of a name that may hold a record: the scope may report (GL005)."""
+
+
+def _bound_names(target) -> list[str]:
+    """The names a binding of ``target`` rebinds (``Walker.bind``): a name or attribute chain,
+    and those of a tuple's or list's elements; a subscript rebinds nothing."""
+    kind = type(target)
+    if kind is ast.Name or kind is ast.Attribute:
+        name = _dotted(target)
+        return [name] if name else []
+    if kind is ast.Tuple or kind is ast.List:
+        return [n for element in target.elts for n in _bound_names(element)]
+    if kind is ast.Starred:
+        return _bound_names(target.value)
+    return []
 
 
 def _true(expr: ast.AST | None) -> bool:

@@ -100,6 +100,10 @@ def test_unused_suppressions_are_judged_in_a_skipped_module(monkeypatch):
     assert [f.code for f in engine.lint_source(source, "m.py", resolve("ALL"))] == ["GL900"]
 
 
+_CONV = ("import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n        self.conv = nn.Conv2d(1, 1, 1)\n"
+         "    def forward(self, x):\n        x = self.conv(x)\n        x += 1\n        return x\n")
+
+
 @pytest.mark.parametrize("source, codes", [
     ("def f(m, x):\n    y = m(x).detach()\n    return y\n", {"GL001"}),
     ("y = w.detach()\n", {"GL001"}),  # top-level code reaches every function through the globals
@@ -109,7 +113,7 @@ def test_unused_suppressions_are_judged_in_a_skipped_module(monkeypatch):
     ("def f(u):\n    v = u ** 2\n    u.add_(1)\n", {"GL005"}),
     ("def f(u):\n    v = u.exp()\n    v[0] = 1\n", {"GL005"}),
     ("from torch.nn import Linear\nclass M:\n    def __init__(self):\n        self.fc = Linear(2, 2)\n"
-     "    def forward(self, x):\n        x += 1\n        return self.fc(x)\n", {"GL005"}),
+     "    def forward(self, x):\n        y = self.fc(x)\n        x += 1\n        return y\n", {"GL005"}),
     ("import torch.nn as nn\nact = nn.ReLU(True)\ndef f(x):\n    y = x.sigmoid()\n    return act(y)\n", {"GL005"}),
     ("def helper(t):\n    t.mul_(2)\ndef g(x):\n    return helper(x * x)\n", {"GL005"}),
     ("def f(opt, a, b):\n    opt.step()\n    b.backward()\n", {"GL005"}),
@@ -117,6 +121,9 @@ def test_unused_suppressions_are_judged_in_a_skipped_module(monkeypatch):
     ("def f(x, w):\n    y = x.data\n    z = x * w\n    y.zero_()\n", {"GL005"}),  # saved after the alias
     ("import torch.nn as nn\nclass M:\n    def __init__(self):\n        self.a = nn.Sequential(nn.Tanh(), nn.ReLU(True))\n",
      {"GL005"}),
+    ("def f(x, w):\n    for i in w:\n        x.add_(1)\n        y = x * i\n", {"GL005"}),  # the loop's next turn
+    ("def f(x, w, c):\n    if c:\n        y = x * w\n    x.add_(1)\n", {"GL005"}),  # one branch saved it
+    (_CONV.replace("Conv2d(1, 1, 1)", "ReLU()"), {"GL005"}),  # a ReLU saves its output
 ])
 def test_each_rule_lets_through_what_it_needs(source, codes):
     assert prefilter.may_report(source, engine._read_ast(source)[0], frozenset(codes))
@@ -129,6 +136,8 @@ def test_each_rule_lets_through_what_it_needs(source, codes):
     ("def f(counts, k):\n    counts[k] += 1\n", {"GL005"}),  # an edit where nothing can be saved
     ("class C:\n    def f(self, x, k):\n        d = {}\n        y = x * 2\n        d[k] = y\n", {"GL005"}),  # d holds none
     ("def f(x, w):\n    a, b = x * w\n    a += 1\n", {"GL005"}),  # a tuple target holds none
+    (_CONV, {"GL005"}),  # the conv saved the x it was given, not the x it returned
+    ("def f(x, w):\n    x.add_(1)\n    return x * w\n", {"GL005"}),  # saved only after the edit
     ("def f(x):\n    y = x * 2\n    return y\n", {"GL005"}),  # saves, but edits nothing
 ])
 def test_a_module_without_what_a_rule_needs_is_skipped_for_it(source, codes):
