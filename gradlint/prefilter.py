@@ -378,7 +378,16 @@ class _Scan:
         return name is not None and name.rsplit(".", 1)[-1] in self._holders(what)
 
     def _builds(self, call: ast.Call, what: str) -> bool:
-        last = self._last(call.func)
+        """Whether ``call`` constructs a ``torch.nn`` module of the kind (``scan.module_info``
+        knows modules only by a name under ``torch.nn.``)."""
+        name = _dotted(call.func)
+        if name is None:
+            return False
+        head, _, rest = name.partition(".")  # (``ImportTable.qualname``: an unimported head as written)
+        qual = f"{self.imports.get(head, head)}.{rest}" if rest else self.imports.get(head, head)
+        if not qual.startswith("torch.nn."):
+            return False
+        last = qual.rsplit(".", 1)[-1]
         if what == "inplace":
             return _true(next((k.value for k in call.keywords if k.arg == "inplace"), None)) or (
                 last in self.positional and any(map(_true, call.args)))
