@@ -209,7 +209,6 @@ class _Scan:
         self.inplace_module = False  # some call builds a module with inplace=… or a positional True
         self.saving_module = False  # some call names a torch.nn module that saves input or output
         self.sequential = False  # some call names nn.Sequential
-        self.output_module = False  # some call names a torch.nn module that saves its output
         self.called: set[str] = set()  # names called bare (`helper(x)`): only they hand arguments on
         self.rebuilders, self.ops, self.modules, self.positional, self.methods = _tables()
         self.calls: list[tuple[ast.Call, _Facts]] = []
@@ -313,8 +312,6 @@ class _Scan:
             facts.save = True
         if last in self.modules:
             self.saving_module = True
-            if last in _output_tables()[2]:
-                self.output_module = True
         if last == "Sequential":
             self.sequential = True
         if (method in self.methods) or (last.endswith("_") and not last.endswith("__")):
@@ -525,7 +522,6 @@ class _SavedFlow:
             args = facts.params
             self.saved.update(a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs])
         self.out_ops, self.out_binops, _ = _output_tables()
-        self.hit = False
 
     def edits_a_saved_name(self) -> bool:
         try:
