@@ -15,7 +15,18 @@ only through the module's globals (a function reads a top-level binding with its
 rebuilds; saved tensors are dropped) and through the summaries the walker passes along (a
 parameter that callers hand a tensor with history, with saved tensors, or a model; functions that
 return from under no_grad). So a fact that needs two things in one value needs them in one scope,
-or one of them at the top level.
+or one of them at the top level. A global read in a function keeps its alias (the name it shares
+storage with), which there names the function's own binding of that name: every alias a
+top-level binding makes is a function's alias too.
+
+Names. The walker resolves a name through one import table for the whole module, the last import
+of the name winning wherever it stands (a ``try``/``except ImportError`` fallback, a re-import in
+a function). Here a name imported more than once may be any of its imports, and a condition holds
+if it holds for one of them.
+
+Texts. The text conditions search the bytes read as UTF-8; ``ast`` and libcst read them in the
+encoding a ``coding:`` cookie declares (``unicode_escape`` makes `retain\\u005fgraph` text of
+`retain_graph`). A module that declares any encoding but UTF-8 meets every text condition.
 
 Rule by rule (a *sink* is a ``return <value>`` or a backward call: a call of ``backward``,
 ``manual_backward``, or a name that resolves through the imports to ``….backward``/``….grad``):
@@ -49,8 +60,12 @@ Rule by rule (a *sink* is a ``return <value>`` or a backward call: a call of ``b
   the walker knows modules only from their constructors. Records then follow values as the walker
   computes them, in statement order (``_SavedFlow``): a lookup, a view or an in-place method's
   result keeps its operand's; an operator or any other call makes a new value without; a
-  rebinding drops them; views and detached copies remember the name they share storage with;
-  branches join, loops run to a fixed point. They stay in their scope, except that callers hand
+  rebinding drops them; views and detached copies remember the name they share storage with
+  (as do what the walker computes from them keeping that: a subscript, a unary operator, a
+  comprehension's element, an attribute, ``Variable(x)``, ``float(x)``, a branch of ``if``/
+  ``or``), and an edit of ``q.real`` edits what ``q`` shares; branches join, loops run to a fixed
+  point. ``for``/``with`` targets are read as the statement's expressions (``for p[0] in …``
+  edits ``p``). They stay in their scope, except that callers hand
   a module-level function's parameters theirs (a call by its bare name: ``Walker.name_call``).
   Necessary: an edit of a name that may hold a record, or share storage with one that may,
   where the edit is made.
@@ -100,14 +115,32 @@ def enabled(version: tuple[int, int] | None = None) -> bool:
 def may_report(text: str, tree: ast.Module, codes: frozenset[str]) -> bool:
     """Whether a rule of ``codes`` could report anything in the module ``text``, parsed by
     ``ast`` as ``tree``. False only where no rule can; GL000 and GL900 are not judged here."""
-    if "GL003" in codes and "requires_grad" in text and _NOGRAD_TEXT.search(text):
+    # The texts are searched in ``text``, the bytes read as UTF-8; ``ast`` and libcst read them
+    # in the encoding a ``coding:`` cookie declares, where `retain\u005fgraph` may be
+    # `retain_graph`: with any other cookie the text conditions are taken as met.
+    other = _other_coding(text)
+    if "GL003" in codes and (other or ("requires_grad" in text and _NOGRAD_TEXT.search(text))):
         return True
-    if "GL004" in codes and "retain_graph" in text:
+    if "GL004" in codes and (other or "retain_graph" in text):
         return True
     wanted = codes & {"GL001", "GL002", "GL005"}
     if not wanted:
         return False
     return _Scan(tree).reports(wanted)
+
+
+_CODING = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII)
+
+
+def _other_coding(text: str) -> bool:
+    """Whether the first two lines declare an encoding other than UTF-8 (PEP 263, as
+    ``tokenize.detect_encoding`` reads it; a second line is taken even where Python would not)."""
+    for line in text.split("\n", 2)[:2]:
+        match = _CODING.match(line)
+        if match:
+            name = match.group(1).lower().replace("_", "-")
+            return not (name in ("utf-8", "utf8") or name.startswith(("utf-8-", "utf8-")))
+    return False
 
 
 @lru_cache(maxsize=1)
@@ -204,7 +237,10 @@ class _Facts:
 
 class _Scan:
     def __init__(self, tree: ast.Module):
-        self.imports: dict[str, str] = {}
+        # Local name → every qualified name an import binds it to: the walker's table keeps the
+        # last import of a name (in the module, wherever it stands), so a name imported more than
+        # once (a try/except fallback, a local re-import) may be any of them.
+        self.imports: dict[str, set[str]] = {}
         self.scopes: list[_Facts] = []
         self.inplace_module = False  # some call builds a module with inplace=… or a positional True
         self.saving_module = False  # some call names a torch.nn module that saves input or output
@@ -227,22 +263,28 @@ class _Scan:
         if type(node) is ast.Import:
             for alias in node.names:
                 if alias.asname:
-                    self.imports[alias.asname] = alias.name
+                    self.imports.setdefault(alias.asname, set()).add(alias.name)
                 else:
                     head = alias.name.split(".")[0]
-                    self.imports.setdefault(head, head)
+                    self.imports.setdefault(head, set()).add(head)
         elif not node.level and node.module:
             for alias in node.names:
                 if alias.name != "*":
-                    self.imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                    self.imports.setdefault(alias.asname or alias.name, set()).add(f"{node.module}.{alias.name}")
 
-    def _last(self, func: ast.expr) -> str | None:
-        """The last component of a callee's qualified name (through an import alias), if dotted."""
+    def quals(self, name: str) -> set[str]:
+        """Every qualified name the dotted ``name`` may resolve to (``ImportTable.qualname``: an
+        unimported head as written)."""
+        head, _, rest = name.partition(".")
+        return {f"{q}.{rest}" if rest else q for q in self.imports.get(head, (head,))}
+
+    def _lasts(self, func: ast.expr) -> set:
+        """The last component of a callee's qualified name (through any import of it), if dotted."""
         if type(func) is ast.Attribute:
-            return func.attr
+            return {func.attr}
         if type(func) is ast.Name:
-            return self.imports.get(func.id, func.id).rsplit(".", 1)[-1]
-        return None
+            return {q.rsplit(".", 1)[-1] for q in self.quals(func.id)}
+        return {None}
 
     def _scan(self, nodes: list, facts: _Facts) -> None:
         """Record ``nodes`` and everything under them into ``facts``, except nested function and
@@ -296,7 +338,11 @@ class _Scan:
         func = node.func
         if type(func) is ast.Name:
             self.called.add(func.id)
-        last = self._last(func)
+        for last in self._lasts(func):
+            self._call_as(node, facts, last)
+
+    def _call_as(self, node: ast.Call, facts: _Facts, last: str | None) -> None:
+        func = node.func
         method = func.attr if type(func) is ast.Attribute else None
         if method in _CUT_METHODS:
             facts.cut = True
@@ -324,6 +370,40 @@ class _Scan:
         if _true(keywords.get("inplace")) or (last in self.positional and any(map(_true, node.args))):
             facts.edit = True
             self.inplace_module = True
+
+    def global_aliases(self) -> dict[str, frozenset]:
+        """What each name bound in top-level code may share storage with, over every binding of
+        it there (flow-insensitive, closed under aliasing)."""
+        if "_global_aliases" in self.__dict__:
+            return self.__dict__["_global_aliases"]
+        flow = _SavedFlow(self, _Facts("module", "<aliases>"), False)
+        found: dict[str, set] = {}
+        for node in self.scopes[0].nodes:
+            kind = type(node)
+            if kind is ast.Assign:
+                pairs = [(t, node.value) for t in node.targets]
+            elif (kind is ast.AnnAssign and node.value is not None) or kind is ast.NamedExpr:
+                pairs = [(node.target, node.value)]
+            elif kind is ast.With or kind is ast.AsyncWith:
+                pairs = [(i.optional_vars, i.context_expr) for i in node.items if i.optional_vars is not None]
+            else:
+                continue
+            for target, value in pairs:
+                sources: set = set()
+                flow._aliases_of(value, sources)
+                if sources:
+                    for name in _bound_names(target):
+                        found.setdefault(name, set()).update(sources)
+        grew = True
+        while grew:
+            grew = False
+            for name, sources in found.items():
+                more = set().union(*(found.get(n, ()) for n in sources)) - sources
+                if more:
+                    sources |= more
+                    grew = True
+        result = self.__dict__["_global_aliases"] = {n: frozenset(v) for n, v in found.items()}
+        return result
 
     def reports(self, codes: set[str]) -> bool:
         scopes = self.scopes
@@ -380,15 +460,17 @@ class _Scan:
         name = _dotted(call.func)
         if name is None:
             return False
-        head, _, rest = name.partition(".")  # (``ImportTable.qualname``: an unimported head as written)
-        qual = f"{self.imports.get(head, head)}.{rest}" if rest else self.imports.get(head, head)
-        if not qual.startswith("torch.nn."):
-            return False
-        last = qual.rsplit(".", 1)[-1]
-        if what == "inplace":
-            return _true(next((k.value for k in call.keywords if k.arg == "inplace"), None)) or (
-                last in self.positional and any(map(_true, call.args)))
-        return last in _module_tables()[what]
+        for qual in self.quals(name):
+            if not qual.startswith("torch.nn."):
+                continue
+            last = qual.rsplit(".", 1)[-1]
+            if what == "inplace":
+                if _true(next((k.value for k in call.keywords if k.arg == "inplace"), None)) or (
+                        last in self.positional and any(map(_true, call.args))):
+                    return True
+            elif last in _module_tables()[what]:
+                return True
+        return False
 
     def _holders(self, what: str) -> set[str]:
         """Last names of what may hold a module of the kind (see ``calls_module``)."""
@@ -436,8 +518,8 @@ class _Scan:
         if type(func) is ast.Attribute:
             return func.attr in self.ops
         if type(func) is ast.Name:
-            qual = self.imports.get(func.id)
-            return qual is not None and qual.startswith("torch") and qual.rsplit(".", 1)[-1] in self.ops
+            return any(q.startswith("torch") and q.rsplit(".", 1)[-1] in self.ops
+                       for q in self.imports.get(func.id, ()))
         return False
 
     def _saving_call(self, node: ast.Call) -> bool:
@@ -457,8 +539,7 @@ class _Scan:
             edits.add(self._edit_base(keywords["out"]))
         if first is None:
             return
-        qual = self._torch_qual(func)
-        if qual is not None:
+        for qual in self._torch_quals(func):
             last = qual.rsplit(".", 1)[-1]
             if (last in self.methods or (qual.startswith("torch.nn.functional.") and last.endswith("_")
                                           and not last.endswith("__"))
@@ -468,17 +549,13 @@ class _Scan:
         if self.calls_module(func, "inplace"):
             edits.add(self._edit_base(first))
 
-    def _torch_qual(self, func: ast.expr) -> str | None:
-        """The callee's qualified name when the walker takes it for a torch function: its head
-        is imported and it resolves under ``torch``."""
+    def _torch_quals(self, func: ast.expr) -> list[str]:
+        """The callee's qualified names under which the walker takes it for a torch function:
+        its head is imported and it resolves under ``torch``."""
         name = _dotted(func)
-        if name is None:
-            return None
-        head, _, rest = name.partition(".")
-        if head not in self.imports:
-            return None
-        qual = f"{self.imports[head]}.{rest}" if rest else self.imports[head]
-        return qual if qual.startswith("torch") else None
+        if name is None or name.partition(".")[0] not in self.imports:
+            return []
+        return [q for q in self.quals(name) if q.startswith("torch")]
 
     @staticmethod
     def _edit_base(expr: ast.AST) -> str | None:
@@ -502,7 +579,8 @@ class _SavedFlow:
     ``x += y`` edits nothing saved.
 
     The state over-approximates the walker's at every point: within a statement, the edits are
-    judged after every record and binding the statement makes; an ``if`` joins both branches; a
+    judged after every record the statement makes, both before its bindings (``q = q.add_(1)``
+    edits the old ``q``) and after them (a walrus, a subscript target after a name target); an ``if`` joins both branches; a
     loop is run to a fixed point from its entry (the walker runs its body twice, recording on
     the second pass); ``try``/``match`` join as the walker does. A binding drops a name's record
     unless the value may hold one (an op that may save its output, or a name that may hold one:
@@ -518,10 +596,15 @@ class _SavedFlow:
         self.body = facts.body
         self.saved: set[str] = set()
         self.aliases: dict[str, frozenset] = {}
+        self.out_ops, self.out_binops, _ = _output_tables()
+        if facts.kind in ("function", "method"):
+            # A function reads a global with its alias (``Walker.lookup``), which then names
+            # this scope's binding of that name: a top-level `v = buf[:2]` makes `v.add_()`
+            # here an edit of the local `buf`.
+            self.aliases = dict(scan.global_aliases())
         if seeded and facts.params is not None:
             args = facts.params
             self.saved.update(a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs])
-        self.out_ops, self.out_binops, _ = _output_tables()
 
     def edits_a_saved_name(self) -> bool:
         try:
@@ -564,7 +647,9 @@ class _SavedFlow:
         elif kind is ast.For or kind is ast.AsyncFor or kind is ast.While:
             self._loop(stmt)
         elif kind is ast.With or kind is ast.AsyncWith:
-            self._effects([i.context_expr for i in stmt.items],
+            # (a target is a root too: `with … as p[0]` edits p, as `Walker.bind` does)
+            self._effects([*(i.context_expr for i in stmt.items),
+                           *(i.optional_vars for i in stmt.items if i.optional_vars is not None)],
                           [(i.optional_vars, i.context_expr) for i in stmt.items if i.optional_vars is not None])
             self._block(stmt.body)
         elif kind is ast.Try or kind.__name__ == "TryStar":
@@ -603,7 +688,7 @@ class _SavedFlow:
             if type(stmt) is ast.While:
                 self._effects([stmt.test])
             else:
-                self._effects([stmt.iter], [(stmt.target, stmt.iter)], loop_target=True)
+                self._effects([stmt.iter, stmt.target], [(stmt.target, stmt.iter)], loop_target=True)
             self._block(stmt.body)
             joined = self._join(entry, self._copy())
             if joined[0] == state[0] and joined[1] == state[1]:
@@ -655,20 +740,33 @@ class _SavedFlow:
                 edits.add(scan._edit_base(node.target))
             elif kind is ast.NamedExpr:
                 walrus.append(node)
-        # Every binding first (for the edits, as if made before them), then the edits.
+        # The edits are judged against the aliases before the statement's bindings (an edit in
+        # the value, `q = q.add_(1)`, is made before `q` is rebound) and after them (a walrus
+        # inside, a subscript target after a name target).
+        edits.discard(None)
+        self._judge(edits)
         bound = []
         for target, value in bindings:
             bound += self._bind(target, value, loop_target)
         for node in walrus:
             self._bind(node.target, node.value, keep=True)
-        edits.discard(None)
-        for name in edits:
-            if name in self.saved or not self.aliases.get(name, frozenset()).isdisjoint(self.saved):
-                raise _Hit
+        self._judge(edits)
         # Then what the statement leaves: a rebinding with nothing saved in its value drops.
         for name, keeps in bound:
             if not keeps:
                 self.saved.discard(name)
+
+    def _judge(self, edits: set) -> None:
+        """Hit if an edited name, or a prefix of it (``Walker.lookup`` of ``q.real`` is ``q``'s
+        value, alias included), may hold a record or share storage with one that may."""
+        saved, aliases = self.saved, self.aliases
+        for name in edits:
+            while True:
+                if name in saved or not aliases.get(name, frozenset()).isdisjoint(saved):
+                    raise _Hit
+                if "." not in name:
+                    break
+                name = name.rsplit(".", 1)[0]
 
     def _bind(self, target, value, loop_target: bool = False, keep: bool = False) -> list:
         """Bind ``target`` to ``value``: (name, whether it may hold a record) per name bound."""
@@ -714,7 +812,7 @@ class _SavedFlow:
             func = expr.func
             if type(func) is ast.Attribute and (func.attr in _keeping_methods() or func.attr in self.scan.methods):
                 self._carries(func.value, names, output)
-            elif self.scan._last(func) == "Variable" and expr.args:  # `Variable(x)` is x
+            elif "Variable" in self.scan._lasts(func) and expr.args:  # `Variable(x)` is x
                 self._carries(expr.args[0], names, output)
         elif kind is ast.BinOp:
             if isinstance(expr.op, self.out_binops):
@@ -730,8 +828,9 @@ class _SavedFlow:
 
     def _aliases_of(self, expr, names: set) -> None:
         """The names a value computed by ``expr`` may share storage with (``Value.alias``: set
-        by a subscript, a cut, a view; kept by lookups): every name, and every prefix of a
-        dotted name, at those positions."""
+        by a subscript, a cut, a view; kept by lookups, ``Value.result`` of a unary operator or
+        ``.T``, a comprehension's element, an attribute's base): every name, and every prefix of
+        a dotted name, at those positions."""
         kind = type(expr)
         if kind is ast.Name:
             names.add(expr.id)
@@ -742,10 +841,20 @@ class _SavedFlow:
             self._aliases_of(expr.value, names)
         elif kind is ast.Subscript or kind is ast.NamedExpr or kind is ast.Await or kind is ast.Starred:
             self._aliases_of(expr.value, names)
+        elif kind is ast.UnaryOp:  # `-q`: ``Value.result`` keeps the alias
+            self._aliases_of(expr.operand, names)
+        elif kind is ast.ListComp or kind is ast.SetComp or kind is ast.GeneratorExp:
+            # ``Walker.comprehension`` returns its element's value, alias kept
+            self._aliases_of(expr.elt, names)
+            for comp in expr.generators:
+                self._aliases_of(comp.iter, names)
         elif kind is ast.Call:
-            if type(expr.func) is ast.Attribute and expr.func.attr in _keeping_methods():
-                self._aliases_of(expr.func.value, names)
-            elif self.scan._last(expr.func) == "Variable" and expr.args:
+            func = expr.func
+            if type(func) is ast.Attribute and func.attr in _keeping_methods():
+                self._aliases_of(func.value, names)
+            elif expr.args and ("Variable" in self.scan._lasts(func)
+                                or (type(func) is ast.Name and func.id in ("float", "int"))):
+                # `Variable(x)` is x; ``name_call`` hands back ``float(x)``'s argument value
                 self._aliases_of(expr.args[0], names)
         elif kind is ast.IfExp:
             self._aliases_of(expr.body, names)
@@ -761,8 +870,8 @@ class _SavedFlow:
         if type(func) is ast.Attribute:
             return func.attr in self.out_ops
         if type(func) is ast.Name:
-            qual = self.scan.imports.get(func.id)
-            return qual is not None and qual.startswith("torch") and qual.rsplit(".", 1)[-1] in self.out_ops
+            return any(q.startswith("torch") and q.rsplit(".", 1)[-1] in self.out_ops
+                       for q in self.scan.imports.get(func.id, ()))
         return False
 
 

@@ -144,6 +144,40 @@ def test_a_module_without_what_a_rule_needs_is_skipped_for_it(source, codes):
     assert not prefilter.may_report(source, engine._read_ast(source)[0], frozenset(codes))
 
 
+# Findings the prefilter once lost (name, source bytes, the rule that reports): an import that
+# binds a name twice, a global alias read in a function, an edit rebinding the edited name, alias
+# forms (a comprehension, a unary op, an attribute never bound), subscript targets of `for` and
+# `with`, a `coding:` cookie that turns escapes into text.
+_LOST = [
+    ('A2_local_reimport', b'import torch\nfrom numpy import asarray as tensor\ndef step(model, x, y):\n    from torch import tensor\n    err = ((model(x) - y) ** 2).mean()\n    loss = tensor(err.item(), requires_grad=True)\n    loss.backward()\n', 'GL002'),
+    ('A3_grad_alias_gl001', b'import torch\nfrom jax import value_and_grad as G\n\n\ndef jax_part(f):\n    return G(f)\n\n\ndef penalty(net, x):\n    from torch.autograd import grad as G\n    feats = net(x)\n    gp = G(feats.detach().sum(), net.parameters())\n', 'GL001'),
+    ('A_import_order', b'import torch\ntry:\n    import apex.nn as nn\nexcept ImportError:\n    import torch.nn as nn\nsig = nn.Sigmoid()\ndef f(x):\n    y = sig(x)\n    y.add_(1)\n', 'GL005'),
+    ('B_global_alias', b'import torch\nbuf = torch.zeros(4)\nv = buf[:2]\nclass M(torch.nn.Module):\n    def forward(self, x):\n        buf = x.clone()\n        y = buf * x\n        v.add_(1)\n        return y\n', 'GL005'),
+    ('C_rebind_edit', b'import torch\nclass Head(torch.nn.Module):\n    def forward(self, x):\n        p = torch.sigmoid(x)\n        q = p[0]\n        q = q.add_(1)\n        return p\n', 'GL005'),
+    ('D1_listcomp_alias', b'import torch\nclass Head(torch.nn.Module):\n    def forward(self, x):\n        probs = torch.softmax(x, dim=-1)\n        rows = [probs[i] for i in range(3)]\n        rows[0].mul_(0.5)\n        return probs\n', 'GL005'),
+    ('D2_unary_alias', b'import torch\nclass Head(torch.nn.Module):\n    def forward(self, x):\n        p = torch.sigmoid(x)\n        q = p[0]\n        r = -q\n        r.add_(1)\n        return p\n', 'GL005'),
+    ('D3_attr_of_alias', b'import torch\nclass Head(torch.nn.Module):\n    def forward(self, x):\n        p = torch.sigmoid(x)\n        q = p[0]\n        q.real.mul_(2)\n        return p\n', 'GL005'),
+    ('E1_for_target', b'import torch\nclass Head(torch.nn.Module):\n    def forward(self, x):\n        p = torch.sigmoid(x)\n        for p[0] in range(3):\n            pass\n        return p\n', 'GL005'),
+    ('E2_with_target', b'import contextlib\nimport torch\nclass Head(torch.nn.Module):\n    def forward(self, x):\n        p = torch.sigmoid(x)\n        with contextlib.nullcontext(0.0) as p[0]:\n            pass\n        return p\n', 'GL005'),
+    ('F_raw_unicode_escape', b'# -*- coding: raw_unicode_escape -*-\nimport torch\nh = torch.zeros(3)\nw = torch.randn(3, requires_grad=True)\nfor step in range(10):\n    h = h * w\n    loss = h.sum()\n    loss.backward(retain\\u005fgraph=True)\n', 'GL004'),
+    ('F_unicode_escape', b'# -*- coding: unicode_escape -*-\nimport torch\nh = torch.zeros(3)\nw = torch.randn(3, requires_grad=True)\nfor step in range(10):\n    h = h * w\n    loss = h.sum()\n    loss.backward(retain\\u005fgraph=True)\n', 'GL004'),
+    ('F_utf-7', b'# -*- coding: utf-7 -*-\nimport torch\nh = torch.zeros(3)\nw = torch.randn(3, requires_grad=True)\nfor step in range(10):\n    h = h * w\n    loss = h.sum()\n    loss.backward(retain+AF8-graph=True)\n', 'GL004'),
+    ('F_reimport', b'import torch\nimport numpy as F\nimport torch.nn.functional as F\nclass H(torch.nn.Module):\n    def forward(self, x):\n        y = torch.sigmoid(x)\n        F.relu(y, inplace=True)\n        return y\n', 'GL005'),
+    ('exp_reimport', b'import torch\nfrom numpy import exp\nfrom torch import exp\nclass H(torch.nn.Module):\n    def forward(self, x):\n        y = exp(x)\n        y.add_(1)\n        return y\n', 'GL005'),
+    ('clamp_tuple', b'import torch\nclass H(torch.nn.Module):\n    def forward(self, x):\n        p = torch.sigmoid(x)\n        a = p[0]\n        a, z = a.clamp_(0), 1\n        return p\n', 'GL005'),
+    ('masked_fill', b'import torch\nclass H(torch.nn.Module):\n    def forward(self, x):\n        w = torch.softmax(x, dim=-1)\n        row = w[:, 0]\n        row = row.masked_fill_(row < .01, 0)\n        return w\n', 'GL005'),
+    ('G_reimport', b'import torch\nfrom jax import value_and_grad as G\ndef f(net, x):\n    from torch.autograd import grad as G\n    y = net(x).detach()\n    G(y.sum(), x)\n', 'GL001'),
+]
+
+
+@pytest.mark.parametrize("name, source, code", _LOST, ids=[c[0] for c in _LOST])
+def test_what_the_prefilter_once_lost_is_reported_with_it(monkeypatch, name, source, code):
+    for codes in (resolve("ALL"), frozenset({code})):
+        filtered, full = _both(monkeypatch, name + ".py", source, codes)
+        assert f'"code": "{code}"' in full  # the finding is there without the filter
+        assert filtered == full
+
+
 def test_the_prefilter_is_off_on_a_python_whose_grammar_libcst_does_not_know(monkeypatch):
     monkeypatch.delenv(prefilter.DISABLE_ENV, raising=False)
     assert prefilter.enabled((3, 11))
