@@ -178,29 +178,14 @@ _SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 
 
 def _walk(root: cst.CSTNode, into_functions: bool) -> list[cst.CSTNode]:
-    # ``children`` inlined: this loop visits every node of a module a few times over.
+    # A walk of its own: outside memoized(), or of a node no memoized module holds. The
+    # module's walk (_Order) inlines ``children``, since it visits every node of every module.
     found = []
     stack = [root]
-    kinds = _KIND
     while stack:
         node = stack.pop()
         found.append(node)
-        cls = type(node)
-        if not into_functions and cls in _SCOPES and node is not root:
+        if not into_functions and type(node) in _SCOPES and node is not root:
             continue
-        below = []
-        for name in _child_fields(cls):
-            value = getattr(node, name)
-            kind = kinds.get(type(value))
-            if kind is None:
-                kind = _kind(type(value))
-            if kind == 1:
-                below.append(value)
-            elif kind == 2:
-                for item in value:
-                    kind = kinds.get(type(item))
-                    if kind == 1 or (kind is None and _kind(type(item)) == 1):
-                        below.append(item)
-        below.reverse()
-        stack.extend(below)
+        stack.extend(reversed(children(node)))
     return found
