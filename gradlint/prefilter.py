@@ -757,12 +757,15 @@ class _SavedFlow:
                 self.saved.discard(name)
 
     def _judge(self, edits: set) -> None:
-        """Hit if an edited name, or a prefix of it (``Walker.lookup`` of ``q.real`` is ``q``'s
-        value, alias included), may hold a record or share storage with one that may."""
+        """Hit if an edited name may hold a record, or it or a prefix of it may share storage
+        with a name that may (``Walker.lookup`` of an unbound ``q.real`` is ``q``'s value with
+        its records dropped, its alias kept)."""
         saved, aliases = self.saved, self.aliases
         for name in edits:
+            if name in saved:
+                raise _Hit
             while True:
-                if name in saved or not aliases.get(name, frozenset()).isdisjoint(saved):
+                if not aliases.get(name, frozenset()).isdisjoint(saved):
                     raise _Hit
                 if "." not in name:
                     break
