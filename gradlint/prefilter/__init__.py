@@ -1,0 +1,113 @@
+"""Prefilter: whether any selected rule could report in a module, decided before libcst parses it.
+
+libcst's parse and the flow walk cost some 50 times Python's own ``ast.parse``, which the engine
+runs first anyway (``engine._read_ast``). Most modules cannot hold a finding: this package reads
+their ``ast`` and says so, and the engine then skips libcst for them. Each condition is
+*necessary* for its rule, derived from where the flow walker (``analysis/flow.py``) records the
+facts the check reads; a condition too broad costs speed, one too narrow would lose findings, so
+where in doubt a condition says yes. ``tests/test_prefilter.py`` lints every fixture, rule
+example and case with and without the prefilter and asserts the same output, and asserts that
+the filter lets through every module where the walker records a rule's facts.
+
+Scopes. The walker walks the module's top-level code and each function body (comprehensions
+inline; nested functions on their own, reading the module's globals, never the enclosing
+function's names), and never a class body or a lambda. Values cross from one scope to another
+only through the module's globals (a function reads a top-level binding with its cuts, pulls and
+rebuilds; saved tensors are dropped) and through the summaries the walker passes along (a
+parameter that callers hand a tensor with history, with saved tensors, or a model; functions that
+return from under no_grad). So a fact that needs two things in one value needs them in one scope,
+or one of them at the top level. A global read in a function keeps its alias (the name it shares
+storage with), which there names the function's own binding of that name: every alias a
+top-level binding makes is a function's alias too.
+
+Names. The walker resolves a name through one import table for the whole module, the last import
+of the name winning wherever it stands (a ``try``/``except ImportError`` fallback, a re-import in
+a function). Here a name imported more than once may be any of its imports, and a condition holds
+if it holds for one of them.
+
+Texts. The text conditions search the bytes read as UTF-8; ``ast`` and libcst read them in the
+encoding a ``coding:`` cookie declares (``unicode_escape`` makes `retain\\u005fgraph` text of
+`retain_graph`). A module that declares any encoding but UTF-8 meets every text condition.
+
+Rule by rule (a *sink* is a ``return <value>`` or a backward call: a call of ``backward``,
+``manual_backward``, or a name that resolves through the imports to ``….backward``/``….grad``):
+
+- GL001 (``cuts.py``): a cut whose value may reach a sink.
+- GL002 reads rebuilds (a call of ``torch.tensor``/``as_tensor``/``from_numpy``/``Tensor``/
+  ``*Tensor``/``Variable``: ``flow.REBUILDERS``) that are made to require grad
+  (``requires_grad=True`` on the call, or a later ``requires_grad_()``/``.requires_grad = True``)
+  or reach a backward. Necessary: a rebuild call in a scope that mentions ``requires_grad``
+  (keyword or attribute) or has a sink, or a rebuild in top-level code.
+- GL003 reads requires_grad switches on values computed where history was lost. Switches need the
+  text ``requires_grad``; a lost history needs a no_grad region, decorator or function somewhere in
+  the module, whose names all contain ``no_grad``, ``inference_mode`` or ``set_grad_enabled``
+  (``scan.NOGRAD``, ``scan.SET_GRAD_ENABLED``). Necessary: both texts.
+- GL004 needs ``retain_graph=True``. Necessary: the text ``retain_graph``.
+- GL005 reads (a) edits of tensors with saved-for-backward records (``saved.py``), (b) an
+  optimizer step between a loss's computation and its backward (``steps.py``), (c) an in-place
+  module right after one that saves its output among an ``nn.Sequential``'s items
+  (``Scan.sequential_edit``).
+- GL900 judges suppressions against the other rules' findings; where those cannot exist the
+  engine judges them against none, without libcst.
+- GL000 is ``ast``'s verdict (taken before this filter); a module that ``ast`` reads but libcst
+  cannot is not reported when this filter skips it. For the grammar versions libcst knows that
+  is only a libcst bug; on a Python newer than libcst's grammar the filter is off (``enabled``).
+"""
+from __future__ import annotations
+
+import ast
+import os
+import re
+import sys
+
+# Tests run every input with and without the filter and compare; nothing else sets this.
+DISABLE_ENV = "GRADLINT_NO_PREFILTER"
+
+_NOGRAD_TEXT = re.compile("no_grad|inference_mode|set_grad_enabled")
+
+
+def enabled(version: tuple[int, int] | None = None) -> bool:
+    """Whether the filter may skip modules: not when disabled by ``GRADLINT_NO_PREFILTER=1``
+    (for tests), nor on a Python whose grammar the installed libcst does not know (there a module
+    ``ast`` reads may be one libcst cannot, which is GL000)."""
+    if os.environ.get(DISABLE_ENV):
+        return False
+    major, minor = version or sys.version_info[:2]
+    try:
+        from libcst._parser.types.config import KNOWN_PYTHON_VERSION_STRINGS
+    except ImportError:  # a libcst that moved it: do not guess
+        return False
+    return f"{major}.{minor}" in KNOWN_PYTHON_VERSION_STRINGS
+
+
+def may_report(text: str, tree: ast.Module, codes: frozenset[str]) -> bool:
+    """Whether a rule of ``codes`` could report anything in the module ``text``, parsed by
+    ``ast`` as ``tree``. False only where no rule can; GL000 and GL900 are not judged here."""
+    # The texts are searched in ``text``, the bytes read as UTF-8; ``ast`` and libcst read them
+    # in the encoding a ``coding:`` cookie declares, where `retain\u005fgraph` may be
+    # `retain_graph`: with any other cookie the text conditions are taken as met.
+    other = _other_coding(text)
+    if "GL003" in codes and (other or ("requires_grad" in text and _NOGRAD_TEXT.search(text))):
+        return True
+    if "GL004" in codes and (other or "retain_graph" in text):
+        return True
+    wanted = codes & {"GL001", "GL002", "GL005"}
+    if not wanted:
+        return False
+    from gradlint.prefilter.scan import Scan
+
+    return Scan(tree).reports(wanted)
+
+
+_CODING = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII)
+
+
+def _other_coding(text: str) -> bool:
+    """Whether the first two lines declare an encoding other than UTF-8 (PEP 263, as
+    ``tokenize.detect_encoding`` reads it; a second line is taken even where Python would not)."""
+    for line in text.split("\n", 2)[:2]:
+        match = _CODING.match(line)
+        if match:
+            name = match.group(1).lower().replace("_", "-")
+            return not (name in ("utf-8", "utf8") or name.startswith(("utf-8-", "utf8-")))
+    return False

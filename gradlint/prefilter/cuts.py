@@ -1,0 +1,207 @@
+"""GL001: a cut (``.detach()``, ``.detach_()``, ``.data``: ``Walker.cut``) whose value may reach a sink.
+
+The check reads the cuts in the value of a ``return`` in a function and of a backward call's
+root. The walker carries a value's cuts through every operation and call that computes from it,
+through names, attribute chains it binds (``self.h = h.detach()`` then ``return self.h``), loop
+and ``with`` targets, and into a list a method call fills (``hs.append(h.detach())``); a
+function reads a top-level binding with its cuts, but nothing else crosses scopes (a call's
+result holds its arguments' cuts, never the callee's). Here a scope's taint is computed without
+regard to order: every name bound from an expression that holds a cut or names a tainted name
+(or a prefix of one) is tainted, and so is the receiver of a method call given such an argument,
+until nothing changes; a sink that holds a cut or names a tainted name may report.
+"""
+from __future__ import annotations
+
+import ast
+
+from gradlint.prefilter.tables import BACKWARDS, CUT_METHODS, dotted
+
+# Methods that put their argument into the receiver (``Walker.method_call``).
+_FILLS = frozenset({"append", "extend", "insert"})
+
+
+def cut_reaches_a_sink(scan) -> bool:
+    if not any(scope.cut for scope in scan.scopes):
+        return False
+    top = scan.scopes[0]
+    bound_globals = _bound(top)
+    tainted_globals = _Taint(top, frozenset(), _Computed(bound_globals, frozenset(), scan.grad(top))).tainted
+    for scope in scan.scopes:
+        if scope.kind == "class" or not scope.sink:
+            continue  # the walker never walks a class body
+        start = frozenset() if scope is top else tainted_globals
+        if not (scope.cut or start):
+            continue
+        computed = _Computed(bound_globals if scope is top else bound_globals | _bound(scope), _live(scan, scope),
+                             scan.grad(scope))
+        if _Taint(scope, start, computed).reaches_sink(scan, returns=scope is not top):
+            return True
+    return False
+
+
+class _Computed:
+    """Whether a cut of an expression's value may be one the walker records (``Walker.cut``): the
+    value may carry history (``grad.Grad.requires``) and be *computed* (``Value.computed``: the
+    result of an op or a call, or a name bound to one); a bare parameter is computed only where it
+    may be live (a ``forward`` input, or what callers hand a function: the walker's ``name@input``)."""
+
+    def __init__(self, bound: frozenset, live: frozenset, grad):
+        self.names = bound | live
+        self.grad = grad
+
+    def __call__(self, expr) -> bool:
+        return self.computed(expr) and self.grad.requires(expr)
+
+    def computed(self, expr) -> bool:
+        kind = type(expr)
+        if kind is ast.Name:
+            return expr.id in self.names
+        if kind is ast.Attribute:
+            name = dotted(expr)
+            if name is None:
+                return self.computed(expr.value)
+            parts = name.split(".")
+            return any(".".join(parts[:i]) in self.names for i in range(1, len(parts) + 1))
+        if kind is ast.Subscript or kind is ast.NamedExpr or kind is ast.Await or kind is ast.Starred:
+            return self.computed(expr.value)
+        if kind is ast.IfExp:
+            return self.computed(expr.body) or self.computed(expr.orelse)
+        if kind is ast.BoolOp:
+            return any(map(self.computed, expr.values))
+        return kind not in _NOT_COMPUTED
+
+
+_NOT_COMPUTED = frozenset({ast.Constant, ast.JoinedStr, ast.Tuple, ast.List, ast.Set, ast.Dict, ast.ListComp,
+                           ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda})
+
+
+def _bound(scope) -> frozenset:
+    """The names and attribute chains ``scope`` binds (its ``env``)."""
+    return frozenset(name for node in scope.nodes if type(node) in (ast.Name, ast.Attribute)
+                     and type(node.ctx) is ast.Store and (name := dotted(node)) is not None)
+
+
+def _live(scan, scope) -> frozenset:
+    """Parameters that may hold a live input (``Walker.function_body``): a ``forward``'s but
+    the first, and every parameter callers may hand one (``facts.live_arguments``: a function's,
+    or a method's named like a module-level function)."""
+    args = scope.params
+    if args is None:
+        return frozenset()
+    params = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
+    if scope.kind == "function" or scope.name in scan.toplevel:
+        return frozenset(params)
+    return frozenset(params[1:]) if scope.name == "forward" else frozenset()
+
+
+class _Taint:
+    def __init__(self, scope, start: frozenset, computed: _Computed):
+        self.scope = scope
+        self.computed = computed
+        self.tainted: set[str] = set(start)
+        self.facts: dict[int, tuple[bool, frozenset]] = {}
+        flows = []  # (names bound, expressions their value is computed from)
+        for node in scope.nodes:
+            kind = type(node)
+            if kind is ast.Assign:
+                flows.append((_targets(node.targets), [node.value]))
+            elif kind is ast.AnnAssign and node.value is not None:
+                flows.append((_targets([node.target]), [node.value]))
+            elif kind is ast.AugAssign:
+                flows.append((_targets([node.target]), [node.value, node.target]))
+            elif kind is ast.For or kind is ast.AsyncFor or kind is ast.comprehension:
+                flows.append((_targets([node.target]), [node.iter]))
+            elif kind is ast.withitem and node.optional_vars is not None:
+                flows.append((_targets([node.optional_vars]), [node.context_expr]))
+            elif kind is ast.NamedExpr:
+                flows.append((_targets([node.target]), [node.value]))
+            elif kind is ast.Call and type(node.func) is ast.Attribute:
+                receiver = dotted(node.func.value)
+                method = node.func.attr
+                if receiver is not None and (method in _FILLS or (method.endswith("_") and not method.endswith("__"))):
+                    # `hs.append(h.detach())`, `h.detach_()`, `buf.copy_(x.data)`: the receiver holds it
+                    flows.append(({receiver}, [node]))
+        grew = True
+        while grew:
+            grew = False
+            for names, exprs in flows:
+                if not names <= self.tainted and any(self.holds(e) for e in exprs):
+                    self.tainted |= names
+                    grew = True
+
+    def holds(self, expr) -> bool:
+        """Whether a value computed by ``expr`` may hold a cut."""
+        found = self.facts.get(id(expr))
+        if found is None:
+            found = self.facts[id(expr)] = _read(expr, self.computed)
+        has_cut, names = found
+        return has_cut or not names.isdisjoint(self.tainted)
+
+    def reaches_sink(self, scan, returns: bool) -> bool:
+        for node in self.scope.nodes:
+            kind = type(node)
+            if kind is ast.Return and returns and node.value is not None and self.holds(node.value):
+                return True
+            if kind is ast.Call and not scan.lasts(node.func).isdisjoint(BACKWARDS) and self.holds(node):
+                return True
+        return False
+
+
+def _targets(targets) -> set[str]:
+    """Every name a target may bind or fill: names and attribute chains, with a subscript's base."""
+    found = set()
+    stack = list(targets)
+    while stack:
+        target = stack.pop()
+        kind = type(target)
+        if kind is ast.Name or kind is ast.Attribute:
+            name = dotted(target)
+            if name:
+                found.add(name)
+            elif kind is ast.Attribute:
+                stack.append(target.value)
+        elif kind is ast.Subscript or kind is ast.Starred:
+            stack.append(target.value)
+        elif kind is ast.Tuple or kind is ast.List:
+            stack.extend(target.elts)
+    return found
+
+
+def _read(expr, computed: _Computed) -> tuple[bool, frozenset]:
+    """(whether ``expr`` contains a cut of a computed value, every name and attribute-chain
+    prefix it reads)."""
+    has_cut, names, stack = False, set(), [expr]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            names.add(node.id)
+            continue
+        if kind is ast.Attribute:
+            if node.attr == "data" and type(node.ctx) is ast.Load:
+                has_cut = has_cut or computed(node.value)
+            name = dotted(node)
+            if name is not None:
+                parts = name.split(".")
+                names.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+                # `a.data.b`: the `.data` inside the chain is a cut of `a`
+                has_cut = has_cut or any(part == "data" and computed(_chain(parts[:i]))
+                                         for i, part in enumerate(parts[:-1]) if i)
+                continue
+        elif kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in CUT_METHODS:
+            has_cut = has_cut or computed(node.func.value)
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                stack.extend(v for v in value if isinstance(v, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append(value)
+    return has_cut, frozenset(names)
+
+
+def _chain(parts: list[str]) -> ast.expr:
+    """The ``ast`` of the dotted name ``parts``."""
+    expr: ast.expr = ast.Name(parts[0], ast.Load())
+    for part in parts[1:]:
+        expr = ast.Attribute(expr, part, ast.Load())
+    return expr

@@ -1,0 +1,226 @@
+"""Which values may require grad, and which may be tensors, scope by scope.
+
+The walker records a save only where an operand may require grad (``Walker.apply_saves``: an
+operand *attached*, carrying a trainable's history, or *live*, an input that may require grad),
+an operator's only where an operand may also be a tensor or live (``Walker.binary``), and a cut
+only of an operand with history (``Walker.cut``). ``Grad`` over-approximates, for one scope and
+without regard to order, which names and attribute chains may hold such values:
+
+- *requires* (attached or live): ``self.x`` (a trainable attribute of a module), a parameter named
+  like a model, a ``forward``'s inputs, the parameters of a module-level function some call hands
+  such a value (``facts.live_arguments``), a seeded parameter, a name bound to a constructor or a
+  leaf made to require grad (``Walker.makes_root``), and whatever is computed from one;
+- *tensor* (a tensor or live): live names, a registered buffer (``self.running_mean``), ``.grad``
+  and ``.data``, the result of a torch function, of a module, of a tensor-only method, and what is
+  computed from one.
+
+An expression requires grad when a name or chain in it does; it may be a tensor when a name or
+chain in it may be, or it holds one of those calls. A chain is judged by its prefixes
+(``Walker.lookup`` falls back to the base's value). A function reads the top-level bindings.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from functools import lru_cache
+
+from gradlint.prefilter.tables import MOVES, bound_names, dotted
+
+_TENSOR_SEGMENTS = frozenset({"grad", "data"})
+
+
+@lru_cache(maxsize=1)
+def _module_like() -> re.Pattern:
+    from gradlint.analysis.flow import MODULE_LIKE
+
+    return MODULE_LIKE
+
+
+@lru_cache(maxsize=1)
+def _tensor_methods() -> frozenset:
+    from gradlint.analysis.flow import TENSOR_ONLY_METHODS
+
+    return frozenset(TENSOR_ONLY_METHODS | {"numpy"})
+
+
+class Summary:
+    """What an expression reads: its names and attribute chains, the chains it calls, and
+    whether it surely makes a tensor somewhere (a torch call, ``.grad``, a tensor-only method)."""
+
+    __slots__ = ("chains", "callees", "tensor")
+
+    def __init__(self, expr: ast.AST, scan):
+        chains, callees, tensor = set(), set(), False
+        stack = [expr]
+        while stack:
+            node = stack.pop()
+            kind = type(node)
+            if kind is ast.Name:
+                chains.add(node.id)
+                continue
+            if kind is ast.Attribute:
+                name = dotted(node)
+                if name is not None:
+                    chains.add(name)
+                    continue
+                tensor = tensor or node.attr in _TENSOR_SEGMENTS
+            elif kind is ast.Call:
+                func = node.func
+                name = dotted(func)
+                if name is None:
+                    tensor = True  # `nn.ReLU()(x)`, `self.blocks[0](x)`: a module's result
+                else:
+                    callees.add(name)
+                    if type(func) is ast.Attribute and func.attr in _tensor_methods():
+                        tensor = True
+                    elif name.partition(".")[0] in scan.imports and any(
+                            q.startswith("torch") for q in scan.quals(name)):
+                        tensor = True  # ``Walker.torch_call``
+            elif kind is ast.Lambda:
+                continue  # never walked
+            for field in node._fields:
+                value = getattr(node, field, None)
+                if type(value) is list:
+                    stack.extend(v for v in value if isinstance(v, ast.AST))
+                elif isinstance(value, ast.AST):
+                    stack.append(value)
+        self.chains = frozenset(chains)
+        self.callees = frozenset(callees)
+        self.tensor = tensor
+
+
+class Grad:
+    """``requires`` and ``tensor`` for the expressions of one scope (see the module's docstring)."""
+
+    def __init__(self, scan, scope, live_functions: frozenset, seeded: bool = False, top: "Grad | None" = None):
+        self.scan = scan
+        self.requiring: set[str] = set(top.requiring) if top is not None else set()
+        self.tensors: set[str] = set(top.tensors) if top is not None else set()
+        self._parameters(scope, live_functions, seeded)
+        flows = []  # (names bound, values, how): how is "=", "root" (a constructor) or "loop"
+        for node in scope.nodes:
+            kind = type(node)
+            if kind is ast.Assign:
+                names = [n for t in node.targets for n in bound_names(t)]
+                flows.append((names, [node.value], "root" if _makes_root(scan, node.value) else "="))
+            elif kind is ast.AnnAssign and node.value is not None:
+                flows.append((bound_names(node.target), [node.value], "root" if _makes_root(scan, node.value) else "="))
+            elif kind is ast.AugAssign:
+                flows.append((bound_names(node.target), [node.value, node.target], "="))
+            elif kind is ast.For or kind is ast.AsyncFor or kind is ast.comprehension:
+                flows.append((bound_names(node.target), [node.iter], "loop"))
+            elif kind is ast.withitem and node.optional_vars is not None:
+                flows.append((bound_names(node.optional_vars), [node.context_expr], "="))
+            elif kind is ast.NamedExpr:
+                flows.append((bound_names(node.target), [node.value], "="))
+            elif kind is ast.Call and type(node.func) is ast.Attribute:
+                receiver = dotted(node.func.value)
+                method = node.func.attr
+                if receiver is not None and (method in ("append", "extend", "insert") or method.endswith("_")):
+                    # a list that collects tensors, a tensor edited in place: it holds its arguments
+                    flows.append(([receiver], [*node.args, *(k.value for k in node.keywords)], "="))
+                    if method == "detach_":
+                        self.tensors.add(receiver)
+        grew = True
+        while grew:
+            grew = False
+            for names, values, how in flows:
+                requires = how == "root" or any(map(self.requires, values))
+                tensor = how == "root" or any(map(self.tensor, values)) or (how == "loop" and requires)
+                for name in names:
+                    if requires and name not in self.requiring:
+                        self.requiring.add(name)
+                        grew = True
+                    if tensor and name not in self.tensors:
+                        self.tensors.add(name)
+                        grew = True
+
+    def _parameters(self, scope, live_functions: frozenset, seeded: bool) -> None:
+        """``Walker.function_body``."""
+        args = scope.params
+        if args is None:
+            return
+        params = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
+        method = scope.kind == "method"
+        live = set()
+        if seeded or (scope.name in live_functions and (not method or scope.name in self.scan.toplevel)):
+            live = set(params)
+        elif method and scope.name == "forward":
+            live = set(params[1:])
+        self.requiring |= live
+        self.tensors |= live
+        model_like = _module_like()
+        self.requiring.update(p for i, p in enumerate(params) if model_like.search(p) and not (i == 0 and method))
+
+    # ---- expressions ----
+
+    def requires(self, expr: ast.AST) -> bool:
+        summary = self.scan.summary(expr)
+        # (`self(x)`: the module itself, ``Walker.name_call``)
+        return "self" in summary.callees or any(self._requiring_chain(c) for c in summary.chains)
+
+    def tensor(self, expr: ast.AST) -> bool:
+        summary = self.scan.summary(expr)
+        return (summary.tensor or any(self._tensor_chain(c) for c in summary.chains)
+                or any(self._requiring_chain(c) or c == "self" for c in summary.callees))
+
+    def _requiring_chain(self, chain: str) -> bool:
+        head, _, rest = chain.partition(".")
+        if head == "self" and rest:
+            return True  # a module's attribute: its trainables (``Walker.lookup``)
+        return _any_prefix(chain, self.requiring)
+
+    def _tensor_chain(self, chain: str) -> bool:
+        parts = chain.split(".")
+        if any(part in _TENSOR_SEGMENTS for part in parts[1:]):
+            return True
+        if parts[0] == "self" and len(parts) > 1 and parts[1] in self.scan.buffers:
+            return True
+        return _any_prefix(chain, self.tensors)
+
+
+def _any_prefix(chain: str, names: set) -> bool:
+    if chain in names:
+        return True
+    while "." in chain:
+        chain = chain.rsplit(".", 1)[0]
+        if chain in names:
+            return True
+    return False
+
+
+def _makes_root(scan, expr) -> bool:
+    """Whether a binding of ``expr`` may give its name a root of its own (``Walker.makes_root``:
+    a constructor, ``nn.Parameter``, a leaf made to require grad)."""
+    while type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in MOVES:
+        if expr.func.attr == "requires_grad_":
+            return True
+        expr = expr.func.value
+    if type(expr) is not ast.Call:
+        return False
+    if any(k.arg == "requires_grad" for k in expr.keywords):
+        return True
+    name = dotted(expr.func)
+    return name is not None and any(q.rsplit(".", 1)[-1][:1].isupper() for q in scan.quals(name))
+
+
+def live_functions(scan) -> frozenset:
+    """The module-level functions some call by their bare name hands a value that may require
+    grad (``facts.live_arguments``), to a fixed point."""
+    live: frozenset = frozenset()
+    while True:
+        found = set(live)
+        top = scan.grad(scan.scopes[0], live)
+        for scope in scan.scopes:
+            if scope.kind == "class" or scope.bare_calls.isdisjoint(scan.toplevel):
+                continue
+            grad = top if scope is scan.scopes[0] else scan.grad(scope, live)
+            for node in scope.nodes:
+                if type(node) is ast.Call and type(node.func) is ast.Name and node.func.id in scan.toplevel \
+                        and node.func.id not in found:
+                    args = [a for a in node.args if type(a) is not ast.Starred] + [k.value for k in node.keywords]
+                    if any(map(grad.requires, args)):
+                        found.add(node.func.id)
+        if found == live:
+            return live
+        live = frozenset(found)

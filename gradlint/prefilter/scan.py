@@ -1,0 +1,434 @@
+"""One pass over a module's ``ast``: its scopes, imports and calls, and the rule conditions.
+
+``Scan`` records, per scope (the top level, each function, each class body), the nodes that
+belong to it and what kinds of thing happen there (a cut, a sink, a rebuild, an edit, an op that
+may save…); ``reports`` then asks each rule's condition, the cheap ones first.
+"""
+from __future__ import annotations
+
+import ast
+
+from gradlint.prefilter.cuts import cut_reaches_a_sink
+from gradlint.prefilter.grad import Grad, Summary, live_functions
+from gradlint.prefilter.saved import aliases_of, edits_a_saved_tensor
+from gradlint.prefilter.steps import steps_before_a_backward
+from gradlint.prefilter.tables import (
+    BACKWARDS, BINOPS_THAT_SAVE, CUT_METHODS, MOVES, REQUIRES_GRAD, bound_names, dotted, module_tables,
+    nograd_names, tables, true, view_methods,
+)
+
+
+class Scope:
+    """What one scope (the top level, a function, a class body) holds, for the conditions."""
+
+    __slots__ = ("kind", "name", "cut", "sink", "rebuild", "requires_grad", "edit", "save", "call",
+                 "step", "backward", "nodes", "params", "body", "decorators", "decorated_nograd", "bare_calls")
+
+    def __init__(self, kind: str, name: str, params: ast.arguments | None = None, decorators=()):
+        self.kind = kind  # "module", "function", "method", "class"
+        self.name = name
+        self.params = params
+        self.decorators = decorators
+        self.decorated_nograd = False  # decorated to record nothing (set once the imports are known)
+        self.nodes: list[ast.AST] = []  # every node of the scope, nested scopes' bodies excluded
+        self.body: list[ast.stmt] = []
+        self.bare_calls: set[str] = set()  # names called bare here (`helper(x)`)
+        self.cut = self.sink = self.rebuild = self.requires_grad = self.edit = False
+        self.save = self.call = self.step = self.backward = False
+
+
+class Scan:
+    def __init__(self, tree: ast.Module):
+        # Local name → every qualified name an import binds it to: the walker's table keeps the
+        # last import of a name (in the module, wherever it stands), so a name imported more than
+        # once (a try/except fallback, a local re-import) may be any of them.
+        self.imports: dict[str, set[str]] = {}
+        self.scopes: list[Scope] = []
+        self.inplace_module = False  # some call builds a module with inplace=… or a positional True
+        self.saving_module = False  # some call names a torch.nn module that saves input or output
+        self.sequentials: list[ast.Call] = []  # calls of something named Sequential
+        self.buffers: set[str] = set()  # names registered as buffers (`register_buffer("x", …)`)
+        self._summaries: dict[int, Summary] = {}
+        self._grads: dict[tuple, Grad] = {}
+        self._live: frozenset | None = None
+        self.rebuilders, self.ops, self.modules, self.positional, self.methods = tables()
+        self.calls: list[tuple[ast.Call, Scope]] = []
+        top = Scope("module", "<module>")
+        self.toplevel = {s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        self.scopes.append(top)
+        top.body = tree.body
+        self._scan(tree.body, top)
+        # Calls are judged once every import is known: the walker resolves names through the
+        # whole module's import table, wherever an import stands.
+        for call, facts in self.calls:
+            self._call(call, facts)
+        for scope in self.scopes:
+            scope.decorated_nograd = any(self.opens_nograd(d) for d in scope.decorators)
+
+    def _import(self, node: ast.Import | ast.ImportFrom) -> None:
+        """Local name → qualified name, as ``analysis.imports.ImportTable`` reads them."""
+        if type(node) is ast.Import:
+            for alias in node.names:
+                if alias.asname:
+                    self.imports.setdefault(alias.asname, set()).add(alias.name)
+                else:
+                    head = alias.name.split(".")[0]
+                    self.imports.setdefault(head, set()).add(head)
+        elif not node.level and node.module:
+            for alias in node.names:
+                if alias.name != "*":
+                    self.imports.setdefault(alias.asname or alias.name, set()).add(f"{node.module}.{alias.name}")
+
+    def quals(self, name: str) -> set[str]:
+        """Every qualified name the dotted ``name`` may resolve to (``ImportTable.qualname``: an
+        unimported head as written)."""
+        head, _, rest = name.partition(".")
+        return {f"{q}.{rest}" if rest else q for q in self.imports.get(head, (head,))}
+
+    def lasts(self, func: ast.expr) -> set:
+        """The last component of a callee's qualified name (through any import of it), if dotted."""
+        if type(func) is ast.Attribute:
+            return {func.attr}
+        if type(func) is ast.Name:
+            return {q.rsplit(".", 1)[-1] for q in self.quals(func.id)}
+        return {None}
+
+    def _scan(self, nodes: list, facts: Scope) -> None:
+        """Record ``nodes`` and everything under them into ``facts``, except nested function and
+        class bodies, which become scopes of their own."""
+        stack = list(nodes)
+        while stack:
+            node = stack.pop()
+            kind = type(node)
+            if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
+                if kind is ast.ClassDef:
+                    inner = Scope("class", node.name)
+                else:
+                    inner = Scope("method" if facts.kind == "class" else "function", node.name, node.args,
+                                  node.decorator_list)
+                self.scopes.append(inner)
+                self._scan([*node.decorator_list, *getattr(node, "bases", ()), *getattr(node, "keywords", ())], facts)
+                if kind is not ast.ClassDef:
+                    self._scan([node.args], facts)
+                inner.body = node.body
+                self._scan(node.body, inner)
+                continue
+            facts.nodes.append(node)
+            if kind is ast.Call:
+                self.calls.append((node, facts))
+            elif kind is ast.Import or kind is ast.ImportFrom:
+                self._import(node)
+            elif kind is ast.Attribute:
+                if node.attr == "data":
+                    facts.cut = True
+                elif node.attr in REQUIRES_GRAD:
+                    facts.requires_grad = True
+            elif kind is ast.BinOp:
+                if isinstance(node.op, BINOPS_THAT_SAVE):
+                    facts.save = True
+            elif kind is ast.Subscript:
+                if type(node.ctx) is ast.Store:
+                    facts.edit = True
+            elif kind is ast.AugAssign:
+                facts.edit = True
+            elif kind is ast.Return:
+                if node.value is not None:
+                    facts.sink = True
+            for field in node._fields:
+                value = getattr(node, field, None)
+                if type(value) is list:
+                    stack.extend(v for v in value if isinstance(v, ast.AST))
+                elif isinstance(value, ast.AST):
+                    stack.append(value)
+
+    def _call(self, node: ast.Call, facts: Scope) -> None:
+        facts.call = True
+        func = node.func
+        if type(func) is ast.Name:
+            facts.bare_calls.add(func.id)
+        for last in self.lasts(func):
+            self._call_as(node, facts, last)
+
+    def _call_as(self, node: ast.Call, facts: Scope, last: str | None) -> None:
+        func = node.func
+        method = func.attr if type(func) is ast.Attribute else None
+        if method in CUT_METHODS:
+            facts.cut = True
+        if last in BACKWARDS:
+            facts.sink = facts.backward = True
+        if method == "step":
+            facts.step = True
+        elif method == "register_buffer" and node.args and type(node.args[0]) is ast.Constant:
+            self.buffers.add(str(node.args[0].value))
+        if last is None:
+            return
+        if last in self.rebuilders:
+            facts.rebuild = True
+        if self.op_saves(func):
+            facts.save = True
+        if last in self.modules:
+            self.saving_module = True
+        if last == "Sequential":
+            self.sequentials.append(node)
+        if (method in self.methods) or (last.endswith("_") and not last.endswith("__")):
+            facts.edit = True
+        keywords = {k.arg: k.value for k in node.keywords}
+        if "requires_grad" in keywords:
+            facts.requires_grad = True
+        if "out" in keywords:
+            facts.edit = True
+        if true(keywords.get("inplace")) or (last in self.positional and any(map(true, node.args))):
+            facts.edit = True
+            self.inplace_module = True
+
+    def global_aliases(self) -> dict[str, frozenset]:
+        """What each name bound in top-level code may share storage with, over every binding of
+        it there (flow-insensitive, closed under aliasing)."""
+        if "_global_aliases" in self.__dict__:
+            return self.__dict__["_global_aliases"]
+        found: dict[str, set] = {}
+        for node in self.scopes[0].nodes:
+            kind = type(node)
+            if kind is ast.Assign:
+                pairs = [(t, node.value) for t in node.targets]
+            elif (kind is ast.AnnAssign and node.value is not None) or kind is ast.NamedExpr:
+                pairs = [(node.target, node.value)]
+            elif kind is ast.With or kind is ast.AsyncWith:
+                pairs = [(i.optional_vars, i.context_expr) for i in node.items if i.optional_vars is not None]
+            else:
+                continue
+            for target, value in pairs:
+                sources: set = set()
+                aliases_of(self, value, sources)
+                if sources:
+                    for name in bound_names(target):
+                        found.setdefault(name, set()).update(sources)
+        grew = True
+        while grew:
+            grew = False
+            for name, sources in found.items():
+                more = set().union(*(found.get(n, ()) for n in sources)) - sources
+                if more:
+                    sources |= more
+                    grew = True
+        result = self.__dict__["_global_aliases"] = {n: frozenset(v) for n, v in found.items()}
+        return result
+
+    def reports(self, codes: set[str]) -> bool:
+        scopes = self.scopes
+        top = scopes[0]
+        if "GL002" in codes and (top.rebuild or any(s.rebuild and (s.requires_grad or s.backward) for s in scopes)):
+            return True
+        if "GL005" in codes:
+            if any(s.step and s.backward and s.kind != "class" and steps_before_a_backward(self, s) for s in scopes):
+                return True
+            if self.sequential_edit():
+                return True
+        if "GL001" in codes and cut_reaches_a_sink(self):
+            return True
+        return "GL005" in codes and edits_a_saved_tensor(self)
+
+    def summary(self, expr: ast.AST) -> Summary:
+        found = self._summaries.get(id(expr))
+        if found is None:
+            found = self._summaries[id(expr)] = Summary(expr, self)
+        return found
+
+    def grad(self, scope: Scope, live: frozenset | None = None, seeded: bool = False) -> Grad:
+        """What may require grad in ``scope`` (``grad.Grad``), given the module-level functions
+        handed such values (default: all that are, ``grad.live_functions``)."""
+        if live is None:
+            if self._live is None:
+                self._live = live_functions(self)
+            live = self._live
+        key = (id(scope), live, seeded)
+        found = self._grads.get(key)
+        if found is None:
+            top = None if scope is self.scopes[0] else self.grad(self.scopes[0], live)
+            found = self._grads[key] = Grad(self, scope, live, seeded, top)
+        return found
+
+    def may_save(self, scope: Scope) -> bool:
+        """Whether an op in ``scope`` may save a tensor for backward."""
+        return scope.save or (self.saving_module and scope.call)
+
+    def may_edit(self, scope: Scope) -> bool:
+        """Whether ``scope`` may edit a tensor in place."""
+        return scope.edit or (self.inplace_module and scope.call)
+
+    def opens_nograd(self, expr: ast.expr) -> bool:
+        """Whether ``expr`` (a decorator, a ``with`` item) surely opens a region that records
+        nothing (``scan.decorated_nograd``, ``Walker.with_``): every import of its name is one."""
+        target = expr.func if type(expr) is ast.Call else expr
+        name = dotted(target)
+        return name is not None and self.quals(name) <= nograd_names()
+
+    # ---- GL005 (c) ----
+
+    def sequential_edit(self) -> bool:
+        """An in-place module right after one that may save its output, among the items of an
+        ``nn.Sequential(…)`` (``Walker.sequential``: the positional items but the starred)."""
+        for call in self.sequentials:
+            items = [a for a in call.args if type(a) is not ast.Starred]
+            for previous, item in zip(items, items[1:]):
+                if self.builds(item, "inplace") and self.builds(previous, "output"):
+                    return True
+        return False
+
+    # ---- what calls do, for GL005 (a) ----
+
+    def calls_module(self, func: ast.expr, what: str) -> bool:
+        """Whether calling ``func`` may run a ``torch.nn`` module that saves its ``"input"``, its
+        ``"output"``, or is ``"inplace"`` (``Walker.apply_module``): a constructor called at once
+        (``nn.ReLU()(x)``), or a name, attribute or item of one whose last name some assignment
+        in the module binds to such a constructor's result (``self.act = nn.ReLU()``), or to a
+        name that holds one (the walker knows a module only from its constructor)."""
+        if not (self.inplace_module if what == "inplace" else self.saving_module):
+            return False
+        while type(func) is ast.Subscript:
+            func = func.value
+        # (``scan.module_info`` reads through ``.to(…)``, ``.cuda()``, ``.eval()`` and kin)
+        while type(func) is ast.Call and type(func.func) is ast.Attribute and func.func.attr in MOVES:
+            func = func.func.value
+        if type(func) is ast.Call:
+            return self.builds(func, what)
+        name = dotted(func)
+        return name is not None and name.rsplit(".", 1)[-1] in self._holders(what)
+
+    def builds(self, expr: ast.expr, what: str) -> bool:
+        """Whether ``expr`` constructs a ``torch.nn`` module that is ``"inplace"`` or may save
+        its ``"input"`` or ``"output"`` (``scan.module_info``, which knows modules only by a name
+        under ``torch.nn.``, reading through ``.to(…)`` and kin; an ``nn.Sequential`` is never in
+        place and saves what its first item saves of its input, its last of its output)."""
+        while type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in MOVES:
+            expr = expr.func.value
+        if type(expr) is not ast.Call:
+            return False
+        name = dotted(expr.func)
+        if name is None:
+            return False
+        for qual in self.quals(name):
+            if not qual.startswith("torch.nn."):
+                continue
+            last = qual.rsplit(".", 1)[-1]
+            if last == "Sequential":
+                items = [a for a in expr.args if type(a) is not ast.Starred]
+                if what != "inplace" and items and self.builds(items[0 if what == "input" else -1], what):
+                    return True
+            elif what == "inplace":
+                if true(next((k.value for k in expr.keywords if k.arg == "inplace"), None)) or (
+                        last in self.positional and any(map(true, expr.args))):
+                    return True
+            elif last in module_tables()[what]:
+                return True
+        return False
+
+    def _holders(self, what: str) -> set[str]:
+        """Last names of what may hold a module of the kind (see ``calls_module``): the targets
+        of an assignment whose value builds one (``builds``), or copies a holder (``_copied``)."""
+        cache = self.__dict__.setdefault("_holders_by_kind", {})
+        if what in cache:
+            return cache[what]
+        assigns = []
+        for facts in self.scopes:
+            for node in facts.nodes:
+                kind = type(node)
+                if kind is ast.Assign:
+                    targets = node.targets
+                elif kind is ast.AnnAssign or kind is ast.NamedExpr:
+                    targets = [node.target]
+                else:
+                    continue
+                if node.value is None:
+                    continue
+                builds = self.builds(node.value, what)
+                copied: set[str] = set()
+                _copied(node.value, copied)
+                names = {n.rsplit(".", 1)[-1] for t in targets for n in bound_names(t)}
+                assigns.append((names, copied, builds))
+        holders: set[str] = set()
+        grew = True
+        while grew:
+            grew = False
+            for names, copied, builds in assigns:
+                if (builds or not copied.isdisjoint(holders)) and not holders.issuperset(names):
+                    holders |= names
+                    grew = True
+        cache[what] = holders
+        return holders
+
+    def op_saves(self, func: ast.expr) -> bool:
+        """Whether the walker may record saves for a call of ``func`` by the op's name: a tensor
+        method or a torch function named like a measured op that saves; a bare name only when it
+        is imported from torch (``Walker.torch_call``; other names go to ``Walker.name_call``)."""
+        if type(func) is ast.Attribute:
+            return func.attr in self.ops
+        if type(func) is ast.Name:
+            return any(q.startswith("torch") and q.rsplit(".", 1)[-1] in self.ops
+                       for q in self.imports.get(func.id, ()))
+        return False
+
+    def call_edits(self, node: ast.Call, edits: set) -> None:
+        """The names a call edits in place: a tensor method's receiver (``Walker.method_call``);
+        the first argument of a torch function that is in place (``Walker.torch_call``), and of a
+        call that may run an in-place module (``Walker.apply_module``); an ``out=`` argument."""
+        func = node.func
+        positional = [a for a in node.args if type(a) is not ast.Starred]
+        first = positional[0] if positional else None
+        if type(func) is ast.Attribute and func.attr in self.methods:
+            edits.add(self.edit_base(func.value))
+        keywords = {k.arg: k.value for k in node.keywords}
+        if "out" in keywords:
+            edits.add(self.edit_base(keywords["out"]))
+        if first is None:
+            return
+        for qual in self.torch_quals(func):
+            last = qual.rsplit(".", 1)[-1]
+            if (last in self.methods or (qual.startswith("torch.nn.functional.") and last.endswith("_")
+                                          and not last.endswith("__"))
+                    or true(keywords.get("inplace"))
+                    or (last in self.positional and any(map(true, positional)))):
+                edits.add(self.edit_base(first))
+        if self.calls_module(func, "inplace"):
+            edits.add(self.edit_base(first))
+
+    def torch_quals(self, func: ast.expr) -> list[str]:
+        """The callee's qualified names under which the walker takes it for a torch function:
+        its head is imported and it resolves under ``torch``."""
+        name = dotted(func)
+        if name is None or name.partition(".")[0] not in self.imports:
+            return []
+        return [q for q in self.quals(name) if q.startswith("torch")]
+
+    @staticmethod
+    def edit_base(expr: ast.AST) -> str | None:
+        """``flow._edit_base`` on an ``ast`` expression, with ``.data`` dropped as ``Walker.edit`` does."""
+        views = view_methods()
+        while True:
+            if type(expr) is ast.Subscript:
+                expr = expr.value
+            elif type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in views:
+                expr = expr.func.value
+            else:
+                break
+        name = dotted(expr)
+        return name[: -len(".data")] if name and name.endswith(".data") else name
+
+
+def _copied(expr, names: set) -> None:
+    """The last names of what a value computed by ``expr`` may be a copy of, module and all: a
+    name or attribute, an item of one, a branch of ``if``/``or`` (``Value.join`` keeps the
+    module; an operator, a call or a container makes a value without one: ``Value.__or__``)."""
+    kind = type(expr)
+    if kind is ast.Name:
+        names.add(expr.id)
+    elif kind is ast.Attribute:
+        names.add(expr.attr)
+    elif kind is ast.Subscript or kind is ast.NamedExpr or kind is ast.Await or kind is ast.Starred:
+        _copied(expr.value, names)
+    elif kind is ast.IfExp:
+        _copied(expr.body, names)
+        _copied(expr.orelse, names)
+    elif kind is ast.BoolOp:
+        for part in expr.values:
+            _copied(part, names)
