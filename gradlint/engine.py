@@ -7,7 +7,9 @@ from __future__ import annotations
 import ast
 import contextlib
 import dataclasses
+import gc
 import sys
+from itertools import accumulate
 from collections.abc import Callable
 
 import libcst as cst
@@ -37,7 +39,7 @@ def lint_source(source: str | bytes, path: str, codes: frozenset[str] | None = N
     """
     codes = DEFAULT_CODES if codes is None else codes
     text = source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source
-    with _recursion_limit(8 * MAX_DEPTH):
+    with _recursion_limit(8 * MAX_DEPTH), _collector_paused():
         found = _lint(source, text, path, codes, locate)
     return sorted(_in_cell(f, locate) for f in found) if locate is not None else found
 
@@ -51,6 +53,22 @@ def _recursion_limit(limit: int):
         yield
     finally:
         sys.setrecursionlimit(old)
+
+
+@contextlib.contextmanager
+def _collector_paused():
+    """The parses build hundreds of thousands of objects per module, each of which counts toward
+    a cyclic collection that would find nothing: the trees and facts hold no reference cycles
+    and go by reference counting. Collections resume after the module (a sixth of a corpus
+    run's time went to them)."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _lint(source: str | bytes, text: str, path: str, codes: frozenset[str], locate: Locate | None) -> list[Finding]:
@@ -93,14 +111,49 @@ def _read_ast(source: str | bytes) -> tuple[ast.Module | None, tuple[int, int, s
         return None, (1, 1, f"syntax error, the file was not checked: {err}")
     except (RecursionError, MemoryError) as err:
         return None, (1, 1, f"the file was not checked: too deeply nested to read ({str(err) or type(err).__name__})")
-    if _depth_exceeds(tree, MAX_DEPTH):
+    if _depth_exceeds(tree, source, MAX_DEPTH):
         return None, _too_deep(tree)
     return tree, None
 
 
-def _depth_exceeds(tree: ast.AST, limit: int) -> bool:
-    """Whether some node lies deeper than ``limit`` (the module is depth 1): one level at a
-    time, reading node fields directly (``ast.iter_child_nodes`` costs three times as much)."""
+def _depth_exceeds(tree: ast.Module, source: str | bytes, limit: int) -> bool:
+    """Whether some node of the module ``tree``, parsed from ``source``, lies deeper than
+    ``limit`` (the module is depth 1). A statement's subtree is at most two levels deeper per
+    byte of source its lines span (each level takes a character of its own, but for a few
+    wrappers, each over a level that does), so only the statements that span enough bytes are
+    looked into, and of those only what is not a statement is walked (``_walk_exceeds``)."""
+    data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
+    ends = list(accumulate(len(line) + 2 for line in data.splitlines()))  # (+2: any line ending)
+    last = len(ends)
+    stack = [(stmt, 2) for stmt in tree.body]
+    while stack:
+        node, depth = stack.pop()
+        first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+        end = min(node.end_lineno or last, last)
+        span = ends[end - 1] - (ends[first - 2] if first > 1 else 0) if last else 0
+        if depth + 2 * span + 8 <= limit:
+            continue
+        for field in node._fields:
+            value = getattr(node, field, None)
+            for item in value if type(value) is list else (value,):
+                if isinstance(item, ast.stmt):
+                    stack.append((item, depth + 1))
+                elif isinstance(item, (ast.excepthandler, ast.match_case)):
+                    # a handler or a case is one level down, its body's statements two
+                    for inner in ast.iter_child_nodes(item):
+                        if isinstance(inner, ast.stmt):
+                            stack.append((inner, depth + 2))
+                        elif _walk_exceeds(inner, limit - depth - 1):
+                            return True
+                elif isinstance(item, ast.AST) and _walk_exceeds(item, limit - depth):
+                    return True
+    return False
+
+
+def _walk_exceeds(tree: ast.AST, limit: int) -> bool:
+    """Whether some node lies deeper than ``limit`` below ``tree`` (``tree`` is depth 1): one
+    level at a time, reading node fields directly (``ast.iter_child_nodes`` costs three times
+    as much)."""
     level, depth, node_type = [tree], 1, ast.AST
     while level:
         if depth > limit:

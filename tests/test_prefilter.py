@@ -290,6 +290,30 @@ def test_a_module_nested_deeper_than_libcst_can_read_is_gl000_at_its_deepest_nod
     assert engine._read_ast(deep)[1] == engine._too_deep(__import__("ast").parse(deep))
 
 
+def test_the_depth_guard_agrees_with_a_walk_of_every_node():
+    # The guard bounds a statement's depth by the bytes it spans and walks only what could be
+    # too deep; at small limits it must still agree with a plain walk of every node.
+    sources = [source for name, source in _inputs() if name.endswith(".py")]
+    sources += [
+        "@d(" + "f(" * 40 + ")" * 40 + ")\ndef g():\n    pass\n",
+        "class C:\n    def f(self):\n        try:\n            pass\n        except (" + "(" * 30 + "E" + ")" * 30 + "):\n"
+        "            x = 1\n",
+        "match p:\n    case [[[[[[x]]]]]] if " + "-" * 40 + "y:\n        pass\n",
+        "x = (\r" + "f(\r" * 25 + ")" * 25 + ")\r",
+        "s = 'é' * 3; t = " + "-" * 45 + "u\r\nv = 1\r\n",
+        "if a:\n" + "".join("    " * i + "if b:\n" for i in range(1, 30)) + "    " * 30 + "x = 1\n",
+    ]
+    checked = 0
+    for source in sources:
+        tree = engine._read_ast(source)[0]
+        if tree is None:
+            continue
+        for limit in range(3, 70, 3):
+            assert engine._depth_exceeds(tree, source, limit) == engine._walk_exceeds(tree, limit), (source[:80], limit)
+            checked += 1
+    assert checked > 5000
+
+
 def test_a_module_nested_within_the_limit_is_read():
     shallow = "x = y" + ".a" * (engine.MAX_DEPTH - 20) + "\n"
     tree, unreadable = engine._read_ast(shallow)

@@ -77,8 +77,7 @@ _NOT_COMPUTED = frozenset({ast.Constant, ast.JoinedStr, ast.Tuple, ast.List, ast
 
 def _bound(scope) -> frozenset:
     """The names and attribute chains ``scope`` binds (its ``env``)."""
-    return frozenset(name for node in scope.nodes if type(node) in (ast.Name, ast.Attribute)
-                     and type(node.ctx) is ast.Store and (name := dotted(node)) is not None)
+    return frozenset(scope.stores)
 
 
 def _live(scan, scope) -> frozenset:

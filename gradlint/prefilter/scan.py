@@ -13,16 +13,23 @@ from gradlint.prefilter.grad import Grad, Summary, live_functions
 from gradlint.prefilter.saved import aliases_of, edits_a_saved_tensor
 from gradlint.prefilter.steps import steps_before_a_backward
 from gradlint.prefilter.tables import (
-    BACKWARDS, BINOPS_THAT_SAVE, CUT_METHODS, MOVES, REQUIRES_GRAD, bound_names, dotted, module_tables,
+    BACKWARDS, BINOPS_THAT_SAVE, CUT_METHODS, MOVES, REQUIRES_GRAD, bound_names, child_fields, dotted,
+    module_tables,
     nograd_names, tables, true, view_methods,
 )
+
+
+# The node kinds the conditions read from a scope's ``nodes``.
+_KEPT = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.comprehension, ast.withitem,
+                   ast.NamedExpr, ast.Call, ast.Return, ast.With, ast.AsyncWith})
 
 
 class Scope:
     """What one scope (the top level, a function, a class body) holds, for the conditions."""
 
     __slots__ = ("kind", "name", "cut", "sink", "rebuild", "requires_grad", "edit", "save", "call",
-                 "step", "backward", "nodes", "params", "body", "decorators", "decorated_nograd", "bare_calls")
+                 "step", "backward", "nodes", "params", "body", "decorators", "decorated_nograd", "bare_calls",
+                 "stores")
 
     def __init__(self, kind: str, name: str, params: ast.arguments | None = None, decorators=()):
         self.kind = kind  # "module", "function", "method", "class"
@@ -30,7 +37,8 @@ class Scope:
         self.params = params
         self.decorators = decorators
         self.decorated_nograd = False  # decorated to record nothing (set once the imports are known)
-        self.nodes: list[ast.AST] = []  # every node of the scope, nested scopes' bodies excluded
+        self.nodes: list[ast.AST] = []  # its nodes of the ``_KEPT`` kinds, nested scopes' bodies excluded
+        self.stores: set[str] = set()  # the names and attribute chains it binds (its ``env``)
         self.body: list[ast.stmt] = []
         self.bare_calls: set[str] = set()  # names called bare here (`helper(x)`)
         self.cut = self.sink = self.rebuild = self.requires_grad = self.edit = False
@@ -97,9 +105,16 @@ class Scan:
         """Record ``nodes`` and everything under them into ``facts``, except nested function and
         class bodies, which become scopes of their own."""
         stack = list(nodes)
+        kept = facts.nodes
         while stack:
             node = stack.pop()
             kind = type(node)
+            if kind is ast.Name:
+                if type(node.ctx) is ast.Store:
+                    facts.stores.add(node.id)
+                continue
+            if node is None or kind is ast.Constant:
+                continue
             if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
                 if kind is ast.ClassDef:
                     inner = Scope("class", node.name)
@@ -113,16 +128,22 @@ class Scan:
                 inner.body = node.body
                 self._scan(node.body, inner)
                 continue
-            facts.nodes.append(node)
+            if kind in _KEPT:
+                kept.append(node)
             if kind is ast.Call:
                 self.calls.append((node, facts))
-            elif kind is ast.Import or kind is ast.ImportFrom:
-                self._import(node)
             elif kind is ast.Attribute:
                 if node.attr == "data":
                     facts.cut = True
                 elif node.attr in REQUIRES_GRAD:
                     facts.requires_grad = True
+                if type(node.ctx) is ast.Store:
+                    name = dotted(node)
+                    if name is not None:
+                        facts.stores.add(name)
+            elif kind is ast.Import or kind is ast.ImportFrom:
+                self._import(node)
+                continue
             elif kind is ast.BinOp:
                 if isinstance(node.op, BINOPS_THAT_SAVE):
                     facts.save = True
@@ -134,11 +155,11 @@ class Scan:
             elif kind is ast.Return:
                 if node.value is not None:
                     facts.sink = True
-            for field in node._fields:
+            for field in child_fields(kind):
                 value = getattr(node, field, None)
                 if type(value) is list:
-                    stack.extend(v for v in value if isinstance(v, ast.AST))
-                elif isinstance(value, ast.AST):
+                    stack.extend(value)
+                elif value is not None:
                     stack.append(value)
 
     def _call(self, node: ast.Call, facts: Scope) -> None:

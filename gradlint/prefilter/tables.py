@@ -134,19 +134,45 @@ def bound_names(target) -> list[str]:
     return []
 
 
+# Fields that never hold a child node worth visiting: names and numbers, and the context and
+# operator singletons (``Load()``, ``Add()``), read from their parents where they matter.
+_SCALAR_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "name", "asname", "module", "level", "kind",
+                            "type_comment", "is_async", "conversion", "names", "kwd_attrs", "rest", "tag", "simple"})
+_LEAVES = (ast.Constant, ast.Name, ast.MatchSingleton, ast.Pass, ast.Break, ast.Continue, ast.Global,
+           ast.Nonlocal, ast.Import, ast.ImportFrom)
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {leaf: () for leaf in _LEAVES}
+if hasattr(ast, "TypeAlias"):  # Python 3.12: `type X = …` names its alias with a node
+    _CHILD_FIELDS[ast.TypeAlias] = tuple(ast.TypeAlias._fields)
+_BODIES = frozenset({"body", "orelse", "finalbody", "handlers"})
+
+
+def child_fields(kind: type) -> tuple[str, ...]:
+    """The fields of an ``ast`` node class that may hold child nodes (a node, a list of nodes
+    and None, or None)."""
+    found = _CHILD_FIELDS.get(kind)
+    if found is None:
+        found = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _SCALAR_FIELDS)
+    return found
+
+
 def subtree(root: ast.AST, into_statements: bool = True) -> list[ast.AST]:
-    """Every node under ``root``, ``root`` included; without the bodies of nested statements
-    when ``into_statements`` is False (a compound statement's header only)."""
+    """Every node under ``root``, ``root`` included (contexts and operators aside); without the
+    bodies of nested statements when ``into_statements`` is False (a compound statement's header
+    only)."""
     nodes, stack = [], [root]
     while stack:
         node = stack.pop()
+        if node is None:
+            continue
         nodes.append(node)
-        for field in node._fields:
-            if not into_statements and field in ("body", "orelse", "finalbody", "handlers") and isinstance(node, ast.stmt):
-                continue
+        kind = type(node)
+        fields = child_fields(kind)
+        if not into_statements and isinstance(node, ast.stmt):
+            fields = [f for f in fields if f not in _BODIES]
+        for field in fields:
             value = getattr(node, field, None)
             if type(value) is list:
-                stack.extend(v for v in value if isinstance(v, ast.AST))
-            elif isinstance(value, ast.AST):
+                stack.extend(value)
+            elif value is not None:
                 stack.append(value)
     return nodes
