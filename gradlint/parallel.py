@@ -1,8 +1,8 @@
 """Lint many files in a pool of worker processes (``gradlint check -j N``).
 
 Each worker imports the engine once and then lints chunks of files sent to it by path (it reads
-them itself, and stores its own cache entries); it sends back, per file, only the findings and,
-for files with findings, the texts they count in. The largest files go first, so that no big
+them itself); it sends back, per file, only the findings, the hash of the bytes it read (the
+caller keeps the cache) and, for files with findings, the texts they count in. The largest files go first, so that no big
 file is left to run alone at the end. The caller sorts what comes back, so the output never
 depends on which worker finished first.
 
@@ -20,12 +20,8 @@ import os
 import signal
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from gradlint import runner
-
-if TYPE_CHECKING:
-    from gradlint.cache import Cache
 
 # Fewer files than this to lint are linted in the calling process. Measured on this project's
 # corpus (2 CPUs): a pool of two costs ~80 ms of CPU more than one process (forks, the workers'
@@ -35,9 +31,6 @@ POOL_MIN = 16
 CHUNK_MAX = 16  # files per message to a worker: fewer messages, yet a balanced end
 # The engine and the modules it imports on first use.
 WARM = ("gradlint.engine", "gradlint.analysis.facts", "gradlint.checks")
-
-_cache: Cache | None = None  # the worker's copy
-
 
 def default_jobs() -> int:
     """The CPUs this process may run on (its affinity mask, where the system has one)."""
@@ -55,9 +48,9 @@ def start_method() -> str:
     return "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin" else "spawn"
 
 
-def check_all(jobs: list[runner.Job], workers: int, cache: Cache | None) -> Iterator[tuple[int, runner.Outcome]]:
+def check_all(jobs: list[runner.Job], workers: int, hashed: bool = False) -> Iterator[tuple[int, runner.Outcome]]:
     """(job index, outcome) for every job, in the order they finish, linted by ``workers``
-    processes."""
+    processes (``runner.check``)."""
     # Imported here: the command line asks this module for default_jobs() on every run.
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -73,10 +66,10 @@ def check_all(jobs: list[runner.Job], workers: int, cache: Cache | None) -> Iter
     chunks = _chunks(sorted(jobs, key=lambda job: -(job.size or _size(job.target))), workers)
     pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)),
                                mp_context=multiprocessing.get_context(method),
-                               initializer=_start, initargs=(cache,))
+                               initializer=_start)
     lost: list[runner.Job] = []
     try:
-        futures = {pool.submit(_check_chunk, [(j.index, j.target, j.codes) for j in chunk]): chunk
+        futures = {pool.submit(_check_chunk, [(j.index, j.target, j.codes) for j in chunk], hashed): chunk
                    for chunk in chunks}
         for future in as_completed(futures):
             try:
@@ -109,14 +102,13 @@ def _chunks(jobs: list[runner.Job], workers: int) -> list[list[runner.Job]]:
     return [jobs[i:i + size] for i in range(0, len(jobs), size)]
 
 
-def _start(cache: Cache | None) -> None:
-    global _cache
-    _cache = cache
+def _start() -> None:
     # Ctrl-C is the parent's to handle: it stops handing out chunks and reports. A worker that
     # took it too would print a traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from gradlint import engine  # noqa: F401  (under spawn: once per worker, not per file)
 
 
-def _check_chunk(items: list[tuple[int, runner.Target, frozenset[str]]]) -> list[tuple[int, runner.Outcome]]:
-    return [(index, runner.check(target, codes, _cache)) for index, target, codes in items]
+def _check_chunk(items: list[tuple[int, runner.Target, frozenset[str]]],
+                 hashed: bool) -> list[tuple[int, runner.Outcome]]:
+    return [(index, runner.check(target, codes, hashed)) for index, target, codes in items]

@@ -57,7 +57,7 @@ class Outcome:
     findings: list[Finding] = field(default_factory=list)
     texts: dict = field(default_factory=dict)
     error: str | None = None
-    warning: str | None = None  # the cache could not be written
+    digest: str | None = None  # the hash of the bytes linted, for the cache
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]], *
     """Lint every target with the codes ``codes_for(name)`` allows; errors do not stop the run.
 
     ``cache``: findings of files whose bytes and codes are unchanged are taken from it, and
-    every file linted is stored in it (standard input never is). ``jobs``: the number of
+    every file linted is stored in it at the end (standard input never is). ``jobs``: the number of
     processes that lint (1: this one); a pool is started only when at least
     ``parallel.POOL_MIN`` files need linting. ``progress`` is entered with the number of files
     to lint. Findings come out sorted and errors in the targets' order, whatever the jobs.
@@ -105,25 +105,39 @@ def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]], *
             todo.append(Job(index, target, codes, len(source)))
         else:
             _collect(result, errors, index, Outcome(found, texts(source, target.name) if found else {}))
+    by_index = {job.index: job for job in todo}
+
+    def done(index: int, outcome: Outcome) -> None:
+        job = by_index[index]
+        if cache is not None and outcome.digest is not None:
+            cache.put(job.target.name, job.codes, outcome.digest, outcome.findings)
+        _collect(result, errors, index, outcome)
+
+    hashed = cache is not None
     with (progress or _no_progress)(len(todo)) as advance:
         if jobs > 1 and len(todo) > 1:
             from gradlint import parallel
 
             if len(todo) >= parallel.POOL_MIN:
-                for index, outcome in parallel.check_all(todo, jobs, cache):
-                    _collect(result, errors, index, outcome)
+                for index, outcome in parallel.check_all(todo, jobs, hashed):
+                    done(index, outcome)
                     advance(1)
                 todo = []
         for job in todo:
-            _collect(result, errors, job.index, check(job.target, job.codes, cache))
+            done(job.index, check(job.target, job.codes, hashed))
             advance(1)
+    if cache is not None:
+        warning = cache.save()
+        if warning is not None:
+            result.warnings.append(warning)
     result.errors = [message for _, message in sorted(errors)]
     result.findings.sort()
     return result
 
 
-def check(target: Target, codes: frozenset[str], cache: Cache | None = None) -> Outcome:
-    """Read and lint one target, and store its findings in ``cache``; never raises."""
+def check(target: Target, codes: frozenset[str], hashed: bool = False) -> Outcome:
+    """Read and lint one target, with the hash of its bytes when ``hashed`` (for the cache; not
+    for standard input, which is never cached); never raises."""
     try:
         source = target.source if target.source is not None else target.path.read_bytes()
     except OSError as err:
@@ -133,17 +147,15 @@ def check(target: Target, codes: frozenset[str], cache: Cache | None = None) -> 
     except Exception as err:  # a bug in a check must cost one file, not the whole run
         return Outcome(error=f"internal error while checking {target.name}: "
                              f"{type(err).__name__}: {err} (please report this)")
-    warning = None
-    if cache is not None and target.path is not None:  # stdin is never cached
+    digest = None
+    if hashed and target.path is not None:
         from gradlint.cache import content_hash
 
-        warning = cache.put(target.name, codes, content_hash(source), found)
-    return Outcome(found, shown if found else {}, warning=warning)
+        digest = content_hash(source)
+    return Outcome(found, shown if found else {}, digest=digest)
 
 
 def _collect(result: Run, errors: list[tuple[int, str]], index: int, outcome: Outcome) -> None:
-    if outcome.warning is not None and outcome.warning not in result.warnings:
-        result.warnings.append(outcome.warning)
     if outcome.error is not None:
         errors.append((index, outcome.error))
         return

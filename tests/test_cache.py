@@ -46,8 +46,13 @@ def linted(monkeypatch):
     return seen
 
 
-def entries(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.glob("*/*/*") if p.is_file() and not p.name.startswith(".tmp"))
+def packs(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*/*.json"))
+
+
+def entries(folder: Path) -> dict:
+    """Every entry of every pack, by key."""
+    return {key: entry for pack in packs(folder) for key, entry in json.loads(pack.read_bytes())["entries"].items()}
 
 
 def test_warm_output_is_the_cold_output_over_every_fixture(capsys, monkeypatch, tmp_path):
@@ -141,38 +146,90 @@ def test_the_fingerprint_follows_an_edit_of_gradlints_code(tmp_path):
     assert cache.fingerprint() != before  # the installed code by default
 
 
-@pytest.mark.parametrize("garbage", [
-    b"", b"{", b"\x00\xff garbage", b"[]", b'{"hash": 1}', b'{"hash": "x", "findings": []}',
-    "same-hash", "foreign-finding",
-])
-def test_a_corrupt_or_foreign_entry_is_a_miss_and_is_rewritten(project, capsys, linted, garbage):
+@pytest.mark.parametrize("garbage", [b"", b"{", b"\x00\xff garbage", b"[]", b'{"entries": []}', b'{"entries": 1}'])
+def test_a_corrupt_or_foreign_pack_is_a_miss_and_is_rewritten(project, capsys, linted, garbage):
     folder = project / "cache"
     first = check(capsys, "--cache-dir", str(folder))
-    stored = {p: p.read_bytes() for p in entries(folder)}
+    stored = entries(folder)
     assert len(stored) == 2
-    for path, data in stored.items():
-        if garbage == "same-hash":  # the right file's hash, but findings that are not findings
-            path.write_bytes(json.dumps({"hash": json.loads(data)["hash"], "findings": [{"line": "1"}]}).encode())
-        elif garbage == "foreign-finding":
-            entry = json.loads(data)
-            entry["findings"] = [{**f, "line": "one"} for f in entry["findings"]] or [{"code": 5}]
-            path.write_bytes(json.dumps(entry).encode())
-        else:
-            path.write_bytes(garbage)
+    for pack in packs(folder):
+        pack.write_bytes(garbage)
     linted.clear()
     assert check(capsys, "--cache-dir", str(folder)) == first
     assert sorted(linted) == ["bad.py", "good.py"]
-    assert {p: p.read_bytes() for p in entries(folder)} == stored  # rewritten
+    assert entries(folder) == stored  # rewritten
 
 
-def test_a_truncated_entry_is_a_miss(project, capsys, linted):
+@pytest.mark.parametrize("garbage", ["not a dict", "no hash", "same-hash", "foreign-finding", "not a list"])
+def test_a_corrupt_or_foreign_entry_is_a_miss_and_is_rewritten(project, capsys, linted, garbage):
     folder = project / "cache"
     first = check(capsys, "--cache-dir", str(folder))
-    for path in entries(folder):
-        path.write_bytes(path.read_bytes()[:-7])
+    stored = entries(folder)
+    for pack in packs(folder):
+        data = json.loads(pack.read_bytes())
+        for key, entry in data["entries"].items():
+            if garbage == "not a dict":
+                data["entries"][key] = [entry]
+            elif garbage == "no hash":
+                del entry["hash"]
+            elif garbage == "same-hash":  # the right file's hash, but findings that are not findings
+                entry["findings"] = [{"line": "1"}]
+            elif garbage == "foreign-finding":
+                entry["findings"] = [{**f, "line": "one"} for f in entry["findings"]] or [{"code": 5}]
+            else:
+                entry["findings"] = {"0": entry["findings"]}
+        pack.write_bytes(json.dumps(data).encode())
+    linted.clear()
+    assert check(capsys, "--cache-dir", str(folder)) == first
+    assert sorted(linted) == ["bad.py", "good.py"]
+    assert entries(folder) == stored  # rewritten
+
+
+def test_a_truncated_pack_is_a_miss(project, capsys, linted):
+    folder = project / "cache"
+    first = check(capsys, "--cache-dir", str(folder))
+    for pack in packs(folder):
+        pack.write_bytes(pack.read_bytes()[:-7])
     linted.clear()
     assert check(capsys, "--cache-dir", str(folder)) == first
     assert len(linted) == 2
+
+
+def test_a_run_writes_each_pack_once_whatever_the_number_of_files(project, capsys, monkeypatch):
+    for i in range(60):
+        (project / f"m{i}.py").write_text(GOOD)
+    writes = []
+    real = cache._write
+    monkeypatch.setattr(cache, "_write", lambda path, data: writes.append(path.name) or real(path, data))
+    assert check(capsys, "--cache-dir", "c", "-j", "2")[0] == 1
+    assert len(entries(project / "c")) == 62
+    packed = [name for name in writes if name.endswith(".json")]
+    assert len(packed) == len(set(packed)) <= len(cache.PACKS)
+
+
+def test_the_entries_of_deleted_files_go_when_their_pack_is_written(project, capsys):
+    for i in range(40):
+        (project / f"m{i}.py").write_text(GOOD)
+    check(capsys, "--cache-dir", "c")
+    for i in range(40):
+        (project / f"m{i}.py").unlink()
+    (project / "new.py").write_text(GOOD)
+    check(capsys, "--cache-dir", "c", "new.py")
+    (written,) = [p for p in packs(project / "c") if "new.py" in p.read_text()]
+    kept = [Path(entry["path"]) for entry in json.loads(written.read_bytes())["entries"].values()]
+    assert all(path.exists() for path in kept) and len(entries(project / "c")) > 1
+
+
+def test_two_runs_at_once_keep_each_others_entries(project):
+    folder = project / "c"
+    first, second = cache.Cache(folder), cache.Cache(folder)
+    codes = frozenset({"GL005"})
+    assert first.get("bad.py", codes, "h1") is None and second.get("good.py", codes, "h2") is None
+    first.put("bad.py", codes, "h1", [])
+    second.put("good.py", codes, "h2", [])
+    assert first.save() is None and second.save() is None  # the second merges into what the first wrote
+    fresh = cache.Cache(folder)
+    assert fresh.get("bad.py", codes, "h1") == [] and fresh.get("good.py", codes, "h2") == []
 
 
 def test_an_unwritable_cache_warns_once_and_the_run_goes_on(project, capsys):

@@ -34,14 +34,15 @@ Rule by rule (a *sink* is a ``return <value>`` or a backward call: a call of ``b
 
 - GL001 (``cuts.py``): a cut whose value may reach a sink.
 - GL002 reads rebuilds (a call of ``torch.tensor``/``as_tensor``/``from_numpy``/``Tensor``/
-  ``*Tensor``/``Variable``: ``flow.REBUILDERS``) that are made to require grad
-  (``requires_grad=True`` on the call, or a later ``requires_grad_()``/``.requires_grad = True``)
-  or reach a backward. Necessary: a rebuild call in a scope that mentions ``requires_grad``
-  (keyword or attribute) or has a sink, or a rebuild in top-level code.
-- GL003 reads requires_grad switches on values computed where history was lost. Switches need the
-  text ``requires_grad``; a lost history needs a no_grad region, decorator or function somewhere in
-  the module, whose names all contain ``no_grad``, ``inference_mode`` or ``set_grad_enabled``
-  (``scan.NOGRAD``, ``scan.SET_GRAD_ENABLED``). Necessary: both texts.
+  ``*Tensor``/``Variable``: ``flow.REBUILDERS``) that are made to require grad or reach a
+  backward. Necessary: a rebuild call in a scope with a switch or a backward call, or a rebuild
+  in top-level code.
+- GL003 reads requires_grad switches on values computed where history was lost. A switch
+  (``Walker.switch``) is a ``requires_grad_()`` but ``requires_grad_(False)``, a
+  ``.requires_grad = True``, or a rebuild with ``requires_grad=True``; a lost history needs a
+  no_grad region, decorator or function somewhere in the module, whose names all contain
+  ``no_grad``, ``inference_mode`` or ``set_grad_enabled`` (``scan.NOGRAD``,
+  ``scan.SET_GRAD_ENABLED``). Necessary: a switch, and one of those texts.
 - GL004 needs ``retain_graph=True``. Necessary: the text ``retain_graph``.
 - GL005 reads (a) edits of tensors with saved-for-backward records (``saved.py``), (b) an
   optimizer step between a loss's computation and its backward (``steps.py``), (c) an in-place
@@ -87,11 +88,11 @@ def may_report(text: str, tree: ast.Module, codes: frozenset[str]) -> bool:
     # in the encoding a ``coding:`` cookie declares, where `retain\u005fgraph` may be
     # `retain_graph`: with any other cookie the text conditions are taken as met.
     other = _other_coding(text)
-    if "GL003" in codes and (other or ("requires_grad" in text and _NOGRAD_TEXT.search(text))):
+    if ("GL003" in codes and other) or ("GL004" in codes and (other or "retain_graph" in text)):
         return True
-    if "GL004" in codes and (other or "retain_graph" in text):
-        return True
-    wanted = codes & {"GL001", "GL002", "GL005"}
+    wanted = set(codes & {"GL001", "GL002", "GL005"})
+    if "GL003" in codes and "requires_grad" in text and _NOGRAD_TEXT.search(text):
+        wanted.add("GL003")
     if not wanted:
         return False
     from gradlint.prefilter.scan import Scan

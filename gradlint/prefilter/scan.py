@@ -13,7 +13,7 @@ from gradlint.prefilter.grad import Grad, Summary, live_functions
 from gradlint.prefilter.saved import aliases_of, edits_a_saved_tensor
 from gradlint.prefilter.steps import steps_before_a_backward
 from gradlint.prefilter.tables import (
-    BACKWARDS, BINOPS_THAT_SAVE, CUT_METHODS, MOVES, REQUIRES_GRAD, bound_names, child_fields, dotted,
+    BACKWARDS, BINOPS_THAT_SAVE, CUT_METHODS, MOVES, bound_names, child_fields, dotted,
     module_tables,
     nograd_names, tables, true, view_methods,
 )
@@ -27,9 +27,9 @@ _KEPT = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncF
 class Scope:
     """What one scope (the top level, a function, a class body) holds, for the conditions."""
 
-    __slots__ = ("kind", "name", "cut", "sink", "rebuild", "requires_grad", "edit", "save", "call",
+    __slots__ = ("kind", "name", "cut", "sink", "rebuild", "edit", "save", "call",
                  "step", "backward", "nodes", "params", "body", "decorators", "decorated_nograd", "bare_calls",
-                 "stores")
+                 "stores", "switch")
 
     def __init__(self, kind: str, name: str, params: ast.arguments | None = None, decorators=()):
         self.kind = kind  # "module", "function", "method", "class"
@@ -41,8 +41,9 @@ class Scope:
         self.stores: set[str] = set()  # the names and attribute chains it binds (its ``env``)
         self.body: list[ast.stmt] = []
         self.bare_calls: set[str] = set()  # names called bare here (`helper(x)`)
-        self.cut = self.sink = self.rebuild = self.requires_grad = self.edit = False
+        self.cut = self.sink = self.rebuild = self.edit = False
         self.save = self.call = self.step = self.backward = False
+        self.switch = False  # requires_grad switched on (``Walker.switch``)
 
 
 class Scan:
@@ -135,8 +136,6 @@ class Scan:
             elif kind is ast.Attribute:
                 if node.attr == "data":
                     facts.cut = True
-                elif node.attr in REQUIRES_GRAD:
-                    facts.requires_grad = True
                 if type(node.ctx) is ast.Store:
                     name = dotted(node)
                     if name is not None:
@@ -152,6 +151,10 @@ class Scan:
                     facts.edit = True
             elif kind is ast.AugAssign:
                 facts.edit = True
+            elif kind is ast.Assign:
+                # `x.requires_grad = True` (``Walker.bind``: a literal True only)
+                if true(node.value) and any(type(t) is ast.Attribute and t.attr == "requires_grad" for t in node.targets):
+                    facts.switch = True
             elif kind is ast.Return:
                 if node.value is not None:
                     facts.sink = True
@@ -185,6 +188,11 @@ class Scan:
             return
         if last in self.rebuilders:
             facts.rebuild = True
+            if true(next((k.value for k in node.keywords if k.arg == "requires_grad"), None)):
+                facts.switch = True  # a rebuild made to require grad
+        if method == "requires_grad_" and not (node.args and type(node.args[0]) is ast.Constant
+                                               and node.args[0].value is False):
+            facts.switch = True
         if self.op_saves(func):
             facts.save = True
         if last in self.modules:
@@ -194,8 +202,6 @@ class Scan:
         if (method in self.methods) or (last.endswith("_") and not last.endswith("__")):
             facts.edit = True
         keywords = {k.arg: k.value for k in node.keywords}
-        if "requires_grad" in keywords:
-            facts.requires_grad = True
         if "out" in keywords:
             facts.edit = True
         if true(keywords.get("inplace")) or (last in self.positional and any(map(true, node.args))):
@@ -238,7 +244,9 @@ class Scan:
     def reports(self, codes: set[str]) -> bool:
         scopes = self.scopes
         top = scopes[0]
-        if "GL002" in codes and (top.rebuild or any(s.rebuild and (s.requires_grad or s.backward) for s in scopes)):
+        if "GL003" in codes and any(s.switch for s in scopes):
+            return True
+        if "GL002" in codes and (top.rebuild or any(s.rebuild and (s.switch or s.backward) for s in scopes)):
             return True
         if "GL005" in codes:
             if any(s.step and s.backward and s.kind != "class" and steps_before_a_backward(self, s) for s in scopes):

@@ -11,7 +11,6 @@ from functools import lru_cache
 BINOPS_THAT_SAVE = (ast.Mult, ast.Div, ast.Pow, ast.MatMult)
 BACKWARDS = frozenset({"backward", "manual_backward", "grad"})
 CUT_METHODS = frozenset({"detach", "detach_"})
-REQUIRES_GRAD = frozenset({"requires_grad", "requires_grad_"})
 # Calls ``scan.module_info`` reads through to the module they are called on.
 MOVES = frozenset({"to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"})
 # Last names that may switch recording back on inside a no_grad region (``Walker.with_``,
