@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 
+from gradlint.prefilter.tables import subtree
+
 
 class Hit(Exception):
     """The scope may report: the filter lets the module through."""
@@ -20,6 +22,16 @@ class StatementFlow:
 
     def __init__(self, body: list[ast.stmt]):
         self.body = body
+        self._headers: dict[tuple, list[ast.AST]] = {}
+
+    def nodes(self, roots: list) -> list[ast.AST]:
+        """The nodes under ``roots``, nested statement bodies excluded (kept: a loop's body is
+        gone through again until its state settles)."""
+        key = tuple(map(id, roots))
+        found = self._headers.get(key)
+        if found is None:
+            found = self._headers[key] = [n for root in roots for n in subtree(root, into_statements=False)]
+        return found
 
     def run(self) -> bool:
         """Whether the scope may report."""

@@ -24,7 +24,7 @@ import ast
 import re
 from functools import lru_cache
 
-from gradlint.prefilter.tables import MOVES, bound_names, dotted
+from gradlint.prefilter.tables import MOVES, bound_names, dotted, true
 
 _TENSOR_SEGMENTS = frozenset({"grad", "data"})
 
@@ -92,11 +92,13 @@ class Summary:
 class Grad:
     """``requires`` and ``tensor`` for the expressions of one scope (see the module's docstring)."""
 
-    def __init__(self, scan, scope, live_functions: frozenset, seeded: bool = False, top: "Grad | None" = None):
+    def __init__(self, scan, scope, live: frozenset = frozenset(), top: "Grad | None" = None):
         self.scan = scan
+        # A method of a class that cannot be a module reads its attributes as settings.
+        self.self_requires = scope.owner is None or scan.may_be_module(scope.owner)
         self.requiring: set[str] = set(top.requiring) if top is not None else set()
         self.tensors: set[str] = set(top.tensors) if top is not None else set()
-        self._parameters(scope, live_functions, seeded)
+        self._parameters(scope, live)
         flows = []  # (names bound, values, how): how is "=", "root" (a constructor) or "loop"
         for node in scope.nodes:
             kind = type(node)
@@ -135,18 +137,17 @@ class Grad:
                         self.tensors.add(name)
                         grew = True
 
-    def _parameters(self, scope, live_functions: frozenset, seeded: bool) -> None:
-        """``Walker.function_body``."""
+    def _parameters(self, scope, live: frozenset) -> None:
+        """``Walker.function_body``: ``live`` are the parameters callers may hand a value that
+        requires grad (``facts.live_arguments``), or records (a seeded scope)."""
         args = scope.params
         if args is None:
             return
         params = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
         method = scope.kind == "method"
-        live = set()
-        if seeded or (scope.name in live_functions and (not method or scope.name in self.scan.toplevel)):
-            live = set(params)
-        elif method and scope.name == "forward":
-            live = set(params[1:])
+        live = set(live)
+        if method and scope.name == "forward":
+            live.update(params[1:])
         self.requiring |= live
         self.tensors |= live
         model_like = _module_like()
@@ -166,7 +167,7 @@ class Grad:
 
     def _requiring_chain(self, chain: str) -> bool:
         head, _, rest = chain.partition(".")
-        if head == "self" and rest:
+        if head == "self" and rest and self.self_requires:
             return True  # a module's attribute: its trainables (``Walker.lookup``)
         return _any_prefix(chain, self.requiring)
 
@@ -191,36 +192,70 @@ def _any_prefix(chain: str, names: set) -> bool:
 
 def _makes_root(scan, expr) -> bool:
     """Whether a binding of ``expr`` may give its name a root of its own (``Walker.makes_root``:
-    a constructor, ``nn.Parameter``, a leaf made to require grad)."""
+    ``nn.Parameter``, a ``torch.nn`` module, a class of this module, another class that may be a
+    model, a leaf made to require grad), under any import of its name."""
     while type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in MOVES:
-        if expr.func.attr == "requires_grad_":
+        if expr.func.attr == "requires_grad_" and not (expr.args and type(expr.args[0]) is ast.Constant
+                                                       and expr.args[0].value is False):
             return True
         expr = expr.func.value
     if type(expr) is not ast.Call:
         return False
-    if any(k.arg == "requires_grad" for k in expr.keywords):
+    if any(k.arg == "requires_grad" and true(k.value) for k in expr.keywords):
         return True
     name = dotted(expr.func)
-    return name is not None and any(q.rsplit(".", 1)[-1][:1].isupper() for q in scan.quals(name))
+    if name is None:
+        return False
+    not_modules, parameter = _walker_names()
+    for qual in scan.quals(name):
+        last = qual.rsplit(".", 1)[-1]
+        if qual in parameter or (qual.startswith("torch.nn.") and last[:1].isupper()):
+            return True
+        if qual.startswith(("torch.", "numpy.", "np.")) or qual.split(".")[0] in ("torch", "numpy"):
+            continue
+        if qual in scan.class_names or (last[:1].isupper() and not last.isupper()
+                                        and not not_modules.search(last) and "optim" not in qual):
+            return True
+    return False
 
 
-def live_functions(scan) -> frozenset:
-    """The module-level functions some call by their bare name hands a value that may require
-    grad (``facts.live_arguments``), to a fixed point."""
+@lru_cache(maxsize=1)
+def _walker_names() -> tuple[re.Pattern, frozenset]:
+    from gradlint.analysis.flow import NOT_MODULES, PARAMETER
+
+    return NOT_MODULES, frozenset(PARAMETER)
+
+
+def live_parameters(scan) -> frozenset:
+    """``param@function`` for each parameter of a module-level function that some call by the
+    function's bare name hands a value that may require grad (``facts.live_arguments``: by
+    position, ``facts.parameters``, or by keyword; every parameter after a ``*args``), to a
+    fixed point."""
+    signatures: dict[str, list[list[str]]] = {}
+    for scope in scan.scopes:
+        if scope.kind == "function" and scope.name in scan.toplevel and scope.params is not None:
+            args = scope.params
+            signatures.setdefault(scope.name, []).append(
+                [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]])
     live: frozenset = frozenset()
     while True:
         found = set(live)
-        top = scan.grad(scan.scopes[0], live)
         for scope in scan.scopes:
             if scope.kind == "class" or scope.bare_calls.isdisjoint(scan.toplevel):
                 continue
-            grad = top if scope is scan.scopes[0] else scan.grad(scope, live)
+            grad = scan.grad(scope, live)
             for node in scope.nodes:
-                if type(node) is ast.Call and type(node.func) is ast.Name and node.func.id in scan.toplevel \
-                        and node.func.id not in found:
-                    args = [a for a in node.args if type(a) is not ast.Starred] + [k.value for k in node.keywords]
-                    if any(map(grad.requires, args)):
-                        found.add(node.func.id)
+                if type(node) is not ast.Call or type(node.func) is not ast.Name or node.func.id not in signatures:
+                    continue
+                name = node.func.id
+                starred = any(type(a) is ast.Starred for a in node.args)
+                for i, arg in enumerate(node.args):
+                    if type(arg) is not ast.Starred and grad.requires(arg):
+                        for params in signatures[name]:
+                            found.update(f"{p}@{name}" for p in (params if starred else params[i:i + 1]))
+                for keyword in node.keywords:
+                    if keyword.arg is not None and grad.requires(keyword.value):
+                        found.add(f"{keyword.arg}@{name}")
         if found == live:
             return live
         live = frozenset(found)

@@ -74,6 +74,7 @@ class SavedFlow(StatementFlow):
     def __init__(self, scan, scope, seeded: bool):
         super().__init__(scope.body)
         self.scan = scan
+        self.scope = scope
         self.saved: set[str] = set()
         self.aliases: dict[str, frozenset] = {}
         self.seeds: set[str] = set()
@@ -124,7 +125,7 @@ class SavedFlow(StatementFlow):
         if (roots and type(roots[0]) is ast.Expr and type(roots[0].value) is ast.Call
                 and _reenables(scan, [roots[0].value.func])):
             self.nograd = False  # `torch.set_grad_enabled(…)` as a statement: until further notice
-        nodes = [n for root in roots for n in subtree(root, into_statements=False)]
+        nodes = self.nodes(roots)
         edits: set = set()
         walrus, calls = [], []
         for node in nodes:
@@ -133,15 +134,22 @@ class SavedFlow(StatementFlow):
                 if not self.nograd and isinstance(node.op, BINOPS_THAT_SAVE) and self.operator_saves(node):
                     self.saved.update(n for n in (dotted(node.left), dotted(node.right)) if n)
             elif kind is ast.Call:
-                scan.call_edits(node, edits)
+                scan.call_edits(node, edits, self.scope)
                 if type(node.func) is ast.Name and node.func.id in scan.toplevel:
                     calls.append(node)
-                if not self.nograd and ((scan.op_saves(node.func) and self.call_saves(node))
-                                        or scan.calls_module(node.func, "input")):
+                if self.nograd:
+                    pass
+                elif scan.op_saves(node.func) and self.call_saves(node):
                     operands = [a for a in node.args if type(a) is not ast.Starred]
                     if type(node.func) is ast.Attribute:
                         operands.append(node.func.value)
                     self.saved.update(n for n in map(dotted, operands) if n)
+                elif scan.calls_module(node.func, "input", self.scope):
+                    # a module saves its first argument (``Walker.apply_module``)
+                    first = next((a for a in node.args if type(a) is not ast.Starred), None)
+                    name = dotted(first) if first is not None else None
+                    if name:
+                        self.saved.add(name)
             elif kind is ast.Subscript:
                 if type(node.ctx) is ast.Store:
                     edits.add(scan.edit_base(node))
@@ -264,7 +272,7 @@ class SavedFlow(StatementFlow):
 
     def saves_output(self, node: ast.Call) -> bool:
         func = node.func
-        if self.scan.calls_module(func, "output"):
+        if self.scan.calls_module(func, "output", self.scope):
             return True
         if type(func) is ast.Attribute:
             op = func.attr in self.out_ops

@@ -7,9 +7,11 @@ may save…); ``reports`` then asks each rule's condition, the cheap ones first.
 from __future__ import annotations
 
 import ast
+import re
+from functools import lru_cache
 
 from gradlint.prefilter.cuts import cut_reaches_a_sink
-from gradlint.prefilter.grad import Grad, Summary, live_functions
+from gradlint.prefilter.grad import Grad, Summary, live_parameters
 from gradlint.prefilter.saved import aliases_of, edits_a_saved_tensor
 from gradlint.prefilter.steps import steps_before_a_backward
 from gradlint.prefilter.tables import (
@@ -29,7 +31,7 @@ class Scope:
 
     __slots__ = ("kind", "name", "cut", "sink", "rebuild", "edit", "save", "call",
                  "step", "backward", "nodes", "params", "body", "decorators", "decorated_nograd", "bare_calls",
-                 "stores", "switch")
+                 "stores", "switch", "owner", "bases")
 
     def __init__(self, kind: str, name: str, params: ast.arguments | None = None, decorators=()):
         self.kind = kind  # "module", "function", "method", "class"
@@ -44,6 +46,8 @@ class Scope:
         self.cut = self.sink = self.rebuild = self.edit = False
         self.save = self.call = self.step = self.backward = False
         self.switch = False  # requires_grad switched on (``Walker.switch``)
+        self.owner: Scope | None = None  # a method's class
+        self.bases: list[str] = []  # a class's bases, as written
 
 
 class Scan:
@@ -60,6 +64,7 @@ class Scan:
         self._summaries: dict[int, Summary] = {}
         self._grads: dict[tuple, Grad] = {}
         self._live: frozenset | None = None
+        self._memo: dict = {}
         self.rebuilders, self.ops, self.modules, self.positional, self.methods = tables()
         self.calls: list[tuple[ast.Call, Scope]] = []
         top = Scope("module", "<module>")
@@ -119,9 +124,12 @@ class Scan:
             if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
                 if kind is ast.ClassDef:
                     inner = Scope("class", node.name)
+                    inner.bases = [n for n in map(dotted, node.bases) if n]
                 else:
                     inner = Scope("method" if facts.kind == "class" else "function", node.name, node.args,
                                   node.decorator_list)
+                    if facts.kind == "class":
+                        inner.owner = facts
                 self.scopes.append(inner)
                 self._scan([*node.decorator_list, *getattr(node, "bases", ()), *getattr(node, "keywords", ())], facts)
                 if kind is not ast.ClassDef:
@@ -264,18 +272,47 @@ class Scan:
         return found
 
     def grad(self, scope: Scope, live: frozenset | None = None, seeded: bool = False) -> Grad:
-        """What may require grad in ``scope`` (``grad.Grad``), given the module-level functions
-        handed such values (default: all that are, ``grad.live_functions``)."""
+        """What may require grad in ``scope`` (``grad.Grad``), given the parameters of module-level
+        functions handed such values (``param@function``; default: all that are,
+        ``grad.live_parameters``); every parameter of a ``seeded`` scope."""
         if live is None:
             if self._live is None:
-                self._live = live_functions(self)
+                self._live = live_parameters(self)
             live = self._live
-        key = (id(scope), live, seeded)
+        mine: frozenset = frozenset()
+        if scope.params is not None and (seeded or scope.kind == "function"):
+            args = scope.params
+            params = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
+            mine = frozenset(p for p in params if seeded or f"{p}@{scope.name}" in live)
+        key = (id(scope), mine)
         found = self._grads.get(key)
         if found is None:
             top = None if scope is self.scopes[0] else self.grad(self.scopes[0], live)
-            found = self._grads[key] = Grad(self, scope, live, seeded, top)
+            found = self._grads[key] = Grad(self, scope, mine, top)
         return found
+
+    @property
+    def class_names(self) -> frozenset:
+        found = self._memo.get("classes")
+        if found is None:
+            found = self._memo["classes"] = frozenset(s.name for s in self.scopes if s.kind == "class")
+        return found
+
+    def may_be_module(self, cls: Scope, seen: frozenset = frozenset()) -> bool:
+        """Whether ``self.x`` in the class ``cls`` may be a trainable (``ClassInfo.may_be_module``:
+        an ``nn.Module``, or a class with a base the module does not define that is not plainly
+        data, ``scan._PLAIN_BASES``)."""
+        plain, suffix = _plain_bases()
+        for base in cls.bases:
+            for qual in self.quals(base):
+                last = qual.rsplit(".", 1)[-1]
+                parents = [p for p in self.scopes if p.kind == "class" and p.name == last and id(p) not in seen]
+                if parents:
+                    if any(self.may_be_module(p, seen | {id(cls)}) for p in parents):
+                        return True
+                elif not (last in plain or suffix.search(qual)):
+                    return True
+        return False
 
     def may_save(self, scope: Scope) -> bool:
         """Whether an op in ``scope`` may save a tensor for backward."""
@@ -306,12 +343,15 @@ class Scan:
 
     # ---- what calls do, for GL005 (a) ----
 
-    def calls_module(self, func: ast.expr, what: str) -> bool:
-        """Whether calling ``func`` may run a ``torch.nn`` module that saves its ``"input"``, its
-        ``"output"``, or is ``"inplace"`` (``Walker.apply_module``): a constructor called at once
-        (``nn.ReLU()(x)``), or a name, attribute or item of one whose last name some assignment
-        in the module binds to such a constructor's result (``self.act = nn.ReLU()``), or to a
-        name that holds one (the walker knows a module only from its constructor)."""
+    def calls_module(self, func: ast.expr, what: str, scope: Scope | None = None) -> bool:
+        """Whether calling ``func`` in ``scope`` may run a ``torch.nn`` module that saves its
+        ``"input"``, its ``"output"``, or is ``"inplace"`` (``Walker.apply_module``; the walker
+        knows a module only from its constructor): a constructor called at once
+        (``nn.ReLU()(x)``); ``self.act(x)`` in a method, where the class (or a base class in the
+        module) or the method binds ``self.act`` to one (``ClassInfo.attrs``); another name, or
+        an attribute of one (``policy.act(x)``), or an item of one, whose last name some
+        assignment in the module binds to one or to a copy of one (``_holders``). A longer chain
+        (``self.block.act(x)``) is a method call: no module is applied."""
         if not (self.inplace_module if what == "inplace" else self.saving_module):
             return False
         while type(func) is ast.Subscript:
@@ -322,7 +362,42 @@ class Scan:
         if type(func) is ast.Call:
             return self.builds(func, what)
         name = dotted(func)
-        return name is not None and name.rsplit(".", 1)[-1] in self._holders(what)
+        if name is None or name.count(".") > 1:
+            return False
+        last = name.rsplit(".", 1)[-1]
+        if name.startswith("self.") and scope is not None:
+            return last in self._bound_here(scope, what) or (
+                scope.owner is not None and last in self._class_holders(scope.owner, what))
+        return last in self._holders(what)
+
+    def _bound_here(self, scope: Scope, what: str) -> set[str]:
+        """Last names ``scope`` itself binds to a module of the kind, or a copy of a holder."""
+        key = ("here", id(scope), what)
+        found = self._memo.get(key)
+        if found is None:
+            holders = self._holders(what)
+            found = self._memo[key] = {
+                n.rsplit(".", 1)[-1] for names, value in _assignments(scope)
+                if self.builds(value, what) or not _copies(value).isdisjoint(holders) for n in names}
+        return found
+
+    def _class_holders(self, cls: Scope, what: str, seen: frozenset = frozenset()) -> set[str]:
+        """``X`` for every ``self.X`` a method of ``cls``, or of a base class defined in the module,
+        binds to a module of the kind (``scan.scan_classes``)."""
+        key = ("class", id(cls), what)
+        found = self._memo.get(key)
+        if found is None:
+            found = set()
+            for scope in self.scopes:
+                if scope.owner is cls:
+                    found.update(n[5:] for names, value in _assignments(scope) if self.builds(value, what)
+                                 for n in names if n.startswith("self.") and n.count(".") == 1)
+            bases = {q.rsplit(".", 1)[-1] for base in cls.bases for q in self.quals(base)}
+            for parent in self.scopes:
+                if parent.kind == "class" and parent.name in bases and id(parent) not in seen:
+                    found |= self._class_holders(parent, what, seen | {id(cls)})
+            self._memo[key] = found
+        return found
 
     def builds(self, expr: ast.expr, what: str) -> bool:
         """Whether ``expr`` constructs a ``torch.nn`` module that is ``"inplace"`` or may save
@@ -354,36 +429,22 @@ class Scan:
 
     def _holders(self, what: str) -> set[str]:
         """Last names of what may hold a module of the kind (see ``calls_module``): the targets
-        of an assignment whose value builds one (``builds``), or copies a holder (``_copied``)."""
-        cache = self.__dict__.setdefault("_holders_by_kind", {})
-        if what in cache:
-            return cache[what]
-        assigns = []
-        for facts in self.scopes:
-            for node in facts.nodes:
-                kind = type(node)
-                if kind is ast.Assign:
-                    targets = node.targets
-                elif kind is ast.AnnAssign or kind is ast.NamedExpr:
-                    targets = [node.target]
-                else:
-                    continue
-                if node.value is None:
-                    continue
-                builds = self.builds(node.value, what)
-                copied: set[str] = set()
-                _copied(node.value, copied)
-                names = {n.rsplit(".", 1)[-1] for t in targets for n in bound_names(t)}
-                assigns.append((names, copied, builds))
+        of an assignment whose value builds one (``builds``), or copies a holder (``_copies``)."""
+        key = ("holders", what)
+        if key in self._memo:
+            return self._memo[key]
+        assigns = [(names, _copies(value), self.builds(value, what))
+                   for scope in self.scopes for names, value in _assignments(scope)]
         holders: set[str] = set()
         grew = True
         while grew:
             grew = False
             for names, copied, builds in assigns:
-                if (builds or not copied.isdisjoint(holders)) and not holders.issuperset(names):
-                    holders |= names
+                lasts = {n.rsplit(".", 1)[-1] for n in names}
+                if (builds or not copied.isdisjoint(holders)) and not holders.issuperset(lasts):
+                    holders |= lasts
                     grew = True
-        cache[what] = holders
+        self._memo[key] = holders
         return holders
 
     def op_saves(self, func: ast.expr) -> bool:
@@ -397,7 +458,7 @@ class Scan:
                        for q in self.imports.get(func.id, ()))
         return False
 
-    def call_edits(self, node: ast.Call, edits: set) -> None:
+    def call_edits(self, node: ast.Call, edits: set, scope: Scope | None = None) -> None:
         """The names a call edits in place: a tensor method's receiver (``Walker.method_call``);
         the first argument of a torch function that is in place (``Walker.torch_call``), and of a
         call that may run an in-place module (``Walker.apply_module``); an ``out=`` argument."""
@@ -418,7 +479,7 @@ class Scan:
                     or true(keywords.get("inplace"))
                     or (last in self.positional and any(map(true, positional)))):
                 edits.add(self.edit_base(first))
-        if self.calls_module(func, "inplace"):
+        if self.calls_module(func, "inplace", scope):
             edits.add(self.edit_base(first))
 
     def torch_quals(self, func: ast.expr) -> list[str]:
@@ -444,20 +505,40 @@ class Scan:
         return name[: -len(".data")] if name and name.endswith(".data") else name
 
 
-def _copied(expr, names: set) -> None:
+def _assignments(scope: Scope):
+    """(names bound, value) for each assignment in ``scope``."""
+    for node in scope.nodes:
+        kind = type(node)
+        if kind is ast.Assign:
+            yield [n for t in node.targets for n in bound_names(t)], node.value
+        elif (kind is ast.AnnAssign or kind is ast.NamedExpr) and node.value is not None:
+            yield bound_names(node.target), node.value
+
+
+def _copies(expr) -> set[str]:
     """The last names of what a value computed by ``expr`` may be a copy of, module and all: a
     name or attribute, an item of one, a branch of ``if``/``or`` (``Value.join`` keeps the
     module; an operator, a call or a container makes a value without one: ``Value.__or__``)."""
-    kind = type(expr)
-    if kind is ast.Name:
-        names.add(expr.id)
-    elif kind is ast.Attribute:
-        names.add(expr.attr)
-    elif kind is ast.Subscript or kind is ast.NamedExpr or kind is ast.Await or kind is ast.Starred:
-        _copied(expr.value, names)
-    elif kind is ast.IfExp:
-        _copied(expr.body, names)
-        _copied(expr.orelse, names)
-    elif kind is ast.BoolOp:
-        for part in expr.values:
-            _copied(part, names)
+    names: set[str] = set()
+    stack = [expr]
+    while stack:
+        expr = stack.pop()
+        kind = type(expr)
+        if kind is ast.Name:
+            names.add(expr.id)
+        elif kind is ast.Attribute:
+            names.add(expr.attr)
+        elif kind is ast.Subscript or kind is ast.NamedExpr or kind is ast.Await or kind is ast.Starred:
+            stack.append(expr.value)
+        elif kind is ast.IfExp:
+            stack += (expr.body, expr.orelse)
+        elif kind is ast.BoolOp:
+            stack += expr.values
+    return names
+
+
+@lru_cache(maxsize=1)
+def _plain_bases() -> tuple[frozenset, re.Pattern]:
+    from gradlint.analysis.scan import _PLAIN_BASE_SUFFIX, _PLAIN_BASES
+
+    return frozenset(_PLAIN_BASES), _PLAIN_BASE_SUFFIX

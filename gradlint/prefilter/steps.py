@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from gradlint.prefilter.flow import Hit, StatementFlow
-from gradlint.prefilter.tables import BACKWARDS, bound_names, dotted, subtree
+from gradlint.prefilter.tables import BACKWARDS, bound_names, dotted
 
 
 def steps_before_a_backward(scan, scope) -> bool:
@@ -42,7 +42,7 @@ class StepFlow(StatementFlow):
         # One statement shares one ``seq``: a step in it is after every earlier binding and not
         # after its own; its calls may run in any order.
         step, roots_of_backwards, rebound, augmented = False, set(), set(), set()
-        for node in (n for root in roots for n in subtree(root, into_statements=False)):
+        for node in self.nodes(roots):
             kind = type(node)
             if kind is ast.Call:
                 func = node.func
