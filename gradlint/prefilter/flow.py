@@ -20,13 +20,14 @@ class Hit(Exception):
 class StatementFlow:
     _LIMIT = 50  # loop passes before giving up (and saying yes)
 
-    def __init__(self, body: list[ast.stmt]):
+    def __init__(self, body: list[ast.stmt], headers: dict | None = None):
         self.body = body
-        self._headers: dict[tuple, list[ast.AST]] = {}
+        self._headers: dict[tuple, list[ast.AST]] = {} if headers is None else headers
 
     def nodes(self, roots: list) -> list[ast.AST]:
-        """The nodes under ``roots``, nested statement bodies excluded (kept: a loop's body is
-        gone through again until its state settles)."""
+        """The nodes under ``roots``, nested statement bodies excluded (kept in ``headers``, which
+        flows over one module may share: a loop's body is gone through again until its state
+        settles, and a scope may be walked again seeded)."""
         key = tuple(map(id, roots))
         found = self._headers.get(key)
         if found is None:

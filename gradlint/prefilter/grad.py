@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from gradlint.prefilter.tables import MOVES, bound_names, dotted, true
@@ -47,7 +48,7 @@ class Summary:
     """What an expression reads: its names and attribute chains, the chains it calls, and
     whether it surely makes a tensor somewhere (a torch call, ``.grad``, a tensor-only method)."""
 
-    __slots__ = ("chains", "callees", "tensor")
+    __slots__ = ("chains", "callees", "tensor", "self_chain", "self_callee", "prefixes", "callee_prefixes")
 
     def __init__(self, expr: ast.AST, scan):
         chains, callees, tensor = set(), set(), False
@@ -87,18 +88,38 @@ class Summary:
         self.chains = frozenset(chains)
         self.callees = frozenset(callees)
         self.tensor = tensor
+        self.self_chain = any(c.startswith("self.") for c in chains)
+        self.self_callee = any(c.startswith("self.") for c in callees)
+        # Every chain and every prefix of one: a chain is judged by its prefixes (``Walker.lookup``)
+        self.prefixes = frozenset(p for c in chains for p in _prefixes(c))
+        self.callee_prefixes = frozenset(p for c in callees for p in _prefixes(c))
 
 
 class Grad:
     """``requires`` and ``tensor`` for the expressions of one scope (see the module's docstring)."""
 
-    def __init__(self, scan, scope, live: frozenset = frozenset(), top: "Grad | None" = None):
+    def __init__(self, scan, scope, live: Callable[[], frozenset], top: "Callable[[], Grad] | None" = None):
+        """``live()``: the parameters callers may hand a value that requires grad; ``top()``: the
+        module's ``Grad``, whose names a function reads. Both are asked only if an expression
+        needs the names (``_build``): ``self.x`` alone decides most."""
         self.scan = scan
+        self.scope = scope
+        self._live = live
+        self._top = top
         # A method of a class that cannot be a module reads its attributes as settings.
         self.self_requires = scope.owner is None or scan.may_be_module(scope.owner)
-        self.requiring: set[str] = set(top.requiring) if top is not None else set()
-        self.tensors: set[str] = set(top.tensors) if top is not None else set()
-        self._parameters(scope, live)
+        self.requiring: set[str] | None = None
+        self.tensors: set[str] = set()
+
+    def _build(self) -> None:
+        scan, scope = self.scan, self.scope
+        top = self._top() if self._top is not None else None
+        if top is not None and top.requiring is None:
+            top._build()
+        self.requiring = set(top.requiring) if top is not None else set()
+        if top is not None:
+            self.tensors |= top.tensors
+        self._parameters(scope, self._live())
         flows = []  # (names bound, values, how): how is "=", "root" (a constructor) or "loop"
         for node in scope.nodes:
             kind = type(node)
@@ -123,12 +144,21 @@ class Grad:
                     flows.append(([receiver], [*node.args, *(k.value for k in node.keywords)], "="))
                     if method == "detach_":
                         self.tensors.add(receiver)
+        # Per binding: its values' summaries, merged.
+        merged = []
+        for names, values, how in flows:
+            summaries = [scan.summary(v) for v in values]
+            merged.append((names, how, any(self._self_requires(x) for x in summaries),
+                           any(self._self_tensor(x) for x in summaries),
+                           frozenset().union(*(x.prefixes for x in summaries)),
+                           frozenset().union(*(x.callee_prefixes for x in summaries))))
         grew = True
         while grew:
             grew = False
-            for names, values, how in flows:
-                requires = how == "root" or any(map(self.requires, values))
-                tensor = how == "root" or any(map(self.tensor, values)) or (how == "loop" and requires)
+            for names, how, self_requires, self_tensor, prefixes, callee_prefixes in merged:
+                requires = how == "root" or self_requires or not prefixes.isdisjoint(self.requiring)
+                tensor = (how == "root" or self_tensor or (how == "loop" and requires)
+                          or not prefixes.isdisjoint(self.tensors) or not callee_prefixes.isdisjoint(self.requiring))
                 for name in names:
                     if requires and name not in self.requiring:
                         self.requiring.add(name)
@@ -157,37 +187,44 @@ class Grad:
 
     def requires(self, expr: ast.AST) -> bool:
         summary = self.scan.summary(expr)
-        # (`self(x)`: the module itself, ``Walker.name_call``)
-        return "self" in summary.callees or any(self._requiring_chain(c) for c in summary.chains)
+        if self._self_requires(summary):
+            return True
+        if self.requiring is None:
+            self._build()
+        return not summary.prefixes.isdisjoint(self.requiring)
 
     def tensor(self, expr: ast.AST) -> bool:
         summary = self.scan.summary(expr)
-        return (summary.tensor or any(self._tensor_chain(c) for c in summary.chains)
-                or any(self._requiring_chain(c) or c == "self" for c in summary.callees))
-
-    def _requiring_chain(self, chain: str) -> bool:
-        head, _, rest = chain.partition(".")
-        if head == "self" and rest and self.self_requires:
-            return True  # a module's attribute: its trainables (``Walker.lookup``)
-        return _any_prefix(chain, self.requiring)
-
-    def _tensor_chain(self, chain: str) -> bool:
-        parts = chain.split(".")
-        if any(part in _TENSOR_SEGMENTS for part in parts[1:]):
+        if self._self_tensor(summary):
             return True
-        if parts[0] == "self" and len(parts) > 1 and parts[1] in self.scan.buffers:
-            return True
-        return _any_prefix(chain, self.tensors)
+        if self.requiring is None:
+            self._build()
+        return not summary.prefixes.isdisjoint(self.tensors) or not summary.callee_prefixes.isdisjoint(self.requiring)
+
+    def _self_requires(self, summary: Summary) -> bool:
+        """`self(x)`: the module itself (``Walker.name_call``); `self.x`: a module's trainables
+        (``Walker.lookup``)."""
+        return "self" in summary.callees or (self.self_requires and summary.self_chain)
+
+    def _self_tensor(self, summary: Summary) -> bool:
+        """A torch call, a module's result, ``.grad``/``.data``, a registered buffer."""
+        return (summary.tensor or "self" in summary.callees or (self.self_requires and summary.self_callee)
+                or any(_tensor_chain(c, self.scan.buffers) for c in summary.chains))
 
 
-def _any_prefix(chain: str, names: set) -> bool:
-    if chain in names:
+def _tensor_chain(chain: str, buffers: set) -> bool:
+    """``x.grad``, ``x.data``, a registered buffer ``self.x``."""
+    parts = chain.split(".")
+    if any(part in _TENSOR_SEGMENTS for part in parts[1:]):
         return True
-    while "." in chain:
-        chain = chain.rsplit(".", 1)[0]
-        if chain in names:
-            return True
-    return False
+    return parts[0] == "self" and len(parts) > 1 and parts[1] in buffers
+
+
+@lru_cache(maxsize=65536)
+def _prefixes(chain: str) -> tuple[str, ...]:
+    """``a``, ``a.b``, ``a.b.c`` for ``a.b.c``."""
+    parts = chain.split(".")
+    return tuple(".".join(parts[:i]) for i in range(1, len(parts) + 1))
 
 
 def _makes_root(scan, expr) -> bool:

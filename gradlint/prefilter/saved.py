@@ -72,7 +72,7 @@ class SavedFlow(StatementFlow):
     bindings). ``seeds`` collects the module-level functions a call hands a record to."""
 
     def __init__(self, scan, scope, seeded: bool):
-        super().__init__(scope.body)
+        super().__init__(scope.body, scan.headers)
         self.scan = scan
         self.scope = scope
         self.saved: set[str] = set()

@@ -65,6 +65,7 @@ class Scan:
         self._grads: dict[tuple, Grad] = {}
         self._live: frozenset | None = None
         self._memo: dict = {}
+        self.headers: dict = {}  # statement roots -> their nodes (``flow.StatementFlow.nodes``)
         self.rebuilders, self.ops, self.modules, self.positional, self.methods = tables()
         self.calls: list[tuple[ast.Call, Scope]] = []
         top = Scope("module", "<module>")
@@ -274,22 +275,35 @@ class Scan:
     def grad(self, scope: Scope, live: frozenset | None = None, seeded: bool = False) -> Grad:
         """What may require grad in ``scope`` (``grad.Grad``), given the parameters of module-level
         functions handed such values (``param@function``; default: all that are,
-        ``grad.live_parameters``); every parameter of a ``seeded`` scope."""
-        if live is None:
-            if self._live is None:
-                self._live = live_parameters(self)
-            live = self._live
-        mine: frozenset = frozenset()
-        if scope.params is not None and (seeded or scope.kind == "function"):
+        ``grad.live_parameters``, found only if a function's names are needed); every parameter
+        of a ``seeded`` scope."""
+        if seeded:
             args = scope.params
-            params = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
-            mine = frozenset(p for p in params if seeded or f"{p}@{scope.name}" in live)
-        key = (id(scope), mine)
+            mine = frozenset(a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]) if args else frozenset()
+            key, parameters = (id(scope), "seeded"), (lambda: mine)
+        elif scope.kind != "function" or scope.params is None:
+            key, parameters = (id(scope), "none"), frozenset  # only a function is handed values
+        elif live is None:
+            key, parameters = (id(scope), "live"), (lambda: self._mine(scope, self.live()))
+        else:
+            mine = self._mine(scope, live)
+            key, parameters = (id(scope), mine), (lambda: mine)
         found = self._grads.get(key)
         if found is None:
-            top = None if scope is self.scopes[0] else self.grad(self.scopes[0], live)
-            found = self._grads[key] = Grad(self, scope, mine, top)
+            top = None if scope is self.scopes[0] else (lambda: self.grad(self.scopes[0]))
+            found = self._grads[key] = Grad(self, scope, parameters, top)
         return found
+
+    def live(self) -> frozenset:
+        if self._live is None:
+            self._live = live_parameters(self)
+        return self._live
+
+    @staticmethod
+    def _mine(scope: Scope, live: frozenset) -> frozenset:
+        args = scope.params
+        return frozenset(p for p in (a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs])
+                         if f"{p}@{scope.name}" in live)
 
     @property
     def class_names(self) -> frozenset:
@@ -409,7 +423,7 @@ class Scan:
         if type(expr) is not ast.Call:
             return False
         name = dotted(expr.func)
-        if name is None:
+        if name is None or (name.partition(".")[0] not in self.imports and not name.startswith("torch.nn.")):
             return False
         for qual in self.quals(name):
             if not qual.startswith("torch.nn."):

@@ -23,7 +23,7 @@ class StepFlow(StatementFlow):
     """State: the names bound so far, and those bound before a pending step."""
 
     def __init__(self, scan, scope):
-        super().__init__(scope.body)
+        super().__init__(scope.body, scan.headers)
         self.scan = scan
         self.bound: set[str] = set()
         self.stale: set[str] = set()
