@@ -1,14 +1,16 @@
 """GL001: a cut (``.detach()``, ``.detach_()``, ``.data``: ``Walker.cut``) whose value may reach a sink.
 
-The check reads the cuts in the value of a ``return`` in a function and of a backward call's
+The walker records a cut only of a value that carries history (``grad.Grad.requires``) and is
+computed (the result of an op or a call, a name bound to one, or a live input: ``_Computed``);
+the check reads the cuts in the value of a ``return`` in a function and of a backward call's
 root. The walker carries a value's cuts through every operation and call that computes from it,
 through names, attribute chains it binds (``self.h = h.detach()`` then ``return self.h``), loop
-and ``with`` targets, and into a list a method call fills (``hs.append(h.detach())``); a
-function reads a top-level binding with its cuts, but nothing else crosses scopes (a call's
-result holds its arguments' cuts, never the callee's). Here a scope's taint is computed without
-regard to order: every name bound from an expression that holds a cut or names a tainted name
-(or a prefix of one) is tainted, and so is the receiver of a method call given such an argument,
-until nothing changes; a sink that holds a cut or names a tainted name may report.
+and ``with`` targets, and into the receiver of a method that fills it or edits it in place
+(``hs.append(h.detach())``, ``h.detach_()``); a function reads a top-level binding with its
+cuts, but nothing else crosses scopes (a call's result holds its arguments' cuts, never the
+callee's). Here a scope's taint is computed without regard to order: every name bound from an
+expression that holds such a cut or names a tainted name (or a prefix of one) is tainted, until
+nothing changes; a sink that holds a cut or names a tainted name may report.
 """
 from __future__ import annotations
 

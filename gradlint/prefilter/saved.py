@@ -7,10 +7,12 @@ an ``out=`` argument, or a call of something that may hold an in-place module; i
 ``flow._edit_base`` names (``Scan.call_edits``).
 
 A record is put on a name by an op that may save, outside a region that records nothing: a
-``*``, ``/``, ``**`` or ``@`` (``+``/``-`` save nothing) or a call of an op whose measured entry
-saves something (matched by its last name) marks its operands, and a call of something that may
-hold a ``torch.nn`` module that saves its input marks its argument; a value made by an op or
-module that may save its output holds one. Records then follow values as the walker computes
+``*``, ``/``, ``**`` or ``@`` (``+``/``-`` save nothing) with an operand that may require grad and
+one that may be a tensor (``Walker.binary``, ``grad.Grad``), or a call of an op whose measured
+entry saves something (matched by its last name) with an operand that may require grad
+(``Walker.apply_saves``), marks its operands; a call of something that may hold a ``torch.nn``
+module that saves its input marks its first argument (``Walker.apply_module``, which asks no
+more); a value made by such an op or module that may save its output holds one. Records then follow values as the walker computes
 them (``SavedFlow``). They stay in their scope, except that a call of a module-level function by
 its bare name hands the function's parameters the records its arguments may hold
 (``Walker.name_call``, ``facts.saved_arguments``): the scopes are run again, seeded, until no
