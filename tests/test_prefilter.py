@@ -323,6 +323,33 @@ def test_a_module_nested_within_the_limit_is_read():
     assert engine.lint_source(shallow, "shallow.py", resolve("ALL")) == []
 
 
+# Facts the tightened filter once missed (an adversarial tester's minimal programs): plain classes
+# whose methods still reach trainables (`self.forward()`, a bound attribute called, a module
+# attribute), a base named Module defined in the file, two classes of one name, `float(u)` keeping
+# records, results of functions that run under no_grad being tensors, receivers that a fill or an
+# in-place method makes computed, a step pending across an if's branches.
+_MISSED = [
+    ('01_plain_class_self_forward_GL001', 'class T:\n    def f(self):\n        return self.forward().detach()\n', 'GL001'),
+    ('02_plain_class_attr_call_GL001', 'class T:\n    def __init__(self, m):\n        self.m = m\n    def f(self):\n        return self.m().detach()\n', 'GL001'),
+    ('03_float_keeps_records_GL005', 'def f(net, u):\n    u * net()\n    v = float(u)\n    u = 0\n    v += 1\n', 'GL005'),
+    ('03b_float_arg_seeds_callee_GL005', 'def g(p):\n    p += 1\ndef f(net, u):\n    u * net()\n    g(float(u))\n', 'GL005'),
+    ('04_plain_class_module_attr_GL005', 'import torch.nn as nn\nclass T:\n    def __init__(self):\n        self.lin = nn.Linear(2, 2)\n    def f(self, x):\n        y = self.lin(x)\n        z = y * y\n        y += 1\n', 'GL005'),
+    ('05_own_Module_base_GL001', 'class Module:\n    pass\nclass T(Module):\n    def f(self):\n        return (self.w * 2).detach()\n', 'GL001'),
+    ('06_duplicate_class_name_GL001', 'import torch.nn as nn\nclass T(nn.Module):\n    pass\nclass T:\n    def f(self):\n        return (self.w * 2).detach()\n', 'GL001'),
+    ('07_nograd_function_result_is_tensor_GL005', 'import torch\n@torch.no_grad()\ndef h():\n    return 0\ndef f(net):\n    a = h()\n    a * net\n    a += 1\n', 'GL005'),
+    ('08_append_makes_receiver_computed_GL001', 'net = Net()\nhs.append(net(0))\nhs.detach().backward()\n', 'GL001'),
+    ('08b_inplace_method_makes_receiver_computed_GL001', 'class M:\n    def f(self, x, net):\n        x.mul_(net)\n        return x.detach()\n', 'GL001'),
+    ('09_step_in_other_branch_GL005', 'import torch\nmodel = Net()\nopt = torch.optim.SGD(model.parameters())\nloss = model(x)\nif c:\n    opt.step()\nelse:\n    loss.backward()\n', 'GL005'),
+    ('09b_step_in_other_match_case_GL005', 'import torch\nmodel = Net()\nopt = torch.optim.SGD(model.parameters())\nloss = model(x)\nmatch c:\n    case 1:\n        opt.step()\n    case _:\n        loss.backward()\n', 'GL005'),
+]
+
+
+@pytest.mark.parametrize("name, source, code", _MISSED, ids=[m[0] for m in _MISSED])
+def test_what_the_filter_once_missed_is_let_through(name, source, code):
+    assert code in _facts_for(source.encode())
+    assert prefilter.may_report(source, engine._read_ast(source)[0], frozenset({code}))
+
+
 # GL005 (a) over a grid of small forward() bodies: every way this suite knows to make a tensor
 # hold a saved-for-backward record, times every way to reach its storage under another name,
 # times every spelling of an in-place edit, times the statement it sits in; the walker's facts

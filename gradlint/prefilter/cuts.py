@@ -78,8 +78,18 @@ _NOT_COMPUTED = frozenset({ast.Constant, ast.JoinedStr, ast.Tuple, ast.List, ast
 
 
 def _bound(scope) -> frozenset:
-    """The names and attribute chains ``scope`` binds (its ``env``)."""
-    return frozenset(scope.stores)
+    """The names and attribute chains ``scope`` binds (its ``env``), and the receivers of the
+    methods that rebind theirs to a computed value (``Walker.method_call``: a fill, an in-place
+    method)."""
+    found = set(scope.stores)
+    for node in scope.nodes:
+        if type(node) is ast.Call and type(node.func) is ast.Attribute:
+            method = node.func.attr
+            if method in _FILLS or (method.endswith("_") and not method.endswith("__")):
+                receiver = dotted(node.func.value)
+                if receiver is not None:
+                    found.add(receiver)
+    return frozenset(found)
 
 
 def _live(scan, scope) -> frozenset:

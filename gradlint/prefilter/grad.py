@@ -106,8 +106,11 @@ class Grad:
         self.scope = scope
         self._live = live
         self._top = top
-        # A method of a class that cannot be a module reads its attributes as settings.
-        self.self_requires = scope.owner is None or scan.may_be_module(scope.owner)
+        # A method of a class that cannot be a module reads as trainables only the attributes
+        # bound to modules, calls of those bound at all, and `self.forward()` (``Walker.lookup``,
+        # ``Walker.call``); elsewhere every `self.x` may be one.
+        self.attributes = None if scope.owner is None or scan.may_be_module(scope.owner) else (
+            scan.class_attributes(scope.owner))
         self.requiring: set[str] | None = None
         self.tensors: set[str] = set()
 
@@ -204,12 +207,35 @@ class Grad:
     def _self_requires(self, summary: Summary) -> bool:
         """`self(x)`: the module itself (``Walker.name_call``); `self.x`: a module's trainables
         (``Walker.lookup``)."""
-        return "self" in summary.callees or (self.self_requires and summary.self_chain)
+        if "self" in summary.callees:
+            return True
+        if not summary.self_chain:
+            return False
+        attributes = self.attributes
+        return attributes is None or any(
+            attributes.get(c.split(".")[1], False) for c in summary.chains if c.startswith("self.")) or any(
+            self._called_attribute(c) for c in summary.callees)
+
+    def _called_attribute(self, callee: str) -> bool:
+        """`self.m(x)` in a class that cannot be a module: a root if the class binds `self.m`."""
+        parts = callee.split(".")
+        return len(parts) == 2 and parts[0] == "self" and (
+            parts[1] in ("forward", "__call__") or parts[1] in self.attributes)
 
     def _self_tensor(self, summary: Summary) -> bool:
-        """A torch call, a module's result, ``.grad``/``.data``, a registered buffer."""
-        return (summary.tensor or "self" in summary.callees or (self.self_requires and summary.self_callee)
-                or any(_tensor_chain(c, self.scan.buffers) for c in summary.chains))
+        """A torch call, a module's result, a result of a function or method of the module
+        (``Walker.no_history_call``: one that runs under no_grad makes a tensor), ``.grad``/
+        ``.data``, a registered buffer."""
+        if summary.tensor or "self" in summary.callees:
+            return True
+        defs = self.scan.def_names
+        for callee in summary.callees:
+            head, _, rest = callee.partition(".")
+            if (not rest and head in defs) or (head == "self" and "." not in rest and rest in defs):
+                return True
+            if head == "self" and rest and (self.attributes is None or self._called_attribute(callee)):
+                return True
+        return any(_tensor_chain(c, self.scan.buffers) for c in summary.chains)
 
 
 def _tensor_chain(chain: str, buffers: set) -> bool:

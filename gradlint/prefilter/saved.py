@@ -258,7 +258,9 @@ class SavedFlow(StatementFlow):
             func = expr.func
             if type(func) is ast.Attribute and (func.attr in keeping_methods() or func.attr in self.scan.methods):
                 self.carries(func.value, names, output)
-            elif "Variable" in self.scan.lasts(func) and expr.args:  # `Variable(x)` is x
+            elif expr.args and ("Variable" in self.scan.lasts(func)
+                                or (type(func) is ast.Name and func.id in ("float", "int"))):
+                # `Variable(x)` is x; ``name_call`` hands back `float(x)`'s argument value
                 self.carries(expr.args[0], names, output)
         elif kind is ast.BinOp:
             if not self.nograd and isinstance(expr.op, self.out_binops) and self.operator_saves(expr):

@@ -312,21 +312,61 @@ class Scan:
             found = self._memo["classes"] = frozenset(s.name for s in self.scopes if s.kind == "class")
         return found
 
+    def same_classes(self, cls: Scope) -> list[Scope]:
+        """Every class of the module named as ``cls`` is: the walker keeps one class per name,
+        the first it meets (``scan.scan_classes``), and gives it every such class's methods."""
+        return [c for c in self.scopes if c.kind == "class" and c.name == cls.name]
+
     def may_be_module(self, cls: Scope, seen: frozenset = frozenset()) -> bool:
         """Whether ``self.x`` in the class ``cls`` may be a trainable (``ClassInfo.may_be_module``:
-        an ``nn.Module``, or a class with a base the module does not define that is not plainly
-        data, ``scan._PLAIN_BASES``)."""
+        an ``nn.Module`` by its base's name, or by a base class in the module, or a class with a
+        base the module does not define that is not plainly data, ``scan._PLAIN_BASES``)."""
         plain, suffix = _plain_bases()
-        for base in cls.bases:
-            for qual in self.quals(base):
-                last = qual.rsplit(".", 1)[-1]
-                parents = [p for p in self.scopes if p.kind == "class" and p.name == last and id(p) not in seen]
-                if parents:
-                    if any(self.may_be_module(p, seen | {id(cls)}) for p in parents):
+        for same in self.same_classes(cls):
+            for base in same.bases:
+                for qual in self.quals(base):
+                    if qual.startswith("torch.nn.") or qual in ("nn.Module", "Module") or qual.endswith(
+                            ("LightningModule", ".Module")):
+                        return True  # (``scan_classes.resolve`` asks the name first)
+                    last = qual.rsplit(".", 1)[-1]
+                    parents = [p for p in self.scopes if p.kind == "class" and p.name == last and id(p) not in seen]
+                    if parents:
+                        if any(self.may_be_module(p, seen | {id(same)}) for p in parents):
+                            return True
+                    elif not (last in plain or suffix.search(qual)):
                         return True
-                elif not (last in plain or suffix.search(qual)):
-                    return True
         return False
+
+    def class_attributes(self, cls: Scope, seen: frozenset = frozenset()) -> dict[str, bool]:
+        """``X`` → whether it may hold a module, for every ``self.X`` the class (any class of its
+        name, and its base classes in the module) binds in a method (``ClassInfo.attrs``, from
+        ``scan.module_info``: a constructor call, read through ``.to(…)`` and kin)."""
+        key = ("attrs", cls.name, seen)
+        found = self._memo.get(key)
+        if found is None:
+            found = {}
+            for same in self.same_classes(cls):
+                for scope in self.scopes:
+                    if scope.owner is same:
+                        for names, value in _assignments(scope):
+                            for name in names:
+                                if name.startswith("self.") and name.count(".") == 1:
+                                    found[name[5:]] = found.get(name[5:], False) or _may_construct(value)
+                bases = {q.rsplit(".", 1)[-1] for base in same.bases for q in self.quals(base)}
+                for parent in self.scopes:
+                    if parent.kind == "class" and parent.name in bases and parent.name not in seen:
+                        for name, module in self.class_attributes(parent, seen | {cls.name}).items():
+                            found[name] = found.get(name, False) or module
+            self._memo[key] = found
+        return found
+
+    @property
+    def def_names(self) -> frozenset:
+        """The names of the module's functions and methods."""
+        found = self._memo.get("defs")
+        if found is None:
+            found = self._memo["defs"] = frozenset(s.name for s in self.scopes if s.kind in ("function", "method"))
+        return found
 
     def may_save(self, scope: Scope) -> bool:
         """Whether an op in ``scope`` may save a tensor for backward."""
@@ -402,14 +442,15 @@ class Scan:
         found = self._memo.get(key)
         if found is None:
             found = set()
-            for scope in self.scopes:
-                if scope.owner is cls:
-                    found.update(n[5:] for names, value in _assignments(scope) if self.builds(value, what)
-                                 for n in names if n.startswith("self.") and n.count(".") == 1)
-            bases = {q.rsplit(".", 1)[-1] for base in cls.bases for q in self.quals(base)}
-            for parent in self.scopes:
-                if parent.kind == "class" and parent.name in bases and id(parent) not in seen:
-                    found |= self._class_holders(parent, what, seen | {id(cls)})
+            for same in self.same_classes(cls):
+                for scope in self.scopes:
+                    if scope.owner is same:
+                        found.update(n[5:] for names, value in _assignments(scope) if self.builds(value, what)
+                                     for n in names if n.startswith("self.") and n.count(".") == 1)
+                bases = {q.rsplit(".", 1)[-1] for base in same.bases for q in self.quals(base)}
+                for parent in self.scopes:
+                    if parent.kind == "class" and parent.name in bases and id(parent) not in seen:
+                        found |= self._class_holders(parent, what, seen | {id(same)})
             self._memo[key] = found
         return found
 
@@ -517,6 +558,14 @@ class Scan:
                 break
         name = dotted(expr)
         return name[: -len(".data")] if name and name.endswith(".data") else name
+
+
+def _may_construct(expr) -> bool:
+    """Whether ``scan.module_info`` may find a module in ``expr``: a call, read through
+    ``.to(…)`` and kin."""
+    while type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in MOVES:
+        expr = expr.func.value
+    return type(expr) is ast.Call
 
 
 def _assignments(scope: Scope):

@@ -20,7 +20,10 @@ def steps_before_a_backward(scan, scope) -> bool:
 
 
 class StepFlow(StatementFlow):
-    """State: the names bound so far, and those bound before a pending step."""
+    """State: the names bound so far, and those bound before a pending step. The walker keeps
+    both (``born``, ``pending_steps``) outside the values it joins at branches: it walks an
+    ``if``'s body and then its ``else`` with what the body left, and so does this flow (a step in
+    one branch is still pending at a backward in the other)."""
 
     def __init__(self, scan, scope):
         super().__init__(scope.body, scan.headers)
@@ -37,6 +40,25 @@ class StepFlow(StatementFlow):
     @staticmethod
     def join(a, b):
         return a[0] | b[0], a[1] | b[1]
+
+    def statement(self, stmt) -> None:
+        kind = type(stmt)
+        if kind is ast.If:
+            self.effects([stmt.test])
+            self.block(stmt.body)
+            self.block(stmt.orelse)
+        elif kind is ast.Try or kind.__name__ == "TryStar":
+            self.block(stmt.body)
+            self.block(stmt.orelse)
+            for handler in stmt.handlers:
+                self.block(handler.body)
+            self.block(stmt.finalbody)
+        elif kind.__name__ == "Match":
+            self.effects([stmt.subject, *(c.guard for c in stmt.cases if c.guard is not None)])
+            for case in stmt.cases:
+                self.block(case.body)
+        else:
+            super().statement(stmt)
 
     def effects(self, roots: list, bindings: list = (), loop_target: bool = False) -> None:
         # One statement shares one ``seq``: a step in it is after every earlier binding and not
