@@ -97,7 +97,11 @@ def may_report(text: str, tree: ast.Module, codes: frozenset[str]) -> bool:
         return False
     from gradlint.prefilter.scan import Scan
 
-    return Scan(tree).reports(wanted)
+    scan = Scan(tree)
+    try:
+        return scan.reports(wanted)
+    finally:
+        scan.clear()  # its caches refer back to it: left alone, only the cyclic collector frees the tree
 
 
 _CODING = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII)

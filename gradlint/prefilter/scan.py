@@ -266,6 +266,13 @@ class Scan:
             return True
         return "GL005" in codes and edits_a_saved_tensor(self)
 
+    def clear(self) -> None:
+        """Drop the caches (each ``Grad`` refers back to this scan)."""
+        self._grads.clear()
+        self._summaries.clear()
+        self._memo.clear()
+        self.headers.clear()
+
     def summary(self, expr: ast.AST) -> Summary:
         found = self._summaries.get(id(expr))
         if found is None:
