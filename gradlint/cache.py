@@ -7,7 +7,9 @@ Layout, under the cache folder (``.gradlint_cache`` in the project root by defau
 
 The namespace folder is named by gradlint's version and a fingerprint of the installed code
 (``fingerprint()``), so an upgrade or an edit of a development checkout never reuses findings
-made by other code; the namespaces of other code are deleted when a new one is made. An entry's
+made by other code; when a new one is made, the namespaces of other code are deleted but the
+three most recently written (two installs, a project's and a pre-commit hook's, may share one
+cache). gradlint writes only into a cache folder it made (its ``CACHEDIR.TAG``) or an empty one. An entry's
 key is a hash of the file's absolute path and the codes that run on it (its selection after
 per-file-ignores); its first hex digit names its pack. The entry holds the path, the hash of the
 file's bytes and its findings (without verdicts: the dynamic pass always runs fresh). An edit
@@ -20,8 +22,9 @@ each pack it changed once, at the end of the run (``save``); parallel workers on
 findings back. Before writing, a pack is read again and the run's entries merged into it, so two
 runs at once lose at most each other's newest entries, which are linted again next time. A pack
 is written to a temporary file renamed over the old one: a reader never sees half of one. Every
-read is checked: a corrupt, truncated or foreign pack or entry is a miss, and is rewritten after
-the file is linted. Failing to write is never fatal: ``save`` returns one warning line.
+read is checked: a corrupt, truncated or foreign pack or entry (or one that is not a regular
+file) is a miss, and is rewritten after the file is linted. Failing to write is never fatal:
+``save`` writes what it can and returns one warning line.
 """
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,6 +88,7 @@ def content_hash(source: bytes) -> str:
 
 
 PACKS = "0123456789abcdef"
+KEEP = 4  # namespaces kept: this code's and the three most recently written others
 
 
 @dataclass
@@ -125,22 +130,25 @@ class Cache:
             "path": path, "hash": digest, "findings": [_dump(f) for f in findings]}
 
     def save(self) -> str | None:
-        """Write the packs ``put`` changed; a one-line warning if that fails, else None."""
+        """Write the packs ``put`` changed; a one-line warning if one could not be written (the
+        others still are), else None."""
+        failure = None
         try:
-            for pack, changed in sorted(self._changed.items()):
-                self._make()
-                entries = {key: entry for key, entry in self._read(pack).items()
-                           if isinstance(entry, dict) and isinstance(entry.get("path"), str)
-                           and os.path.exists(entry["path"])}
-                entries.update(changed)
-                _write(self.namespace / f"{pack}.json",
-                       json.dumps({"entries": entries}, separators=(",", ":")).encode())
+            self._make()
         except OSError as err:
-            return (f"cannot write the cache in {self.folder} ({err.strerror or err}); "
-                    "continuing without it")
-        finally:
-            self._changed.clear()
-        return None
+            failure = f"cannot write the cache in {self.folder} ({err.strerror or err})"
+        for pack, changed in sorted(self._changed.items()) if failure is None else ():
+            path = self.namespace / f"{pack}.json"
+            entries = {key: entry for key, entry in self._read(pack).items()
+                       if isinstance(entry, dict) and isinstance(entry.get("path"), str)
+                       and os.path.exists(entry["path"])}
+            entries.update(changed)
+            try:
+                _write(path, json.dumps({"entries": entries}, separators=(",", ":")).encode())
+            except OSError as err:
+                failure = failure or f"cannot write the cache file {path} ({err.strerror or err})"
+        self._changed.clear()
+        return None if failure is None else f"{failure}; continuing without it"
 
     def _pack(self, pack: str) -> dict:
         found = self._packs.get(pack)
@@ -149,18 +157,34 @@ class Cache:
         return found
 
     def _read(self, pack: str) -> dict:
-        """A pack's entries; none if it is missing or not a pack."""
+        """A pack's entries; none if it is missing, not a regular file, or not a pack."""
         try:
-            with open(self.namespace / f"{pack}.json", "rb") as handle:
-                entries = json.loads(handle.read())["entries"]
-        except (OSError, ValueError, TypeError, KeyError):
+            # (non-blocking: a FIFO put there must not hang the run)
+            handle = os.open(self.namespace / f"{pack}.json", os.O_RDONLY | os.O_NONBLOCK)
+        except OSError:
             return {}
+        try:
+            if not stat.S_ISREG(os.fstat(handle).st_mode):
+                return {}
+            with os.fdopen(handle, "rb", closefd=False) as stream:
+                entries = json.loads(stream.read())["entries"]
+        except (OSError, ValueError, TypeError, KeyError, RecursionError):
+            return {}
+        finally:
+            os.close(handle)
         return entries if isinstance(entries, dict) else {}
 
     def _make(self) -> None:
+        """The namespace folder, made if need be. The cache folder is made, or taken if it is
+        empty or gradlint's (its ``CACHEDIR.TAG``): another folder (``--cache-dir .``) is not
+        written into, as its ``.gitignore`` of ``*`` would hide the project from the next run."""
         if self.namespace.is_dir():
             return
         self.folder.mkdir(parents=True, exist_ok=True)
+        tag = self.folder / "CACHEDIR.TAG"
+        with os.scandir(self.folder) as entries:
+            if not _ours(tag) and any(entries):
+                raise OSError("not empty and not a gradlint cache; choose another --cache-dir")
         for name, text in (("CACHEDIR.TAG", TAG), (".gitignore", "# Created by gradlint.\n*\n")):
             if not (self.folder / name).exists():
                 _write(self.folder / name, text.encode())
@@ -168,10 +192,27 @@ class Cache:
         self._prune()
 
     def _prune(self) -> None:
-        """Delete the entries of other gradlint code: they can never be read again."""
+        """Delete the entries of other gradlint code but the most recently written (two
+        installs, a project's and a pre-commit hook's, may share a cache): the oldest can never
+        be read again."""
+        others = []
         for entry in os.scandir(self.folder):
-            if entry.is_dir() and _NAMESPACE.match(entry.name) and entry.name != self.namespace.name:
-                shutil.rmtree(entry.path, ignore_errors=True)
+            if entry.is_dir(follow_symlinks=False) and _NAMESPACE.match(entry.name) and entry.name != self.namespace.name:
+                try:
+                    others.append((entry.stat(follow_symlinks=False).st_mtime, entry.path))
+                except OSError:
+                    continue
+        for _, path in sorted(others, reverse=True)[KEEP - 1:]:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _ours(tag: Path) -> bool:
+    """Whether ``tag`` is the ``CACHEDIR.TAG`` gradlint writes."""
+    try:
+        text = tag.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return text.startswith(TAG.splitlines()[0]) and "gradlint" in text
 
 
 def _write(path: Path, data: bytes) -> None:

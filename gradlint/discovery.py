@@ -58,7 +58,8 @@ def discover(
     root = Path(os.path.abspath(root if root is not None else os.curdir))
     patterns = list(DEFAULT_EXCLUDE if exclude is None else exclude) + list(extend_exclude)
     walker = _Walker(root, patterns, on_error)
-    found: dict[str, Path] = {}  # absolute path → path as the user spelled it; dedupes `. a.py`
+    found: dict[str, Path] = {}  # where the file is → path as the user spelled it; dedupes `. a.py`
+    real: dict[str, str] = {}  # folder → its real path
     for arg in paths:
         path = Path(arg)
         try:
@@ -72,8 +73,19 @@ def discover(
             continue
         files = walker.walk(path) if is_dir else [path]
         for file in files:
-            found.setdefault(os.path.abspath(file), file)
+            found.setdefault(_where(file, real), file)
     return sorted(found.values(), key=lambda p: p.as_posix())
+
+
+def _where(file: Path, real: dict[str, str]) -> str:
+    """The file's folder as the system resolves it (``real`` remembers folders), and its name:
+    `link/../x.py` is the `x.py` beside the link's target, not the one here; a symlinked file
+    keeps its own name."""
+    absolute = os.path.join(os.getcwd(), file)
+    folder = os.path.dirname(absolute)
+    if folder not in real:
+        real[folder] = os.path.realpath(folder)
+    return os.path.join(real[folder], os.path.basename(absolute))
 
 
 def passed_by(

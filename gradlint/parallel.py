@@ -76,6 +76,11 @@ def check_all(jobs: list[runner.Job], workers: int, hashed: bool = False) -> Ite
                 yield from future.result()
             except BrokenProcessPool:
                 lost += futures[future]
+    except BaseException:
+        # Ctrl-C (a second one would cut short a shutdown that waits), or the caller stopped:
+        # the workers, who ignore SIGINT, are ended now rather than left waiting for work.
+        _terminate(pool)
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
         gc.unfreeze()
@@ -85,6 +90,16 @@ def check_all(jobs: list[runner.Job], workers: int, hashed: bool = False) -> Ite
         yield lost[0].index, runner.Outcome(error=(
             f"error: a worker process died (killed, perhaps for lack of memory) while checking; "
             f"{len(lost)} file{'s' if len(lost) != 1 else ''} not checked: {names}"))
+
+
+def _terminate(pool) -> None:
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # (no public way to ask)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        try:
+            process.terminate()
+        except (OSError, ValueError):  # already gone
+            pass
 
 
 def _size(target: runner.Target) -> int:
@@ -106,7 +121,21 @@ def _start() -> None:
     # Ctrl-C is the parent's to handle: it stops handing out chunks and reports. A worker that
     # took it too would print a traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _end_with_parent()
     from gradlint import engine  # noqa: F401  (under spawn: once per worker, not per file)
+
+
+def _end_with_parent() -> None:
+    """On Linux, ask the kernel to end this worker when the parent dies, however it dies (a
+    worker left behind would wait for work forever and hold the parent's stdout open)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def _check_chunk(items: list[tuple[int, runner.Target, frozenset[str]]],

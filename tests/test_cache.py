@@ -127,8 +127,66 @@ def test_other_gradlint_code_never_reuses_findings(project, capsys, linted, monk
     monkeypatch.setattr(cache, "fingerprint", lambda: "f" * 32)
     assert check(capsys, "--cache-dir", str(folder))[0] == 1
     assert sorted(linted) == ["bad.py", "good.py"]
-    # The old code's entries can never be read again, so they are deleted.
-    assert [p.name for p in folder.iterdir() if p.is_dir()] == ["0.1.0-" + "f" * 16] != [old]
+    assert sorted(p.name for p in folder.iterdir() if p.is_dir()) == sorted([old, "0.1.0-" + "f" * 16])
+
+
+def test_other_codes_namespaces_but_the_newest_are_deleted(project, capsys, monkeypatch):
+    # Two installs (a project's, a pre-commit hook's) may share one cache: the most recently
+    # written namespaces stay, older ones can never be read again.
+    folder = project / "cache"
+    check(capsys, "--cache-dir", str(folder))  # makes the folder gradlint's
+    old = [folder / f"0.1.0-{i:016x}" for i in range(6)]
+    for age, namespace in enumerate(old):
+        namespace.mkdir()
+        os.utime(namespace, (1_000_000 + age, 1_000_000 + age))
+    monkeypatch.setattr(cache, "fingerprint", lambda: "e" * 32)
+    check(capsys, "--cache-dir", str(folder))
+    kept = sorted(p.name for p in folder.iterdir() if p.is_dir())
+    assert len(kept) == cache.KEEP and "0.1.0-" + "e" * 16 in kept
+    assert old[-1].name in kept and old[0].name not in kept
+
+
+def test_a_folder_that_is_not_a_cache_is_never_written_into(project, capsys):
+    # `--cache-dir .`: a .gitignore of `*` in the project would hide every file from the next run.
+    (project / "notes").mkdir()
+    (project / "notes" / "0.1.0-0123456789abcdef").mkdir()  # named like a namespace, but the user's
+    for _ in range(2):
+        code, out, err = check(capsys, "--cache-dir", ".", "bad.py", "good.py")
+        assert code == 1 and "bad.py:5:1: GL005" in out
+        assert err.count("warning") == 1 and "not empty and not a gradlint cache" in err
+    assert not (project / ".gitignore").exists() and not (project / "CACHEDIR.TAG").exists()
+    assert (project / "notes" / "0.1.0-0123456789abcdef").is_dir()
+    assert check(capsys, "--cache-dir", "empty")[0] == 1  # a new or empty folder is taken
+    assert (project / "empty" / "CACHEDIR.TAG").exists()
+
+
+@pytest.mark.parametrize("kind", ["nested", "fifo"])
+def test_a_pack_that_cannot_be_read_is_a_miss(project, capsys, linted, kind):
+    folder = project / "cache"
+    first = check(capsys, "--cache-dir", str(folder))
+    for pack in packs(folder):
+        pack.unlink()
+        if kind == "nested":
+            pack.write_text("[" * 100_000 + "]" * 100_000)
+        else:
+            os.mkfifo(pack)  # opening it to read would block
+    linted.clear()
+    assert check(capsys, "--cache-dir", str(folder)) == first
+    assert sorted(linted) == ["bad.py", "good.py"]
+
+
+def test_a_pack_that_cannot_be_written_leaves_the_others_written(project, capsys):
+    for i in range(60):
+        (project / f"m{i}.py").write_text(GOOD)
+    folder = project / "cache"
+    check(capsys, "--cache-dir", str(folder), "--no-cache")  # nothing written
+    namespace = folder / cache.Cache(folder).namespace.name
+    namespace.mkdir(parents=True)
+    (folder / "CACHEDIR.TAG").write_text(cache.TAG)
+    (namespace / "0.json").mkdir()  # a pack that cannot be replaced
+    code, _, err = check(capsys, "--cache-dir", str(folder))
+    assert code == 1 and err.count("warning") == 1 and f"{namespace / '0.json'}" in err
+    assert len(packs(folder)) >= 10  # the other packs were written
 
 
 def test_the_fingerprint_follows_an_edit_of_gradlints_code(tmp_path):

@@ -37,6 +37,18 @@ def test_a_file_named_twice_is_linted_once(tmp_path):
     assert found(tmp_path, ".", "a.py") == ["a.py"]
 
 
+def test_a_file_reached_through_a_symlinked_folder_is_not_taken_for_its_namesake(tmp_path, monkeypatch):
+    # `link/../x.py` is the x.py beside the link's target, not the one in the current folder.
+    (tmp_path / "here").mkdir()
+    (tmp_path / "other" / "deep").mkdir(parents=True)
+    (tmp_path / "here" / "x.py").write_text("x = 1\n")
+    (tmp_path / "other" / "x.py").write_text("y = 2\n")
+    (tmp_path / "here" / "link").symlink_to(tmp_path / "other" / "deep")
+    monkeypatch.chdir(tmp_path / "here")
+    assert discover(["x.py", "link/../x.py"]) == [Path("link/../x.py"), Path("x.py")]
+    assert discover(["x.py", "./x.py"]) == [Path("x.py")]
+
+
 def test_paths_keep_the_spelling_of_the_argument(tmp_path, monkeypatch):
     make(tmp_path, "src/pkg/a.py")
     monkeypatch.chdir(tmp_path)

@@ -151,3 +151,64 @@ def test_the_corpus_reads_the_same_cold_warm_and_in_any_number_of_processes(tmp_
     assert run("-j", "2", *cache) == cold  # warm
     assert run("-j", "1", "--no-cache") == cold
     assert run("-j", "2", "--no-cache") == cold
+
+
+def test_workers_end_when_the_run_is_interrupted(project):
+    # Ctrl-C arrives while results are being read (a second one would cut short a shutdown
+    # that waits): the workers, who ignore SIGINT themselves, must not be left waiting for work.
+    import multiprocessing
+
+    jobs = [runner.Job(i, runner.Target(str(p), p), frozenset({"GL005"})) for i, p in enumerate(sorted(project.glob("*.py")))]
+    earlier = set(multiprocessing.active_children())
+    results = parallel.check_all(jobs, 2)
+    next(results)
+    workers = set(multiprocessing.active_children()) - earlier
+    assert workers
+    with pytest.raises(KeyboardInterrupt):
+        results.throw(KeyboardInterrupt)
+    for worker in workers:
+        worker.join(timeout=10)
+    assert not any(worker.is_alive() for worker in workers)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("how", ["interrupted twice", "killed"])
+def test_no_worker_outlives_its_run(tmp_path, how):
+    # Ctrl-C twice (`timeout -s INT` signals the process, then its group) cut short the pool's
+    # shutdown and left both workers waiting for work forever, holding stdout open.
+    import time
+
+    for i in range(300):
+        (tmp_path / f"m{i:03}.py").write_text(BAD * 20)
+    run = subprocess.Popen([sys.executable, "-m", "gradlint", "check", "-j", "2", "--no-cache", "-q", str(tmp_path)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+    def session() -> list[int]:
+        found = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    if os.getsid(int(entry)) == run.pid and int(entry) != run.pid:
+                        found.append(int(entry))
+                except OSError:
+                    pass
+        return found
+
+    deadline = time.monotonic() + 30
+    while len(session()) < 2 and run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert run.poll() is None and len(session()) >= 2, "the pool never started"
+    if how == "killed":
+        os.kill(run.pid, signal.SIGKILL)
+    else:
+        os.kill(run.pid, signal.SIGINT)
+        time.sleep(0.05)
+        os.killpg(run.pid, signal.SIGINT)
+    run.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while session() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = session()
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left
