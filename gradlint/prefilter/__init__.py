@@ -33,10 +33,8 @@ Rule by rule (a *sink* is a ``return <value>`` or a backward call: a call of ``b
 ``manual_backward``, or a name that resolves through the imports to ``….backward``/``….grad``):
 
 - GL001 (``cuts.py``): a cut whose value may reach a sink.
-- GL002 reads rebuilds (a call of ``torch.tensor``/``as_tensor``/``from_numpy``/``Tensor``/
-  ``*Tensor``/``Variable``: ``flow.REBUILDERS``) that are made to require grad or reach a
-  backward. Necessary: a rebuild call in a scope with a switch or a backward call, or a rebuild
-  in top-level code.
+- GL002 (``rebuilds.py``): a rebuild whose data may come out of tensors, made to require grad
+  on the spot, or whose result may reach a requires_grad switch or a backward call.
 - GL003 reads requires_grad switches on values computed where history was lost. A switch
   (``Walker.switch``) is a ``requires_grad_()`` but ``requires_grad_(False)``, a
   ``.requires_grad = True``, or a rebuild with ``requires_grad=True``; a lost history needs a

@@ -17,9 +17,8 @@ from __future__ import annotations
 import ast
 
 from gradlint.prefilter.tables import BACKWARDS, CUT_METHODS, dotted
+from gradlint.prefilter.taint import FILLS, Taint
 
-# Methods that put their argument into the receiver (``Walker.method_call``).
-_FILLS = frozenset({"append", "extend", "insert"})
 
 
 def cut_reaches_a_sink(scan) -> bool:
@@ -27,7 +26,8 @@ def cut_reaches_a_sink(scan) -> bool:
         return False
     top = scan.scopes[0]
     bound_globals = _bound(top)
-    tainted_globals = _Taint(top, frozenset(), _Computed(bound_globals, frozenset(), scan.grad(top))).tainted
+    computed = _Computed(bound_globals, frozenset(), scan.grad(top))
+    tainted_globals = Taint(top, frozenset(), lambda expr: _read(expr, computed)).tainted
     for scope in scan.scopes:
         if scope.kind == "class" or not scope.sink:
             continue  # the walker never walks a class body
@@ -36,7 +36,18 @@ def cut_reaches_a_sink(scan) -> bool:
             continue
         computed = _Computed(bound_globals if scope is top else bound_globals | _bound(scope), _live(scan, scope),
                              scan.grad(scope))
-        if _Taint(scope, start, computed).reaches_sink(scan, returns=scope is not top):
+        if _reaches_sink(scan, Taint(scope, start, lambda expr, c=computed: _read(expr, c)), returns=scope is not top):
+            return True
+    return False
+
+
+def _reaches_sink(scan, taint: Taint, returns: bool) -> bool:
+    """A ``return`` (in a function) or a backward call whose value may hold a cut."""
+    for node in taint.scope.nodes:
+        kind = type(node)
+        if kind is ast.Return and returns and node.value is not None and taint.holds(node.value):
+            return True
+        if kind is ast.Call and not scan.lasts(node.func).isdisjoint(BACKWARDS) and taint.holds(node):
             return True
     return False
 
@@ -85,7 +96,7 @@ def _bound(scope) -> frozenset:
     for node in scope.nodes:
         if type(node) is ast.Call and type(node.func) is ast.Attribute:
             method = node.func.attr
-            if method in _FILLS or (method.endswith("_") and not method.endswith("__")):
+            if method in FILLS or (method.endswith("_") and not method.endswith("__")):
                 receiver = dotted(node.func.value)
                 if receiver is not None:
                     found.add(receiver)
@@ -103,79 +114,6 @@ def _live(scan, scope) -> frozenset:
     if scope.kind == "function" or scope.name in scan.toplevel:
         return frozenset(params)
     return frozenset(params[1:]) if scope.name == "forward" else frozenset()
-
-
-class _Taint:
-    def __init__(self, scope, start: frozenset, computed: _Computed):
-        self.scope = scope
-        self.computed = computed
-        self.tainted: set[str] = set(start)
-        self.facts: dict[int, tuple[bool, frozenset]] = {}
-        flows = []  # (names bound, expressions their value is computed from)
-        for node in scope.nodes:
-            kind = type(node)
-            if kind is ast.Assign:
-                flows.append((_targets(node.targets), [node.value]))
-            elif kind is ast.AnnAssign and node.value is not None:
-                flows.append((_targets([node.target]), [node.value]))
-            elif kind is ast.AugAssign:
-                flows.append((_targets([node.target]), [node.value, node.target]))
-            elif kind is ast.For or kind is ast.AsyncFor or kind is ast.comprehension:
-                flows.append((_targets([node.target]), [node.iter]))
-            elif kind is ast.withitem and node.optional_vars is not None:
-                flows.append((_targets([node.optional_vars]), [node.context_expr]))
-            elif kind is ast.NamedExpr:
-                flows.append((_targets([node.target]), [node.value]))
-            elif kind is ast.Call and type(node.func) is ast.Attribute:
-                receiver = dotted(node.func.value)
-                method = node.func.attr
-                if receiver is not None and (method in _FILLS or (method.endswith("_") and not method.endswith("__"))):
-                    # `hs.append(h.detach())`, `h.detach_()`, `buf.copy_(x.data)`: the receiver holds it
-                    flows.append(({receiver}, [node]))
-        grew = True
-        while grew:
-            grew = False
-            for names, exprs in flows:
-                if not names <= self.tainted and any(self.holds(e) for e in exprs):
-                    self.tainted |= names
-                    grew = True
-
-    def holds(self, expr) -> bool:
-        """Whether a value computed by ``expr`` may hold a cut."""
-        found = self.facts.get(id(expr))
-        if found is None:
-            found = self.facts[id(expr)] = _read(expr, self.computed)
-        has_cut, names = found
-        return has_cut or not names.isdisjoint(self.tainted)
-
-    def reaches_sink(self, scan, returns: bool) -> bool:
-        for node in self.scope.nodes:
-            kind = type(node)
-            if kind is ast.Return and returns and node.value is not None and self.holds(node.value):
-                return True
-            if kind is ast.Call and not scan.lasts(node.func).isdisjoint(BACKWARDS) and self.holds(node):
-                return True
-        return False
-
-
-def _targets(targets) -> set[str]:
-    """Every name a target may bind or fill: names and attribute chains, with a subscript's base."""
-    found = set()
-    stack = list(targets)
-    while stack:
-        target = stack.pop()
-        kind = type(target)
-        if kind is ast.Name or kind is ast.Attribute:
-            name = dotted(target)
-            if name:
-                found.add(name)
-            elif kind is ast.Attribute:
-                stack.append(target.value)
-        elif kind is ast.Subscript or kind is ast.Starred:
-            stack.append(target.value)
-        elif kind is ast.Tuple or kind is ast.List:
-            stack.extend(target.elts)
-    return found
 
 
 def _read(expr, computed: _Computed) -> tuple[bool, frozenset]:

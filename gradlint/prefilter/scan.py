@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from gradlint.prefilter.cuts import cut_reaches_a_sink
 from gradlint.prefilter.grad import Grad, Summary, live_parameters
+from gradlint.prefilter.rebuilds import rebuild_is_trained
 from gradlint.prefilter.saved import aliases_of, edits_a_saved_tensor
 from gradlint.prefilter.steps import steps_before_a_backward
 from gradlint.prefilter.tables import (
@@ -255,7 +256,8 @@ class Scan:
         top = scopes[0]
         if "GL003" in codes and any(s.switch for s in scopes):
             return True
-        if "GL002" in codes and (top.rebuild or any(s.rebuild and (s.switch or s.backward) for s in scopes)):
+        if "GL002" in codes and (top.rebuild or any(s.rebuild and (s.switch or s.backward) for s in scopes)) \
+                and rebuild_is_trained(self):
             return True
         if "GL005" in codes:
             if any(s.step and s.backward and s.kind != "class" and steps_before_a_backward(self, s) for s in scopes):
