@@ -431,3 +431,47 @@ def test_every_saved_tensor_edit_of_the_grid_is_let_through(monkeypatch):
             missed.append(name)
     assert with_facts > 8000  # the grid is mostly edits of saved tensors
     assert not missed, missed[:20]
+
+
+# GL002 over a grid: every way to pull values out of a tensor (or to take one with history), times
+# every rebuild spelling, times every way to train the rebuilt tensor, times where the code sits.
+_PULLS = {
+    "item": "v = out.item()", "tolist": "v = out.tolist()", "numpy": "v = out.detach().numpy()",
+    "float": "v = float(out)", "int": "v = int(out.sum())", "tensor": "v = out", "scaled": "v = out.sum().item() * 2",
+    "listcomp": "v = [o.item() for o in out]", "no_grad": "with torch.no_grad():\n    v = model(x)",
+}
+_REBUILDS = {
+    "tensor": "t = torch.tensor(v)", "tensor_requires_grad": "t = torch.tensor(v, requires_grad=True)",
+    "as_tensor": "t = torch.as_tensor(v)", "from_numpy": "t = torch.from_numpy(v)",
+    "FloatTensor": "t = torch.FloatTensor([v])", "Variable": "t = Variable(torch.Tensor([v]), requires_grad=True)",
+    "aliased": "t = T.tensor(v)", "imported": "t = tensor(v)",
+}
+_TRAININGS = {
+    "none": "", "requires_grad_": "t.requires_grad_()", "requires_grad": "t.requires_grad = True",
+    "backward": "(t * 2).sum().backward()", "loss": "loss = t.mean()\nloss.backward()",
+    "autograd": "torch.autograd.backward(t.sum())", "list": "ts = []\nts.append(t)\nts[0].requires_grad_()",
+}
+_PLACES = {
+    "function": lambda body: "def step(model, x):\n    out = model(x)\n" + _indent(body, 4) + "\n",
+    "forward": lambda body: ("class M(torch.nn.Module):\n    def forward(self, x):\n        out = self.net(x)\n"
+                             + _indent(body, 8) + "\n"),
+    "module": lambda body: "model = Net()\nout = model(x)\n" + body + "\n",
+    "loop": lambda body: "def step(model, xs):\n    for x in xs:\n        out = model(x)\n" + _indent(body, 8) + "\n",
+}
+
+
+@pytest.mark.slow
+def test_every_round_trip_of_the_grid_is_let_through(monkeypatch):
+    monkeypatch.delenv(prefilter.DISABLE_ENV, raising=False)
+    head = "import torch\nimport torch as T\nfrom torch import tensor\nfrom torch.autograd import Variable\n"
+    missed, with_facts = [], 0
+    for (pull, rebuild, training, place) in itertools.product(_PULLS, _REBUILDS, _TRAININGS, _PLACES):
+        body = "\n".join(filter(None, (_PULLS[pull], _REBUILDS[rebuild], _TRAININGS[training])))
+        source = head + _PLACES[place](body)
+        facts = _facts_for(source.encode())
+        with_facts += "GL002" in facts
+        tree = engine._read_ast(source)[0]
+        missed += [f"{pull}/{rebuild}/{training}/{place}: {code}" for code in sorted(facts)
+                   if not prefilter.may_report(source, tree, frozenset({code}))]
+    assert with_facts > 500
+    assert not missed, missed[:20]
