@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 
-from gradlint.prefilter.tables import BACKWARDS, CUT_METHODS, dotted
+from gradlint.prefilter.tables import BACKWARDS, dotted
 from gradlint.prefilter.taint import FILLS, Taint
 
 
@@ -27,7 +27,7 @@ def cut_reaches_a_sink(scan) -> bool:
     top = scan.scopes[0]
     bound_globals = _bound(top)
     computed = _Computed(bound_globals, frozenset(), scan.grad(top))
-    tainted_globals = Taint(top, frozenset(), lambda expr: _read(expr, computed)).tainted
+    tainted_globals = Taint(top, frozenset(), lambda expr: _read(scan, expr, computed)).tainted
     for scope in scan.scopes:
         if scope.kind == "class" or not scope.sink:
             continue  # the walker never walks a class body
@@ -36,7 +36,7 @@ def cut_reaches_a_sink(scan) -> bool:
             continue
         computed = _Computed(bound_globals if scope is top else bound_globals | _bound(scope), _live(scan, scope),
                              scan.grad(scope))
-        if _reaches_sink(scan, Taint(scope, start, lambda expr, c=computed: _read(expr, c)), returns=scope is not top):
+        if _reaches_sink(scan, Taint(scope, start, lambda expr, c=computed: _read(scan, expr, c)), returns=scope is not top):
             return True
     return False
 
@@ -116,41 +116,8 @@ def _live(scan, scope) -> frozenset:
     return frozenset(params[1:]) if scope.name == "forward" else frozenset()
 
 
-def _read(expr, computed: _Computed) -> tuple[bool, frozenset]:
-    """(whether ``expr`` contains a cut of a computed value, every name and attribute-chain
-    prefix it reads)."""
-    has_cut, names, stack = False, set(), [expr]
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind is ast.Name:
-            names.add(node.id)
-            continue
-        if kind is ast.Attribute:
-            if node.attr == "data" and type(node.ctx) is ast.Load:
-                has_cut = has_cut or computed(node.value)
-            name = dotted(node)
-            if name is not None:
-                parts = name.split(".")
-                names.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
-                # `a.data.b`: the `.data` inside the chain is a cut of `a`
-                has_cut = has_cut or any(part == "data" and computed(_chain(parts[:i]))
-                                         for i, part in enumerate(parts[:-1]) if i)
-                continue
-        elif kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in CUT_METHODS:
-            has_cut = has_cut or computed(node.func.value)
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if type(value) is list:
-                stack.extend(v for v in value if isinstance(v, ast.AST))
-            elif isinstance(value, ast.AST):
-                stack.append(value)
-    return has_cut, frozenset(names)
-
-
-def _chain(parts: list[str]) -> ast.expr:
-    """The ``ast`` of the dotted name ``parts``."""
-    expr: ast.expr = ast.Name(parts[0], ast.Load())
-    for part in parts[1:]:
-        expr = ast.Attribute(expr, part, ast.Load())
-    return expr
+def _read(scan, expr, computed: _Computed) -> tuple[bool, frozenset]:
+    """(whether ``expr`` cuts a value the walker records a cut of, the names and chain prefixes
+    it reads)."""
+    summary = scan.summary(expr)
+    return any(map(computed, summary.cuts)), summary.prefixes

@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
-from gradlint.prefilter.tables import MOVES, bound_names, dotted, true
+from gradlint.prefilter.tables import CUT_METHODS, MOVES, bound_names, dotted, true
 
 _TENSOR_SEGMENTS = frozenset({"grad", "data"})
 
@@ -45,13 +45,14 @@ def _tensor_methods() -> frozenset:
 
 
 class Summary:
-    """What an expression reads: its names and attribute chains, the chains it calls, and
-    whether it surely makes a tensor somewhere (a torch call, ``.grad``, a tensor-only method)."""
+    """What an expression reads: its names and attribute chains, the chains it calls, whether it
+    surely makes a tensor somewhere (a torch call, ``.grad``, a tensor-only method), and what it
+    cuts. Lambdas are left out: the walker never walks one."""
 
-    __slots__ = ("chains", "callees", "tensor", "self_chain", "self_callee", "prefixes", "callee_prefixes")
+    __slots__ = ("chains", "callees", "tensor", "self_chain", "self_callee", "prefixes", "callee_prefixes", "cuts")
 
     def __init__(self, expr: ast.AST, scan):
-        chains, callees, tensor = set(), set(), False
+        chains, callees, tensor, cuts = set(), set(), False, []
         stack = [expr]
         while stack:
             node = stack.pop()
@@ -60,13 +61,22 @@ class Summary:
                 chains.add(node.id)
                 continue
             if kind is ast.Attribute:
+                if node.attr == "data" and type(node.ctx) is ast.Load:
+                    cuts.append(node.value)
                 name = dotted(node)
                 if name is not None:
                     chains.add(name)
+                    link = node.value  # `a.data.b`: the `.data` inside the chain is a cut of `a`
+                    while type(link) is ast.Attribute:
+                        if link.attr == "data":
+                            cuts.append(link.value)
+                        link = link.value
                     continue
                 tensor = tensor or node.attr in _TENSOR_SEGMENTS
             elif kind is ast.Call:
                 func = node.func
+                if type(func) is ast.Attribute and func.attr in CUT_METHODS:
+                    cuts.append(func.value)
                 name = dotted(func)
                 if name is None:
                     tensor = True  # `nn.ReLU()(x)`, `self.blocks[0](x)`: a module's result
@@ -93,6 +103,7 @@ class Summary:
         # Every chain and every prefix of one: a chain is judged by its prefixes (``Walker.lookup``)
         self.prefixes = frozenset(p for c in chains for p in _prefixes(c))
         self.callee_prefixes = frozenset(p for c in callees for p in _prefixes(c))
+        self.cuts = tuple(cuts)  # the operands of the cuts in it (``.detach()``, ``.data``)
 
 
 class Grad:
