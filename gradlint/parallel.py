@@ -66,7 +66,7 @@ def check_all(jobs: list[runner.Job], workers: int, hashed: bool = False) -> Ite
     chunks = _chunks(sorted(jobs, key=lambda job: -(job.size or _size(job.target))), workers)
     pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)),
                                mp_context=multiprocessing.get_context(method),
-                               initializer=_start)
+                               initializer=_start, initargs=(os.getpid(),))
     lost: list[runner.Job] = []
     try:
         futures = {pool.submit(_check_chunk, [(j.index, j.target, j.codes) for j in chunk], hashed): chunk
@@ -117,17 +117,18 @@ def _chunks(jobs: list[runner.Job], workers: int) -> list[list[runner.Job]]:
     return [jobs[i:i + size] for i in range(0, len(jobs), size)]
 
 
-def _start() -> None:
+def _start(parent: int) -> None:
     # Ctrl-C is the parent's to handle: it stops handing out chunks and reports. A worker that
     # took it too would print a traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _end_with_parent()
+    _end_with_parent(parent)
     from gradlint import engine  # noqa: F401  (under spawn: once per worker, not per file)
 
 
-def _end_with_parent() -> None:
+def _end_with_parent(parent: int) -> None:
     """On Linux, ask the kernel to end this worker when the parent dies, however it dies (a
-    worker left behind would wait for work forever and hold the parent's stdout open)."""
+    worker left behind would wait for work forever and hold the parent's stdout open); and end
+    now if it died before the request was made."""
     if not sys.platform.startswith("linux"):
         return
     try:
@@ -135,7 +136,9 @@ def _end_with_parent() -> None:
 
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
-        pass
+        return
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _check_chunk(items: list[tuple[int, runner.Target, frozenset[str]]],

@@ -114,22 +114,23 @@ def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]], *
         _collect(result, errors, index, outcome)
 
     hashed = cache is not None
-    with (progress or _no_progress)(len(todo)) as advance:
-        if jobs > 1 and len(todo) > 1:
-            from gradlint import parallel
+    try:
+        with (progress or _no_progress)(len(todo)) as advance:
+            if jobs > 1 and len(todo) > 1:
+                from gradlint import parallel
 
-            if len(todo) >= parallel.POOL_MIN:
-                for index, outcome in parallel.check_all(todo, jobs, hashed):
-                    done(index, outcome)
-                    advance(1)
-                todo = []
-        for job in todo:
-            done(job.index, check(job.target, job.codes, hashed))
-            advance(1)
-    if cache is not None:
-        warning = cache.save()
-        if warning is not None:
-            result.warnings.append(warning)
+                if len(todo) >= parallel.POOL_MIN:
+                    for index, outcome in parallel.check_all(todo, jobs, hashed):
+                        done(index, outcome)
+                        advance(1)
+                    todo = []
+            for job in todo:
+                done(job.index, check(job.target, job.codes, hashed))
+                advance(1)
+    finally:  # an interrupted run keeps what it linted
+        warning = cache.save() if cache is not None else None
+    if warning is not None:
+        result.warnings.append(warning)
     result.errors = [message for _, message in sorted(errors)]
     result.findings.sort()
     return result

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gradlint import cache, cli, engine
+from gradlint import cache, cli, engine, runner
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD = ("import torch\nbase = torch.ones(3, requires_grad=True)\nu = base * 4\nsq = u ** 2\nu.add_(3)\n"
@@ -374,3 +374,18 @@ def test_a_notebook_is_cached_with_its_cells(capsys, monkeypatch, tmp_path, lint
     linted.clear()
     assert check(capsys, *args) == cold and linted == []
     assert "cell 3" in cold[1]
+
+
+def test_an_interrupted_run_keeps_what_it_linted(project, capsys, monkeypatch):
+    real = runner.check
+    seen = []
+
+    def check_then_stop(target, codes, hashed=False):
+        if seen:
+            raise KeyboardInterrupt
+        seen.append(target.name)
+        return real(target, codes, hashed)
+
+    monkeypatch.setattr(runner, "check", check_then_stop)
+    assert cli.main(["check", "--cache-dir", "c", "-j", "1"]) == 130
+    assert [Path(entry["path"]).name for entry in entries(project / "c").values()] == seen

@@ -327,8 +327,21 @@ def test_a_module_nested_within_the_limit_is_read():
 # whose methods still reach trainables (`self.forward()`, a bound attribute called, a module
 # attribute), a base named Module defined in the file, two classes of one name, `float(u)` keeping
 # records, results of functions that run under no_grad being tensors, receivers that a fill or an
-# in-place method makes computed, a step pending across an if's branches.
+# in-place method makes computed, a step pending across an if's branches; and from a second round:
+# a tuple target `x.requires_grad, y = True`, a `with no_grad() as x` the walker does not bind,
+# bindings in lambdas and in a set_grad_enabled(…) statement's arguments, a parameter made live
+# by a saved record handed to it, an identifier NFKC folds, a backward root after a starred argument.
 _MISSED = [
+    ('01_tuple_target_requires_grad_true_GL003', 'import torch\nnet = torch.nn.Linear(3, 3)\nwith torch.no_grad():\n    x = net(torch.ones(3))\nx.requires_grad, y = True\n', 'GL003'),
+    ('01b_tuple_target_requires_grad_true_rebuilt_GL002', 'import torch\nx = torch.ones(2, requires_grad=True)\nr = torch.tensor((x * 2).tolist())\nr.requires_grad, z = True\n', 'GL002'),
+    ('02_with_nograd_as_root_no_rebind_GL005', 'import torch\nmodel = torch.nn.Linear(2, 2)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nloss = model(torch.ones(2)).sum()\nopt.step()\nwith torch.no_grad() as loss:\n    pass\nloss.backward()\n', 'GL005'),
+    ('02b_with_nograd_as_keeps_saved_record_GL005', 'import torch\nw = torch.nn.Parameter(torch.ones(2))\nx = torch.ones(2)\ny = w * x\nwith torch.no_grad() as x:\n    pass\nx.add_(1)\n', 'GL005'),
+    ('03_walrus_in_lambda_rebinds_root_GL005', 'import torch\nmodel = torch.nn.Linear(2, 2)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nloss = model(torch.ones(2)).sum()\nopt.step()\nf = lambda: (loss := 0)\nloss.backward()\n', 'GL005'),
+    ('04_set_grad_enabled_stmt_args_unwalked_GL005', 'import torch\nmodel = torch.nn.Linear(2, 2)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nloss = model(torch.ones(2)).sum()\nopt.step()\ntorch.set_grad_enabled(bool(loss := 0))\nloss.backward()\n', 'GL005'),
+    ('05_saved_argument_makes_param_live_cut_GL001', 'import torch\nw = torch.ones(2, requires_grad=True)\ndef helper(p):\n    return p.detach()\ndef main(u):\n    y = u * w\n    helper(u)\n', 'GL001'),
+    ('05b_saved_argument_param_live_to_callee_GL005', 'import torch\nw = torch.ones(2, requires_grad=True)\ndef helper2(x):\n    y = x * x\n    x.add_(1)\ndef helper(p):\n    helper2(p + 0)\ndef main(u):\n    y = u * w\n    helper(u)\n', 'GL005'),
+    ('06_nfkc_identifier_same_in_ast_distinct_in_libcst_GL005', 'import torch\nw = torch.ones(2, requires_grad=True)\nu = torch.ones(2)\ny = u * w\nｕ = torch.zeros(2)\nu.add_(1)\n', 'GL005'),
+    ('07_backward_root_after_starred_arg_GL005', 'import torch\nmodel = torch.nn.Linear(2, 2)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\nloss = model(torch.ones(2)).sum()\nopt.step()\ntorch.autograd.backward(*(), loss)\n', 'GL005'),
     ('01_plain_class_self_forward_GL001', 'class T:\n    def f(self):\n        return self.forward().detach()\n', 'GL001'),
     ('02_plain_class_attr_call_GL001', 'class T:\n    def __init__(self, m):\n        self.m = m\n    def f(self):\n        return self.m().detach()\n', 'GL001'),
     ('03_float_keeps_records_GL005', 'def f(net, u):\n    u * net()\n    v = float(u)\n    u = 0\n    v += 1\n', 'GL005'),

@@ -25,6 +25,9 @@ of the name winning wherever it stands (a ``try``/``except ImportError`` fallbac
 a function). Here a name imported more than once may be any of its imports, and a condition holds
 if it holds for one of them.
 
+Identifiers. ``ast`` folds identifiers to NFKC (``ｕ`` is ``u``), libcst keeps them as written:
+a module with a word that NFKC changes is let through.
+
 Texts. The text conditions search the bytes read as UTF-8; ``ast`` and libcst read them in the
 encoding a ``coding:`` cookie declares (``unicode_escape`` makes `retain\\u005fgraph` text of
 `retain_graph`). A module that declares any encoding but UTF-8 meets every text condition.
@@ -85,6 +88,8 @@ def may_report(text: str, tree: ast.Module, codes: frozenset[str]) -> bool:
     # The texts are searched in ``text``, the bytes read as UTF-8; ``ast`` and libcst read them
     # in the encoding a ``coding:`` cookie declares, where `retain\u005fgraph` may be
     # `retain_graph`: with any other cookie the text conditions are taken as met.
+    if not text.isascii() and _folded_identifiers(text):
+        return True
     other = _other_coding(text)
     if ("GL003" in codes and other) or ("GL004" in codes and (other or "retain_graph" in text)):
         return True
@@ -100,6 +105,17 @@ def may_report(text: str, tree: ast.Module, codes: frozenset[str]) -> bool:
         return scan.reports(wanted)
     finally:
         scan.clear()  # its caches refer back to it: left alone, only the cyclic collector frees the tree
+
+
+_NON_ASCII_WORD = re.compile(r"\w*[^\x00-\x7f]\w*")
+
+
+def _folded_identifiers(text: str) -> bool:
+    """Whether a word of ``text`` changes under NFKC, as ``ast`` folds identifiers and libcst
+    does not (``ｕ`` is ``u`` to one and not to the other): the two could disagree on names."""
+    import unicodedata
+
+    return any(unicodedata.normalize("NFKC", word) != word for word in _NON_ASCII_WORD.findall(text))
 
 
 _CODING = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.ASCII)

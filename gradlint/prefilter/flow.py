@@ -108,11 +108,17 @@ class StatementFlow:
             self.effects([stmt])
 
     def with_(self, stmt) -> None:
-        # (a target is a root too: `with … as p[0]` edits p, as `Walker.bind` does)
+        self.with_items(stmt)
+        self.block(stmt.body)
+
+    def with_items(self, stmt) -> None:
+        """The items of a ``with``, and their targets as roots too (`with … as p[0]` edits p, as
+        ``Walker.bind`` does). The walker neither evaluates nor binds an item that switches
+        recording (``Walker.with_``): where one may be such an item, its target is not rebound."""
         self.effects([*(i.context_expr for i in stmt.items),
                       *(i.optional_vars for i in stmt.items if i.optional_vars is not None)],
-                     [(i.optional_vars, i.context_expr) for i in stmt.items if i.optional_vars is not None])
-        self.block(stmt.body)
+                     [(i.optional_vars, i.context_expr) for i in stmt.items
+                      if i.optional_vars is not None and not self.scan.may_switch_recording(i.context_expr)])
 
     def loop(self, stmt) -> None:
         entry = self.copy()

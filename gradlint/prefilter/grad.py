@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from gradlint.prefilter.saved import record_holders
 from gradlint.prefilter.tables import CUT_METHODS, MOVES, bound_names, dotted, true
 
 _TENSOR_SEGMENTS = frozenset({"grad", "data"})
@@ -302,9 +303,9 @@ def _walker_names() -> tuple[re.Pattern, frozenset]:
 
 def live_parameters(scan) -> frozenset:
     """``param@function`` for each parameter of a module-level function that some call by the
-    function's bare name hands a value that may require grad (``facts.live_arguments``: by
-    position, ``facts.parameters``, or by keyword; every parameter after a ``*args``), to a
-    fixed point."""
+    function's bare name hands a value that may require grad (``facts.live_arguments``) or hold
+    a saved record (``facts.saved_arguments``, which makes it live too): by position
+    (``facts.parameters``), or by keyword; every parameter after a ``*args``; to a fixed point."""
     signatures: dict[str, list[list[str]]] = {}
     for scope in scan.scopes:
         if scope.kind == "function" and scope.name in scan.toplevel and scope.params is not None:
@@ -318,17 +319,28 @@ def live_parameters(scan) -> frozenset:
             if scope.kind == "class" or scope.bare_calls.isdisjoint(scan.toplevel):
                 continue
             grad = scan.grad(scope, live)
+            records: list = []  # made on first need
+
+            def hands(arg) -> bool:
+                """An argument that may require grad, or hold a saved record: a parameter handed
+                one is live too (``Walker.function_body``: ``facts.saved_arguments``)."""
+                if grad.requires(arg):
+                    return True
+                if not records:
+                    records.append(record_holders(scan, scope, scan.live_of(scope, live) if scope.params else frozenset()))
+                return records[0].holds(arg)
+
             for node in scope.nodes:
                 if type(node) is not ast.Call or type(node.func) is not ast.Name or node.func.id not in signatures:
                     continue
                 name = node.func.id
                 starred = any(type(a) is ast.Starred for a in node.args)
                 for i, arg in enumerate(node.args):
-                    if type(arg) is not ast.Starred and grad.requires(arg):
+                    if type(arg) is not ast.Starred and hands(arg):
                         for params in signatures[name]:
                             found.update(f"{p}@{name}" for p in (params if starred else params[i:i + 1]))
                 for keyword in node.keywords:
-                    if keyword.arg is not None and grad.requires(keyword.value):
+                    if keyword.arg is not None and hands(keyword.value):
                         found.add(f"{keyword.arg}@{name}")
         if found == live:
             return live

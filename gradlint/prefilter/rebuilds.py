@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from gradlint.prefilter.taint import Taint
-from gradlint.prefilter.tables import BACKWARDS, subtree, true
+from gradlint.prefilter.tables import BACKWARDS, requires_grad_targets, subtree, true
 
 _PULLS = frozenset({"item", "tolist", "numpy"})
 
@@ -43,7 +43,7 @@ def rebuild_is_trained(scan) -> bool:
                 return True
         for node in scope.nodes:  # `t.requires_grad = True`
             if type(node) is ast.Assign and true(node.value) and any(
-                    type(t) is ast.Attribute and t.attr == "requires_grad" and rebuilt.holds(t.value) for t in node.targets):
+                    rebuilt.holds(t.value) for t in requires_grad_targets(node)):
                 return True
     return False
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 
 from gradlint.prefilter.flow import Hit, StatementFlow
+from gradlint.prefilter.taint import Taint
 from gradlint.prefilter.tables import (
     BINOPS_THAT_SAVE, REENABLES, bound_names, dotted, keeping_methods, output_tables, subtree,
 )
@@ -110,10 +111,7 @@ class SavedFlow(StatementFlow):
     # ---- statements ----
 
     def with_(self, stmt) -> None:
-        # The items are evaluated before the region starts (``Walker.with_``).
-        self.effects([*(i.context_expr for i in stmt.items),
-                      *(i.optional_vars for i in stmt.items if i.optional_vars is not None)],
-                     [(i.optional_vars, i.context_expr) for i in stmt.items if i.optional_vars is not None])
+        self.with_items(stmt)  # evaluated before the region starts (``Walker.with_``)
         outer = self.nograd
         if any(self.scan.opens_nograd(i.context_expr) for i in stmt.items):
             self.nograd = True
@@ -337,3 +335,38 @@ def _reenables(scan, nodes) -> bool:
             if any(q.rsplit(".", 1)[-1] in REENABLES for q in scan.quals(node.id)):
                 return True
     return False
+
+
+def record_holders(scan, scope, start: frozenset) -> Taint:
+    """The names of ``scope`` that may hold a saved-for-backward record anywhere in it, without
+    regard to order, with ``start`` (parameters callers may hand one): operands of the ops and
+    modules that may save (not asking whether an operand requires grad), and what is computed
+    from one or from an op or module that may save its output (``Walker.name_call`` seeds a
+    function's parameters with what its arguments hold)."""
+    out_ops, out_binops, _ = output_tables()
+    saved = set(start)
+    for node in scope.nodes:
+        if type(node) is ast.BinOp and isinstance(node.op, BINOPS_THAT_SAVE):
+            saved.update(n for n in (dotted(node.left), dotted(node.right)) if n)
+        elif type(node) is ast.Call:
+            operands = []
+            if scan.op_saves(node.func):
+                operands = [a for a in node.args if type(a) is not ast.Starred]
+                if type(node.func) is ast.Attribute:
+                    operands.append(node.func.value)
+            elif scan.calls_module(node.func, "input", scope):
+                operands = [a for a in node.args if type(a) is not ast.Starred][:1]
+            saved.update(n for n in map(dotted, operands) if n)
+
+    def output(expr) -> bool:
+        for node in subtree(expr):
+            if type(node) is ast.BinOp and isinstance(node.op, out_binops):
+                return True
+            if type(node) is ast.Call:
+                func = node.func
+                if scan.calls_module(func, "output", scope) or (type(func) is ast.Attribute and func.attr in out_ops) or (
+                        type(func) is ast.Name and any(q.rsplit(".", 1)[-1] in out_ops for q in scan.quals(func.id))):
+                    return True
+        return False
+
+    return Taint(scope, frozenset(saved), lambda expr: (output(expr), scan.summary(expr).prefixes))

@@ -16,7 +16,7 @@ from gradlint.prefilter.rebuilds import rebuild_is_trained
 from gradlint.prefilter.saved import aliases_of, edits_a_saved_tensor
 from gradlint.prefilter.steps import steps_before_a_backward
 from gradlint.prefilter.tables import (
-    BACKWARDS, BINOPS_THAT_SAVE, CUT_METHODS, MOVES, bound_names, child_fields, dotted,
+    BACKWARDS, BINOPS_THAT_SAVE, CUT_METHODS, MOVES, bound_names, child_fields, dotted, requires_grad_targets,
     module_tables,
     nograd_names, tables, true, view_methods,
 )
@@ -24,7 +24,7 @@ from gradlint.prefilter.tables import (
 
 # The node kinds the conditions read from a scope's ``nodes``.
 _KEPT = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.comprehension, ast.withitem,
-                   ast.NamedExpr, ast.Call, ast.Return, ast.With, ast.AsyncWith})
+                   ast.NamedExpr, ast.Call, ast.Return, ast.With, ast.AsyncWith, ast.BinOp})
 
 
 class Scope:
@@ -162,8 +162,8 @@ class Scan:
             elif kind is ast.AugAssign:
                 facts.edit = True
             elif kind is ast.Assign:
-                # `x.requires_grad = True` (``Walker.bind``: a literal True only)
-                if true(node.value) and any(type(t) is ast.Attribute and t.attr == "requires_grad" for t in node.targets):
+                # `x.requires_grad = True` (``Walker.bind``: a literal True only, also in a tuple target)
+                if true(node.value) and requires_grad_targets(node):
                     facts.switch = True
             elif kind is ast.Return:
                 if node.value is not None:
@@ -293,9 +293,9 @@ class Scan:
         elif scope.kind != "function" or scope.params is None:
             key, parameters = (id(scope), "none"), frozenset  # only a function is handed values
         elif live is None:
-            key, parameters = (id(scope), "live"), (lambda: self._mine(scope, self.live()))
+            key, parameters = (id(scope), "live"), (lambda: self.live_of(scope, self.live()))
         else:
-            mine = self._mine(scope, live)
+            mine = self.live_of(scope, live)
             key, parameters = (id(scope), mine), (lambda: mine)
         found = self._grads.get(key)
         if found is None:
@@ -309,7 +309,8 @@ class Scan:
         return self._live
 
     @staticmethod
-    def _mine(scope: Scope, live: frozenset) -> frozenset:
+    def live_of(scope: Scope, live: frozenset) -> frozenset:
+        """The parameters of ``scope`` that ``live`` (``param@function`` keys) names."""
         args = scope.params
         return frozenset(p for p in (a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs])
                          if f"{p}@{scope.name}" in live)
@@ -384,6 +385,13 @@ class Scan:
     def may_edit(self, scope: Scope) -> bool:
         """Whether ``scope`` may edit a tensor in place."""
         return scope.edit or (self.inplace_module and scope.call)
+
+    def may_switch_recording(self, expr: ast.expr) -> bool:
+        """Whether ``expr``, a ``with`` item, may be one the walker takes to switch recording off
+        or on, and so neither evaluates nor binds (``Walker.with_``)."""
+        target = expr.func if type(expr) is ast.Call else expr
+        name = dotted(target)
+        return name is not None and any(q.rsplit(".", 1)[-1] in _RECORDING for q in self.quals(name))
 
     def opens_nograd(self, expr: ast.expr) -> bool:
         """Whether ``expr`` (a decorator, a ``with`` item) surely opens a region that records
@@ -567,6 +575,9 @@ class Scan:
                 break
         name = dotted(expr)
         return name[: -len(".data")] if name and name.endswith(".data") else name
+
+
+_RECORDING = frozenset({"no_grad", "inference_mode", "enable_grad", "set_grad_enabled"})
 
 
 def _may_construct(expr) -> bool:

@@ -62,7 +62,10 @@ class StepFlow(StatementFlow):
 
     def effects(self, roots: list, bindings: list = (), loop_target: bool = False) -> None:
         # One statement shares one ``seq``: a step in it is after every earlier binding and not
-        # after its own; its calls may run in any order.
+        # after its own; its calls may run in any order. Only its own targets count as rebinding
+        # (a walrus or a comprehension may sit where the walker never goes: a lambda, the
+        # arguments of a `set_grad_enabled(…)` statement): a name left bound before a step only
+        # keeps a backward of it in view.
         step, roots_of_backwards, rebound, augmented = False, set(), set(), set()
         for node in self.nodes(roots):
             kind = type(node)
@@ -72,10 +75,6 @@ class StepFlow(StatementFlow):
                     step = True
                 if not self.scan.lasts(func).isdisjoint(BACKWARDS):
                     roots_of_backwards |= _roots(node)
-            elif kind is ast.NamedExpr:
-                rebound.update(bound_names(node.target))
-            elif kind is ast.comprehension:
-                rebound.update(bound_names(node.target))
             elif kind is ast.AugAssign:
                 augmented.update(bound_names(node.target))
         for target, _ in bindings:
@@ -94,7 +93,8 @@ class StepFlow(StatementFlow):
 def _roots(call: ast.Call) -> set[str]:
     """The dotted names a backward call may take as its root (``Walker.method_call``,
     ``Walker.torch_call``)."""
-    exprs = [*call.args[:1], *(k.value for k in call.keywords if k.arg in ("outputs", "tensors"))]
+    positional = [a for a in call.args if type(a) is not ast.Starred]
+    exprs = [*positional[:1], *(k.value for k in call.keywords if k.arg in ("outputs", "tensors"))]
     func = call.func
     if type(func) is ast.Attribute:
         receiver = func.value

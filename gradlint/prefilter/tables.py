@@ -155,9 +155,9 @@ def child_fields(kind: type) -> tuple[str, ...]:
 
 
 def subtree(root: ast.AST, into_statements: bool = True) -> list[ast.AST]:
-    """Every node under ``root``, ``root`` included (contexts and operators aside); without the
-    bodies of nested statements when ``into_statements`` is False (a compound statement's header
-    only)."""
+    """Every node under ``root``, ``root`` included (contexts and operators aside, and what is in
+    a lambda, which the walker never walks); without the bodies of nested statements when
+    ``into_statements`` is False (a compound statement's header only)."""
     nodes, stack = [], [root]
     while stack:
         node = stack.pop()
@@ -165,6 +165,8 @@ def subtree(root: ast.AST, into_statements: bool = True) -> list[ast.AST]:
             continue
         nodes.append(node)
         kind = type(node)
+        if kind is ast.Lambda:
+            continue  # the walker never walks one
         fields = child_fields(kind)
         if not into_statements and isinstance(node, ast.stmt):
             fields = [f for f in fields if f not in _BODIES]
@@ -175,3 +177,17 @@ def subtree(root: ast.AST, into_statements: bool = True) -> list[ast.AST]:
             elif value is not None:
                 stack.append(value)
     return nodes
+
+
+def requires_grad_targets(node: ast.Assign) -> list[ast.Attribute]:
+    """The `….requires_grad` targets of an assignment, in a tuple or list target too."""
+    found, stack = [], list(node.targets)
+    while stack:
+        target = stack.pop()
+        if type(target) is ast.Attribute and target.attr == "requires_grad":
+            found.append(target)
+        elif type(target) in (ast.Tuple, ast.List):
+            stack.extend(target.elts)
+        elif type(target) is ast.Starred:
+            stack.append(target.value)
+    return found
