@@ -50,10 +50,11 @@ class Summary:
     surely makes a tensor somewhere (a torch call, ``.grad``, a tensor-only method), and what it
     cuts. Lambdas are left out: the walker never walks one."""
 
-    __slots__ = ("chains", "callees", "tensor", "self_chain", "self_callee", "prefixes", "callee_prefixes", "cuts")
+    __slots__ = ("chains", "callees", "tensor", "self_chain", "self_callee", "prefixes", "callee_prefixes", "cuts",
+                 "operators", "opaque_call")
 
     def __init__(self, expr: ast.AST, scan):
-        chains, callees, tensor, cuts = set(), set(), False, []
+        chains, callees, tensor, cuts, operators, opaque = set(), set(), False, [], set(), False
         stack = [expr]
         while stack:
             node = stack.pop()
@@ -80,7 +81,7 @@ class Summary:
                     cuts.append(func.value)
                 name = dotted(func)
                 if name is None:
-                    tensor = True  # `nn.ReLU()(x)`, `self.blocks[0](x)`: a module's result
+                    tensor = opaque = True  # `nn.ReLU()(x)`, `self.blocks[0](x)`: a module's result
                 else:
                     callees.add(name)
                     if type(func) is ast.Attribute and func.attr in _tensor_methods():
@@ -88,6 +89,8 @@ class Summary:
                     elif name.partition(".")[0] in scan.imports and any(
                             q.startswith("torch") for q in scan.quals(name)):
                         tensor = True  # ``Walker.torch_call``
+            elif kind is ast.BinOp:
+                operators.add(type(node.op))
             elif kind is ast.Lambda:
                 continue  # never walked
             for field in node._fields:
@@ -105,6 +108,8 @@ class Summary:
         self.prefixes = frozenset(p for c in chains for p in _prefixes(c))
         self.callee_prefixes = frozenset(p for c in callees for p in _prefixes(c))
         self.cuts = tuple(cuts)  # the operands of the cuts in it (``.detach()``, ``.data``)
+        self.operators = frozenset(operators)  # the classes of its binary operators
+        self.opaque_call = opaque  # it calls something that is not a name or attribute chain
 
 
 class Grad:

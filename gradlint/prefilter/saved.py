@@ -345,10 +345,10 @@ def record_holders(scan, scope, start: frozenset) -> Taint:
     function's parameters with what its arguments hold)."""
     out_ops, out_binops, _ = output_tables()
     saved = set(start)
+    for node in scope.binops:
+        saved.update(n for n in (dotted(node.left), dotted(node.right)) if n)
     for node in scope.nodes:
-        if type(node) is ast.BinOp and isinstance(node.op, BINOPS_THAT_SAVE):
-            saved.update(n for n in (dotted(node.left), dotted(node.right)) if n)
-        elif type(node) is ast.Call:
+        if type(node) is ast.Call:
             operands = []
             if scan.op_saves(node.func):
                 operands = [a for a in node.args if type(a) is not ast.Starred]
@@ -358,15 +358,26 @@ def record_holders(scan, scope, start: frozenset) -> Taint:
                 operands = [a for a in node.args if type(a) is not ast.Starred][:1]
             saved.update(n for n in map(dotted, operands) if n)
 
-    def output(expr) -> bool:
-        for node in subtree(expr):
-            if type(node) is ast.BinOp and isinstance(node.op, out_binops):
+    def output(summary) -> bool:
+        if summary.opaque_call or not summary.operators.isdisjoint(out_binops):
+            return True  # (a call of a call or an item: a module, say, built on the spot)
+        for callee in summary.callees:
+            if any(q.rsplit(".", 1)[-1] in out_ops for q in scan.quals(callee)) or scan.calls_module(
+                    _chain(callee), "output", scope):
                 return True
-            if type(node) is ast.Call:
-                func = node.func
-                if scan.calls_module(func, "output", scope) or (type(func) is ast.Attribute and func.attr in out_ops) or (
-                        type(func) is ast.Name and any(q.rsplit(".", 1)[-1] in out_ops for q in scan.quals(func.id))):
-                    return True
         return False
 
-    return Taint(scope, frozenset(saved), lambda expr: (output(expr), scan.summary(expr).prefixes))
+    def read(expr) -> tuple[bool, frozenset]:
+        summary = scan.summary(expr)
+        return output(summary), summary.prefixes
+
+    return Taint(scope, frozenset(saved), read)
+
+
+def _chain(name: str) -> ast.expr:
+    """The ``ast`` of the dotted name ``name``."""
+    parts = name.split(".")
+    expr: ast.expr = ast.Name(parts[0], ast.Load())
+    for part in parts[1:]:
+        expr = ast.Attribute(expr, part, ast.Load())
+    return expr

@@ -24,7 +24,7 @@ from gradlint.prefilter.tables import (
 
 # The node kinds the conditions read from a scope's ``nodes``.
 _KEPT = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.comprehension, ast.withitem,
-                   ast.NamedExpr, ast.Call, ast.Return, ast.With, ast.AsyncWith, ast.BinOp})
+                   ast.NamedExpr, ast.Call, ast.Return, ast.With, ast.AsyncWith})
 
 
 class Scope:
@@ -32,7 +32,7 @@ class Scope:
 
     __slots__ = ("kind", "name", "cut", "sink", "rebuild", "edit", "save", "call",
                  "step", "backward", "nodes", "params", "body", "decorators", "decorated_nograd", "bare_calls",
-                 "stores", "switch", "owner", "bases")
+                 "stores", "switch", "owner", "bases", "binops")
 
     def __init__(self, kind: str, name: str, params: ast.arguments | None = None, decorators=()):
         self.kind = kind  # "module", "function", "method", "class"
@@ -42,6 +42,7 @@ class Scope:
         self.decorated_nograd = False  # decorated to record nothing (set once the imports are known)
         self.nodes: list[ast.AST] = []  # its nodes of the ``_KEPT`` kinds, nested scopes' bodies excluded
         self.stores: set[str] = set()  # the names and attribute chains it binds (its ``env``)
+        self.binops: list[ast.BinOp] = []  # its operators that may save (``*``, ``/``, ``**``, ``@``)
         self.body: list[ast.stmt] = []
         self.bare_calls: set[str] = set()  # names called bare here (`helper(x)`)
         self.cut = self.sink = self.rebuild = self.edit = False
@@ -156,6 +157,7 @@ class Scan:
             elif kind is ast.BinOp:
                 if isinstance(node.op, BINOPS_THAT_SAVE):
                     facts.save = True
+                    facts.binops.append(node)
             elif kind is ast.Subscript:
                 if type(node.ctx) is ast.Store:
                     facts.edit = True
