@@ -311,6 +311,8 @@ def _cache(args: argparse.Namespace, config: config_file.Config):
     """The cache for this run (None with --no-cache): --cache-dir, else $GRADLINT_CACHE_DIR,
     else .gradlint_cache in the project root, which is, as for ruff, the folder of the config
     file in use, or the current folder when there is none."""
+    if args.cache_dir == "":
+        raise UsageError("--cache-dir: an empty path (give a folder, or --no-cache)")
     if args.no_cache:
         return None
     from gradlint import cache

@@ -389,3 +389,9 @@ def test_an_interrupted_run_keeps_what_it_linted(project, capsys, monkeypatch):
     monkeypatch.setattr(runner, "check", check_then_stop)
     assert cli.main(["check", "--cache-dir", "c", "-j", "1"]) == 130
     assert [Path(entry["path"]).name for entry in entries(project / "c").values()] == seen
+
+
+def test_an_empty_cache_dir_is_a_usage_error(project, capsys):
+    code, out, err = check(capsys, "--cache-dir", "")
+    assert code == 2 and out == ""
+    assert err.strip().startswith("gradlint: error: --cache-dir: an empty path") and len(err.strip().splitlines()) == 1
