@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -153,22 +154,47 @@ def test_the_corpus_reads_the_same_cold_warm_and_in_any_number_of_processes(tmp_
     assert run("-j", "2", "--no-cache") == cold
 
 
-def test_workers_end_when_the_run_is_interrupted(project):
+def test_workers_end_when_the_run_is_interrupted(project, monkeypatch):
     # Ctrl-C arrives while results are being read (a second one would cut short a shutdown
     # that waits): the workers, who ignore SIGINT themselves, must not be left waiting for work.
-    import multiprocessing
+    import concurrent.futures
 
+    pools = []
+
+    class Recorded(concurrent.futures.ProcessPoolExecutor):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            pools.append(self)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Recorded)
     jobs = [runner.Job(i, runner.Target(str(p), p), frozenset({"GL005"})) for i, p in enumerate(sorted(project.glob("*.py")))]
-    earlier = set(multiprocessing.active_children())
     results = parallel.check_all(jobs, 2)
     next(results)
-    workers = set(multiprocessing.active_children()) - earlier
+    (pool,) = pools
+    workers = [worker.pid for worker in pool._processes.values()]
     assert workers
     with pytest.raises(KeyboardInterrupt):
         results.throw(KeyboardInterrupt)
-    for worker in workers:
-        worker.join(timeout=10)
-    assert not any(worker.is_alive() for worker in workers)
+    # (the pool's own thread reaps them: ask the system, not the Process objects)
+    deadline = time.monotonic() + 10
+    while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_running(pid) for pid in workers)
+
+
+def _running(pid: int) -> bool:
+    """Whether the process exists and is not a zombie (Linux's /proc; elsewhere: a signal 0)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
