@@ -17,6 +17,12 @@ if TYPE_CHECKING:
 # importlib.metadata instead would cost every run a fifth of its start-up.
 __version__ = "0.1.0"
 
+# The distribution's name: "gradlint" on PyPI is another project (a diffusion-MRI tool), so
+# install hints name the dependency itself, or this repository, never the name gradlint alone.
+DISTRIBUTION = "autograd-gradlint"
+TORCH_HINT = "pip install torch (or, in a clone of gradlint: pip install '.[dynamic]')"
+PYGLS_HINT = "pip install pygls (or, in a clone of gradlint: pip install '.[lsp]')"
+
 # name → module that defines it
 _EXPORTS = {
     "lint_paths": "gradlint.runner",
@@ -60,7 +66,7 @@ def __getattr__(name: str):
             if err.name != "torch":
                 raise
             raise ImportError(f"gradlint.{name} reads the autograd record and needs torch: "
-                              "pip install 'gradlint[dynamic]'") from None
+                              f"{TORCH_HINT}") from None
         value = getattr(module, name)
         globals()[name] = value  # later lookups skip this function
         return value

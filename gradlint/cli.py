@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gradlint import __version__, config as config_file, runner
+from gradlint import PYGLS_HINT, TORCH_HINT, __version__, config as config_file, runner
 from gradlint.discovery import discover, passed_by
 from gradlint.finding import STATUSES, Finding
 from gradlint.report import FORMATS
@@ -168,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "codebase and gate only new code); reports what could not be written")
     dynamic = check.add_argument_group(
         "dynamic pass", "run the flagged code with torch and confirm or dismiss each finding with "
-        "evidence from the autograd record (needs torch: pip install 'gradlint[dynamic]')")
+        f"evidence from the autograd record (needs torch: {TORCH_HINT})")
     dynamic.add_argument("--dynamic", action="store_true",
                          help="run each file with findings as a script (or --driver) and give "
                          "every finding a verdict")
@@ -204,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
         "lsp", help="run the language server (for editors)",
         description="Speak the Language Server Protocol on standard input and output: "
         "diagnostics when a file is opened, edited or saved, and a quick fix that adds "
-        "'# noqa'. Needs pygls: pip install 'gradlint[lsp]'.",
+        f"'# noqa'. Needs pygls: {PYGLS_HINT}.",
     )
     lsp.set_defaults(handler=_lsp)
     return parser
@@ -236,8 +236,7 @@ def _check(args: argparse.Namespace) -> int:
     if dynamic:
         from gradlint.dynamic import launch
         if not launch.torch_available():
-            raise UsageError("--dynamic needs torch, which is not installed here: "
-                             "pip install 'gradlint[dynamic]'")
+            raise UsageError(f"--dynamic needs torch, which is not installed here: {TORCH_HINT}")
     changes = _changes(args.diff_base, [t.path for t in targets if t.path is not None])
     from gradlint import parallel, progress
 
@@ -486,7 +485,7 @@ def _lsp(args: argparse.Namespace) -> int:
     except ModuleNotFoundError as err:
         if (err.name or "").partition(".")[0] not in ("pygls", "lsprotocol"):
             raise
-        raise UsageError("gradlint lsp needs pygls: pip install 'gradlint[lsp]'") from None
+        raise UsageError(f"gradlint lsp needs pygls: {PYGLS_HINT}") from None
     return lsp.serve()
 
 

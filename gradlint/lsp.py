@@ -14,7 +14,7 @@ the client offers UTF-8 or UTF-32). Documents are synchronised in full, and line
 ``\\r\\n``, ``\\r`` and ``\\n`` only, as Python and LSP split them (pygls's incremental sync
 splits with ``str.splitlines``, which also breaks at form feeds and U+2028).
 
-Needs pygls (``pip install 'gradlint[lsp]'``); nothing else in gradlint imports this module.
+Needs pygls (``pip install pygls``); nothing else in gradlint imports this module.
 """
 from __future__ import annotations
 

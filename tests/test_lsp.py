@@ -15,6 +15,7 @@ pytest.importorskip("pygls")
 from lsprotocol import types  # noqa: E402
 from pygls.lsp.client import LanguageClient  # noqa: E402
 
+import gradlint  # noqa: E402
 from gradlint import lsp  # noqa: E402
 from gradlint.engine import lint_source  # noqa: E402
 from gradlint.rule import BY_CODE  # noqa: E402
@@ -270,7 +271,7 @@ def test_without_pygls_the_command_says_how_to_get_it():
     proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
                           stdin=subprocess.DEVNULL, timeout=TIMEOUT)
     assert proc.returncode == 2
-    assert proc.stderr == "gradlint: error: gradlint lsp needs pygls: pip install 'gradlint[lsp]'\n"
+    assert proc.stderr == f"gradlint: error: gradlint lsp needs pygls: {gradlint.PYGLS_HINT}\n"
     assert proc.stdout == ""
 
 

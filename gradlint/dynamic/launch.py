@@ -18,6 +18,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from gradlint import TORCH_HINT
 from gradlint.finding import Finding, Verdict
 
 # When two runs decide one finding differently, the more decisive verdict is kept.
@@ -68,7 +69,7 @@ def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_gra
         memory_limit = default_memory_limit()
     if not torch_available():
         raise DynamicUnavailable(
-            "the dynamic pass needs torch: pip install 'gradlint[dynamic]' (or install torch)")
+            f"the dynamic pass needs torch: {TORCH_HINT}")
     fids, files = probes(findings, unrunnable)
 
     verdicts: dict[int, dict] = {}
@@ -198,7 +199,7 @@ class _Server:
             self.close()
             raise DynamicUnavailable(
                 f"the dynamic pass needs torch, which {sys.executable} cannot import "
-                f"({hello['no_torch']}): pip install 'gradlint[dynamic]'")
+                f"({hello['no_torch']}): {TORCH_HINT}")
         if not hello.get("ready"):
             self.close()
             raise DynamicUnavailable(f"the dynamic pass could not start: {self._log_tail() or 'no reason given'}")
@@ -257,7 +258,7 @@ def _run_child(server: _Server, spec: dict, timeout: float) -> dict[int, dict]:
                                      "the dynamic pass allows: raise --memory-limit")
         raise DynamicUnavailable(
             f"the dynamic pass needs torch, which {sys.executable} cannot import"
-            f"{' (' + message + ')' if message else ''}: pip install 'gradlint[dynamic]'")
+            f"{' (' + message + ')' if message else ''}: {TORCH_HINT}")
     verdicts = {int(k): v for k, v in result.get("verdicts", {}).items()}
     reason = _undecided_reason(outcome, timeout, spec.get("memory_limit", 0))
     out = {}

@@ -17,13 +17,15 @@ import os
 
 import pytest
 
+from gradlint import TORCH_HINT
+
 _SECTION = "gradlint dynamic pass"
 _STATE = "_gradlint_state"  # attribute of the pytest Config holding this run's _State
 _NOT_IMPORTED = "no test imported it: write or select a test that runs this code"
 
 
 def pytest_addoption(parser) -> None:
-    group = parser.getgroup("gradlint", "gradlint dynamic pass (needs torch: pip install 'gradlint[dynamic]')")
+    group = parser.getgroup("gradlint", f"gradlint dynamic pass (needs torch: {TORCH_HINT})")
     group.addoption("--gradlint", action="store_true", default=False,
                     help="lint statically, run the tests with the flagged modules instrumented, and "
                     "print each finding with its verdict (confirmed, dismissed, ...) at the end")
@@ -62,7 +64,7 @@ def pytest_load_initial_conftests(early_config, parser, args) -> None:
         import torch  # noqa: F401 - the tracer needs it; this way a missing torch is one clear line
     except ImportError as err:
         raise pytest.UsageError(f"--gradlint needs torch, which cannot be imported here ({err}): "
-                                "pip install 'gradlint[dynamic]'") from None
+                                f"{TORCH_HINT}") from None
     state = _static_pass(early_config, namespace.gradlint_path)
     setattr(early_config, _STATE, state)
     if state.session is not None:  # None: nothing to probe, so no tracer slowing the tests down

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from importlib import metadata
 from pathlib import Path
 
+from gradlint import DISTRIBUTION
 from gradlint.finding import Finding
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")  # what the parser counts as a line break
@@ -82,7 +83,7 @@ def home() -> str | None:
     """The project's web page, from the installed package's metadata (``[project.urls]`` in
     pyproject.toml); None while it declares none."""
     try:
-        meta = metadata.metadata("gradlint")
+        meta = metadata.metadata(DISTRIBUTION)
     except metadata.PackageNotFoundError:
         return None
     for entry in meta.get_all("Project-URL") or []:
