@@ -209,7 +209,7 @@ def _broken(value, facts, attached_elsewhere):
 def _report(cut, where: str, **refs):
     # A parameter taken to be a model is keyed `model@train`: show the name the user wrote.
     names = sorted({name.split("@")[0] for name in cut.upstream})
-    shown = {name.split("@")[0]: name for name in cut.upstream}
+    shown = {name.split("@")[0]: name for name in sorted(cut.upstream)}  # one spelling, whatever the set's order
     upstream = ", ".join(
         "this module's parameters (`self`)" if name == "self"
         else f"whatever computed `{name}`" if shown[name].endswith("@input")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from gradlint.analysis.tree import walk_with_ends
 from gradlint.checks import Report
 from gradlint.rule import BY_CODE
 
@@ -39,10 +40,17 @@ def _hint(edit, facts) -> str:
 
 
 def check(facts):
+    order = None
     for edit in facts.edits:
         if not edit.saved:
             continue
-        saves = sorted(edit.saved, key=lambda s: s.op)
+        saves = list(edit.saved)
+        if len(saves) > 1:
+            # In source order, then by op: the records are a set hashed by node identity, whose
+            # order changes from run to run, and the message must not.
+            if order is None:
+                order = {id(node): i for i, node in enumerate(walk_with_ends(facts.module)[0])}
+            saves.sort(key=lambda s: (order.get(id(s.node), len(order)), s.op))
         how = facts.code(edit.how)
         refs = {f"save{i}": save.node for i, save in enumerate(saves)}
         by = " and ".join(f"`{save.op}` (line {{save{i}}})" for i, save in enumerate(saves))

@@ -1,0 +1,52 @@
+"""Output is a function of the input: no message, detail or order may follow the iteration order of
+a set (string hashes change with PYTHONHASHSEED, node hashes with memory addresses), so a cached,
+a ``-j 1`` and a ``-j 2`` run print the same bytes."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from gradlint import engine
+
+# Three saves by one module, on three lines: their order in GL005's message once followed the
+# order of a set of records hashed by node identity.
+SAVES = """\
+import torch
+import torch.nn as nn
+
+
+class M(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.norm = nn.LayerNorm(dim)
+        self.ff = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        x = x * 1.0
+        h = self.ff(self.norm(x))
+        h = self.ff(self.norm(x))
+        h = self.ff(self.norm(x))
+        x.mul_(0.5)
+        return x + h
+"""
+
+
+def test_gl005_names_its_saves_in_source_order():
+    for _ in range(20):  # fresh trees, fresh node addresses
+        [finding] = [f for f in engine.lint_source(SAVES, "m.py") if f.code == "GL005"]
+        assert "`self.norm` (line 13) and `self.norm` (line 14) and `self.norm` (line 15)" in finding.message
+        assert [finding.details[f"save{i}_line"] for i in range(3)] == [13, 14, 15]
+
+
+def test_the_same_program_gives_the_same_output_in_every_process(tmp_path):
+    (tmp_path / "m.py").write_text(SAVES)
+    outputs = set()
+    for seed in ("0", "1", "2", "3", "random"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "gradlint", "check", "--no-cache", "--output-format", "json", "m.py"],
+            cwd=tmp_path, env=dict(os.environ, PYTHONHASHSEED=seed), capture_output=True, text=True,
+            timeout=120, stdin=subprocess.DEVNULL)
+        assert proc.returncode == 1, proc.stderr
+        outputs.add(proc.stdout)
+    assert len(outputs) == 1
