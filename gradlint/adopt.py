@@ -1,23 +1,21 @@
 """``gradlint check --add-noqa``: write ``# noqa: GLxxx`` on every current finding, as ruff's
 ``--add-noqa`` does, so that a large codebase can adopt gradlint today and gate only new code.
 
-The comments are placed by ``gradlint.noqa``. A file is written only when it changed, and
-otherwise keeps its bytes: its encoding (a BOM, a coding cookie), its line endings and its last
-line break; only the lines that gain a directive differ. Before a file is written, its new text
-must parse and is linted again, and a finding is counted as silenced only if that lint no longer
-reports it. What is never written: a file that does not parse (GL000: no safe place for a
+The comments are placed by ``gradlint.noqa`` and written by ``gradlint.writer`` (whole or not at
+all; a file under several names, a symlink or hard links, is written once). A file is written
+only when it changed, and otherwise keeps its bytes: its encoding (a BOM, a coding cookie), its
+line endings and its last line break; only the lines that gain a directive differ. Its new text
+must parse to be written, and is linted again: a finding is counted as silenced only if that
+lint no longer reports it. What is never written: a file that does not parse (GL000: no safe place for a
 comment is known), GL900 (an unused suppression is deleted, not silenced), notebooks and
 standard input; their findings are reported as usual, with a line on stderr saying why.
 """
 from __future__ import annotations
 
-import ast
-import io
-import tokenize
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from gradlint import noqa, runner
+from gradlint import noqa, runner, writer
 from gradlint.finding import Finding
 
 # Findings that are never given a noqa, and why.
@@ -54,6 +52,9 @@ def add_noqa(result: runner.Run, targets: Iterable[runner.Target],
     for finding in result.findings:
         grouped.setdefault(finding.path, []).append(finding)
     remaining: list[Finding] = []
+    # One file under several names (a symlink, a hard link) is written once, with the comments
+    # all its names need: written name by name, the second name saw a file changed under it.
+    files: dict[object, list[tuple[runner.Target, list[Finding]]]] = {}
     for name, found in grouped.items():
         target = by_name.get(name)
         if target is None or target.path is None:
@@ -65,69 +66,60 @@ def add_noqa(result: runner.Run, targets: Iterable[runner.Target],
                                   f"{_plural(len(found), 'finding')} reported as usual")
             remaining += found
         else:
-            remaining += _adopt_file(target, found, result, codes_for(name), adoption)
+            files.setdefault(writer.identity(target.path) or name, []).append((target, found))
+    for names in files.values():
+        remaining += _adopt_file(names, result, codes_for, adoption)
     result.findings = sorted(remaining)
     return adoption
 
 
-def _adopt_file(target: runner.Target, found: list[Finding], result: runner.Run,
-                codes: frozenset[str], adoption: Adoption) -> list[Finding]:
-    """Write one file's comments; the findings it still reports."""
-    name = target.name
+def _adopt_file(names: list[tuple[runner.Target, list[Finding]]], result: runner.Run,
+                codes_for: Callable[[str], frozenset[str]], adoption: Adoption) -> list[Finding]:
+    """Write one file's comments (the file has one name, or several); the findings it still
+    reports, under each of its names."""
+    found = [f for _, some in names for f in some]
     kept = [f for f in found if f.code in _NOT_WRITTEN]
     for f in kept:
-        adoption.notes.append(f"{name}:{f.line}: {f.code} not given a noqa: {_NOT_WRITTEN[f.code]}")
+        adoption.notes.append(f"{f.path}:{f.line}: {f.code} not given a noqa: {_NOT_WRITTEN[f.code]}")
     wanted = [f for f in found if f.code not in _NOT_WRITTEN]
     if not wanted:
         return kept
+    name = names[0][0].name
     try:
-        raw = target.path.read_bytes()
-    except OSError as err:
-        adoption.errors.append(f"error: {name}: cannot read: {err.strerror or err}")
+        source = writer.read(names[0][0].path)
+    except writer.Unreadable as err:
+        adoption.errors.append(f"error: {name}: {err}")
         return found
-    if runner.decode(raw) != result.sources.get(name):
-        adoption.errors.append(f"error: {name}: changed while it was checked; not written")
+    except writer.WriteError as err:  # an encoding that would not be written back as it was
+        adoption.notes += [f"{f.path}:{f.line}: {f.code} not given a noqa: {err}" for f in wanted]
         return found
-    text, encoding, why = _decode(raw)
-    if text is None:
-        adoption.notes += [f"{name}:{f.line}: {f.code} not given a noqa: {why}" for f in wanted]
-        return found
-    new, missed = noqa.add(text, wanted)
-    adoption.notes += [f"{name}:{f.line}: {f.code} not given a noqa: {_why_missed(f)}" for f in missed]
-    if new == text:
+    for other, _ in names:
+        if runner.decode(source.raw) != result.sources.get(other.name):
+            adoption.errors.append(f"error: {other.name}: changed while it was checked; not written")
+            return found
+    new, missed = noqa.add(source.text, wanted)
+    adoption.notes += [f"{f.path}:{f.line}: {f.code} not given a noqa: {_why_missed(f)}" for f in missed]
+    if new == source.text:
         return kept + missed
-    data = new.encode(encoding)
     try:
-        ast.parse(data)  # as Python reads the bytes: BOM and coding cookie included
-    except (SyntaxError, ValueError):  # noqa.add promises this cannot happen; never write it
-        adoption.notes += [f"{name}:{f.line}: {f.code} not given a noqa: the file would no longer "
+        data = writer.write(source, new)
+    except writer.WouldNotParse:  # noqa.add promises this cannot happen
+        adoption.notes += [f"{f.path}:{f.line}: {f.code} not given a noqa: the file would no longer "
                            f"parse" for f in wanted]
         return found
-    relinted = set(runner.lint_file(data, name, codes)[0])
-    try:
-        target.path.write_bytes(data)
-    except OSError as err:
-        adoption.errors.append(f"error: {name}: cannot write: {err.strerror or err}")
+    except writer.WriteError as err:
+        adoption.errors.append(f"error: {name}: {err}")
         return found
     adoption.files += 1
-    adoption.directives += sum(old != updated for old, updated in zip(noqa.split_lines(text), noqa.split_lines(new)))
-    result.sources[name] = runner.decode(data)
+    adoption.directives += sum(old != updated for old, updated in
+                               zip(noqa.split_lines(source.text), noqa.split_lines(new)))
     # Written findings still reported by the new text stay reported (noqa.add and the
     # suppressions agree on where a comment counts, so this is a safeguard, not a case).
+    relinted: set[Finding] = set()
+    for other, _ in names:
+        result.sources[other.name] = runner.decode(data)
+        relinted.update(runner.lint_file(data, other.name, codes_for(other.name))[0])
     return kept + missed + [f for f in wanted if f not in missed and f in relinted]
-
-
-def _decode(raw: bytes) -> tuple[str | None, str, str]:
-    """(text, the encoding to write it back in, ''), or (None, '', why) when the file cannot be
-    written back byte for byte."""
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
-        text = raw.decode(encoding)
-    except (SyntaxError, LookupError, UnicodeDecodeError) as err:
-        return None, "", f"its encoding cannot be read back ({err}), so it is not rewritten"
-    if text.encode(encoding) != raw:
-        return None, "", f"its {encoding} text would not be written back byte for byte, so it is not rewritten"
-    return text, encoding, ""
 
 
 def _why_missed(finding: Finding) -> str:

@@ -5,7 +5,7 @@ inside a string that spans lines. ``tokenize`` says which lines those are (each 
 or NL token), so the comment goes on the first such line of the finding's range, which is where
 ``gradlint.suppression`` looks for it. An existing ``# noqa: CODES`` on that line gains the new
 codes; any other comment is kept and the directive follows it (flake8 reads ``# noqa`` anywhere
-in a comment). Nothing is returned for a finding with no such line in its range, and a result
+in a comment). The line's trailing whitespace stays, after the directive. Nothing is returned for a finding with no such line in its range, and a result
 that no longer parses is never returned.
 """
 from __future__ import annotations
@@ -103,7 +103,10 @@ def with_codes(line: str, codes: Iterable[str], comment: int | None = None) -> s
         have = {c.upper() for c in re.split(r"[\s,]+", existing["codes"]) if c}
         new = sorted(set(codes) - have)
         return body[: existing.end("codes")] + "".join(f", {c}" for c in new) + body[existing.end("codes"):] + ending
-    return f"{body.rstrip()}  # noqa: {', '.join(sorted(set(codes)))}{ending}"
+    # The comment follows the code (or the comment) directly, and the line's trailing whitespace
+    # (Python's: space, tab, form feed) follows it: every byte of the line is kept, in order.
+    code = body.rstrip(" \t\f")
+    return f"{code}  # noqa: {', '.join(sorted(set(codes)))}{body[len(code):]}{ending}"
 
 
 def _parses(text: str) -> bool:

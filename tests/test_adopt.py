@@ -6,13 +6,18 @@ those that gain a directive, and a file without a finding that could get one is 
 from __future__ import annotations
 
 import ast
+import os
 import re
+import resource
 import shutil
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from gradlint import adopt, cli, noqa
+from gradlint import adopt, cli, noqa, writer
 
 ROOT = Path(__file__).resolve().parent.parent
 # One finding: GL005 on line 6 (``u`` edited in place after ``**`` saved it for backward).
@@ -140,6 +145,12 @@ def test_a_file_without_findings_is_not_written(project, capsys):
     assert path.stat().st_mtime_ns == stamp
 
 
+def test_trailing_whitespace_is_kept_with_crlf(project, capsys):
+    path = write(project / "m.py", saved(EDIT + " \t", "\r\n"))
+    assert run(capsys, "--add-noqa")[0] == 0
+    assert path.read_bytes() == saved(EDIT + "  # noqa: GL005 \t", "\r\n")
+
+
 # --- where the comment goes ---------------------------------------------------------------------
 
 
@@ -149,7 +160,10 @@ def test_a_file_without_findings_is_not_written(project, capsys):
     ('u.add_(len("#1"))  # why', 'u.add_(len("#1"))  # why  # noqa: GL005'),
     ('u.add_(len("# noqa: GL005"))', 'u.add_(len("# noqa: GL005"))  # noqa: GL005'),
     ("u.add_(3)  # type: ignore", "u.add_(3)  # type: ignore  # noqa: GL005"),
-    ("u.add_(3)   ", "u.add_(3)  # noqa: GL005"),
+    # Trailing whitespace (a form feed too) is kept, after the comment: only the comment is new.
+    ("u.add_(3)   ", "u.add_(3)  # noqa: GL005   "),
+    ("u.add_(3) \t\x0c", "u.add_(3)  # noqa: GL005 \t\x0c"),
+    ("u.add_(3)  # why \t", "u.add_(3)  # why  # noqa: GL005 \t"),
 ])
 def test_comment_placement(project, capsys, line, expected):
     path = write(project / "m.py", saved(line))
@@ -252,3 +266,118 @@ def test_adopt_checks_the_bytes_it_writes_parse(project, capsys, monkeypatch):
 def test_summary_counts():
     assert adopt.Adoption(1, 1).summary() == "Added 1 noqa directive in 1 file."
     assert adopt.Adoption(12, 5).summary() == "Added 12 noqa directives in 5 files."
+
+
+# --- how a file is written: whole or not at all, as the same file ---------------------------------
+
+# Two GL005 findings: line 6 can take a comment, line 9 ends in a backslash continuation.
+TWO = (
+    "import torch\n"
+    "\n"
+    "base = torch.tensor([1.0], requires_grad=True)\n"
+    "u = base * 4\n"
+    "sq = u ** 2\n"
+    "u.add_(3)\n"
+    "w = base * 2\n"
+    "sw = w ** 2\n"
+    "{edit}\n"
+    "(sq + sw).sum().backward()\n"
+)
+
+
+def two(edit: str = "v = w.add_(3) + \\\n    1") -> bytes:
+    return TWO.format(edit=edit).encode()
+
+
+def gradlint(*args: str, cwd: Path, fsize: int | None = None) -> subprocess.CompletedProcess:
+    """gradlint in a child process, with at most ``fsize`` bytes per file written (as a full disk
+    or a quota would stop it)."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    return subprocess.run([sys.executable, "-m", "gradlint", "check", "--no-cache", "--output-format",
+                           "concise", *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=300, preexec_fn=None if fsize is None else limit)
+
+
+@pytest.mark.skipif(not hasattr(resource, "RLIMIT_FSIZE"), reason="needs RLIMIT_FSIZE")
+@pytest.mark.parametrize("linked", [False, True], ids=["one-name", "hard-linked"])
+def test_a_write_that_fails_leaves_the_file_as_it_was(tmp_path, linked):
+    data = saved()
+    path = write(tmp_path / "m.py", data)
+    if linked:
+        os.link(path, tmp_path / "n.py")
+    names = sorted(os.listdir(tmp_path))
+    # The new text is 15 bytes longer; the limit lets the write start and stops it part-way.
+    done = gradlint("--add-noqa", "m.py", cwd=tmp_path, fsize=len(data) + 5)
+    assert done.returncode == 2, done.stderr
+    assert path.read_bytes() == data
+    assert sorted(os.listdir(tmp_path)) == names  # no temporary file left behind
+    errors = [line for line in done.stderr.splitlines() if "error" in line]
+    assert len(errors) == 1 and errors[0].startswith("gradlint: error: m.py: cannot write: "), done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stdout.startswith("m.py:6:1: GL005 ")  # still reported
+    # Without the limit, the same run writes it.
+    assert gradlint("--add-noqa", "m.py", cwd=tmp_path).returncode == 0
+    assert path.read_bytes() == saved(EDIT + "  # noqa: GL005")
+
+
+@pytest.mark.parametrize("args", [["link.py"], ["."], ["link.py", "sub/real.py"]])
+def test_a_symlink_stays_a_symlink_and_its_target_gets_the_noqa(project, capsys, args):
+    (project / "sub").mkdir()
+    target = write(project / "sub" / "real.py", saved())
+    (project / "link.py").symlink_to(Path("sub") / "real.py")
+    status, out, err = run(capsys, "--add-noqa", *args)
+    assert (status, out) == (0, ""), err
+    assert "Added 1 noqa directive in 1 file." in err
+    assert (project / "link.py").is_symlink() and os.readlink(project / "link.py") == os.path.join("sub", "real.py")
+    assert target.read_bytes() == saved(EDIT + "  # noqa: GL005")
+    assert sorted(p.name for p in project.rglob("*")) == ["link.py", "real.py", "sub"]
+
+
+@pytest.mark.parametrize("edit, status, expected", [
+    ("w.add_(3)", 0, two("w.add_(3)  # noqa: GL005").replace(b"u.add_(3)\n", b"u.add_(3)  # noqa: GL005\n")),
+    (None, 1, two().replace(b"u.add_(3)\n", b"u.add_(3)  # noqa: GL005\n")),
+], ids=["all-silenced", "one-left"])
+def test_hard_links_are_one_file_written_once(project, capsys, edit, status, expected):
+    first = write(project / "a.py", two() if edit is None else two(edit))
+    os.link(first, project / "b.py")
+    inode = first.stat().st_ino
+    code, out, err = run(capsys, "--add-noqa", ".")
+    assert code == status, err
+    assert "error" not in err
+    assert ("Added 2 noqa directives in 1 file." if edit else "Added 1 noqa directive in 1 file.") in err
+    for name in ("a.py", "b.py"):
+        assert (project / name).stat().st_ino == inode  # still one file under two names
+        assert (project / name).read_bytes() == expected
+    # What could not be silenced is reported under both names, as a check reports it.
+    assert [line.split(" ")[0] for line in out.splitlines()] == (["a.py:9:5:", "b.py:9:5:"] if status else [])
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o600, 0o755, 0o640])
+def test_the_mode_is_kept(project, capsys, mode):
+    path = write(project / "m.py", saved())
+    path.chmod(mode)
+    assert run(capsys, "--add-noqa")[0] == 0
+    assert stat.S_IMODE(path.stat().st_mode) == mode
+    assert path.read_bytes() == saved(EDIT + "  # noqa: GL005")
+
+
+def test_the_writer_never_writes_text_that_does_not_parse(tmp_path):
+    path = write(tmp_path / "m.py", b"\xef\xbb\xbfx = 1\r\n")
+    source = writer.read(path)
+    assert (source.text, source.encoding) == ("x = 1\r\n", "utf-8-sig")
+    with pytest.raises(writer.WouldNotParse):
+        writer.write(source, "x = (\r\n")
+    assert path.read_bytes() == b"\xef\xbb\xbfx = 1\r\n"
+    assert writer.write(source, "x = 2\r\n") == b"\xef\xbb\xbfx = 2\r\n"
+    assert path.read_bytes() == b"\xef\xbb\xbfx = 2\r\n"
+
+
+def test_the_writer_does_not_overwrite_a_file_changed_since_it_was_read(tmp_path):
+    path = write(tmp_path / "m.py", b"x = 1\n")
+    source = writer.read(path)
+    path.write_bytes(b"x = 3\n")
+    with pytest.raises(writer.WriteError, match="changed since it was read"):
+        writer.write(source, "x = 2\n")
+    assert path.read_bytes() == b"x = 3\n"
