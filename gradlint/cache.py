@@ -34,12 +34,12 @@ import json
 import os
 import re
 import shutil
-import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from gradlint import __version__
+from gradlint.files import read_regular
 from gradlint.finding import Finding, Severity
 
 FOLDER = ".gradlint_cache"
@@ -158,20 +158,13 @@ class Cache:
 
     def _read(self, pack: str) -> dict:
         """A pack's entries; none if it is missing, not a regular file, or not a pack."""
-        try:
-            # (non-blocking: a FIFO put there must not hang the run)
-            handle = os.open(self.namespace / f"{pack}.json", os.O_RDONLY | os.O_NONBLOCK)
-        except OSError:
+        data = read_regular(self.namespace / f"{pack}.json")
+        if data is None:
             return {}
         try:
-            if not stat.S_ISREG(os.fstat(handle).st_mode):
-                return {}
-            with os.fdopen(handle, "rb", closefd=False) as stream:
-                entries = json.loads(stream.read())["entries"]
-        except (OSError, ValueError, TypeError, KeyError, RecursionError):
+            entries = json.loads(data)["entries"]
+        except (ValueError, TypeError, KeyError, RecursionError):
             return {}
-        finally:
-            os.close(handle)
         return entries if isinstance(entries, dict) else {}
 
     def _make(self) -> None:
@@ -207,11 +200,10 @@ class Cache:
 
 
 def _ours(tag: Path) -> bool:
-    """Whether ``tag`` is the ``CACHEDIR.TAG`` gradlint writes."""
-    try:
-        text = tag.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
+    """Whether ``tag`` is the ``CACHEDIR.TAG`` gradlint writes (a FIFO in its place is not, and
+    is never waited on)."""
+    data = read_regular(tag, limit=len(TAG.encode()))
+    text = "" if data is None else data.decode("utf-8", errors="replace")
     return text.startswith(TAG.splitlines()[0]) and "gradlint" in text
 
 

@@ -398,3 +398,19 @@ def test_an_empty_cache_dir_is_a_usage_error(project, capsys):
     code, out, err = check(capsys, "--cache-dir", "")
     assert code == 2 and out == ""
     assert err.strip().startswith("gradlint: error: --cache-dir: an empty path") and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("special", ["CACHEDIR.TAG", ".gitignore"])
+def test_a_fifo_in_the_cache_folder_is_never_opened_and_the_run_goes_on(project, special):
+    os.mkdir("c")
+    os.mkfifo(Path("c") / special)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "gradlint", "check", "--cache-dir", "c", "bad.py"],
+                              capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the run waited for a writer on the FIFO")
+    assert proc.returncode == 1 and "GL005" in proc.stdout
+    warnings = [line for line in proc.stderr.splitlines() if line.startswith("gradlint: warning:")]
+    assert len(warnings) == 1 and "continuing without it" in warnings[0], proc.stderr
+    assert not packs(project / "c")

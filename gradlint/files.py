@@ -1,0 +1,83 @@
+"""Reading what the user points gradlint at, and what it finds beside it, without being led astray
+by what is not a regular file.
+
+``read`` reads a file to lint: once (a pipe such as ``<(cat f)`` or ``/dev/stdin`` has no second
+reading, so the bytes read are the bytes hashed, cached and linted), and never more than
+``MAX_BYTES`` and one byte of it, so ``/dev/zero`` or a runaway pipe ends in ``TooLarge`` rather
+than in a MemoryError. A regular file is judged by its size before a byte is read.
+
+``read_regular`` reads a file gradlint only consults (a cache's tag and packs, a ``.gitignore``):
+opened without waiting, so a FIFO put in its place cannot hang the run, and read only if it is a
+regular file.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from typing import NamedTuple
+
+# The most bytes of one file gradlint reads: past this a file is reported, not linted. The size
+# guard of the engine (gradlint/engine.py) reads this same constant.
+MAX_BYTES = 10 * 2**20
+
+
+class Read(NamedTuple):
+    source: bytes
+    regular: bool  # a regular file: its path reads the same bytes again, so the cache may key on it
+
+
+class TooLarge(OSError):
+    """More than ``MAX_BYTES`` (an OSError, as the library promises for what cannot be read)."""
+
+    def __init__(self, kind: str | None):
+        self.kind = kind  # None for a regular file, else what it is ("a character device")
+        what = "larger than" if kind is None else f"{kind} that gave more than"
+        super().__init__(errno.EFBIG, f"{what} {limit()}, the most gradlint reads of one file")
+
+
+def read(path: str | os.PathLike) -> Read:
+    """The bytes of the file at ``path``, read once; ``TooLarge`` past ``MAX_BYTES``, another
+    OSError if it cannot be read (a directory, a socket, no permission)."""
+    with open(path, "rb") as stream:
+        info = os.fstat(stream.fileno())
+        mode, regular = info.st_mode, stat.S_ISREG(info.st_mode)
+        if regular and info.st_size > MAX_BYTES:
+            raise TooLarge(None)
+        source = stream.read(MAX_BYTES + 1)
+    if len(source) > MAX_BYTES:  # a file that grew, or a pipe or device that gave too much
+        raise TooLarge(None if regular else _kind(mode))
+    return Read(source, regular)
+
+
+def read_regular(path: str | os.PathLike, limit: int | None = None) -> bytes | None:
+    """The bytes of ``path`` (at most ``limit``) if it is a regular file, else None (missing, a
+    FIFO, a device, a folder, unreadable). Never waits: a FIFO is opened without blocking."""
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            return None
+        with os.fdopen(handle, "rb", closefd=False) as stream:
+            return stream.read() if limit is None else stream.read(limit)
+    except OSError:
+        return None
+    finally:
+        os.close(handle)
+
+
+def limit() -> str:
+    """``MAX_BYTES`` as a person reads it: ``10 MiB``."""
+    if MAX_BYTES >= 2**20 and MAX_BYTES % 2**20 == 0:
+        return f"{MAX_BYTES // 2**20} MiB"
+    return f"{MAX_BYTES} bytes"
+
+
+def _kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISFIFO, "a pipe"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "a special file"
