@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import traceback
 from collections import Counter
@@ -65,20 +66,32 @@ def run() -> None:
     with ``os._exit`` once its output is flushed, as mypy does. Nothing gradlint leaves behind
     needs a finalizer: the dynamic pass's processes have been waited for by then.
     """
+    # The first Ctrl-C stops the run; later ones are ignored, since one landing while the
+    # first is handled (worker pools ending, a dynamic run's processes killed) would cut that
+    # short and leave workers running or the interpreter's exit waiting for them.
+    signal.signal(signal.SIGINT, _interrupt_once)
     try:
         status = main()
+    except KeyboardInterrupt:  # before main() could catch it
+        status = 130
     except Exception:
         # A bug of gradlint's. The traceback is for the report; the status must still say
         # "error" (2), not "findings" (1), which is what Python would exit with.
         traceback.print_exc()
         _error("internal error; please report it with the traceback above")
         status = EXIT_ERROR
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the run is over: a late Ctrl-C cuts no flush short
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except OSError:  # the reader went away; the status says what happened
             pass
     os._exit(status)
+
+
+def _interrupt_once(signum, frame) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
 
 
 def _replace_unencodable(stream) -> None:
@@ -128,17 +141,24 @@ def build_parser() -> argparse.ArgumentParser:
                        help="files or folders to lint (default: .); '-' reads standard input")
     check.add_argument("--select", action="append", metavar="RULES",
                        help="rules to run: comma-separated codes, prefixes (GL00) or names "
-                       "(detached-result), or ALL; replaces the config's 'select'. An empty "
-                       "--select is an error: to run no rule, use --ignore ALL")
+                       "(detached-result), or ALL; replaces the config's 'select' and "
+                       "'extend-select'. An empty --select is an error: to run no rule, use "
+                       "--ignore ALL")
+    check.add_argument("--extend-select", action="append", metavar="RULES",
+                       help="rules to run on top of those selected (by --select, else the "
+                       "config), e.g. GL900")
     check.add_argument("--ignore", action="append", metavar="RULES",
                        help="rules to skip, written as for --select; replaces the config's "
-                       "'ignore' (so --ignore '' skips none)")
+                       "'ignore' and 'extend-ignore' (so --ignore '' skips none)")
+    check.add_argument("--extend-ignore", action="append", metavar="RULES",
+                       help="rules to skip on top of those ignored (by --ignore, else the config)")
     check.add_argument("--output-format", choices=list(FORMATS),
                        help="how to print findings (default: full on a terminal, else concise); "
                        "json, json-lines for tools; github, sarif, rdjson, gitlab, junit for code "
                        "review (the document alone on stdout)")
     check.add_argument("--statistics", action="store_true",
-                       help="after the findings, count them per rule")
+                       help="print the number of findings per rule instead of the findings "
+                       "(with a machine format: the document on stdout, the counts on stderr)")
     check.add_argument("--diff-base", metavar="REV",
                        help="report only findings on lines changed since the git revision REV "
                        "(committed, staged or not; untracked files count in full), e.g. "
@@ -284,8 +304,9 @@ def _check(args: argparse.Namespace) -> int:
                               "--dynamic-only to see why")
 
     output_format = args.output_format or ("full" if sys.stdout.isatty() else "concise")
-    FORMATS[output_format](result.findings, sys.stdout, result.sources, errors)
-    if args.statistics:
+    if not args.statistics or output_format in MACHINE_FORMATS:
+        FORMATS[output_format](result.findings, sys.stdout, result.sources, errors)
+    if args.statistics:  # as ruff's: the counts instead of the findings
         write_statistics(result.findings, sys.stderr if output_format in MACHINE_FORMATS else sys.stdout)
     sys.stdout.flush()  # findings before the stderr lines below when both go to one terminal
 
@@ -374,20 +395,22 @@ def _statuses(text: str | None) -> frozenset[str] | None:
 
 
 def _codes(args: argparse.Namespace, config: config_file.Config) -> frozenset[str]:
-    # A command-line list replaces the config's, rather than adding to it, as in ruff.
-    select = _split(args.select) if args.select is not None else config.select
-    ignore = _split(args.ignore) if args.ignore is not None else config.ignore
+    # A command-line list replaces the config's, rather than adding to it, as in ruff; the
+    # extend- options add to whichever list is in effect.
+    select = _split(args.select) if args.select is not None else None
+    ignore = _split(args.ignore) if args.ignore is not None else None
     if select is not None and not select:
         # Most likely an empty shell variable (--select "$RULES"); exit 0 with nothing checked
         # would pass CI unnoticed.
         raise UsageError("--select: no rules given (to run no rule, use --ignore ALL)")
-    for option, given in (("--select", args.select), ("--ignore", args.ignore)):
+    for option, given in (("--select", args.select), ("--extend-select", args.extend_select),
+                          ("--ignore", args.ignore), ("--extend-ignore", args.extend_ignore)):
         if given is not None:
             try:
                 select_codes(_split(given), None)
             except ValueError as err:
                 raise UsageError(f"{option}: {err}") from None
-    return select_codes(select, ignore)
+    return config.codes(select, ignore, _split(args.extend_select or []), _split(args.extend_ignore or []))
 
 
 def _split(values: list[str]) -> list[str]:

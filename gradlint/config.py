@@ -3,13 +3,15 @@
 The file used is ``--config PATH`` or else the nearest ``pyproject.toml`` with a
 ``[tool.gradlint]`` table, from the current directory up (ruff's rule). Every mistake in it —
 TOML syntax, a ``tool`` or ``gradlint`` that is not a table, an unknown key, a wrong type, a
-selector that names no rule, an empty ``select`` — is a ``ConfigError`` whose one-line message
-names the file and the key, so a typo can never silently turn a rule off. So is a ``--config``
+selector that names no rule, a pattern that is not a gitignore pattern, an empty ``select`` — is
+a ``ConfigError`` whose one-line message names the file and the key, so a typo can never silently
+turn a rule off. So is a ``--config``
 file without the table: the user named it to be read.
 
     [tool.gradlint]
     select = ["ALL"]
     ignore = ["GL004"]
+    extend-select = ["GL900"]      # on top of select (or of the default rules)
     extend-exclude = ["experiments/"]
 
     [tool.gradlint.per-file-ignores]
@@ -39,16 +41,16 @@ SECTION = "[tool.gradlint]"
 
 # key → (type check, the expected type as the error message names it)
 _LIST_OF_STR = (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), "a list of strings")
-_TABLE_OF_LISTS = (
-    lambda v: isinstance(v, dict) and all(_LIST_OF_STR[0](x) for x in v.values()),
-    "a table of pattern = list of codes",
-)
+# Each value of the table is checked on its own, so that the message names the pattern.
+_TABLE = (lambda v: isinstance(v, dict), "a table of pattern = list of codes")
 KEYS = {
     "select": _LIST_OF_STR,
+    "extend-select": _LIST_OF_STR,
     "ignore": _LIST_OF_STR,
+    "extend-ignore": _LIST_OF_STR,
     "exclude": _LIST_OF_STR,
     "extend-exclude": _LIST_OF_STR,
-    "per-file-ignores": _TABLE_OF_LISTS,
+    "per-file-ignores": _TABLE,
 }
 
 
@@ -61,10 +63,25 @@ class Config:
     path: Path | None = None  # the file the settings came from; None when there is none
     root: Path = field(default_factory=lambda: Path(os.path.abspath(os.curdir)))
     select: list[str] | None = None
+    extend_select: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
+    extend_ignore: list[str] = field(default_factory=list)
     exclude: list[str] | None = None  # None: discovery's defaults
     extend_exclude: list[str] = field(default_factory=list)
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+
+    def codes(self, select: list[str] | None = None, ignore: list[str] | None = None,
+              extend_select: list[str] = (), extend_ignore: list[str] = ()) -> frozenset[str]:
+        """The rules a run checks, with the command line's lists over the config's (ruff's
+        layers): a given ``select`` replaces the config's ``select`` and ``extend-select``, a given
+        ``ignore`` its ``ignore`` and ``extend-ignore``; ``extend_*`` add to what is in effect.
+        Selectors must be valid (``select_codes`` raises ValueError otherwise)."""
+        if select is None:
+            select, extend_select = self.select, [*self.extend_select, *extend_select]
+        if ignore is None:
+            ignore = [*self.ignore, *self.extend_ignore]
+        chosen = select_codes(select, None) | select_codes(extend_select, None)
+        return chosen - select_codes([*ignore, *extend_ignore], None)
 
     def codes_for(self, path: str | Path, codes: frozenset[str]) -> frozenset[str]:
         """``codes`` less those ``per-file-ignores`` turns off for ``path``."""
@@ -134,6 +151,8 @@ def _read(path: Path) -> dict:
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle)
+    except RecursionError:  # tomllib recurses once per level of nested arrays or inline tables
+        raise ConfigError(f"{_display(path)}: invalid TOML: nested too deeply to read") from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{_display(path)}: invalid TOML: {err}") from None
     except UnicodeDecodeError as err:  # TOML is UTF-8 by definition
@@ -155,23 +174,33 @@ def _parse(path: Path, table: dict) -> Config:
             raise ConfigError(
                 f"{shown}: '{key}' in {SECTION} must be {expected}, not {_describe(value)}"
             )
+    per_file_ignores = table.get("per-file-ignores", {})
+    for pattern, codes in per_file_ignores.items():
+        if not _LIST_OF_STR[0](codes):  # ruff's rule: a list even for one code
+            raise ConfigError(f"{shown}: in 'per-file-ignores': '{pattern}' must be a list of "
+                              f"codes, not {_describe(codes)}")
     if table.get("select") == []:
         # As with an empty --select: more likely an unfinished edit than a wish to run nothing.
         raise ConfigError(
             f"{shown}: 'select' in {SECTION} is empty (to run no rule, use ignore = [\"ALL\"])"
         )
-    for key in ("select", "ignore"):
+    for key in ("select", "extend-select", "ignore", "extend-ignore"):
         _check_codes(shown, key, table.get(key, []))
-    for pattern, codes in table.get("per-file-ignores", {}).items():
+    for pattern, codes in per_file_ignores.items():
         _check_codes(shown, f"per-file-ignores '{pattern}'", codes)
+    for key in ("exclude", "extend-exclude"):
+        _check_patterns(shown, key, table.get(key, []))
+    _check_patterns(shown, "per-file-ignores", per_file_ignores)
     return Config(
         path=path,
         root=path.parent,
         select=table.get("select"),
+        extend_select=table.get("extend-select", []),
         ignore=table.get("ignore", []),
+        extend_ignore=table.get("extend-ignore", []),
         exclude=table.get("exclude"),
         extend_exclude=table.get("extend-exclude", []),
-        per_file_ignores=table.get("per-file-ignores", {}),
+        per_file_ignores=per_file_ignores,
     )
 
 
@@ -180,6 +209,23 @@ def _check_codes(shown: str, where: str, codes: list[str]) -> None:
         select_codes(codes, None)
     except ValueError as err:
         raise ConfigError(f"{shown}: in '{where}': {err}") from None
+
+
+def _check_patterns(shown: str, key: str, patterns) -> None:
+    """Each pattern compiled now, so that discovery and per-file-ignores never meet one pathspec
+    rejects (``[z-a]``, a lone ``!`` or ``\\``) in the middle of a run."""
+    if not patterns:
+        return
+    import re
+
+    from pathspec import GitIgnoreSpec  # only for a config that has patterns
+
+    for pattern in patterns:
+        try:
+            GitIgnoreSpec.from_lines([pattern])
+        except (ValueError, re.error) as err:
+            reason = err.msg if isinstance(err, re.error) else "not a gitignore pattern"
+            raise ConfigError(f"{shown}: in '{key}': invalid pattern '{pattern}': {reason}") from None
 
 
 def _describe(value) -> str:

@@ -197,7 +197,7 @@ class _Walker:
                 lines = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
             except OSError:  # absent or unreadable: it ignores nothing
                 lines = []
-            self._gitignores[folder] = _spec(lines) if lines else None
+            self._gitignores[folder] = _gitignore_spec(lines) if lines else None
         return self._gitignores[folder]
 
 
@@ -205,6 +205,28 @@ def _spec(lines: Iterable[str]) -> GitIgnoreSpec:
     from pathspec import GitIgnoreSpec
 
     return GitIgnoreSpec.from_lines(lines)
+
+
+def _gitignore_spec(lines: list[str]) -> GitIgnoreSpec:
+    """A .gitignore read as git reads it: a line that is no pattern (a lone ``\\``, ``[z-a].py``)
+    matches nothing, and the others still count, in their order. Not an error: the file is the
+    repository's, and git itself passes such a line by without a word."""
+    import re
+
+    try:
+        return _spec(lines)
+    except (ValueError, re.error):
+        return _spec([line for line in lines if _is_pattern(line)])
+
+
+def _is_pattern(line: str) -> bool:
+    import re
+
+    try:
+        _spec([line])
+    except (ValueError, re.error):
+        return False
+    return True
 
 
 def _may_be_a_file(path: Path) -> bool:

@@ -33,7 +33,7 @@ from pygls.uris import to_fs_path
 from gradlint import __version__, config as config_file, engine, noqa
 from gradlint.discovery import passed_by
 from gradlint.finding import Finding, Severity
-from gradlint.rule import BY_CODE, select_codes
+from gradlint.rule import BY_CODE
 
 DEBOUNCE = 0.3  # seconds after the last change before a document being edited is linted
 SOURCE = "gradlint"
@@ -139,7 +139,7 @@ def codes_for(path: Path | None, workspace_root: Path | None = None) -> frozense
             else path.parent)
         if passed_by(path, config.exclude, config.extend_exclude, root):
             return None
-    return config.codes_for(_name(path), select_codes(config.select, config.ignore))
+    return config.codes_for(_name(path), config.codes())
 
 
 def _name(path: Path | None) -> str:

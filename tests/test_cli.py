@@ -158,6 +158,36 @@ def test_select_and_ignore(project, capsys, monkeypatch, args, expected):
     assert seen == [frozenset(expected)]
 
 
+@pytest.mark.parametrize("config, args, expected", [
+    ("", ["--extend-select", "GL900"], set(BY_CODE)),
+    ("", ["--extend-ignore", "GL001,GL002"], set(DEFAULT_CODES) - {"GL001", "GL002"}),
+    ("select = ['GL001']", ["--extend-select", "GL005"], {"GL001", "GL005"}),
+    ("select = ['GL001']\nextend-select = ['GL002']", ["--extend-select", "GL005"], {"GL001", "GL002", "GL005"}),
+    # --select replaces the config's whole selection, its extend-select too (ruff's layers)
+    ("extend-select = ['GL900']", ["--select", "GL001"], {"GL001"}),
+    ("extend-select = ['GL900']", ["--select", "GL001", "--extend-select", "GL002"], {"GL001", "GL002"}),
+    ("ignore = ['GL001']", ["--extend-ignore", "GL002"], set(DEFAULT_CODES) - {"GL001", "GL002"}),
+    ("ignore = ['GL001']\nextend-ignore = ['GL002']", [], set(DEFAULT_CODES) - {"GL001", "GL002"}),
+    ("extend-ignore = ['GL002']", ["--ignore", "GL001"], set(DEFAULT_CODES) - {"GL001"}),
+    ("extend-ignore = ['GL002']", ["--ignore", "", "--extend-ignore", "GL003"], set(DEFAULT_CODES) - {"GL003"}),
+    ("select = ['ALL']\nextend-ignore = ['GL9']", [], set(DEFAULT_CODES)),
+])
+def test_extend_select_and_extend_ignore(project, capsys, monkeypatch, config, args, expected):
+    seen = []
+    monkeypatch.setattr(engine, "lint_source", lambda source, path, codes: seen.append(codes) or [])
+    (project / "pyproject.toml").write_text(f"[tool.gradlint]\n{config}\n")
+    (project / "a.py").write_text(GOOD)
+    assert check(capsys, "--no-cache", *args)[0] == 0
+    assert seen == [frozenset(expected)]
+
+
+@pytest.mark.parametrize("option", ["--extend-select", "--extend-ignore"])
+def test_an_unknown_selector_in_an_extend_option_exits_2(project, capsys, option):
+    code, out, err = check(capsys, option, "GL001,detached-rezult")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"gradlint: error: {option}: unknown rule selector 'detached-rezult' ")
+
+
 def test_ignoring_gl000_silences_syntax_errors(project, capsys):
     (project / "bad.py").write_text(BAD)
     assert check(capsys, "--ignore", "GL000")[0] == 0
@@ -216,11 +246,16 @@ def test_json_output_with_no_findings_is_an_empty_array(project, capsys):
     assert (code, json.loads(out)) == (0, [])
 
 
-def test_statistics_follow_the_findings(project, capsys):
+@pytest.mark.parametrize("output_format", [[], ["--output-format", "concise"], ["--output-format", "full"]])
+def test_statistics_print_only_the_counts(project, capsys, output_format):
+    # As ruff's --statistics: the table instead of the findings, not after them.
     (project / "a.py").write_text(BAD)
     (project / "b.py").write_text(BAD)
-    _, out, _ = check(capsys, "--statistics")
-    assert out.splitlines()[-1] == "  2  GL000  syntax-error"
+    (project / "c.py").write_text("x = 1  # noqa: GL001\n")
+    code, out, err = check(capsys, "--statistics", "--select", "GL000,GL001,GL900", *output_format)
+    assert code == 1
+    assert out == "  2  GL000  syntax-error\n  1  GL900  unused-suppression\n"
+    assert err == "Found 3 findings in 3 files (3 files checked).\n"
 
 
 def test_quiet_drops_the_summary(project, capsys, clean_checks):

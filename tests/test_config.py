@@ -174,3 +174,118 @@ def test_exclude_and_extend_exclude_reach_discovery(tmp_path, monkeypatch, capsy
     monkeypatch.chdir(tmp_path)
     _, out, _ = check(capsys, "--output-format", "concise")
     assert [line.split(":")[0] for line in out.splitlines()] == ["a.py"]
+
+
+@pytest.mark.parametrize("key, pattern", [
+    ("exclude", "[z-a]"),
+    ("extend-exclude", "[z-a]"),
+    ("extend-exclude", "\\"),  # a lone backslash
+    ("per-file-ignores", "!"),
+    ("per-file-ignores", "src/[z-a].py"),
+])
+def test_a_pattern_pathspec_rejects_is_a_config_error_naming_key_and_pattern(
+        tmp_path, monkeypatch, capsys, key, pattern):
+    quoted = pattern.replace("\\", "\\\\")
+    body = (f"[tool.gradlint.per-file-ignores]\n\"{quoted}\" = ['GL001']" if key == "per-file-ignores"
+            else f"{key} = [\"{quoted}\"]")
+    write_config(tmp_path, body)
+    (tmp_path / "a.py").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    for args in ((), ("a.py",), ("--force-exclude", "a.py")):
+        code, out, err = check(capsys, *args)
+        assert (code, out) == (2, "")
+        assert err.startswith(f"gradlint: error: pyproject.toml: in '{key}': invalid pattern "
+                              f"'{pattern}': ")
+        assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_pyproject_nested_too_deep_is_one_line(tmp_path, monkeypatch, capsys):
+    # Deep in another tool's table: tomllib recurses once per level.
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.gradlint]\nselect = ['ALL']\n[other]\nx = " + "[" * 2000 + "]" * 2000 + "\n")
+    (tmp_path / "a.py").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = check(capsys, "a.py")
+    assert (code, out) == (2, "")
+    assert err == "gradlint: error: pyproject.toml: invalid TOML: nested too deeply to read\n"
+
+
+@pytest.mark.parametrize("typo, meant", [
+    ("selct", "select"),
+    ("extend_select", "extend-select"),
+    ("extend-selct", "extend-select"),
+    ("extnd-ignore", "extend-ignore"),
+    ("extend_ignore", "extend-ignore"),
+    ("ignor", "ignore"),
+    ("exclud", "exclude"),
+    ("extend_exclude", "extend-exclude"),
+    ("per_file_ignores", "per-file-ignores"),
+    ("per-file-ignore", "per-file-ignores"),
+])
+def test_an_unknown_key_suggests_the_closest_real_key(tmp_path, typo, meant):
+    write_config(tmp_path, f"{typo} = ['GL001']")
+    with pytest.raises(config.ConfigError) as err:
+        config.load(start=tmp_path)
+    assert str(err.value) == (f"{tmp_path / 'pyproject.toml'}: unknown key '{typo}' in "
+                              f"[tool.gradlint] (did you mean '{meant}'?)")
+
+
+def test_extend_select_and_extend_ignore_add_to_select_and_ignore(tmp_path):
+    write_config(tmp_path, "select = ['GL001']\nextend-select = ['GL005', 'unused-suppression']\n"
+                           "ignore = ['GL002']\nextend-ignore = ['GL900']")
+    loaded = config.load(start=tmp_path)
+    assert loaded.extend_select == ["GL005", "unused-suppression"]
+    assert loaded.extend_ignore == ["GL900"]
+    assert loaded.codes() == {"GL001", "GL005"}
+    write_config(tmp_path, "extend-select = ['GL900']")  # on top of the default rules
+    assert config.load(start=tmp_path).codes() == set(BY_CODE)
+
+
+@pytest.mark.parametrize("body, message", [
+    ("extend-select = 'GL001'",
+     "gradlint: error: pyproject.toml: 'extend-select' in [tool.gradlint] must be a list of strings, not str 'GL001'"),
+    ("extend-ignore = ['GL7']",
+     "gradlint: error: pyproject.toml: in 'extend-ignore': unknown rule selector 'GL7'"),
+    ('per-file-ignores = {"x" = "GL005"}',
+     "gradlint: error: pyproject.toml: in 'per-file-ignores': 'x' must be a list of codes, not str 'GL005'"),
+    ("[tool.gradlint.per-file-ignores]\n'tests/*' = [5]",
+     "gradlint: error: pyproject.toml: in 'per-file-ignores': 'tests/*' must be a list of codes, not list [5]"),
+])
+def test_extend_keys_and_per_file_ignores_values_are_checked(tmp_path, monkeypatch, capsys, body, message):
+    write_config(tmp_path, body)
+    (tmp_path / "a.py").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = check(capsys)
+    assert (code, out) == (2, "")
+    assert err.startswith(message) and len(err.splitlines()) == 1
+
+
+TREE = ("a.py", "tests/t.py", "tests/sub/test_u.py", "pkg/tests/v.py", "pkg/test_w.py", "pkg/x.py")
+
+
+@pytest.mark.parametrize("pattern", ["tests/", "tests/*", "**/test_*.py", "tests/**", "tests", "/tests"])
+def test_per_file_ignores_match_the_files_exclude_leaves_out(tmp_path, monkeypatch, capsys, pattern):
+    """A pattern picks the same files in both keys: gitignore's, where a folder's pattern covers
+    every file under it."""
+    for name in TREE:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    reported = {}
+    for body in (f"extend-exclude = ['{pattern}']",
+                 f"[tool.gradlint.per-file-ignores]\n'{pattern}' = ['GL000']"):
+        write_config(tmp_path, body)
+        _, out, _ = check(capsys, "--no-cache", "--output-format", "concise")
+        reported[body] = sorted(line.split(":")[0] for line in out.splitlines())
+    excluded, ignored = reported.values()
+    assert excluded == ignored
+    assert 0 < len(excluded) < len(TREE)  # the pattern does pick some files
+
+
+def test_the_editor_runs_the_rules_extend_select_adds(tmp_path):
+    pytest.importorskip("pygls")
+    from gradlint import lsp
+
+    write_config(tmp_path, "select = ['GL001']\nextend-select = ['GL900']\nextend-ignore = ['GL001']")
+    (tmp_path / "a.py").write_text("x = 1\n")
+    assert lsp.codes_for(tmp_path / "a.py") == {"GL900"}

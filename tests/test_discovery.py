@@ -208,3 +208,15 @@ def test_passed_by_judges_a_file_outside_the_root_from_its_own_folder(tmp_path):
     make(tmp_path, "root/a.py", "elsewhere/b.py", "elsewhere/build/c.py")
     assert not passed_by(tmp_path / "elsewhere" / "b.py", root=tmp_path / "root")
     assert passed_by(tmp_path / "elsewhere" / "build" / "c.py", root=tmp_path / "root")
+
+
+@pytest.mark.parametrize("bad", ["\\", "[z-a].py", "!", "a/[9-0]/**"])
+def test_a_gitignore_line_pathspec_rejects_is_skipped_as_git_skips_it(tmp_path, bad):
+    make(tmp_path, "a.py", "scratch.py", "gen/b.py", "pkg/c.py", "pkg/secret.py")
+    # The lines around the bad one still count, in order: the re-inclusion after it too.
+    (tmp_path / ".gitignore").write_text(f"scratch.py\n{bad}\ngen/\n*.py\n!a.py\n")
+    (tmp_path / "pkg" / ".gitignore").write_text(f"{bad}\n!c.py\n")
+    assert found(tmp_path) == ["a.py", "pkg/c.py"]
+    assert passed_by(tmp_path / "scratch.py", root=tmp_path)
+    assert not passed_by(tmp_path / "pkg" / "c.py", root=tmp_path)
+    assert found(tmp_path, "scratch.py", force_exclude=True) == []

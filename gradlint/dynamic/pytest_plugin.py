@@ -78,7 +78,6 @@ def _static_pass(config, paths: list[str] | None) -> _State:
 
     from gradlint import config as config_file, runner
     from gradlint.discovery import discover
-    from gradlint.rule import select_codes
 
     invocation = Path(config.invocation_params.dir)
     rootpath = Path(config.rootpath)
@@ -88,7 +87,7 @@ def _static_pass(config, paths: list[str] | None) -> _State:
         raise pytest.UsageError(f"gradlint: {err}") from None
     if settings.path is None:  # no [tool.gradlint]: patterns count from the rootdir
         settings = dataclasses.replace(settings, root=rootpath)
-    codes = select_codes(settings.select, settings.ignore)
+    codes = settings.codes()
     wanted = [invocation / p for p in paths] if paths else [rootpath]
     problems: list[str] = []
     files = discover(wanted, exclude=settings.exclude, extend_exclude=settings.extend_exclude,
