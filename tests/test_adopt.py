@@ -289,27 +289,32 @@ def two(edit: str = "v = w.add_(3) + \\\n    1") -> bytes:
     return TWO.format(edit=edit).encode()
 
 
-def gradlint(*args: str, cwd: Path, fsize: int | None = None) -> subprocess.CompletedProcess:
+def gradlint(*args: str, cwd: Path, fsize: int | None = None, before: str = "") -> subprocess.CompletedProcess:
     """gradlint in a child process, with at most ``fsize`` bytes per file written (as a full disk
-    or a quota would stop it)."""
+    or a quota would stop it), after the Python statements ``before``."""
     def limit():
         resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-    return subprocess.run([sys.executable, "-m", "gradlint", "check", "--no-cache", "--output-format",
+    main = f"{before}\nimport sys\nfrom gradlint.cli import main\nsys.exit(main(sys.argv[1:]))"
+    return subprocess.run([sys.executable, "-c", main, "check", "--no-cache", "--output-format",
                            "concise", *args], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=300, preexec_fn=None if fsize is None else limit)
 
 
 @pytest.mark.skipif(not hasattr(resource, "RLIMIT_FSIZE"), reason="needs RLIMIT_FSIZE")
-@pytest.mark.parametrize("linked", [False, True], ids=["one-name", "hard-linked"])
-def test_a_write_that_fails_leaves_the_file_as_it_was(tmp_path, linked):
+@pytest.mark.parametrize("linked, before", [
+    (False, ""),
+    (True, ""),  # written in place: the space is reserved first, and that fails
+    (True, "import os\ndel os.posix_fallocate"),  # as on macOS: the write fails, the old bytes go back
+], ids=["one-name", "hard-linked", "hard-linked-no-fallocate"])
+def test_a_write_that_fails_leaves_the_file_as_it_was(tmp_path, linked, before):
     data = saved()
     path = write(tmp_path / "m.py", data)
     if linked:
         os.link(path, tmp_path / "n.py")
     names = sorted(os.listdir(tmp_path))
     # The new text is 15 bytes longer; the limit lets the write start and stops it part-way.
-    done = gradlint("--add-noqa", "m.py", cwd=tmp_path, fsize=len(data) + 5)
+    done = gradlint("--add-noqa", "m.py", cwd=tmp_path, fsize=len(data) + 5, before=before)
     assert done.returncode == 2, done.stderr
     assert path.read_bytes() == data
     assert sorted(os.listdir(tmp_path)) == names  # no temporary file left behind
@@ -361,6 +366,39 @@ def test_the_mode_is_kept(project, capsys, mode):
     assert run(capsys, "--add-noqa")[0] == 0
     assert stat.S_IMODE(path.stat().st_mode) == mode
     assert path.read_bytes() == saved(EDIT + "  # noqa: GL005")
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to give a file away")
+def test_the_owner_is_kept(project, capsys):
+    path = write(project / "m.py", saved())
+    os.chown(path, 4321, 4322)
+    assert run(capsys, "--add-noqa")[0] == 0
+    assert (path.stat().st_uid, path.stat().st_gid) == (4321, 4322)
+    assert path.read_bytes() == saved(EDIT + "  # noqa: GL005")
+
+
+def _refuse(*args, **kwargs):
+    raise PermissionError(13, "Permission denied")
+
+
+@pytest.mark.parametrize("what", ["owner", "folder"])
+def test_a_file_that_cannot_be_replaced_is_written_in_place(project, capsys, monkeypatch, what):
+    # A replacement would change the owner (a file of another user we may write), or no file may
+    # be made beside it (a folder we may not add to): the file is written where it is.
+    path = write(project / "m.py", saved())
+    if what == "owner":
+        if not hasattr(os, "geteuid") or os.geteuid() != 0:
+            pytest.skip("needs root to give a file away")
+        os.chown(path, 4321, 4322)
+        monkeypatch.setattr(os, "fchown", _refuse)
+    else:
+        monkeypatch.setattr(writer.tempfile, "mkstemp", _refuse)
+    stat_before = path.stat()
+    assert run(capsys, "--add-noqa")[0] == 0
+    assert path.stat().st_ino == stat_before.st_ino
+    assert (path.stat().st_uid, path.stat().st_gid) == (stat_before.st_uid, stat_before.st_gid)
+    assert path.read_bytes() == saved(EDIT + "  # noqa: GL005")
+    assert os.listdir(project) == ["m.py"]
 
 
 def test_the_writer_never_writes_text_that_does_not_parse(tmp_path):
