@@ -59,9 +59,18 @@ def read(path: str | Path) -> Source:
     or would not be written back byte for byte (an undecodable byte, an unknown coding cookie)."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        # Without waiting: opening a FIFO to read would wait for a writer.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError as err:
         raise Unreadable(f"cannot read: {_reason(err)}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise WriteError("not a regular file, so it is not rewritten")
+        raw = _read_all(fd)
+    except OSError as err:
+        raise Unreadable(f"cannot read: {_reason(err)}") from None
+    finally:
+        os.close(fd)
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
         text = raw.decode(encoding)
@@ -98,15 +107,13 @@ def write(source: Source, text: str) -> bytes:
         raise WouldNotParse(f"the new text would no longer parse ({err})") from None
     real = os.path.realpath(source.path)
     try:
-        fd = os.open(real, os.O_RDWR | getattr(os, "O_BINARY", 0))
+        fd = os.open(real, os.O_RDWR | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError as err:
         raise WriteError(f"cannot write: {_reason(err)}") from None
     try:
-        if _read_all(fd) != source.raw:
-            raise WriteError("changed since it was read; not written")
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise WriteError("not a regular file; not written")
+        if not stat.S_ISREG(st.st_mode) or _read_all(fd) != source.raw:
+            raise WriteError("changed since it was read; not written")
         if st.st_nlink > 1 or not _replace(real, st, data):
             _overwrite(fd, source.raw, data)
     except OSError as err:

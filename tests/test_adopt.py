@@ -419,3 +419,22 @@ def test_the_writer_does_not_overwrite_a_file_changed_since_it_was_read(tmp_path
     with pytest.raises(writer.WriteError, match="changed since it was read"):
         writer.write(source, "x = 2\n")
     assert path.read_bytes() == b"x = 3\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_the_writer_neither_waits_on_nor_writes_a_fifo(tmp_path):
+    import threading
+    fifo = tmp_path / "m.py"
+    os.mkfifo(fifo)
+    raised: list[BaseException] = []
+
+    def read():
+        try:
+            writer.read(fifo)
+        except writer.WriteError as err:
+            raised.append(err)
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(60)  # a guard against a hang: opening a FIFO to read waits for a writer
+    assert not reader.is_alive(), "writer.read waited on a FIFO"
+    assert [str(err) for err in raised] == ["not a regular file, so it is not rewritten"]
