@@ -1,10 +1,11 @@
 """Lint many files: read each, lint it, and keep going when one of them fails.
 
 ``lint_file`` lints one file, a Python module or a Jupyter notebook, by its name.
-``run`` is the command line's loop: a file that cannot be read, or that crashes a check, becomes
-an entry in ``Run.errors`` and the other files are still linted. It takes the findings of
-unchanged files from the cache (``gradlint.cache``) and lints the others here or, when there are
-many, in a pool of processes (``gradlint.parallel``). ``lint_paths`` is the library call: it
+``run`` is the command line's loop: a file that cannot be read, is larger than
+``files.MAX_BYTES``, or crashes a check, becomes an entry in ``Run.errors`` and the other files
+are still linted. It takes the findings of unchanged files from the cache (``gradlint.cache``)
+and lints the others here or, when there are many, in a pool of processes
+(``gradlint.parallel``), from the bytes the cache's lookup read. ``lint_paths`` is the library call: it
 discovers files as ``gradlint check`` does and lets such errors raise.
 """
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, ContextManager
 
 # The engine (and libcst with it) is imported by the first file that needs linting, so a run
 # that finds every file in the cache never loads it.
-from gradlint import notebook, suppression
+from gradlint import files, notebook, suppression
 from gradlint.discovery import discover
 from gradlint.finding import Finding
 from gradlint.rule import resolve
@@ -27,6 +28,9 @@ if TYPE_CHECKING:
     from gradlint.cache import Cache
 
 STDIN = "-"
+# Bytes of files the cache did not answer that are kept from its lookup for the linter; past
+# this the others are read again when linted (the hash stored is still that of what was linted).
+HELD_BYTES = 64 * 2**20
 
 
 @dataclass(frozen=True)
@@ -34,8 +38,8 @@ class Target:
     """A file to lint: where its bytes come from, and the name findings carry."""
 
     name: str
-    path: Path | None = None  # None: the bytes are given (stdin)
-    source: bytes | None = None
+    path: Path | None = None  # the regular file the bytes are from; None: stdin or a pipe, never cached
+    source: bytes | None = None  # the bytes, when already read (else read from ``path``)
 
 
 @dataclass
@@ -58,6 +62,7 @@ class Outcome:
     texts: dict = field(default_factory=dict)
     error: str | None = None
     digest: str | None = None  # the hash of the bytes linted, for the cache
+    warnings: list[str] = field(default_factory=list)  # codes of its suppressions naming no rule
 
 
 @dataclass(frozen=True)
@@ -87,7 +92,9 @@ def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]], *
     """
     result = Run()
     errors: list[tuple[int, str]] = []
+    notes: list[tuple[int, str]] = []  # warnings, by the file's place in the run
     todo: list[Job] = []
+    held = 0
     if cache is not None:
         from gradlint.cache import content_hash
     for index, target in enumerate(targets):
@@ -96,22 +103,33 @@ def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]], *
             todo.append(Job(index, target, codes))
             continue
         try:
-            source = target.path.read_bytes()
+            source, regular = files.read(target.path)
         except OSError as err:
             errors.append((index, _cannot_read(target, err)))
             continue
+        if not regular:
+            # A pipe (`<(cat f)`, /dev/stdin) gives its bytes once: these are the ones to lint.
+            # Its path names other bytes next time, so it is never cached.
+            todo.append(Job(index, Target(target.name, source=source), codes, len(source)))
+            continue
         found = cache.get(target.name, codes, content_hash(source))
         if found is None:
+            if held + len(source) <= HELD_BYTES:  # the bytes read once are the bytes linted
+                held += len(source)
+                target = Target(target.name, target.path, source)
             todo.append(Job(index, target, codes, len(source)))
         else:
-            _collect(result, errors, index, Outcome(found, texts(source, target.name) if found else {}))
+            # A file in the cache is warned about as a linted one is: the run's stderr is the same.
+            shown = texts(source, target.name) if found or suppression.may_name_rules(source) else {}
+            _collect(result, errors, index, Outcome(found, shown if found else {},
+                                                    warnings=suppression.unknown_rule_warnings(shown)), notes)
     by_index = {job.index: job for job in todo}
 
     def done(index: int, outcome: Outcome) -> None:
         job = by_index[index]
         if cache is not None and outcome.digest is not None:
             cache.put(job.target.name, job.codes, outcome.digest, outcome.findings)
-        _collect(result, errors, index, outcome)
+        _collect(result, errors, index, outcome, notes)
 
     hashed = cache is not None
     try:
@@ -132,34 +150,42 @@ def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]], *
     if warning is not None:
         result.warnings.append(warning)
     result.errors = [message for _, message in sorted(errors)]
+    result.warnings[:0] = [message for _, message in sorted(notes, key=lambda note: note[0])]
     result.findings.sort()
     return result
 
 
 def check(target: Target, codes: frozenset[str], hashed: bool = False) -> Outcome:
-    """Read and lint one target, with the hash of its bytes when ``hashed`` (for the cache; not
-    for standard input, which is never cached); never raises."""
-    try:
-        source = target.source if target.source is not None else target.path.read_bytes()
-    except OSError as err:
-        return Outcome(error=_cannot_read(target, err))
+    """Read (unless its bytes are given) and lint one target, with the hash of the bytes linted
+    when ``hashed`` (for the cache: bytes of a regular file; standard input and pipes are never
+    cached); never raises."""
+    if target.source is not None:
+        source, regular = target.source, target.path is not None
+    else:
+        try:
+            source, regular = files.read(target.path)
+        except OSError as err:
+            return Outcome(error=_cannot_read(target, err))
     try:
         found, shown = lint_file(source, target.name, codes)
     except Exception as err:  # a bug in a check must cost one file, not the whole run
         return Outcome(error=f"internal error while checking {target.name}: "
                              f"{type(err).__name__}: {err} (please report this)")
     digest = None
-    if hashed and target.path is not None:
+    if hashed and regular:
         from gradlint.cache import content_hash
 
         digest = content_hash(source)
-    return Outcome(found, shown if found else {}, digest=digest)
+    return Outcome(found, shown if found else {}, digest=digest,
+                   warnings=suppression.unknown_rule_warnings(shown))
 
 
-def _collect(result: Run, errors: list[tuple[int, str]], index: int, outcome: Outcome) -> None:
+def _collect(result: Run, errors: list[tuple[int, str]], index: int, outcome: Outcome,
+             notes: list[tuple[int, str]]) -> None:
     if outcome.error is not None:
         errors.append((index, outcome.error))
         return
+    notes.extend((index, warning) for warning in outcome.warnings)
     result.files_checked += 1
     if outcome.findings:
         result.findings.extend(outcome.findings)
@@ -167,6 +193,8 @@ def _collect(result: Run, errors: list[tuple[int, str]], index: int, outcome: Ou
 
 
 def _cannot_read(target: Target, err: OSError) -> str:
+    if isinstance(err, files.TooLarge):
+        return f"error: {target.name}: not checked: {err.strerror}"
     return f"error: {target.name}: cannot read: {err.strerror or err}"
 
 
@@ -222,15 +250,15 @@ def lint_paths(
     ``paths`` is one path or several. ``codes`` selects rules as ``--select`` does: codes,
     prefixes (``GL00``), rule names or ``ALL``, in any case (default: every rule but the
     off-by-default GL900); a selector that matches no rule raises ValueError. Unlike ``gradlint
-    check`` this reads no config file, and a path that is missing or cannot be read or listed
-    raises OSError.
+    check`` this reads no config file, and a path that is missing or cannot be read or listed,
+    or a file larger than ``files.MAX_BYTES`` (``files.TooLarge``), raises OSError.
     """
     if isinstance(paths, (str, os.PathLike)):  # a lone path, not an iterable of its characters
         paths = [paths]
     codes = resolve(codes)
     found: list[Finding] = []
     for path in discover(paths):
-        found.extend(lint_file(path.read_bytes(), str(path), codes)[0])
+        found.extend(lint_file(files.read(path).source, str(path), codes)[0])
     return sorted(found)
 
 
