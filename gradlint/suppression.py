@@ -17,9 +17,15 @@ finding of this run, judged only for rules that ran on the file. It needs the fi
 suppression, and its own findings are then suppressed like any other, except that a directive
 never silences the report about itself: only a directive that names GL900 (or a bare ``# noqa``)
 silences a GL900 finding.
+
+A code that names no gradlint rule (``# gradlint: ignore[detached-reslt]``, ``# noqa: GL01``)
+silences nothing; ``unknown_rule_warnings`` says so on stderr whatever rules run, naming the
+closest rule, as ruff warns of an invalid code in a ``# noqa``. Other tools' codes in a
+``# noqa`` (E501, F401) are not gradlint's to judge.
 """
 from __future__ import annotations
 
+import difflib
 import io
 import re
 import tokenize
@@ -33,6 +39,10 @@ _CODE_LIST = r"[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*"
 _NOQA = re.compile(rf"#\s*noqa(?::\s*(?P<codes>{_CODE_LIST}))?", re.IGNORECASE)
 _IGNORE = re.compile(r"#\s*gradlint:\s*ignore\b(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE)
 _SKIP_FILE = re.compile(r"#\s*gradlint:\s*skip-file\b", re.IGNORECASE)
+# What any directive with a code of gradlint's holds: files with only `# noqa: E501` (common) are
+# not tokenized for ``unknown_rules``, on warm runs either.
+_NAMES_RULES = re.compile(r"gradlint:\s*ignore\[|noqa:[\s,A-Z0-9]*GL", re.IGNORECASE)
+_NAMES_RULES_BYTES = re.compile(_NAMES_RULES.pattern.encode(), re.IGNORECASE)
 
 # None in a directive map means "every code".
 Codes = frozenset[str] | None
@@ -220,6 +230,52 @@ def _unused_codes(directive: Directive, findings: list[Finding], ran: frozenset[
         reasons.append(f"no {' or '.join(idle)} finding on line {target}")
     reasons += [f"{code} is not a gradlint rule" for code in unknown]
     return reasons, idle + unknown
+
+
+def unknown_rules(text: str) -> list[tuple[int, str, str, str | None]]:
+    """(line, code as written, the directive as written, the closest rule code or name or None)
+    for each code of a ``# gradlint: ignore[...]``, and each GL code of a ``# noqa``, that names
+    no gradlint rule, by code, prefix or name. None in a file with ``# gradlint: skip-file``."""
+    if not may_name_rules(text):  # the common case: no tokenizing
+        return []
+    directives = scan(text)
+    if directives.skip_file:
+        return []
+    found = []
+    for directive in sorted(directives.entries, key=lambda d: (d.line, d.column)):
+        for code in directive.codes or ():
+            upper = code.upper()
+            if directive.kind == "noqa" and not upper.startswith("GL"):
+                continue  # another tool's code
+            if not any(r.code.startswith(upper) or r.name.upper() == upper for r in RULES):
+                found.append((directive.line, code, directive.text, _closest(code)))
+    return found
+
+
+def may_name_rules(text: str | bytes) -> bool:
+    """Whether ``text`` (or a file's bytes) may hold a directive with a code of gradlint's."""
+    pattern = _NAMES_RULES_BYTES if isinstance(text, bytes) else _NAMES_RULES
+    return pattern.search(text) is not None
+
+
+def unknown_rule_warnings(texts: dict[str | tuple[str, int], str]) -> list[str]:
+    """One line per code ``unknown_rules`` finds in ``texts`` (a file's text by its name, a
+    notebook cell's by (name, cell), as ``runner.lint_file`` gives them), placed as the concise
+    format places a finding."""
+    warnings = []
+    for key, text in texts.items():
+        where = key if isinstance(key, str) else f"{key[0]}:cell {key[1]}"
+        for line, code, directive, close in unknown_rules(text):
+            hint = f" (did you mean '{close}'?)" if close else ""
+            warnings.append(f"{where}:{line}: unknown rule '{code}' in `{directive}`{hint}: "
+                            "it silences nothing")
+    return warnings
+
+
+def _closest(code: str) -> str | None:
+    spellings = {rule.code.lower(): rule.code for rule in RULES} | {rule.name: rule.name for rule in RULES}
+    close = difflib.get_close_matches(code.lower(), spellings, n=1)
+    return spellings[close[0]] if close else None
 
 
 def _covers(directive: Directive, finding: Finding) -> bool:

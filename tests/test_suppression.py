@@ -5,6 +5,7 @@ import pytest
 
 from gradlint import engine, suppression
 from gradlint.finding import Finding
+from gradlint.rule import BY_CODE
 
 
 def finding(line: int, code: str = "GL001", end_line: int | None = None) -> Finding:
@@ -117,7 +118,7 @@ def test_no_findings_and_no_directives_pass_through_unchanged():
 # --- GL900: unused suppressions -----------------------------------------------------------------
 
 ALL = None  # lint_source's codes: None is the default selection
-EVERY = frozenset({"GL000", "GL001", "GL002", "GL003", "GL004", "GL005", "GL900"})
+EVERY = frozenset(BY_CODE)  # every rule, GL900 included
 # One finding: GL005 on line 6 (``u`` edited in place after ``**`` saved it).
 SAVED = (
     "import torch\n"
@@ -268,3 +269,71 @@ def test_the_dynamic_pass_probes_no_gl900_finding_and_never_hides_one(tmp_path, 
                          "--output-format", "concise", "m.py"]) == 1
         out, err = capsys.readouterr()
         assert out.startswith("m.py:1:8: GL900 ") and "hid" not in err
+
+
+# --- codes that name no rule: a warning on stderr, as ruff's for `# noqa` -----------------------
+
+@pytest.mark.parametrize("line, expected", [
+    ("x = 1  # gradlint: ignore[detached-reslt]", [("detached-reslt", "detached-result")]),
+    ("x = 1  # gradlint: ignore[GL001, inplace-on-saev]", [("inplace-on-saev", "inplace-on-saved")]),
+    ("x = 1  # noqa: GL05", [("GL05", "GL005")]),
+    ("x = 1  # noqa: E501, GL0055", [("GL0055", "GL005")]),
+    ("x = 1  # noqa:gl05", [("gl05", "GL005")]),  # echoed as written
+    ("x = 1  # GRADLINT: IGNORE[Detached-Reslt]", [("Detached-Reslt", "detached-result")]),
+    ("x = 1  # gradlint: ignore[E501]", [("E501", None)]),  # gradlint's own directive: its rules only
+    # Silent: real codes, names, prefixes, other tools' codes in a noqa, the bare forms.
+    ("x = 1  # noqa: E501, F401, W291", []),
+    ("x = 1  # noqa: GL001, GL00, GL9", []),
+    ("x = 1  # gradlint: ignore[GL0, detached-result, Inplace-On-Saved]", []),
+    ("x = 1  # noqa", []),
+    ("x = 1  # gradlint: ignore", []),
+    ("x = '# gradlint: ignore[detached-reslt]'", []),  # not a comment
+])
+def test_codes_that_name_no_rule(line, expected):
+    found = suppression.unknown_rules(f"import torch\n{line}\n")
+    assert [(code, close) for _, code, _, close in found] == expected
+    assert all(at == 2 for at, *_ in found)
+
+
+def test_a_file_skipped_whole_gets_no_warning():
+    assert suppression.unknown_rules("# gradlint: skip-file\nx = 1  # noqa: GL05\n") == []
+
+
+def test_the_warning_names_the_place_the_directive_and_the_closest_rule():
+    texts = {"a.py": "x = 1\ny = 2  # gradlint: ignore[detached-reslt]  # noqa: GL7\n",
+             ("nb.ipynb", 3): "z = 3  # noqa: GL05\n"}
+    assert suppression.unknown_rule_warnings(texts) == [
+        "a.py:2: unknown rule 'detached-reslt' in `# gradlint: ignore[detached-reslt]` "
+        "(did you mean 'detached-result'?): it silences nothing",
+        "a.py:2: unknown rule 'GL7' in `# noqa: GL7`: it silences nothing",
+        "nb.ipynb:cell 3:1: unknown rule 'GL05' in `# noqa: GL05` (did you mean 'GL005'?): "
+        "it silences nothing",
+    ]
+
+
+def test_the_command_warns_once_per_code_from_a_cold_or_warm_cache_and_a_pool(tmp_path, monkeypatch, capsys):
+    from gradlint import cli, parallel
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(parallel, "POOL_MIN", 2)
+    for index in range(4):
+        (tmp_path / f"m{index}.py").write_text(
+            "x = 1\n" * index + "y = 2  # gradlint: ignore[detached-reslt]\n" if index % 2 else "x = 1\n")
+    (tmp_path / "nb.ipynb").write_text(
+        '{"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# title"]},'
+        ' {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": null,'
+        ' "source": ["x = 1\\n", "y = 2  # noqa: GL05\\n"]}],'
+        ' "metadata": {"kernelspec": {"language": "python", "name": "python3"}},'
+        ' "nbformat": 4, "nbformat_minor": 5}')
+    expected = [
+        "gradlint: warning: m1.py:2: unknown rule 'detached-reslt' in "
+        "`# gradlint: ignore[detached-reslt]` (did you mean 'detached-result'?): it silences nothing",
+        "gradlint: warning: m3.py:4: unknown rule 'detached-reslt' in "
+        "`# gradlint: ignore[detached-reslt]` (did you mean 'detached-result'?): it silences nothing",
+        "gradlint: warning: nb.ipynb:cell 2:2: unknown rule 'GL05' in `# noqa: GL05` "
+        "(did you mean 'GL005'?): it silences nothing",
+    ]
+    for args in (["--no-cache", "-j", "1"], ["--no-cache", "-j", "2"], ["-j", "2"], ["-j", "2"]):
+        code, out, err = cli.main(["check", *args, "."]), *capsys.readouterr()
+        assert (code, out) == (0, "")
+        assert err.splitlines() == [*expected, "No findings (5 files checked)."], args
