@@ -139,12 +139,12 @@ def test_version(capsys):
     ([], set(DEFAULT_CODES)),  # every rule but the off-by-default GL900
     (["--select", "GL001"], {"GL001"}),
     (["--select", "gl001,GL002", "--select", "GL005"], {"GL001", "GL002", "GL005"}),
-    (["--select", "GL00"], set(BY_CODE) - {"GL900"}),
+    (["--select", "GL00"], {code for code in BY_CODE if code.startswith("GL00")}),
     (["--select", "ALL"], set(BY_CODE)),
     (["--select", "GL900"], {"GL900"}),
     (["--select", "unused-suppression,GL001"], {"GL001", "GL900"}),
     (["--select", "ALL", "--ignore", "GL001,GL002"], set(BY_CODE) - {"GL001", "GL002"}),
-    (["--ignore", "GL00"], set()),
+    (["--ignore", "GL00"], {code for code in DEFAULT_CODES if not code.startswith("GL00")}),
     (["--select", "detached-result"], {"GL001"}),
     (["--select", "Detached-Result,inplace-on-saved"], {"GL001", "GL005"}),
     (["--select", "ALL", "--ignore", "syntax-error"], set(BY_CODE) - {"GL000"}),
@@ -341,16 +341,18 @@ def test_internal_error_is_reported_and_the_run_continues(project, capsys, monke
 
 
 def test_unreadable_file_is_reported_and_the_run_continues(project, capsys, monkeypatch):
+    from gradlint import files
+
     (project / "secret.py").write_text(GOOD)
     (project / "other.py").write_text(BAD)
-    real = Path.read_bytes
+    real = files.read
 
-    def read_bytes(path):
-        if path.name == "secret.py":
+    def read(path):  # every read of a file the user named goes through files.read
+        if Path(path).name == "secret.py":
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
         return real(path)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(files, "read", read)
     code, out, err = check(capsys)
     assert code == 2
     assert out.startswith("other.py:1:7: GL000")
@@ -447,7 +449,7 @@ def test_rule_without_a_document_exits_2(capsys, monkeypatch, tmp_path):
 def test_unknown_rule_exits_2_with_the_codes(capsys):
     assert cli.main(["rule", "GL999"]) == 2
     assert capsys.readouterr().err == (
-        "gradlint: error: unknown rule 'GL999' (rules are GL000, GL001, GL002, GL003, GL004, GL005, GL900)\n"
+        f"gradlint: error: unknown rule 'GL999' (rules are {', '.join(BY_CODE)})\n"
     )
 
 
