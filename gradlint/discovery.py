@@ -20,6 +20,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gradlint.files import MAX_BYTES, read_regular
+
 if TYPE_CHECKING:
     from pathspec import GitIgnoreSpec
 
@@ -193,10 +195,9 @@ class _Walker:
 
     def _gitignore(self, folder: Path) -> GitIgnoreSpec | None:
         if folder not in self._gitignores:
-            try:
-                lines = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
-            except OSError:  # absent or unreadable: it ignores nothing
-                lines = []
+            # Absent, unreadable or not a regular file (a FIFO is not waited on): it ignores nothing.
+            data = read_regular(folder / ".gitignore", limit=MAX_BYTES)
+            lines = [] if data is None else data.decode("utf-8", errors="replace").splitlines()
             self._gitignores[folder] = _gitignore_spec(lines) if lines else None
         return self._gitignores[folder]
 

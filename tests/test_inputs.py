@@ -163,3 +163,26 @@ def test_past_the_bytes_held_a_miss_is_read_again_and_cached_as_linted(tmp_path,
     assert read == ["bad.py", "bad.py", "bad.py"]  # cold: looked up, then linted; warm: looked up
     [pack] = folder.glob("*/*.json")
     assert cache.content_hash(BAD.encode()) in pack.read_text()
+
+
+@linux
+@pytest.mark.parametrize("gitignore", ["fifo", "/dev/zero"])
+def test_a_gitignore_that_is_not_a_regular_file_ignores_nothing(tmp_path, gitignore):
+    import resource
+
+    (tmp_path / "a.py").write_text(BAD)
+    if gitignore == "fifo":
+        os.mkfifo(tmp_path / ".gitignore")
+    else:
+        os.symlink(gitignore, tmp_path / ".gitignore")
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 31, 1 << 31))
+
+    try:
+        proc = subprocess.run([*GRADLINT, "check", "--no-cache", "--output-format", "concise", "."],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=120, preexec_fn=cap,
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        pytest.fail("discovery waited for a writer on .gitignore")
+    assert proc.returncode == 1 and "a.py:5:1: GL005" in proc.stdout, proc.stderr[-2000:]
