@@ -150,13 +150,13 @@ def _folder(path: Path) -> Path:
 
 def _touches(finding: Finding, changed: set[int] | None) -> bool:
     """Whether a finding lies on, or cites, a changed line. A notebook's lines are its cells'
-    and git's are the JSON file's, and a syntax error (GL000) may be caused by any line, so for
-    those a change anywhere in the file counts."""
+    and git's are the JSON file's, and a syntax error (GL000) or a file gradlint's parser did not
+    read (GL010) may be caused by any line, so for those a change anywhere in the file counts."""
     if changed is None:
         return True
     if not changed:
         return False
-    if finding.cell is not None or finding.code == "GL000":
+    if finding.cell is not None or finding.code in ("GL000", "GL010"):
         return True
     lines = set(range(finding.line, max(finding.end_line, finding.line) + 1))
     lines.update(value for key, value in finding.details.items()

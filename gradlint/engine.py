@@ -8,8 +8,10 @@ import ast
 import contextlib
 import dataclasses
 import gc
+import re
 import sys
 from collections.abc import Callable
+from typing import NamedTuple
 from itertools import accumulate
 
 import libcst as cst
@@ -29,8 +31,10 @@ def lint_source(source: str | bytes, path: str, codes: frozenset[str] | None = N
     """Findings for one module's source, sorted, with ``# noqa`` suppressions applied.
 
     ``codes`` limits the rules that run (default: every rule but the off-by-default GL900). A
-    module that does not parse, or is nested too deep to analyse safely, yields a single GL000
-    finding instead of raising; GL900 judges nothing in it.
+    module that does not parse yields a single GL000 finding instead of raising, and one that
+    Python accepts but gradlint's parser does not read (past ``MAX_TOKENS``, ``MAX_LINES``,
+    ``MAX_STATEMENTS_PER_LINE`` or ``MAX_DEPTH``, or syntax libcst does not know) a single GL010
+    finding; GL900 judges nothing in either.
 
     ``locate`` is given for a module joined from a notebook's cells (``gradlint.notebook``):
     the findings then carry their ``cell`` and that cell's own lines, and a message names a line
@@ -74,22 +78,37 @@ def _collector_paused():
 def _lint(source: str | bytes, text: str, path: str, codes: frozenset[str], locate: Locate | None) -> list[Finding]:
     tree, unreadable = _read_ast(source)
     module = None
-    if unreadable is None and (not prefilter.enabled() or _may_report(text, tree, codes)):
-        try:
-            module = cst.parse_module(source)
-        except (cst.ParserSyntaxError, RecursionError, UnicodeDecodeError, SyntaxError, ValueError) as err:
-            # Python accepts it but libcst does not (a syntax libcst does not know yet).
-            unreadable = (getattr(err, "raw_line", 1), getattr(err, "raw_column", 0) + 1,
-                          "the file was not checked: gradlint's parser (libcst) cannot read it: "
-                          + str(err).strip().splitlines()[0])
+    if unreadable is None:
+        filtered = prefilter.enabled()
+        if not filtered or _may_report(text, tree, codes):
+            module, failure = _parse(source)
+            # Python accepts the file but libcst cannot read it. That costs a finding only where
+            # some rule could report; the filter is asked here too when it is off, so the output
+            # never depends on it (docs/design.md, "Robustness").
+            if failure is not None and (filtered or _may_report(text, tree, codes)):
+                unreadable = failure
     if unreadable is not None:
-        found = [not_checked(path, *unreadable)] if "GL000" in codes else []
+        found = [not_checked(path, unreadable.line, unreadable.column, unreadable.message,
+                             code=unreadable.code, hint=unreadable.hint)] if unreadable.code in codes else []
         return suppression.apply(found, text)
     # Without a module no rule can report here (the prefilter said so): GL900 judges against none.
     found = _run_checks(module, path, codes, locate) if module is not None else []
     if suppression.UNUSED in codes:  # judged on the findings before any is suppressed
         found += suppression.unused(found, text, path, codes)
     return sorted(suppression.apply(found, text))
+
+
+def _parse(source: str | bytes) -> tuple[cst.Module | None, Unreadable | None]:
+    """libcst's module, or why it cannot read this module that Python accepted."""
+    try:
+        return cst.parse_module(source), None
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as err:  # its Rust parser's panics are BaseExceptions (PanicException)
+        reason = (str(err).strip().splitlines() or [type(err).__name__])[0]
+        return None, Unreadable(NOT_CHECKED, getattr(err, "raw_line", 1), getattr(err, "raw_column", 0) + 1,
+                                f"the file was not checked: gradlint's parser (libcst) cannot read "
+                                f"this file, which Python accepts: {reason}", PARSER_LIMIT)
 
 
 def _may_report(text: str, tree: ast.Module, codes: frozenset[str]) -> bool:
@@ -100,28 +119,114 @@ def _may_report(text: str, tree: ast.Module, codes: frozenset[str]) -> bool:
         return True
 
 
-# libcst's native parser crashes the process on expressions nested some thousands deep
-# (LibCST issues #619, #1000), and the analysis recurses once per level, so a module nested
-# deeper than this is reported instead of read. (Python itself stops at 200 parentheses.)
+# What a file that Python accepts must stay within to be given to libcst, and why it was not
+# (GL010). Measured (docs/design.md, "Costs"): libcst's tree takes 2-3 KB of memory per token
+# and some 60 µs to build, so a file is read up to ~150,000 tokens (~400 MB, a few seconds; the
+# largest file of the corpus has 82,000); 20,000 lines (corpus: 4,922); and 1,000 statements on
+# one line (the analysis costs grow with statements times the line's length there: 10,000
+# `;`-joined statements took 2.4 GB; corpus: 2). libcst's native parser crashes the process on
+# expressions nested some thousands deep (LibCST issues #619, #1000), and the analysis recurses
+# once per level, so a module nested deeper than MAX_DEPTH is reported instead of read.
+# (Python itself stops at 200 parentheses.)
+MAX_TOKENS = 150_000
+MAX_LINES = 20_000
+MAX_STATEMENTS_PER_LINE = 1_000
 MAX_DEPTH = 1000
+NOT_CHECKED = "GL010"
+# A token as counted here: a run of word characters (any non-ASCII byte counts as one) or any
+# other character that is not a space. Words inside strings and comments count too, so this over-
+# counts, never under: a file has at most one such token per byte.
+_TOKEN = re.compile(rb"[\w\x80-\xff]+|[^\w\s]")
 
 
-def _read_ast(source: str | bytes) -> tuple[ast.Module | None, tuple[int, int, str] | None]:
-    """(the module's ``ast``, None) when it can be read; (None, (line, column, message)) when it
-    cannot, in Python's own words. Python's parser goes first: it is an order of magnitude faster
-    than libcst, names the error plainly, measures the nesting before libcst could crash on it,
-    and its tree is what the prefilter reads."""
+class Unreadable(NamedTuple):
+    """Why a file was not checked, and where: GL000 (Python rejects it) or GL010."""
+
+    code: str
+    line: int
+    column: int
+    message: str
+    hint: str | None = None  # None: the code's usual one (``not_checked``)
+
+
+# What to do about a file past the limits, and about one libcst cannot read.
+TOO_COSTLY = "a generated or data file belongs in `extend-exclude`; split a hand-written one"
+PARSER_LIMIT = "nothing to fix if Python runs it: gradlint's parser does not read this yet"
+
+
+def _read_ast(source: str | bytes) -> tuple[ast.Module | None, Unreadable | None]:
+    """(the module's ``ast``, None) when it can be read; (None, (code, line, column, message))
+    when it cannot: GL000 in Python's own words, GL010 past the limits above. Python's parser
+    goes first: it is an order of magnitude faster than libcst, names the error plainly, measures
+    the nesting before libcst could crash on it, and its tree is what the prefilter reads. Only
+    the limits that need no tree are checked before it (a 9 MB file costs ``ast`` 12 s)."""
+    data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
+    beyond = _beyond_size(data)
+    if beyond is not None:
+        return None, beyond
     try:
         tree = ast.parse(source)
     except SyntaxError as err:
-        return None, (err.lineno or 1, err.offset or 1, f"syntax error, the file was not checked: {err.msg}")
+        return None, Unreadable("GL000", err.lineno or 1, err.offset or 1, f"syntax error, the file was not checked: {err.msg}")
     except ValueError as err:  # null bytes, an unknown encoding
-        return None, (1, 1, f"syntax error, the file was not checked: {err}")
+        return None, Unreadable("GL000", 1, 1, f"syntax error, the file was not checked: {err}")
     except (RecursionError, MemoryError) as err:
-        return None, (1, 1, f"the file was not checked: too deeply nested to read ({str(err) or type(err).__name__})")
+        return None, Unreadable("GL000", 1, 1, f"the file was not checked: too deeply nested to read ({str(err) or type(err).__name__})")
+    crowded = _crowded_line(tree, data)
+    if crowded is not None:
+        return None, crowded
     if _depth_exceeds(tree, source, MAX_DEPTH):
         return None, _too_deep(tree)
     return tree, None
+
+
+def _beyond_size(data: bytes) -> Unreadable | None:
+    """GL010 for a file of more than ``MAX_LINES`` lines or ``MAX_TOKENS`` tokens. Counting
+    tokens costs a pass of a regular expression, so it is done only where there can be that many
+    (one per byte at most), in slices, stopping once past the limit."""
+    lines = 0
+    if len(data) > MAX_LINES:  # (else it cannot have more lines)
+        lines = data.count(b"\n") + (not data.endswith((b"\n", b"\r")))
+        if b"\r" in data:
+            lines += data.count(b"\r") - data.count(b"\r\n")
+    if lines > MAX_LINES:
+        return Unreadable(NOT_CHECKED, 1, 1, f"the file was not checked: it has {lines:,} lines, more "
+                                             f"than the {MAX_LINES:,} gradlint reads in one file", TOO_COSTLY)
+    if len(data) > MAX_TOKENS:
+        tokens, step = 0, 1 << 20  # (a word cut by a slice's end counts twice: still an over-count)
+        for start in range(0, len(data), step):
+            tokens += len(_TOKEN.findall(data, start, start + step))
+            if tokens > MAX_TOKENS:
+                return Unreadable(NOT_CHECKED, 1, 1, f"the file was not checked: it has more than "
+                                                     f"{MAX_TOKENS:,} tokens (names, numbers, symbols), "
+                                                     f"the most gradlint reads in one file", TOO_COSTLY)
+    return None
+
+
+def _crowded_line(tree: ast.Module, data: bytes) -> Unreadable | None:
+    """GL010 at the first line that holds more than ``MAX_STATEMENTS_PER_LINE`` statements. A
+    line holds at most two statements more than it has semicolons (``for x in y: a; b``), so only
+    files with that many semicolons have their statements counted (only the statements)."""
+    if data.count(b";") + 2 <= MAX_STATEMENTS_PER_LINE:
+        return None
+    per_line: dict[int, int] = {}
+    stack: list[ast.stmt] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        per_line[node.lineno] = per_line.get(node.lineno, 0) + 1
+        for name in ("body", "orelse", "finalbody"):
+            value = getattr(node, name, None)
+            if type(value) is list:
+                stack.extend(value)
+        for part in (*getattr(node, "handlers", ()), *getattr(node, "cases", ())):
+            stack.extend(part.body)
+    crowded = sorted(line for line, count in per_line.items() if count > MAX_STATEMENTS_PER_LINE)
+    if not crowded:
+        return None
+    return Unreadable(NOT_CHECKED, crowded[0], 1, f"the file was not checked: line {crowded[0]} holds "
+                                                  f"{per_line[crowded[0]]:,} statements, more than the "
+                                                  f"{MAX_STATEMENTS_PER_LINE:,} gradlint reads on one line",
+                      TOO_COSTLY)
 
 
 def _depth_exceeds(tree: ast.Module, source: str | bytes, limit: int) -> bool:
@@ -181,28 +286,32 @@ def _walk_exceeds(tree: ast.AST, limit: int) -> bool:
     return False
 
 
-def _too_deep(tree: ast.AST) -> tuple[int, int, str]:
+def _too_deep(tree: ast.AST) -> Unreadable:
     """Where a module nested deeper than ``MAX_DEPTH`` is reported: the first such node in a
     depth-first walk (only run on such modules)."""
     stack = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
         if depth > MAX_DEPTH:
-            return (getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1,
-                    f"the file was not checked: nested more than {MAX_DEPTH} levels deep, too deep to analyse")
+            return Unreadable(NOT_CHECKED, getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1,
+                              f"the file was not checked: nested more than {MAX_DEPTH} levels deep, "
+                              f"too deep to analyse", TOO_COSTLY)
         stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
     raise AssertionError("no node deeper than MAX_DEPTH")
 
 
-def not_checked(path: str, line: int, column: int, message: str, cell: int | None = None) -> Finding:
-    """The GL000 finding for a file (or a notebook's cell) that could not be checked."""
-    rule = BY_CODE["GL000"]
+def not_checked(path: str, line: int, column: int, message: str, cell: int | None = None,
+                *, code: str = "GL000", hint: str | None = None) -> Finding:
+    """The finding for a file (or a notebook's cell) that could not be checked: GL000 where Python
+    rejects it, GL010 where gradlint's parser does not read what Python accepts (``hint``: what
+    to do, else fix it)."""
+    rule = BY_CODE[code]
     line, column = max(line, 1), max(column, 1)
+    where = "file" if cell is None else "cell"
     return Finding(
         path=path, cell=cell, line=line, column=column, code=rule.code, end_line=line,
         end_column=column + 1, name=rule.name, message=message,
-        hint=("fix the file; gradlint checks the other files regardless" if cell is None
-              else "fix the cell; gradlint checks the other cells regardless"),
+        hint=f"{hint or f'fix the {where}'}; gradlint checks the other {where}s regardless",
         severity=rule.severity,
     )
 

@@ -51,6 +51,7 @@ RULES: tuple[Rule, ...] = (
     Rule("GL003", "requires-grad-after-no-grad", "requires_grad is switched on for a tensor made without autograd history; the parameters that produced it still get no gradient."),
     Rule("GL004", "retain-graph-in-loop", "backward(retain_graph=True) in a loop keeps a graph alive past its iteration; it grows, and gradients include earlier steps."),
     Rule("GL005", "inplace-on-saved", "An in-place edit of a tensor that an earlier recorded op saved for backward."),
+    Rule("GL010", "parser-limit", "Python accepts the file, but it is too large or too complex for gradlint's parser, or in syntax the parser cannot read, so nothing in it was checked.", Severity.ERROR),
     Rule("GL900", "unused-suppression", "A `# noqa: GL…` or `# gradlint: ignore` that silenced nothing in this run (off by default).", default=False),
 )
 
