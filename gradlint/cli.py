@@ -423,7 +423,10 @@ def _targets(args, config: config_file.Config, errors: list[str]) -> list[runner
     paths = args.paths or ["."]
     targets = []
     if runner.STDIN in paths:
-        targets.append(runner.Target(name=runner.STDIN, source=sys.stdin.buffer.read()))
+        try:
+            targets.append(runner.Target(name=runner.STDIN, source=runner.read_stdin()))
+        except OSError as err:  # more than gradlint reads of one file (`- < /dev/zero`)
+            errors.append(f"error: standard input: not checked: {err.strerror or err}")
     # A missing path or a folder that cannot be listed is an error, but the other paths are
     # still linted: the user sees every problem of the run at once.
     files = discover(
@@ -450,7 +453,10 @@ def _stdin_target(args, config: config_file.Config) -> list[runner.Target]:
     if args.force_exclude and passed_by(args.stdin_filename, config.exclude,
                                         config.extend_exclude, config.root):
         return []
-    return [runner.Target(name=args.stdin_filename, source=sys.stdin.buffer.read())]
+    try:
+        return [runner.Target(name=args.stdin_filename, source=runner.read_stdin())]
+    except OSError as err:  # more than gradlint reads of one file
+        raise UsageError(f"standard input: not checked: {err.strerror or err}") from None
 
 
 def write_statistics(findings: list[Finding], out) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple
 
 # The most bytes of one file gradlint reads: past this a file is reported, not linted. The size
 # guard of the engine (gradlint/engine.py) reads this same constant.
@@ -28,11 +28,10 @@ class Read(NamedTuple):
 
 
 class TooLarge(OSError):
-    """More than ``MAX_BYTES`` (an OSError, as the library promises for what cannot be read)."""
+    """More than ``MAX_BYTES`` (an OSError, as the library promises for what cannot be read).
+    ``what`` says how much: "larger than", "a character device that gave more than"."""
 
-    def __init__(self, kind: str | None):
-        self.kind = kind  # None for a regular file, else what it is ("a character device")
-        what = "larger than" if kind is None else f"{kind} that gave more than"
+    def __init__(self, what: str):
         super().__init__(errno.EFBIG, f"{what} {limit()}, the most gradlint reads of one file")
 
 
@@ -43,11 +42,19 @@ def read(path: str | os.PathLike) -> Read:
         info = os.fstat(stream.fileno())
         mode, regular = info.st_mode, stat.S_ISREG(info.st_mode)
         if regular and info.st_size > MAX_BYTES:
-            raise TooLarge(None)
+            raise TooLarge("larger than")
         source = stream.read(MAX_BYTES + 1)
     if len(source) > MAX_BYTES:  # a file that grew, or a pipe or device that gave too much
-        raise TooLarge(None if regular else _kind(mode))
+        raise TooLarge("larger than" if regular else f"{_kind(mode)} that gave more than")
     return Read(source, regular)
+
+
+def read_stream(stream: BinaryIO) -> bytes:
+    """At most ``MAX_BYTES`` of an open stream (standard input); ``TooLarge`` past them."""
+    source = stream.read(MAX_BYTES + 1)
+    if len(source) > MAX_BYTES:
+        raise TooLarge("more than")
+    return source
 
 
 def read_regular(path: str | os.PathLike, limit: int | None = None) -> bytes | None:

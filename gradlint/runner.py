@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -178,6 +179,12 @@ def check(target: Target, codes: frozenset[str], hashed: bool = False) -> Outcom
         digest = content_hash(source)
     return Outcome(found, shown if found else {}, digest=digest,
                    warnings=suppression.unknown_rule_warnings(shown))
+
+
+def read_stdin() -> bytes:
+    """Standard input, at most ``files.MAX_BYTES`` of it: past them (``gradlint check - <
+    /dev/zero``) ``files.TooLarge``, an OSError whose ``strerror`` says so."""
+    return files.read_stream(sys.stdin.buffer)
 
 
 def _collect(result: Run, errors: list[tuple[int, str]], index: int, outcome: Outcome,

@@ -186,3 +186,20 @@ def test_a_gitignore_that_is_not_a_regular_file_ignores_nothing(tmp_path, gitign
     except subprocess.TimeoutExpired:
         pytest.fail("discovery waited for a writer on .gitignore")
     assert proc.returncode == 1 and "a.py:5:1: GL005" in proc.stdout, proc.stderr[-2000:]
+
+
+@linux
+@pytest.mark.parametrize("args", [["-"], ["--stdin-filename", "m.py"]])
+def test_standard_input_past_the_limit_is_one_error_line(args):
+    import resource
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 31, 1 << 31))
+
+    with open("/dev/zero", "rb") as zero:
+        proc = subprocess.run([*GRADLINT, "check", "--no-cache", *args], stdin=zero, capture_output=True,
+                              text=True, timeout=300, preexec_fn=cap)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    lines = [line for line in proc.stderr.splitlines() if line.startswith("gradlint:")]
+    assert lines == [f"gradlint: error: standard input: not checked: more than {files.limit()}, "
+                                        f"the most gradlint reads of one file"]
