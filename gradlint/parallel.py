@@ -6,10 +6,12 @@ caller keeps the cache) and, for files with findings, the texts they count in. T
 file is left to run alone at the end. The caller sorts what comes back, so the output never
 depends on which worker finished first.
 
-A worker killed from outside (the kernel's out-of-memory killer, a signal) breaks the pool:
-every file not yet done is reported as not checked, in one error line, and the run goes on to
-report what it has. It does not hang (``concurrent.futures`` notices the dead process, where
-``multiprocessing.Pool`` would wait for it forever).
+A worker that dies (the kernel's out-of-memory killer, libcst's parser aborting, a signal) breaks
+the pool, and does not hang it (``concurrent.futures`` notices the dead process, where
+``multiprocessing.Pool`` would wait for it forever). Each worker notes in shared memory which file
+it is in; the files the workers were in are then checked again one by one, each in a process of
+its own, and the rest in a new pool. A file whose own process dies too is one error line naming
+the signal or exit status; every other file keeps its findings.
 """
 from __future__ import annotations
 
@@ -50,11 +52,12 @@ def start_method() -> str:
 
 def check_all(jobs: list[runner.Job], workers: int, hashed: bool = False) -> Iterator[tuple[int, runner.Outcome]]:
     """(job index, outcome) for every job, in the order they finish, linted by ``workers``
-    processes (``runner.check``)."""
+    processes (``runner.check``). A worker that dies costs only the file it was checking: each
+    file a dead pool's workers were in is checked again alone, in a process of its own, and the
+    other files in a new pool; a file whose own process dies is one error line, with the signal
+    or exit status."""
     # Imported here: the command line asks this module for default_jobs() on every run.
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    from concurrent.futures.process import BrokenProcessPool
 
     method = start_method()
     if method == "fork":
@@ -63,11 +66,39 @@ def check_all(jobs: list[runner.Job], workers: int, hashed: bool = False) -> Ite
         for name in WARM:
             importlib.import_module(name)
         gc.freeze()  # what the workers inherit stays shared: their collections never copy it
-    chunks = _chunks(sorted(jobs, key=lambda job: -(job.size or _size(job.target))), workers)
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)),
-                               mp_context=multiprocessing.get_context(method),
-                               initializer=_start, initargs=(os.getpid(),))
-    lost: list[runner.Job] = []
+    context = multiprocessing.get_context(method)
+    pending = sorted(jobs, key=lambda job: -(job.size or _size(job.target)))
+    try:
+        while pending:
+            lost: list[runner.Job] = []
+            suspects: set[int] = set()
+            yield from _pool(context, pending, workers, hashed, lost, suspects)
+            # The files the workers were in when the pool broke; if none is known, every lost
+            # file is checked alone, so each round ends at least one file's part in it.
+            alone = [job for job in lost if job.index in suspects or not suspects]
+            for job in alone:
+                yield job.index, _check_alone(context, job, hashed)
+            again = {job.index for job in alone}
+            pending = [job for job in lost if job.index not in again]
+    finally:
+        gc.unfreeze()
+
+
+def _pool(context, jobs: list[runner.Job], workers: int, hashed: bool, lost: list[runner.Job],
+          suspects: set[int]) -> Iterator[tuple[int, runner.Outcome]]:
+    """One pool over ``jobs``: outcomes as they finish; if a worker dies, the jobs without an
+    outcome go to ``lost``, and the indices of those the workers were checking to ``suspects``."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
+    chunks = _chunks(jobs, workers)
+    size = min(workers, len(chunks))
+    # Which file each worker is in (its index, -1 between files): written by the worker, read
+    # here only once the pool has broken.
+    current = context.Array("q", [-1] * size, lock=False)
+    seats = context.Value("i", 0)
+    pool = ProcessPoolExecutor(max_workers=size, mp_context=context,
+                               initializer=_start, initargs=(os.getpid(), current, seats))
     try:
         futures = {pool.submit(_check_chunk, [(j.index, j.target, j.codes) for j in chunk], hashed): chunk
                    for chunk in chunks}
@@ -83,13 +114,49 @@ def check_all(jobs: list[runner.Job], workers: int, hashed: bool = False) -> Ite
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-        gc.unfreeze()
     if lost:
-        lost.sort(key=lambda job: job.index)
-        names = ", ".join(job.target.name for job in lost[:3]) + (", ..." if len(lost) > 3 else "")
-        yield lost[0].index, runner.Outcome(error=(
-            f"error: a worker process died (killed, perhaps for lack of memory) while checking; "
-            f"{len(lost)} file{'s' if len(lost) != 1 else ''} not checked: {names}"))
+        suspects.update(index for index in current if index >= 0)
+
+
+def _check_alone(context, job: runner.Job, hashed: bool) -> runner.Outcome:
+    """``runner.check`` of one file in a process of its own; an error line if that process dies."""
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=_alone, args=(send, os.getpid(), job.target, job.codes, hashed), daemon=True)
+    process.start()
+    send.close()
+    try:
+        outcome = receive.recv()
+    except EOFError:
+        outcome = None
+    except BaseException:
+        process.terminate()
+        raise
+    finally:
+        receive.close()
+        process.join()
+    if outcome is not None:
+        return outcome
+    return runner.Outcome(error=f"error: {job.target.name}: not checked: the process checking it "
+                                f"{_death(process.exitcode)}; the other files were checked")
+
+
+def _death(status: int | None) -> str:
+    """How a process ended, for a person: a signal by name, else its exit status."""
+    if status is not None and status < 0:
+        try:
+            name = signal.Signals(-status).name
+        except ValueError:
+            name = f"signal {-status}"
+        why = {"SIGKILL": " (perhaps for lack of memory)",
+               "SIGABRT": " (libcst's parser aborts when it runs out of memory)"}.get(name, "")
+        return f"was killed by {name}{why}"
+    return f"exited with status {status} before answering"
+
+
+def _alone(send, parent: int, target: runner.Target, codes: frozenset[str], hashed: bool) -> None:
+    _start(parent)
+    send.send(runner.check(target, codes, hashed))
+    send.close()
 
 
 def _terminate(pool) -> None:
@@ -117,11 +184,16 @@ def _chunks(jobs: list[runner.Job], workers: int) -> list[list[runner.Job]]:
     return [jobs[i:i + size] for i in range(0, len(jobs), size)]
 
 
-def _start(parent: int) -> None:
+def _start(parent: int, current=None, seats=None) -> None:
     # Ctrl-C is the parent's to handle: it stops handing out chunks and reports. A worker that
     # took it too would print a traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _end_with_parent(parent)
+    global _current, _seat
+    if current is not None:
+        with seats.get_lock():
+            _current, _seat = current, seats.value
+            seats.value += 1
     from gradlint import engine  # noqa: F401  (under spawn: once per worker, not per file)
 
 
@@ -141,6 +213,18 @@ def _end_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+# In a pool's worker: the shared array of the files the workers are in, and this worker's seat.
+_current = None
+_seat = 0
+
+
 def _check_chunk(items: list[tuple[int, runner.Target, frozenset[str]]],
                  hashed: bool) -> list[tuple[int, runner.Outcome]]:
-    return [(index, runner.check(target, codes, hashed)) for index, target, codes in items]
+    done = []
+    for index, target, codes in items:
+        if _current is not None:
+            _current[_seat] = index
+        done.append((index, runner.check(target, codes, hashed)))
+    if _current is not None:
+        _current[_seat] = -1
+    return done

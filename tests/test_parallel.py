@@ -2,6 +2,7 @@
 a killed worker costs an error line and never hangs the run, and small runs start no pool."""
 from __future__ import annotations
 
+import faulthandler
 import json
 
 import os
@@ -77,22 +78,44 @@ def test_errors_come_in_file_order_one_line_each(project, capsys, monkeypatch, p
     assert "(17 files checked)" in err
 
 
-def test_a_killed_worker_is_an_error_not_a_hang(project, capsys, monkeypatch, pools):
+@pytest.mark.parametrize("death, reason", [
+    (lambda: os.kill(os.getpid(), signal.SIGKILL), "was killed by SIGKILL (perhaps for lack of memory)"),
+    (os.abort, "was killed by SIGABRT (libcst's parser aborts when it runs out of memory)"),  # F16
+    (lambda: os._exit(3), "exited with status 3 before answering"),
+])
+def test_a_worker_that_dies_costs_only_the_file_it_was_checking(project, capsys, monkeypatch, pools, death, reason):
     real = engine.lint_source
 
     def lint_source(source, path, codes=None, **kwargs):
         if path == "m07.py":
-            os.kill(os.getpid(), signal.SIGKILL)  # as the kernel's out-of-memory killer would
+            faulthandler.disable()  # (pytest's would print the dying worker's stack)
+            death()  # as the kernel's out-of-memory killer, or libcst's parser aborting, would
+        return real(source, path, codes, **kwargs)
+
+    monkeypatch.setattr(engine, "lint_source", lint_source)  # the forked workers inherit it
+    code, out, err = check(capsys, "-j", "2", "--no-cache")
+    assert pools and code == 2
+    # every other file keeps its findings (m00, m03, ..., m18: 7 GL005), and the run says which died
+    assert out.count("GL005") == 7
+    assert [line for line in err.splitlines() if "m07.py" in line] == [
+        f"gradlint: error: m07.py: not checked: the process checking it {reason}; the other files were checked"]
+    assert "(19 files checked)" in err
+    assert "Traceback" not in err
+
+
+def test_two_files_that_crash_cost_two_files(project, capsys, monkeypatch, pools):
+    real = engine.lint_source
+
+    def lint_source(source, path, codes=None, **kwargs):
+        if path in ("m03.py", "m16.py"):
+            faulthandler.disable()
+            os.abort()
         return real(source, path, codes, **kwargs)
 
     monkeypatch.setattr(engine, "lint_source", lint_source)
-    code, _, err = check(capsys, "-j", "2", "--no-cache")
-    assert pools and code == 2
-    (line,) = [line for line in err.splitlines() if "worker" in line]
-    assert line.startswith("gradlint: error: a worker process died (killed, perhaps for lack of memory) "
-                           "while checking; ")
-    assert "m07.py" in line or "..." in line
-    assert "Traceback" not in err
+    code, out, err = check(capsys, "-j", "2", "--no-cache")
+    assert code == 2 and out.count("GL005") == 6  # m03 had one
+    assert [line.split(":")[2] for line in err.splitlines() if "not checked" in line] == [" m03.py", " m16.py"]
 
 
 def test_few_files_start_no_pool(tmp_path, capsys, monkeypatch, pools):
