@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import libcst
@@ -147,3 +149,24 @@ def test_every_file_of_the_corpus_is_within_the_limits():
                 if unreadable is not None:
                     over.append((str(path), unreadable.message))
     assert over == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS caps the address space on Linux")
+def test_a_file_past_the_limits_costs_no_other_file_its_findings_in_one_process(tmp_path):
+    # F16 at -j 1: a data table libcst would need gigabytes for, beside files with findings. Under
+    # a memory cap libcst's native parser aborted the whole process (exit 134): no output at all.
+    for i in range(5):
+        (tmp_path / f"bad_{i}.py").write_text(TRAINS)
+    (tmp_path / "table.py").write_text(TRAINS + "TABLE = [" + "1," * 300_000 + "]\n")
+
+    def cap():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
+
+    proc = subprocess.run([sys.executable, "-m", "gradlint", "check", "--no-cache", "-j", "1",
+                           "--output-format", "concise", "."], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=600, preexec_fn=cap)
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    assert proc.stdout.count("GL005") == 5
+    assert "table.py:1:1: GL010 the file was not checked: it has more than 150,000 tokens" in proc.stdout
