@@ -7,6 +7,7 @@ import importlib.util
 import json
 import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -500,3 +501,45 @@ def test_a_rule_links_to_the_project_s_page(tmp_path, urls, expected):
             assert (shown.code_description.href if shown.code_description else None) == expected
 
     run(scenario())
+
+
+def test_a_document_past_check_s_limits_is_one_diagnostic(tmp_path):
+    """The same limits as gradlint check (the engine's): a 2 MB document is one GL010 saying
+    why, at once, instead of half a minute of linting."""
+    text = _big(60_000)
+    (expected,) = lint_source(text, str(tmp_path / "big.py"))
+
+    async def scenario():
+        async with server(tmp_path) as session:
+            (shown,) = (await session.diagnostics(session.open(tmp_path / "big.py", text))).diagnostics
+            assert (shown.code, shown.message) == (expected.code, f"{expected.message}\nhint: {expected.hint}")
+            assert shown.code == "GL010"
+
+    run(scenario())
+
+
+def _children(pid: int) -> list[int]:
+    return [int(child) for task in Path(f"/proc/{pid}/task").iterdir()
+            for child in (task / "children").read_text().split()]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")
+def test_a_lint_process_that_dies_is_an_internal_error_and_the_server_goes_on(tmp_path):
+    """libcst's native parser can abort its process: the server reports it and keeps linting."""
+    async def scenario():
+        async with server(tmp_path) as session:
+            uri = session.open(tmp_path / "big.py", _big(4000))
+            workers = []
+            while not workers:  # the one warmed up at initialize, now linting
+                await asyncio.sleep(0.1)
+                workers = _children(session.client._server.pid)
+            (worker,) = workers
+            os.kill(worker, signal.SIGKILL)
+            (shown,) = (await session.diagnostics(uri, timeout=6 * TIMEOUT)).diagnostics
+            assert shown.severity == types.DiagnosticSeverity.Error
+            assert "internal error: the lint process ended (signal 9)" in shown.message
+            session.change(uri, 2, BAD.read_text(encoding="utf-8"))
+            shown = await session.diagnostics(uri, timeout=6 * TIMEOUT)
+            assert shown.version == 2 and [d.code for d in shown.diagnostics] == ["GL001"]
+
+    run(scenario(), 8 * TIMEOUT)
