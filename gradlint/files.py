@@ -37,10 +37,14 @@ class TooLarge(OSError):
 
 def read(path: str | os.PathLike) -> Read:
     """The bytes of the file at ``path``, read once; ``TooLarge`` past ``MAX_BYTES``, another
-    OSError if it cannot be read (a directory, a socket, no permission)."""
+    OSError if it cannot be read (a directory, a socket, no permission, a pipe gradlint itself
+    writes: ``/dev/stdout``)."""
     with open(path, "rb") as stream:
         info = os.fstat(stream.fileno())
         mode, regular = info.st_mode, stat.S_ISREG(info.st_mode)
+        if stat.S_ISFIFO(mode) and _own_output(info):  # `gradlint check /dev/stdout | less`
+            raise OSError(errno.EDEADLK, "it is gradlint's own output, which cannot end while "
+                                         "gradlint waits to read it")
         if regular and info.st_size > MAX_BYTES:
             raise TooLarge("larger than")
         source = stream.read(MAX_BYTES + 1)
@@ -80,6 +84,17 @@ def limit() -> str:
     if MAX_BYTES >= 2**20 and MAX_BYTES % 2**20 == 0:
         return f"{MAX_BYTES // 2**20} MiB"
     return f"{MAX_BYTES} bytes"
+
+
+def _own_output(info: os.stat_result) -> bool:
+    for fd in (1, 2):
+        try:
+            other = os.fstat(fd)
+        except OSError:
+            continue
+        if (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino):
+            return True
+    return False
 
 
 def _kind(mode: int) -> str:

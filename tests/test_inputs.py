@@ -203,3 +203,16 @@ def test_standard_input_past_the_limit_is_one_error_line(args):
     lines = [line for line in proc.stderr.splitlines() if line.startswith("gradlint:")]
     assert lines == [f"gradlint: error: standard input: not checked: more than {files.limit()}, "
                                         f"the most gradlint reads of one file"]
+
+
+@linux
+@pytest.mark.parametrize("output", ["/dev/stdout", "/dev/stderr"])
+def test_gradlints_own_output_as_a_path_is_an_error_not_a_wait(output):
+    # Both are pipes here, whose writer is gradlint itself: a read would wait for it forever.
+    try:
+        proc = subprocess.run([*GRADLINT, "check", "--no-cache", output], capture_output=True, text=True,
+                              timeout=120, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"reading {output} waited for gradlint's own output to end")
+    assert proc.returncode == 2
+    assert f"gradlint: error: {output}: cannot read: it is gradlint's own output" in proc.stderr
