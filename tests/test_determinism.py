@@ -50,3 +50,22 @@ def test_the_same_program_gives_the_same_output_in_every_process(tmp_path):
         assert proc.returncode == 1, proc.stderr
         outputs.add(proc.stdout)
     assert len(outputs) == 1
+
+
+def test_one_process_a_pool_and_the_cache_print_the_same_bytes(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    shutil.copytree(root / "fixtures", tmp_path / "fixtures", ignore=shutil.ignore_patterns("*.expected"))
+    (tmp_path / "fixtures" / "m.py").write_text(SAVES)
+    outputs = []
+    for seed, args in (("1", ["--no-cache", "-j", "1"]), ("2", ["--cache-dir", "c", "-j", "2"]),
+                       ("3", ["--cache-dir", "c", "-j", "2"])):  # the last one from the cache
+        proc = subprocess.run(
+            [sys.executable, "-m", "gradlint", "check", *args, "--output-format", "json", "fixtures"],
+            cwd=tmp_path, env=dict(os.environ, PYTHONHASHSEED=seed), capture_output=True, text=True,
+            timeout=600, stdin=subprocess.DEVNULL)
+        assert proc.returncode == 1, proc.stderr[-2000:]
+        outputs.append(proc.stdout)
+    assert outputs[0] == outputs[1] == outputs[2]
