@@ -229,17 +229,71 @@ def test_parent_imports_neither_torch_nor_the_program(tmp_path):
     assert int(marker.read_text()) != parent["pid"]
 
 
-def test_torch_that_cannot_be_imported_exits_2_with_the_install_command(tmp_path):
-    # find_spec("torch") finds this package, so only importing it tells: the child does, and
-    # says so; the parent stops with the install command rather than an 'error' per finding.
+def fake_torch(tmp_path: Path, body: str) -> dict:
+    """An environment whose PYTHONPATH puts a package ``torch`` running ``body`` first."""
     fake = tmp_path / "fake"
     (fake / "torch").mkdir(parents=True)
-    (fake / "torch" / "__init__.py").write_text("raise ImportError('no torch here')\n")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(fake), str(ROOT)])}
-    code, out, err, _ = gradlint("--dynamic", str(write_program(tmp_path)), env=env, limit=QUICK)
-    assert code == 2, err
-    assert "pip install" in err and "no torch here" in err, err
-    assert "Traceback" not in err, err
+    (fake / "torch" / "__init__.py").write_text(body)
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(fake), str(ROOT)])}
+
+
+def test_torch_that_cannot_be_imported_gives_error_verdicts_and_keeps_the_findings(tmp_path):
+    # find_spec("torch") finds this package, so only importing it tells: the worker does, and
+    # every finding is still printed, its verdict an error that says why and what to install.
+    env = fake_torch(tmp_path, "raise ImportError('no torch here')\n")
+    program = str(write_program(tmp_path))
+    code, out, err, _ = gradlint("--dynamic", "--output-format", "json", program, env=env, limit=QUICK)
+    assert code == 1, err
+    [finding] = json.loads(out)
+    assert (finding["code"], finding["line"]) == ("GL001", FINDING_LINE), out
+    assert finding["verdict"]["status"] == "error", finding
+    assert "pip install" in finding["verdict"]["evidence"], finding
+    assert "no torch here" in finding["verdict"]["evidence"], finding
+    # a gate on confirmed findings fails rather than pass on a run that could not decide
+    code, out, err, _ = gradlint("--dynamic-only", "confirmed", program, env=env, limit=QUICK)
+    assert code == 2, (out, err)
+    assert "could not decide 1 finding" in err and "Traceback" not in err, err
+
+
+def test_a_torch_py_in_the_working_folder_is_not_imported_by_the_worker(tmp_path):
+    # `python -m` puts the working folder first on sys.path: the worker imported this file
+    # instead of torch and waited forever. The program still sees the sys.path `python
+    # sub/train.py` gives it, and imports its own modules.
+    (tmp_path / "torch.py").write_text("import time\ntime.sleep(600)\n")
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    dump = "import json, sys\njson.dump(sys.path, open({!r}, 'w'))\n"
+    (sub / "paths.py").write_text(dump.format(str(tmp_path / "plain.json")))
+    (sub / "stages.py").write_text("DONE = True\n")
+    program = write_program(sub, after="import stages\nassert stages.DONE\n" + dump.format(
+        str(tmp_path / "checked.json")))
+    subprocess.run([sys.executable, str(sub / "paths.py")], cwd=tmp_path, check=True, timeout=60)
+    proc = subprocess.run([sys.executable, "-m", "gradlint", "check", "--dynamic", "--output-format",
+                           "json", str(program)], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=QUICK + 30)
+    assert proc.returncode == 1, proc.stderr
+    assert json.loads(proc.stdout)[0]["verdict"]["status"] == "confirmed", proc.stdout
+    assert json.loads((tmp_path / "checked.json").read_text()) == json.loads(
+        (tmp_path / "plain.json").read_text())
+
+
+def test_a_worker_that_never_gets_ready_is_given_up(tmp_path):
+    # A torch whose import never ends (here on PYTHONPATH): the wait for the worker is bounded,
+    # by --timeout once START_LIMIT (the floor kept for slow disks) is out of the way.
+    env = fake_torch(tmp_path, "import time\ntime.sleep(600)\n")
+    driver = (
+        "import sys\n"
+        "from gradlint import cli\n"
+        "from gradlint.dynamic import launch\n"
+        "launch.START_LIMIT = 0\n"
+        "sys.exit(cli.main(['check', '--dynamic', '--timeout', '3', '--output-format', 'json', sys.argv[1]]))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", driver, str(write_program(tmp_path))], capture_output=True,
+                          text=True, cwd=ROOT, env=env, timeout=QUICK + 30)
+    assert proc.returncode == 1, proc.stderr
+    [finding] = json.loads(proc.stdout)
+    assert finding["verdict"]["status"] == "error", finding
+    assert "did not start within 3 s" in finding["verdict"]["evidence"], finding
 
 
 def test_torch_not_installed_exits_2_with_the_install_command(monkeypatch, capsys, tmp_path):

@@ -27,6 +27,7 @@ import tokenize
 import traceback
 import types
 
+from gradlint.dynamic import reap
 from gradlint.dynamic.instrument import PROBE, instrument
 
 
@@ -335,10 +336,13 @@ def serve() -> int:
 
     A job is one JSON line ``{"spec", "result", "stdout", "stderr", "timeout", "cwd"}``; the
     answers are JSON lines: ``{"ready": true}`` (or ``{"no_torch": reason}``) once, then per job
-    ``{"pid": N}`` when its process starts and ``{"returncode": R, "timed_out": B}`` when it is
-    gone. Each process runs in a session of its own; at the time limit its group gets SIGTERM
-    (the program writes what it knows), then SIGKILL. Forking is safe here: this process has
-    imported torch but run no op, so no thread pool exists to be copied half-way.
+    ``{"pid": N}`` when its process starts and ``{"returncode": R, "timed_out": B}`` when it
+    and every process it started are gone. Each process runs in a session of its own; at the
+    time limit its group gets SIGTERM (the program writes what it knows), then SIGKILL. This
+    process is a child subreaper (``reap``): a daemon the program starts, in a session of its
+    own, is re-parented here, not to init, and is killed when the run ends. A run dies with
+    this process. Forking is safe here: this process has imported torch but run no op, so no
+    thread pool exists to be copied half-way.
     """
     try:
         import torch  # noqa: F401
@@ -350,14 +354,16 @@ def serve() -> int:
         import torch._dynamo  # noqa: F401
     except Exception:
         pass
+    reap.subreaper(True)
     _answer({"ready": True})
     for line in sys.stdin:
         job = json.loads(line)
-        pid = os.fork()
+        me, pid = os.getpid(), os.fork()
         if pid == 0:
-            _run_job(job)  # never returns
+            _run_job(job, me)  # never returns
         _answer({"pid": pid})
         returncode, timed_out = _wait(pid, job["timeout"])
+        reap.end_below(me)  # what the program started and left running, in any session
         _answer({"returncode": returncode, "timed_out": timed_out})
     return 0
 
@@ -365,9 +371,12 @@ def serve() -> int:
 KILL_GRACE = 5.0  # seconds between SIGTERM (write what you know) and SIGKILL
 
 
-def _run_job(job: dict) -> None:
+def _run_job(job: dict, server: int) -> None:
     code = 1
     try:
+        reap.die_with_parent()  # a program that kills the server is not left running unwatched
+        if os.getppid() != server:  # it died before the line above
+            return
         os.setsid()
         for fd, path in ((1, job["stdout"]), (2, job["stderr"])):
             target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

@@ -1,9 +1,11 @@
 """The parent side of ``--dynamic``: run drivers in child processes, attach their verdicts.
 
 The parent never imports torch or the user's code. Each driver runs in its own child process
-(``python -m gradlint.dynamic.child``), in its own process group, with a time limit; whatever
-the child does (``sys.exit``, ``os._exit``, a crash, an endless loop, an allocation that fails)
-ends as verdicts, and the static findings are never lost.
+(forked by a warm worker, ``gradlint.dynamic.child --serve``), in its own session, with a time
+limit; whatever the child does (``sys.exit``, ``os._exit``, a crash, an endless loop, an
+allocation that fails, killing the worker, a daemon that leaves its session) ends as verdicts,
+nothing it started outlives the run, and the static findings are never lost: a torch that fails
+to import or a worker that never starts gives each finding an ``error`` verdict saying so.
 """
 from __future__ import annotations
 
@@ -15,10 +17,12 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from gradlint import TORCH_HINT
+from gradlint.dynamic import reap
 from gradlint.finding import Finding, Verdict
 
 # When two runs decide one finding differently, the more decisive verdict is kept.
@@ -61,8 +65,9 @@ def default_memory_limit() -> int:
 
 def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_graph: bool = False,
         cwd: str | None = None, memory_limit: int | None = None, unrunnable: frozenset = frozenset()) -> list[Finding]:
-    """``findings`` with a verdict each. Raises ``DynamicUnavailable`` without torch, and
-    ``BadDriver`` when the driver names nothing callable. ``memory_limit``: MB each child may
+    """``findings`` with a verdict each. Raises ``DynamicUnavailable`` when torch is not
+    installed, and ``BadDriver`` when the driver names nothing callable; a torch that fails to
+    import, or a worker that does not start, is an ``error`` verdict for each finding. ``memory_limit``: MB each child may
     allocate (None: ``default_memory_limit()``, 0: no cap). ``unrunnable``: paths whose text is
     not the file on disk (standard input given a ``--stdin-filename``): never run."""
     if memory_limit is None:
@@ -77,12 +82,19 @@ def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_gra
         runs = [({"callable": driver.target}, files)]
     else:
         runs = [({"script": path}, files) for path in files]
-    server = _Server(cwd)
+    server = _Server(cwd, timeout)
+    results, unavailable = [], None
     try:
-        results = [(spec_driver, spec_files, _run_child(
-            server, {"driver": spec_driver, "files": spec_files, "show_graph": show_graph,
-                     "memory_limit": memory_limit}, timeout))
-            for spec_driver, spec_files in runs]
+        for spec_driver, spec_files in runs:
+            try:
+                results.append((spec_driver, spec_files, _run_child(
+                    server, {"driver": spec_driver, "files": spec_files, "show_graph": show_graph,
+                             "memory_limit": memory_limit}, timeout)))
+            except BadDriver:
+                raise
+            except DynamicUnavailable as err:  # no run can do better: each finding says why
+                unavailable = str(err)
+                break
     finally:  # also on Ctrl-C: the runs' own sessions never see the terminal's SIGINT
         server.close()
     for spec_driver, spec_files, result in results:
@@ -104,6 +116,8 @@ def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_gra
             verdict["evidence"] += f"; {hint}"
 
     def unseen(finding: Finding) -> Verdict:
+        if unavailable is not None:
+            return Verdict("error", unavailable)
         return Verdict("not-reached", f"the driver never imported {finding.path}; {hint}")
 
     return attach(findings, fids, verdicts, unseen)
@@ -113,6 +127,7 @@ def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_gra
 # and --dynamic-only never hides them (a file that was not checked; a fact about comments).
 UNPROBED = {
     "GL000": "the file does not parse, so it cannot run",
+    "GL010": "gradlint's parser did not read the file, so nothing in it can be probed",
     "GL900": "an unused suppression is a fact about the comments: there is nothing to run",
 }
 
@@ -157,75 +172,148 @@ def attach(findings: list[Finding], fids: dict[int, Finding], verdicts: dict[int
     return out
 
 
+# Seconds the worker may take to import torch (a cold disk, a loaded machine) even when
+# --timeout is shorter; a longer --timeout is the bound.
+START_LIMIT = 30.0
+# Seconds past --timeout to wait for the worker's word on a run: it gives the program KILL_GRACE
+# to write its verdicts after SIGTERM, then ends whatever the program started.
+ANSWER_MARGIN = 30.0
+
+# The worker is started by `python -c` (not -m, which puts the working folder first on sys.path:
+# a torch.py there would be imported instead of torch) with that '' entry dropped, and gradlint
+# found where this process found it. The program later gets the sys.path `python script.py`
+# would give it (child.main_module).
+_SERVE = """\
+import sys
+if sys.path and sys.path[0] == "":
+    del sys.path[0]
+if sys.argv[1] not in sys.path:
+    sys.path.append(sys.argv[1])
+from gradlint.dynamic.child import serve
+sys.exit(serve())
+"""
+
+
 class _Server:
     """One warm child process (``gradlint.dynamic.child --serve``) that imports torch once and
     forks a fresh process per run, so a run costs a fork rather than an interpreter and a torch
-    import. Started on first use; ``close`` kills it and whatever run is still going."""
+    import. Started on first use; every wait for it is bounded. While it exists this process
+    is a child subreaper (Linux: ``reap``), so what a run started stays below this process even
+    if the run kills the worker; ``close`` kills the worker, the run still going and every
+    process they left, and gives back the orphans of other children this process had before."""
 
-    def __init__(self, cwd: str | None):
+    def __init__(self, cwd: str | None, timeout: float):
         self.cwd = cwd
+        self.start_limit = max(timeout, START_LIMIT)
         self.proc: subprocess.Popen | None = None
         self.running: int | None = None  # pid of the run in progress
         self.log = tempfile.TemporaryFile()
+        self.buffer = b""
+        self.before = reap.children()  # not ours to end
+        self.was_subreaper = reap.subreaper(True)
 
-    def run(self, spec_path: str, result_path: str, out: str, err: str, timeout: float) -> tuple[int | None, bool]:
-        """(exit status of the run, whether it hit the time limit); (None, False) if the
-        server itself died."""
+    def run(self, spec_path: str, result_path: str, out: str, err: str, timeout: float) -> tuple[int | None, bool, str]:
+        """(exit status of the run, whether it hit the time limit, ""), or (None, False, what
+        became of the worker) if the worker died or stopped answering."""
         if self.proc is None or self.proc.poll() is not None:
             self._start()
         job = {"spec": spec_path, "result": result_path, "stdout": out, "stderr": err, "timeout": timeout,
                "cwd": self.cwd or os.getcwd()}
+        limit, answer = self.start_limit, None
         try:
-            self.proc.stdin.write(json.dumps(job) + "\n")
+            self.proc.stdin.write((json.dumps(job) + "\n").encode())
             self.proc.stdin.flush()
-            self.running = self._read().get("pid")
-            answer = self._read()
-        except (OSError, ValueError):
+            answer = self._read(limit)
+            if answer and "pid" in answer:
+                self.running = answer["pid"]
+                limit = timeout + ANSWER_MARGIN
+                answer = self._read(limit)
+        except OSError:
             answer = {}
-        self.running = None
-        if "returncode" not in answer:
-            self.close()
-            return None, False
-        return answer["returncode"], answer["timed_out"]
+        if answer is not None and "returncode" in answer:
+            self.running = None
+            return answer["returncode"], answer["timed_out"], ""
+        status = self._stop()  # the run too: it is not left to spin with no one to stop it
+        if answer is None:
+            return None, False, f"the dynamic pass's worker process did not answer within {limit:g} s"
+        how = f" ({_signal_name(-status)})" if status is not None and status < 0 else ""
+        return None, False, f"the dynamic pass's worker process died{how} while the program ran"
 
     def _start(self) -> None:
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gradlint.dynamic.child", "--serve"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, cwd=self.cwd, text=True,
+            [sys.executable, "-c", _SERVE, root],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, cwd=self.cwd,
             start_new_session=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
-        hello = self._read()
+        self.buffer = b""
+        hello = self._read(self.start_limit)
+        if hello is None:
+            self._stop()
+            tail = self._log_tail()
+            raise DynamicUnavailable(f"the dynamic pass's worker process (which imports torch) did not "
+                                     f"start within {self.start_limit:g} s{': ' + tail if tail else ''}")
         if "no_torch" in hello:
-            self.close()
+            self._stop()
             raise DynamicUnavailable(
                 f"the dynamic pass needs torch, which {sys.executable} cannot import "
                 f"({hello['no_torch']}): {TORCH_HINT}")
         if not hello.get("ready"):
-            self.close()
+            self._stop()
             raise DynamicUnavailable(f"the dynamic pass could not start: {self._log_tail() or 'no reason given'}")
 
-    def _read(self) -> dict:
-        line = self.proc.stdout.readline()
-        return json.loads(line) if line.strip() else {}
+    def _read(self, limit: float) -> dict | None:
+        """The worker's next answer: {} if it closed its end or said nothing readable, None if
+        nothing came within ``limit`` seconds."""
+        import select
+
+        deadline = time.monotonic() + limit
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            if not select.select([self.proc.stdout], [], [], left)[0]:
+                continue
+            chunk = os.read(self.proc.stdout.fileno(), 65536)
+            if not chunk:
+                return {}
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            return {}
+        return answer if isinstance(answer, dict) else {}
 
     def _log_tail(self) -> str:
         self.log.seek(0)
         lines = self.log.read().decode("utf-8", errors="replace").strip().splitlines()
         return lines[-1] if lines else ""
 
-    def close(self) -> None:
+    def _stop(self) -> int | None:
+        """Kill the worker, the run in progress and everything they started; the worker's exit
+        status, if there was a worker."""
+        status = None
         if self.running is not None:
             _signal_group(self.running, signal.SIGKILL)
             self.running = None
         if self.proc is not None:
+            reap.end_below(self.proc.pid)  # while the worker lives, what it started is below it
             _signal_group(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
+            status = self.proc.wait()
             for stream in (self.proc.stdin, self.proc.stdout):
                 try:
                     stream.close()
                 except OSError:
                     pass
             self.proc = None
+        reap.end_below(os.getpid(), spare=self.before)  # what a dead worker's runs handed to us
+        return status
+
+    def close(self) -> None:
+        self._stop()
+        if self.was_subreaper is False:
+            reap.subreaper(False)
 
 
 def _run_child(server: _Server, spec: dict, timeout: float) -> dict[int, dict]:
@@ -236,8 +324,8 @@ def _run_child(server: _Server, spec: dict, timeout: float) -> dict[int, dict]:
         result_path = os.path.join(tmp, "result.json")
         with open(spec_path, "w", encoding="utf-8") as handle:
             json.dump(spec, handle)
-        returncode, timed_out = server.run(spec_path, result_path, os.path.join(tmp, "stdout"),
-                                           os.path.join(tmp, "stderr"), timeout)
+        returncode, timed_out, worker = server.run(spec_path, result_path, os.path.join(tmp, "stdout"),
+                                                   os.path.join(tmp, "stderr"), timeout)
         stderr = _tail(os.path.join(tmp, "stderr"))
         try:
             with open(result_path, encoding="utf-8") as handle:
@@ -246,7 +334,7 @@ def _run_child(server: _Server, spec: dict, timeout: float) -> dict[int, dict]:
             result = None
 
     if result is None:
-        why = _why_no_result(returncode, timed_out, timeout, stderr)
+        why = _why_no_result(returncode, timed_out, timeout, stderr, worker)
         return {fid: {"status": "error", "evidence": why} for fid in every}
     outcome = result.get("outcome", {})
     if outcome.get("kind") == "bad-driver":
@@ -299,22 +387,27 @@ def _undecided_reason(outcome: dict, timeout: float, memory_limit: int = 0) -> s
     return ""
 
 
-def _why_no_result(returncode, timed_out: bool, timeout: float, stderr: str) -> str:
+def _why_no_result(returncode, timed_out: bool, timeout: float, stderr: str, worker: str = "") -> str:
     if timed_out:
         return f"the program was killed at the {timeout:g} s time limit (--timeout) before any evidence was written"
     if returncode is not None and returncode < 0:
-        try:
-            name = signal.Signals(-returncode).name
-        except ValueError:
-            name = f"signal {-returncode}"
+        name = _signal_name(-returncode)
         if name == "SIGKILL":  # not ours: the parent kills only after the time limit
             return ("the program was killed (SIGKILL), perhaps by the system's out-of-memory "
                     "killer, before any evidence was written")
         return f"the program crashed ({name}) before any evidence was written"
     last = stderr.strip().splitlines()[-1] if stderr.strip() else ""
     if returncode is None:
-        return f"the dynamic pass's worker process died{': ' + last if last else ''}"
+        worker = worker or "the dynamic pass's worker process died"
+        return f"{worker}{': ' + last if last else ''}"
     return f"the dynamic pass failed (exit status {returncode}){': ' + last if last else ''}"
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def _signal_group(pid: int, sig) -> None:
