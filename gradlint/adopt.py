@@ -7,7 +7,8 @@ only when it changed, and otherwise keeps its bytes: its encoding (a BOM, a codi
 line endings and its last line break; only the lines that gain a directive differ. Its new text
 must parse to be written, and is linted again: a finding is counted as silenced only if that
 lint no longer reports it. What is never written: a file that does not parse (GL000: no safe place for a
-comment is known), GL900 (an unused suppression is deleted, not silenced), notebooks and
+comment is known), GL010 (the file was not checked: excluding it says so, a noqa would not),
+GL900 (an unused suppression is deleted, not silenced), notebooks and
 standard input; their findings are reported as usual, with a line on stderr saying why.
 """
 from __future__ import annotations
@@ -21,6 +22,7 @@ from gradlint.finding import Finding
 # Findings that are never given a noqa, and why.
 _NOT_WRITTEN = {
     "GL000": "the file does not parse, so no place for a comment is known to be safe",
+    "GL010": "gradlint did not check the file at all; exclude it (extend-exclude) if that is meant",
     "GL900": "an unused suppression is deleted, not silenced",
 }
 

@@ -170,3 +170,17 @@ def test_a_file_past_the_limits_costs_no_other_file_its_findings_in_one_process(
     assert proc.returncode == 1, proc.stderr[-2000:]
     assert proc.stdout.count("GL005") == 5
     assert "table.py:1:1: GL010 the file was not checked: it has more than 150,000 tokens" in proc.stdout
+
+
+def test_add_noqa_leaves_a_file_that_was_not_checked_as_it_is(tmp_path, capsys, monkeypatch):
+    # A noqa would silence the only word that the file was never looked at; excluding it says so.
+    from gradlint import cli
+
+    monkeypatch.chdir(tmp_path)
+    crowded = TRAINS + "z = 1" + "; y = 1" * engine.MAX_STATEMENTS_PER_LINE + "\n"
+    (tmp_path / "crowded.py").write_text(crowded)
+    assert cli.main(["check", "--no-cache", "--add-noqa", "crowded.py"]) == 1
+    out, err = capsys.readouterr()
+    assert (tmp_path / "crowded.py").read_text() == crowded
+    assert out.startswith("crowded.py:7:1: GL010 ")
+    assert "crowded.py:7: GL010 not given a noqa: gradlint did not check the file at all" in err
