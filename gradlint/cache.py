@@ -173,7 +173,10 @@ class Cache:
         written into, as its ``.gitignore`` of ``*`` would hide the project from the next run."""
         if self.namespace.is_dir():
             return
-        self.folder.mkdir(parents=True, exist_ok=True)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:  # a file, a FIFO or a device is in its place ("File exists")
+            raise OSError("not a folder") from None
         tag = self.folder / "CACHEDIR.TAG"
         with os.scandir(self.folder) as entries:
             if not _ours(tag) and any(entries):

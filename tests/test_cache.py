@@ -414,3 +414,16 @@ def test_a_fifo_in_the_cache_folder_is_never_opened_and_the_run_goes_on(project,
     warnings = [line for line in proc.stderr.splitlines() if line.startswith("gradlint: warning:")]
     assert len(warnings) == 1 and "continuing without it" in warnings[0], proc.stderr
     assert not packs(project / "c")
+
+
+@pytest.mark.parametrize("kind", ["file", "fifo"])
+def test_a_cache_dir_that_is_not_a_folder_says_so(project, capsys, kind):
+    if kind == "fifo":
+        os.mkfifo("c")
+    else:
+        Path("c").write_text("")
+    code, out, err = check(capsys, "--cache-dir", "c", "bad.py")
+    assert code == 1 and "GL005" in out
+    warnings = [line for line in err.splitlines() if "warning" in line]
+    assert warnings == [f"gradlint: warning: cannot write the cache in {project / 'c'} (not a folder); "
+                        "continuing without it"]
