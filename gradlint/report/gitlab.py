@@ -5,7 +5,7 @@ Each issue has ``description`` (the code, message, dynamic verdict and hint), ``
 rule code), ``fingerprint`` (``review.fingerprints``: unique in the report and stable when lines
 move, which is how GitLab tells a new finding from an old one), ``severity`` and
 ``location.path`` (relative to the current folder: run gradlint from the repository's root) with
-``lines.begin`` / ``lines.end``. Severity: ``critical`` for GL000 and for a finding the dynamic
+``lines.begin`` / ``lines.end``. Severity: ``critical`` for GL000, GL010 and for a finding the dynamic
 pass confirmed, ``major`` for the others, ``info`` for one it dismissed. A notebook finding is
 placed on line 1 of the notebook (its lines are the cell's, not the .ipynb file's); its
 description starts with the cell and line. No findings: ``[]``.

@@ -3,7 +3,7 @@
 
 One ``DiagnosticResult`` object: ``source`` names gradlint, and each diagnostic has the finding's
 text (message, dynamic verdict, hint), ``location.path`` relative to the current folder, a
-``range`` whose end is exclusive, ``severity`` (``ERROR`` for GL000, ``WARNING`` otherwise,
+``range`` whose end is exclusive, ``severity`` (``ERROR`` for GL000 and GL010, ``WARNING`` otherwise,
 ``INFO`` for a finding the dynamic pass dismissed) and ``code.value``, the rule code.
 
 Lines and columns are 1-based. As reviewdog's proto specifies, a column counts UTF-8 bytes, not

@@ -37,14 +37,15 @@ SRCROOT = "%SRCROOT%"
 CATEGORY = "gradlint/"
 FULL_DESCRIPTION_LIMIT = 1024  # characters GitHub keeps of fullDescription.text
 
-# How often a rule's findings are right. GL000 is Python's own verdict on the file and GL900 a
+# How often a rule's findings are right. GL000 is Python's own verdict on the file, GL010 a
+# measure of it (or the parser's own failure), and GL900 a
 # plain count of what a comment silenced; the autograd rules report only what their facts show
 # reaches a loss, and a dynamic confirmation is proof.
-PRECISION = {"GL000": "very-high", "GL900": "very-high"}
+PRECISION = {"GL000": "very-high", "GL010": "very-high", "GL900": "very-high"}
 DEFAULT_PRECISION = "high"
 CONFIRMED_PRECISION = "very-high"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning"}
-_TAGS = {"GL000": ["syntax"], "GL900": ["maintainability"]}
+_TAGS = {"GL000": ["syntax"], "GL010": ["coverage"], "GL900": ["maintainability"]}
 _DEFAULT_TAGS = ["correctness", "pytorch", "autograd"]
 
 
