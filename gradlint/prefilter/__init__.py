@@ -51,9 +51,10 @@ Rule by rule (a *sink* is a ``return <value>`` or a backward call: a call of ``b
   (``Scan.sequential_edit``).
 - GL900 judges suppressions against the other rules' findings; where those cannot exist the
   engine judges them against none, without libcst.
-- GL000 is ``ast``'s verdict (taken before this filter); a module that ``ast`` reads but libcst
-  cannot is not reported when this filter skips it. For the grammar versions libcst knows that
-  is only a libcst bug; on a Python newer than libcst's grammar the filter is off (``enabled``).
+- GL000 is ``ast``'s verdict and GL010's limits are measured (both before this filter). A module
+  that ``ast`` reads but libcst cannot is GL010 only where this filter lets it through: the
+  engine asks the filter about such a module even when the filter is off, so the output does not
+  depend on it. On a Python newer than libcst's grammar the filter is off (``enabled``).
 """
 from __future__ import annotations
 
@@ -71,7 +72,7 @@ _NOGRAD_TEXT = re.compile("no_grad|inference_mode|set_grad_enabled")
 def enabled(version: tuple[int, int] | None = None) -> bool:
     """Whether the filter may skip modules: not when disabled by ``GRADLINT_NO_PREFILTER=1``
     (for tests), nor on a Python whose grammar the installed libcst does not know (there a module
-    ``ast`` reads may be one libcst cannot, which is GL000)."""
+    ``ast`` reads may be one libcst cannot)."""
     if os.environ.get(DISABLE_ENV):
         return False
     major, minor = version or sys.version_info[:2]
