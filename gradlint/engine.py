@@ -84,8 +84,10 @@ def _lint(source: str | bytes, text: str, path: str, codes: frozenset[str], loca
             module, failure = _parse(source)
             # Python accepts the file but libcst cannot read it. That costs a finding only where
             # some rule could report; the filter is asked here too when it is off, so the output
-            # never depends on it (docs/design.md, "Robustness").
-            if failure is not None and (filtered or _may_report(text, tree, codes)):
+            # never depends on it (docs/design.md, "Robustness"). On a grammar libcst does not
+            # know, where the filter is never trusted, it always costs one.
+            if failure is not None and (filtered or not prefilter.grammar_known()
+                                        or _may_report(text, tree, codes)):
                 unreadable = failure
     if unreadable is not None:
         found = [not_checked(path, unreadable.line, unreadable.column, unreadable.message,

@@ -184,3 +184,12 @@ def test_add_noqa_leaves_a_file_that_was_not_checked_as_it_is(tmp_path, capsys, 
     assert (tmp_path / "crowded.py").read_text() == crowded
     assert out.startswith("crowded.py:7:1: GL010 ")
     assert "crowded.py:7: GL010 not given a noqa: gradlint did not check the file at all" in err
+
+
+def test_on_a_grammar_libcst_does_not_know_what_it_cannot_read_is_always_reported(monkeypatch):
+    # There the filter is off and not trusted: a module it would skip is still GL010.
+    source = VALID_UNREAD["backslash before a dedent"]
+    assert engine.lint_source(source, "m.py", ALL) == []
+    monkeypatch.setattr(prefilter, "grammar_known", lambda version=None: False)
+    [finding] = engine.lint_source(source, "m.py", ALL)
+    assert finding.code == "GL010"

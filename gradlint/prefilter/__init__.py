@@ -73,8 +73,11 @@ def enabled(version: tuple[int, int] | None = None) -> bool:
     """Whether the filter may skip modules: not when disabled by ``GRADLINT_NO_PREFILTER=1``
     (for tests), nor on a Python whose grammar the installed libcst does not know (there a module
     ``ast`` reads may be one libcst cannot)."""
-    if os.environ.get(DISABLE_ENV):
-        return False
+    return not os.environ.get(DISABLE_ENV) and grammar_known(version)
+
+
+def grammar_known(version: tuple[int, int] | None = None) -> bool:
+    """Whether the installed libcst knows this Python's grammar (``version``: this one's)."""
     major, minor = version or sys.version_info[:2]
     try:
         from libcst._parser.types.config import KNOWN_PYTHON_VERSION_STRINGS
