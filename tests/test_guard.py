@@ -193,3 +193,14 @@ def test_on_a_grammar_libcst_does_not_know_what_it_cannot_read_is_always_reporte
     monkeypatch.setattr(prefilter, "grammar_known", lambda version=None: False)
     [finding] = engine.lint_source(source, "m.py", ALL)
     assert finding.code == "GL010"
+
+
+def test_the_dynamic_pass_neither_probes_nor_hides_a_file_that_was_not_checked(tmp_path):
+    # --dynamic-only confirmed keeps UNPROBED codes: an unchecked file must not pass a CI gate.
+    from gradlint.dynamic import launch
+
+    path = tmp_path / "m.py"
+    path.write_text("import torch\n(pars): bool = True\n" + TRAINS)
+    [finding] = engine.lint_source(path.read_text(), str(path), ALL)
+    assert finding.code == "GL010" and finding.code in launch.UNPROBED
+    assert launch.probes([finding]) == ({}, {})
