@@ -139,3 +139,32 @@ def test_a_program_that_kills_the_worker_leaves_nothing_behind(tmp_path):
     assert verdict["status"] == "error", verdict
     assert "worker" in verdict["evidence"], verdict
     assert not left, f"outlived gradlint: {left}"
+
+
+def test_a_worker_that_stops_answering_is_given_up(tmp_path):
+    # The program stops gradlint's worker (SIGSTOP), so nothing enforces its time limit: the wait
+    # for the worker's answer has a bound of its own (--timeout + ANSWER_MARGIN, made short here).
+    program = tmp_path / "train.py"
+    program.write_text(PROGRAM + (
+        "open('run', 'w').write(str(os.getpid()))\n"
+        "os.kill(os.getppid(), signal.SIGSTOP)\n"
+        "while True:\n"
+        "    pass\n"))
+    driver = (
+        "import sys\n"
+        "from gradlint import cli\n"
+        "from gradlint.dynamic import launch\n"
+        "launch.ANSWER_MARGIN = 2\n"
+        "sys.exit(cli.main(['check', '--dynamic', '--no-cache', '--timeout', '5', '--output-format', 'json',\n"
+        "                   sys.argv[1]]))\n"
+    )
+    try:
+        proc = subprocess.run([sys.executable, "-c", driver, str(program)], capture_output=True, text=True,
+                              cwd=tmp_path, timeout=LIMIT)
+    finally:
+        left = survivors(tmp_path, ["run"])
+    assert proc.returncode == 1, proc.stderr
+    [finding] = json.loads(proc.stdout)
+    assert finding["verdict"]["status"] == "error", finding
+    assert "did not answer within 7 s" in finding["verdict"]["evidence"], finding
+    assert not left, f"outlived gradlint: {left}"
