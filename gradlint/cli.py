@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from gradlint import PYGLS_HINT, TORCH_HINT, __version__, config as config_file, runner
 from gradlint.discovery import discover, passed_by
 from gradlint.finding import STATUSES, Finding
+from gradlint.parallel import ignore_interrupts
 from gradlint.report import FORMATS
 from gradlint.rule import BY_CODE, RULES, Rule, select_codes
 
@@ -66,13 +67,11 @@ def run() -> None:
     with ``os._exit`` once its output is flushed, as mypy does. Nothing gradlint leaves behind
     needs a finalizer: the dynamic pass's processes have been waited for by then.
     """
-    # The first Ctrl-C stops the run; later ones are ignored, since one landing while the
-    # first is handled (worker pools ending, a dynamic run's processes killed) would cut that
-    # short and leave workers running or the interpreter's exit waiting for them.
-    signal.signal(signal.SIGINT, _interrupt_once)
+    if hasattr(signal, "alarm"):
+        signal.signal(signal.SIGINT, _interrupted)
     try:
         status = main()
-    except KeyboardInterrupt:  # before main() could catch it
+    except KeyboardInterrupt:  # one that landed while main() handled another
         status = 130
     except Exception:
         # A bug of gradlint's. The traceback is for the report; the status must still say
@@ -80,7 +79,7 @@ def run() -> None:
         traceback.print_exc()
         _error("internal error; please report it with the traceback above")
         status = EXIT_ERROR
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the run is over: a late Ctrl-C cuts no flush short
+    ignore_interrupts()  # the run is over: a late Ctrl-C cuts no flush short
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -89,8 +88,11 @@ def run() -> None:
     os._exit(status)
 
 
-def _interrupt_once(signum, frame) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _interrupted(signum, frame) -> None:
+    # Ctrl-C held down can land anywhere, in the middle of ending workers or in a finalizer that
+    # swallows it; whatever it interrupts, the process ends within seconds (SIGALRM's default
+    # action, which no Python code stands in the way of) rather than hang.
+    signal.alarm(10)
     raise KeyboardInterrupt
 
 
@@ -231,7 +233,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _check(args: argparse.Namespace) -> int:
-    config = config_file.load(args.config)
+    config = config_file.load(args.config, start=_project(args))
+    if config.path is None and args.config is None:
+        config = config_file.load()
     codes = _codes(args, config)
     if not codes:
         # Not an error: ``--ignore ALL`` is how a user turns gradlint off for a while.
@@ -415,6 +419,18 @@ def _codes(args: argparse.Namespace, config: config_file.Config) -> frozenset[st
 
 def _split(values: list[str]) -> list[str]:
     return [code.strip() for value in values for code in value.split(",") if code.strip()]
+
+
+def _project(args: argparse.Namespace) -> str | None:
+    """Where the config search starts: the folder the linted paths share (``gradlint check
+    ../proj`` reads proj's pyproject.toml, as ruff and black do), else the current one."""
+    named = [args.stdin_filename] if args.stdin_filename is not None else [
+        path for path in args.paths if path != runner.STDIN]
+    folders = [os.path.abspath(path if os.path.isdir(path) else os.path.dirname(path) or os.curdir)
+               for path in named]
+    if not folders:
+        return None
+    return os.path.commonpath(folders)
 
 
 def _targets(args, config: config_file.Config, errors: list[str]) -> list[runner.Target]:

@@ -108,9 +108,16 @@ def _pool(context, jobs: list[runner.Job], workers: int, hashed: bool, lost: lis
             except BrokenProcessPool:
                 lost += futures[future]
     except BaseException:
-        # Ctrl-C (a second one would cut short a shutdown that waits), or the caller stopped:
-        # the workers, who ignore SIGINT, are ended now rather than left waiting for work.
-        _terminate(pool)
+        # Ctrl-C, or the caller stopped: the workers, who ignore SIGINT, are ended now rather
+        # than left waiting for work. A further Ctrl-C (a key held down) while they end would cut
+        # that short and leave the shutdown waiting for their chunks, so it is ignored till then.
+        previous = ignore_interrupts()
+        try:
+            _terminate(pool)
+            pool.shutdown(wait=True, cancel_futures=True)
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
@@ -157,6 +164,18 @@ def _alone(send, parent: int, target: runner.Target, codes: frozenset[str], hash
     _start(parent)
     send.send(runner.check(target, codes, hashed))
     send.close()
+
+
+def ignore_interrupts():
+    """Ignore SIGINT from now on; return the handler it had (None off the main thread, where
+    Python does not let a thread set one)."""
+    while True:
+        try:
+            return signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except KeyboardInterrupt:  # one that was pending ran as the handler was changed
+            continue
+        except ValueError:
+            return None
 
 
 def _terminate(pool) -> None:

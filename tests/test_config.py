@@ -1,6 +1,9 @@
 """``[tool.gradlint]``: where it is found, what it may say, and the errors for what it may not."""
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -289,3 +292,23 @@ def test_the_editor_runs_the_rules_extend_select_adds(tmp_path):
     write_config(tmp_path, "select = ['GL001']\nextend-select = ['GL900']\nextend-ignore = ['GL001']")
     (tmp_path / "a.py").write_text("x = 1\n")
     assert lsp.codes_for(tmp_path / "a.py") == {"GL900"}
+
+
+def test_the_config_of_the_linted_project_applies_from_outside_it(tmp_path, monkeypatch):
+    # `gradlint check ../proj` (a pre-commit or CI step run from elsewhere) read the current
+    # folder's config, or none: proj's per-file-ignores and exclude silently did not apply.
+    project = tmp_path / "proj"
+    (project / "tests").mkdir(parents=True)
+    (project / "src").mkdir()
+    write_config(project, 'per-file-ignores = {"tests/" = ["GL000"]}\nexclude = ["src/"]')
+    (project / "tests" / "t.py").write_text(BAD)
+    (project / "src" / "s.py").write_text(BAD)
+    (project / "m.py").write_text(BAD)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    for paths, linted in ((["../proj"], {"m.py"}), (["../proj/tests/t.py"], set()),
+                          (["../proj/tests", "../proj/m.py"], {"m.py"})):
+        proc = subprocess.run([sys.executable, "-m", "gradlint", "check", "--no-cache",
+                               "--output-format", "json", *paths], capture_output=True, text=True)
+        assert {Path(f["path"]).name for f in json.loads(proc.stdout)} == linted, (paths, proc.stderr)
