@@ -73,12 +73,12 @@ def gradlint(*args: str, env: dict | None = None, limit: float = QUICK):
     return proc.returncode, proc.stdout, proc.stderr, took
 
 
-def verdict_of(path: Path, *extra: str, timeout: float | None = None) -> dict:
+def verdict_of(path: Path, *extra: str, timeout: float | None = None, env: dict | None = None) -> dict:
     """The one GL001 finding of ``path``, checked with --dynamic (and ``--timeout timeout``, if
     given): its verdict."""
     limit = QUICK if timeout is None else timeout + GRACE + MARGIN
     extra = (*extra, "--timeout", str(timeout)) if timeout is not None else extra
-    code, out, err, _ = gradlint("--dynamic", "--output-format", "json", *extra, str(path), limit=limit)
+    code, out, err, _ = gradlint("--dynamic", "--output-format", "json", *extra, str(path), env=env, limit=limit)
     assert code == 1, err  # findings: the static one survives whatever the program did
     findings = json.loads(out)
     assert [(f["code"], f["line"]) for f in findings] == [("GL001", FINDING_LINE)], out
@@ -303,3 +303,15 @@ def test_torch_not_installed_exits_2_with_the_install_command(monkeypatch, capsy
     monkeypatch.setattr(launch, "torch_available", lambda *args: False)
     assert cli.main(["check", "--dynamic", str(write_program(tmp_path))]) == 2
     assert "pip install" in capsys.readouterr().err
+
+
+def test_a_worker_that_prints_at_start_up_still_runs(tmp_path):
+    # A sitecustomize (or a .pth file) that prints puts a line before the worker's first answer.
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(
+        f"import os\nif os.getppid() != {os.getpid()}:  # the worker, not gradlint itself\n"
+        "    print('hello from sitecustomize', flush=True)\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
+    verdict = verdict_of(write_program(tmp_path), env=env)
+    assert verdict["status"] == "confirmed", verdict

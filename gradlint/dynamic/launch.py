@@ -263,27 +263,30 @@ class _Server:
             raise DynamicUnavailable(f"the dynamic pass could not start: {self._log_tail() or 'no reason given'}")
 
     def _read(self, limit: float) -> dict | None:
-        """The worker's next answer: {} if it closed its end or said nothing readable, None if
-        nothing came within ``limit`` seconds."""
+        """The worker's next answer: {} if it closed its end, None if none came within ``limit``
+        seconds. Lines that are no answer (a print at start-up: a sitecustomize, a .pth file)
+        are passed over."""
         import select
 
         deadline = time.monotonic() + limit
-        while b"\n" not in self.buffer:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            if not select.select([self.proc.stdout], [], [], left)[0]:
+        while True:
+            while b"\n" not in self.buffer:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                if not select.select([self.proc.stdout], [], [], left)[0]:
+                    continue
+                chunk = os.read(self.proc.stdout.fileno(), 65536)
+                if not chunk:
+                    return {}
+                self.buffer += chunk
+            line, _, self.buffer = self.buffer.partition(b"\n")
+            try:
+                answer = json.loads(line)
+            except ValueError:
                 continue
-            chunk = os.read(self.proc.stdout.fileno(), 65536)
-            if not chunk:
-                return {}
-            self.buffer += chunk
-        line, _, self.buffer = self.buffer.partition(b"\n")
-        try:
-            answer = json.loads(line)
-        except ValueError:
-            return {}
-        return answer if isinstance(answer, dict) else {}
+            if isinstance(answer, dict):
+                return answer
 
     def _log_tail(self) -> str:
         self.log.seek(0)
