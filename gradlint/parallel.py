@@ -93,8 +93,8 @@ def _pool(context, jobs: list[runner.Job], workers: int, hashed: bool, lost: lis
 
     chunks = _chunks(jobs, workers)
     size = min(workers, len(chunks))
-    # Which file each worker is in (its index, -1 between files): written by the worker, read
-    # here only once the pool has broken.
+    # Which file each worker is in (the index of the last one it started, -1 once its chunk is
+    # done): written by the worker, read here only once the pool has broken.
     current = context.Array("q", [-1] * size, lock=False)
     seats = context.Value("i", 0)
     pool = ProcessPoolExecutor(max_workers=size, mp_context=context,
