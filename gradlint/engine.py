@@ -123,8 +123,8 @@ def _may_report(text: str, tree: ast.Module, codes: frozenset[str]) -> bool:
 
 # What a file that Python accepts must stay within to be given to libcst, and why it was not
 # (GL010). Measured (docs/design.md, "Costs"): libcst's tree takes 2-3 KB of memory per token
-# and some 60 µs to build, so a file is read up to ~150,000 tokens (~400 MB, a few seconds; the
-# largest file of the corpus has 82,000); 20,000 lines (corpus: 4,922); and 1,000 statements on
+# and up to 60 µs to build on a loaded machine, so a file is read up to 150,000 tokens (~400 MB,
+# under 10 s; the largest file of the corpus has 82,124); 20,000 lines (corpus: 4,922); and 1,000 statements on
 # one line (the analysis costs grow with statements times the line's length there: 10,000
 # `;`-joined statements took 2.4 GB; corpus: 2). libcst's native parser crashes the process on
 # expressions nested some thousands deep (LibCST issues #619, #1000), and the analysis recurses
