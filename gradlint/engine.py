@@ -107,10 +107,16 @@ def _parse(source: str | bytes) -> tuple[cst.Module | None, Unreadable | None]:
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as err:  # its Rust parser's panics are BaseExceptions (PanicException)
-        reason = (str(err).strip().splitlines() or [type(err).__name__])[0]
-        return None, Unreadable(NOT_CHECKED, getattr(err, "raw_line", 1), getattr(err, "raw_column", 0) + 1,
-                                f"the file was not checked: gradlint's parser (libcst) cannot read "
-                                f"this file, which Python accepts: {reason}", PARSER_LIMIT)
+        # At line 1, in libcst's own words: where its parser gives up is often a line past the
+        # construct it does not read, while its message names the place ("error at 2:8"; the
+        # tokens it expected there, a list of thirty, are left out).
+        text = getattr(err, "message", None) or str(err)
+        reason = (text.strip().splitlines() or [type(err).__name__])[0].split(": expected one of ")[0]
+        if len(reason) > REASON_MAX:
+            reason = reason[:REASON_MAX - 1].rstrip(" ,") + "…"
+        return None, Unreadable(NOT_CHECKED, 1, 1, f"the file was not checked: gradlint's parser "
+                                                   f"(libcst) cannot read this file, which Python "
+                                                   f"accepts: {reason}", PARSER_LIMIT)
 
 
 def _may_report(text: str, tree: ast.Module, codes: frozenset[str]) -> bool:
@@ -135,6 +141,7 @@ MAX_LINES = 20_000
 MAX_STATEMENTS_PER_LINE = 1_000
 MAX_DEPTH = 1000
 NOT_CHECKED = "GL010"
+REASON_MAX = 120  # characters of libcst's reason kept
 # A token as counted here: a run of word characters (any non-ASCII byte counts as one) or any
 # other character that is not a space. Words inside strings and comments count too, so this over-
 # counts, never under: a file has at most one such token per byte.

@@ -108,10 +108,16 @@ def test_python_decides_what_is_a_syntax_error(name, monkeypatch):
     if prefilter.may_report(source if isinstance(source, str) else source.decode("utf-8", "replace"),
                             ast.parse(source), ALL):
         [finding] = found
-        assert finding.code == "GL010"
+        assert (finding.code, finding.line, finding.column) == ("GL010", 1, 1)
         assert "gradlint's parser (libcst) cannot read this file, which Python accepts: " in finding.message
     else:  # no rule could report here: the file has no findings, read by libcst or not
         assert found == []
+
+
+def test_libcsts_reason_names_the_place_without_its_list_of_expected_tokens(monkeypatch):
+    # libcst gives up at 3:9, a line past the construct; its message says "error at 2:8".
+    [finding] = both(VALID_UNREAD["parenthesised annotated target"], monkeypatch)
+    assert finding.message.endswith("which Python accepts: parser error: error at 2:8")
 
 
 def test_libcst_unread_files_are_reported_where_a_rule_could_report():
