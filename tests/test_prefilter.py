@@ -244,7 +244,7 @@ def test_a_module_without_what_a_rule_needs_is_skipped_for_it(source, codes):
 # Findings the prefilter once lost (name, source bytes, the rule that reports): an import that
 # binds a name twice, a global alias read in a function, an edit rebinding the edited name, alias
 # forms (a comprehension, a unary op, an attribute never bound), subscript targets of `for` and
-# `with`, a `coding:` cookie that turns escapes into text.
+# `with`, a `coding:` cookie that turns escapes into text or hides a name that NFKC folds.
 _LOST = [
     ('A2_local_reimport', b'import torch\nfrom numpy import asarray as tensor\ndef step(model, x, y):\n    from torch import tensor\n    err = ((model(x) - y) ** 2).mean()\n    loss = tensor(err.item(), requires_grad=True)\n    loss.backward()\n', 'GL002'),
     ('A3_grad_alias_gl001', b'import torch\nfrom jax import value_and_grad as G\n\n\ndef jax_part(f):\n    return G(f)\n\n\ndef penalty(net, x):\n    from torch.autograd import grad as G\n    feats = net(x)\n    gp = G(feats.detach().sum(), net.parameters())\n', 'GL001'),
@@ -264,6 +264,9 @@ _LOST = [
     ('clamp_tuple', b'import torch\nclass H(torch.nn.Module):\n    def forward(self, x):\n        p = torch.sigmoid(x)\n        a = p[0]\n        a, z = a.clamp_(0), 1\n        return p\n', 'GL005'),
     ('masked_fill', b'import torch\nclass H(torch.nn.Module):\n    def forward(self, x):\n        w = torch.softmax(x, dim=-1)\n        row = w[:, 0]\n        row = row.masked_fill_(row < .01, 0)\n        return w\n', 'GL005'),
     ('G_reimport', b'import torch\nfrom jax import value_and_grad as G\ndef f(net, x):\n    from torch.autograd import grad as G\n    y = net(x).detach()\n    G(y.sum(), x)\n', 'GL001'),
+    # (found by tests/test_fuzz.py) `ª` is `a` to ast (NFKC), not to libcst, in a file whose cookie hides it from the text
+    ('H_latin1_folded_name', b'# coding: latin-1\nimport torch\nw = torch.ones(2, requires_grad=True)\na = torch.ones(2)\ny = a * w\n\xaa = torch.zeros(2)\na.add_(1)\n', 'GL005'),
+    ('H_escaped_folded_name', b'# coding: unicode_escape\nimport torch\nw = torch.ones(2, requires_grad=True)\na = torch.ones(2)\ny = a * w\n\\u00aa = torch.zeros(2)\na.add_(1)\n', 'GL005'),
 ]
 
 

@@ -30,7 +30,8 @@ a module with a word that NFKC changes is let through.
 
 Texts. The text conditions search the bytes read as UTF-8; ``ast`` and libcst read them in the
 encoding a ``coding:`` cookie declares (``unicode_escape`` makes `retain\\u005fgraph` text of
-`retain_graph`). A module that declares any encoding but UTF-8 meets every text condition.
+`retain_graph`, and `\\u00aa` a name NFKC folds to `a`). A module that declares any encoding but
+UTF-8 is let through.
 
 Rule by rule (a *sink* is a ``return <value>`` or a backward call: a call of ``backward``,
 ``manual_backward``, or a name that resolves through the imports to ``….backward``/``….grad``):
@@ -91,11 +92,11 @@ def may_report(text: str, tree: ast.Module, codes: frozenset[str]) -> bool:
     ``ast`` as ``tree``. False only where no rule can; GL000 and GL900 are not judged here."""
     # The texts are searched in ``text``, the bytes read as UTF-8; ``ast`` and libcst read them
     # in the encoding a ``coding:`` cookie declares, where `retain\u005fgraph` may be
-    # `retain_graph`: with any other cookie the text conditions are taken as met.
-    if not text.isascii() and _folded_identifiers(text):
+    # `retain_graph` and `\xaa` (latin-1) or `\u00aa` (unicode_escape) a name NFKC folds: with
+    # any other cookie the module is let through.
+    if _other_coding(text) or (not text.isascii() and _folded_identifiers(text)):
         return True
-    other = _other_coding(text)
-    if ("GL003" in codes and other) or ("GL004" in codes and (other or "retain_graph" in text)):
+    if "GL004" in codes and "retain_graph" in text:
         return True
     wanted = set(codes & {"GL001", "GL002", "GL005"})
     if "GL003" in codes and "requires_grad" in text and _NOGRAD_TEXT.search(text):
