@@ -264,7 +264,7 @@ _LOST = [
     ('clamp_tuple', b'import torch\nclass H(torch.nn.Module):\n    def forward(self, x):\n        p = torch.sigmoid(x)\n        a = p[0]\n        a, z = a.clamp_(0), 1\n        return p\n', 'GL005'),
     ('masked_fill', b'import torch\nclass H(torch.nn.Module):\n    def forward(self, x):\n        w = torch.softmax(x, dim=-1)\n        row = w[:, 0]\n        row = row.masked_fill_(row < .01, 0)\n        return w\n', 'GL005'),
     ('G_reimport', b'import torch\nfrom jax import value_and_grad as G\ndef f(net, x):\n    from torch.autograd import grad as G\n    y = net(x).detach()\n    G(y.sum(), x)\n', 'GL001'),
-    # (found by tests/test_fuzz.py) `ª` is `a` to ast (NFKC), not to libcst, in a file whose cookie hides it from the text
+    # `ª` is `a` to ast (NFKC), not to libcst, in a file whose cookie hides it from the text (--select GL005 lost it)
     ('H_latin1_folded_name', b'# coding: latin-1\nimport torch\nw = torch.ones(2, requires_grad=True)\na = torch.ones(2)\ny = a * w\n\xaa = torch.zeros(2)\na.add_(1)\n', 'GL005'),
     ('H_escaped_folded_name', b'# coding: unicode_escape\nimport torch\nw = torch.ones(2, requires_grad=True)\na = torch.ones(2)\ny = a * w\n\\u00aa = torch.zeros(2)\na.add_(1)\n', 'GL005'),
 ]
