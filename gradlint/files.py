@@ -18,7 +18,7 @@ import stat
 from typing import BinaryIO, NamedTuple
 
 # The most bytes of one file gradlint reads: past this a file is reported, not linted. The size
-# guard of the engine (gradlint/engine.py) reads this same constant.
+# limits of the engine (GL010, gradlint/engine.py) are in lines and tokens, far below this.
 MAX_BYTES = 10 * 2**20
 
 
