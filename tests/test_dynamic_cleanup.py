@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from test_dynamic_isolation import gone
+
 pytest.importorskip("torch")
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
@@ -71,22 +73,6 @@ def gradlint(program: Path, *args: str) -> dict:
     return finding["verdict"]
 
 
-def alive(pid: int, wait: float = 10.0) -> bool:
-    """Whether ``pid`` still runs after ``wait`` seconds (a zombie counts as ended)."""
-    deadline = time.monotonic() + wait
-    while True:
-        try:
-            with open(f"/proc/{pid}/stat") as handle:
-                state = handle.read().rpartition(")")[2].split()[0]
-        except FileNotFoundError:
-            return False
-        if state in ("Z", "X"):
-            return False
-        if time.monotonic() > deadline:
-            return True
-        time.sleep(0.05)
-
-
 def survivors(tmp_path: Path, names: list[str]) -> list[str]:
     """The watched processes still running; each is killed, so a failing test leaves none."""
     left = []
@@ -94,7 +80,7 @@ def survivors(tmp_path: Path, names: list[str]) -> list[str]:
         path = tmp_path / name
         assert path.exists(), f"the program never wrote {name}"
         pid = int(path.read_text())
-        if alive(pid):
+        if not gone(pid):
             left.append(name)
             try:
                 os.kill(pid, signal.SIGKILL)

@@ -85,7 +85,7 @@ def verdict_of(path: Path, *extra: str, timeout: float | None = None, env: dict 
     return findings[0]["verdict"]
 
 
-def gone(pid: int, wait: float = 3.0) -> bool:
+def gone(pid: int, wait: float = 10.0) -> bool:
     """Whether ``pid`` has ended (a zombie that nobody has reaped yet counts as ended)."""
     deadline = time.monotonic() + wait
     while True:
