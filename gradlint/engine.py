@@ -185,8 +185,27 @@ def _read_ast(source: str | bytes) -> tuple[ast.Module | None, Unreadable | None
     if crowded is not None:
         return None, crowded
     if _depth_exceeds(tree, source, MAX_DEPTH):
-        return None, _too_deep(tree)
+        return None, _python_rejects(source) or _too_deep(tree)
     return tree, None
+
+
+# `python -m py_compile` runs at Python's default recursion limit; the lint raises it for libcst.
+PYTHON_RECURSION_LIMIT = 1000
+
+
+def _python_rejects(source: str | bytes) -> Unreadable | None:
+    """GL000 when Python itself, at its own recursion limit, cannot compile a module nested this
+    deep (its parser read it above, under the lint's raised limit); None when it can."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(PYTHON_RECURSION_LIMIT)
+    try:
+        compile(source, "<gradlint>", "exec", dont_inherit=True)
+    except (RecursionError, SyntaxError, MemoryError) as err:
+        return Unreadable("GL000", 1, 1, f"the file was not checked: Python cannot compile it "
+                                         f"({str(err) or type(err).__name__})")
+    finally:
+        sys.setrecursionlimit(old)
+    return None
 
 
 def _beyond_size(data: bytes) -> Unreadable | None:

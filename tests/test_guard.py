@@ -210,3 +210,16 @@ def test_the_dynamic_pass_neither_probes_nor_hides_a_file_that_was_not_checked(t
     [finding] = engine.lint_source(path.read_text(), str(path), ALL)
     assert finding.code == "GL010" and finding.code in launch.UNPROBED
     assert launch.probes([finding]) == ({}, {})
+
+
+@pytest.mark.parametrize("levels", [1500, 5000])
+@pytest.mark.parametrize("shape", ["x = {}1", "x = y{}"])
+def test_past_the_depth_limit_python_s_own_compiler_decides_gl000(tmp_path, monkeypatch, no_libcst, shape, levels):
+    # The lint parses under a raised recursion limit (libcst needs it), so a module Python itself
+    # refuses to compile (`python -m py_compile`: RecursionError) was GL010, "too deep to analyse".
+    source = shape.format(("-" if "{}1" in shape else ".a") * levels) + "\n"
+    path = tmp_path / "deep.py"
+    path.write_text(source)
+    python = subprocess.run([sys.executable, "-m", "py_compile", str(path)], capture_output=True)
+    (finding,) = both(source, monkeypatch)
+    assert finding.code == ("GL000" if python.returncode else "GL010"), (python.stderr, finding.message)
