@@ -69,23 +69,30 @@ def run() -> None:
     """
     if hasattr(signal, "alarm"):
         signal.signal(signal.SIGINT, _interrupted)
+    status = 130  # where a Ctrl-C lands before any status below is set
     try:
-        status = main()
-    except KeyboardInterrupt:  # one that landed while main() handled another
-        status = 130
-    except Exception:
-        # A bug of gradlint's. The traceback is for the report; the status must still say
-        # "error" (2), not "findings" (1), which is what Python would exit with.
-        traceback.print_exc()
-        _error("internal error; please report it with the traceback above")
-        status = EXIT_ERROR
-    ignore_interrupts()  # the run is over: a late Ctrl-C cuts no flush short
-    for stream in (sys.stdout, sys.stderr):
         try:
-            stream.flush()
-        except OSError:  # the reader went away; the status says what happened
-            pass
-    os._exit(status)
+            status = main()
+        except KeyboardInterrupt:  # one that landed while main() handled another
+            status = 130
+        except Exception:
+            # A bug of gradlint's. The traceback is for the report; the status must still say
+            # "error" (2), not "findings" (1), which is what Python would exit with.
+            traceback.print_exc()
+            _error("internal error; please report it with the traceback above")
+            status = EXIT_ERROR
+    finally:
+        # However a Ctrl-C lands from here on, the process ends through os._exit: one escaping
+        # to the interpreter's own exit waited there on the pool's threads and finalizers.
+        try:
+            ignore_interrupts()  # the run is over: a late Ctrl-C cuts no flush short
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except OSError:  # the reader went away; the status says what happened
+                    pass
+        finally:
+            os._exit(status)
 
 
 def _interrupted(signum, frame) -> None:
