@@ -2,22 +2,22 @@
 ``F`` → ``torch.nn.functional``, ``no_grad`` → ``torch.no_grad``.
 
 A per-module table, not a whole-program resolver: gradlint never follows imports into other
-files, and libcst's ``QualifiedNameProvider`` costs more than the parse itself.
+files.
 """
 from __future__ import annotations
 
-import libcst as cst
+import ast
 
 
-def dotted(expr: cst.BaseExpression) -> str | None:
+def dotted(expr: ast.AST | None) -> str | None:
     """``a.b.c`` for a chain of names and attributes; None for anything else."""
     parts: list[str] = []
-    while type(expr) is cst.Attribute:
-        parts.append(expr.attr.value)
+    while type(expr) is ast.Attribute:
+        parts.append(expr.attr)
         expr = expr.value
-    if type(expr) is not cst.Name:
+    if type(expr) is not ast.Name:
         return None
-    parts.append(expr.value)
+    parts.append(expr.id)
     return ".".join(reversed(parts))
 
 
@@ -27,31 +27,23 @@ class ImportTable:
     def __init__(self) -> None:
         self.names: dict[str, str] = {}
 
-    def add(self, node: cst.Import | cst.ImportFrom) -> None:
-        if type(node) is cst.Import:
+    def add(self, node: ast.Import | ast.ImportFrom) -> None:
+        if type(node) is ast.Import:
             for alias in node.names:
-                full = dotted(alias.name)
-                if full is None:
-                    continue
-                if alias.asname is not None and type(alias.asname.name) is cst.Name:
-                    self.names[alias.asname.name.value] = full
+                if alias.asname is not None:
+                    self.names[alias.asname] = alias.name
                 else:  # `import torch.nn` binds `torch`
-                    head = full.split(".")[0]
+                    head = alias.name.split(".")[0]
                     self.names.setdefault(head, head)
             return
-        if node.relative or node.module is None or type(node.names) is cst.ImportStar:
-            return
-        module = dotted(node.module)
-        if module is None:
+        if node.level or node.module is None:
             return
         for alias in node.names:
-            name = alias.name.value if type(alias.name) is cst.Name else None
-            if name is None:
+            if alias.name == "*":
                 continue
-            local = alias.asname.name.value if alias.asname is not None and type(alias.asname.name) is cst.Name else name
-            self.names[local] = f"{module}.{name}"
+            self.names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
 
-    def qualname(self, expr: cst.BaseExpression) -> str | None:
+    def qualname(self, expr: ast.AST | None) -> str | None:
         """The qualified name of ``expr`` with its head resolved through the imports
         (``th.no_grad`` → ``torch.no_grad``); unimported heads are kept as written."""
         name = dotted(expr)
@@ -62,11 +54,11 @@ class ImportTable:
         return f"{full}.{rest}" if rest else full
 
 
-def collect_imports(module: cst.Module) -> ImportTable:
+def collect_imports(module: ast.Module) -> ImportTable:
     from gradlint.analysis.tree import iter_nodes
 
     table = ImportTable()
     for node in iter_nodes(module):
-        if type(node) in (cst.Import, cst.ImportFrom):
+        if type(node) is ast.Import or type(node) is ast.ImportFrom:
             table.add(node)
     return table

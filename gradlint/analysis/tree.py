@@ -1,51 +1,53 @@
-"""A fast pre-order walk over libcst nodes.
+"""A fast pre-order walk over ``ast`` nodes, in source order.
 
-``CSTNode.visit`` rebuilds every node it passes (it is a transformer underneath) and costs more
-than the parse. The scans here only read, so they iterate each node's child fields directly,
-skipping whitespace, commas and parentheses.
+``ast.walk`` is breadth-first and ``ast.iter_child_nodes`` yields a dict's keys before its
+values and a conditional expression's test before its body; the scans here need parents
+before children in the order the source reads. Contexts (``Load``/``Store``) and operators are
+not nodes of the source and are skipped.
 """
 from __future__ import annotations
 
+import ast
 import bisect
 import contextlib
-from dataclasses import fields
-from functools import lru_cache
 from typing import Iterator
 
-import libcst as cst
-
-_SKIP = ("whitespace", "lpar", "rpar", "comma", "semicolon", "leading_lines", "lines_after",
-         "header", "footer", "colon", "equal", "dot", "star", "lbracket", "rbracket", "lbrace",
-         "rbrace", "newline", "indent", "operator", "asynchronous", "first_line", "trailing")
+_NOT_SOURCE = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 
 
-@lru_cache(maxsize=None)
-def _child_fields(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls) if not f.name.startswith(_SKIP))
+def _fields(cls: type) -> tuple[str, ...]:
+    if cls is ast.IfExp:
+        return ("body", "test", "orelse")
+    names = tuple(f for f in cls._fields if f not in ("ctx", "op", "ops", "type_comment"))
+    if cls in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+        # Decorators come first in the source.
+        names = ("decorator_list",) + tuple(f for f in names if f != "decorator_list")
+    return names
 
 
-# type → 1 a node, 2 a sequence, 0 anything else. ``isinstance(v, cst.CSTNode)`` goes through
-# ABCMeta's check on every call, and the walks below make it hundreds of thousands of times.
-_KIND: dict[type, int] = {tuple: 2, list: 2, str: 0, type(None): 0, bool: 0, int: 0}
+_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _kind(cls: type) -> int:
-    kind = _KIND.get(cls)
-    if kind is None:
-        kind = _KIND[cls] = 1 if issubclass(cls, cst.CSTNode) else 0
-    return kind
-
-
-def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+def children(node: ast.AST) -> list[ast.AST]:
     """The node's direct children, in source order."""
-    found = []
-    for name in _child_fields(type(node)):
-        value = getattr(node, name)
-        kind = _kind(type(value))
-        if kind == 1:
+    cls = type(node)
+    if cls is ast.Dict:  # keys and values interleaved; a ``**x`` entry has no key
+        found = []
+        for key, value in zip(node.keys, node.values):
+            if key is not None:
+                found.append(key)
             found.append(value)
-        elif kind == 2:
-            found.extend(v for v in value if _kind(type(v)) == 1)
+        return found
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = _fields(cls)
+    found = []
+    for name in names:
+        value = getattr(node, name, None)
+        if type(value) is list:
+            found.extend(v for v in value if isinstance(v, ast.AST) and not isinstance(v, _NOT_SOURCE))
+        elif isinstance(value, ast.AST) and not isinstance(value, _NOT_SOURCE):
+            found.append(value)
     return found
 
 
@@ -70,15 +72,19 @@ def memoized():
         _memo = outer
 
 
-def iter_nodes(root: cst.CSTNode, *, into_functions: bool = True) -> Iterator[cst.CSTNode]:
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def iter_nodes(root: ast.AST, *, into_functions: bool = True) -> Iterator[ast.AST]:
     """Every node under ``root`` (itself included), parents before children, in source order.
-    With ``into_functions=False`` the bodies of nested functions, lambdas and classes are not entered."""
+    With ``into_functions=False`` the bodies of nested functions, lambdas and classes are not
+    entered (the nested scope's own node is)."""
     if _memo is None:
         return iter(_walk(root, into_functions))
     key = (id(root), into_functions)
     hit = _memo.get(key)
     if hit is None or hit[0] is not root:
-        if type(root) is cst.Module and into_functions:
+        if type(root) is ast.Module and into_functions:
             order = _Order(root)
             _memo.setdefault("orders", []).append(order)
             found = order.nodes
@@ -94,14 +100,13 @@ class _Order:
     """A module's nodes in walk order, with where each node's subtree ends: the walk of any node
     in it is then a slice of this one (less the bodies of nested scopes), not a walk of its own."""
 
-    def __init__(self, module: cst.Module):
+    def __init__(self, module: ast.Module):
         self.nodes = nodes = []
         self.ends: list[int] = []
         self.at: dict[int, int] = {}
         self.scopes: list[int] = []  # positions of the functions, lambdas and classes
         ends, at, scopes, opened = self.ends, self.at, self.scopes, []
         stack: list = [module]
-        kinds = _KIND
         while stack:
             node = stack.pop()
             if node is _END:
@@ -111,29 +116,16 @@ class _Order:
             nodes.append(node)
             ends.append(here + 1)
             at[id(node)] = here
-            cls = type(node)
-            if cls in _SCOPES:
+            if type(node) in SCOPES:
                 scopes.append(here)
-            below = []
-            for name in _child_fields(cls):
-                value = getattr(node, name)
-                kind = kinds.get(type(value))
-                if kind is None:
-                    kind = _kind(type(value))
-                if kind == 1:
-                    below.append(value)
-                elif kind == 2:
-                    for item in value:
-                        kind = kinds.get(type(item))
-                        if kind == 1 or (kind is None and _kind(type(item)) == 1):
-                            below.append(item)
+            below = children(node)
             if below:
                 opened.append(here)
                 stack.append(_END)
                 below.reverse()
                 stack.extend(below)
 
-    def walk(self, root: cst.CSTNode, into_functions: bool) -> list[cst.CSTNode] | None:
+    def walk(self, root: ast.AST, into_functions: bool) -> list[ast.AST] | None:
         start = self.at.get(id(root))
         if start is None or self.nodes[start] is not root:
             return None
@@ -155,7 +147,7 @@ class _Order:
 _END = object()  # on the walk's stack: the subtree of the last node opened ends here
 
 
-def walk_with_ends(module: cst.Module) -> tuple[list[cst.CSTNode], list[int]]:
+def walk_with_ends(module: ast.Module) -> tuple[list[ast.AST], list[int]]:
     """The module's nodes in ``iter_nodes`` order, and for each the position where its subtree
     ends (exclusive): a scan that needs each node's enclosing context reads these in one pass."""
     iter_nodes(module)
@@ -166,7 +158,7 @@ def walk_with_ends(module: cst.Module) -> tuple[list[cst.CSTNode], list[int]]:
     return order.nodes, order.ends
 
 
-def _from_a_module(root: cst.CSTNode, into_functions: bool) -> list[cst.CSTNode] | None:
+def _from_a_module(root: ast.AST, into_functions: bool) -> list[ast.AST] | None:
     for order in _memo.get("orders", ()):
         found = order.walk(root, into_functions)
         if found is not None:
@@ -174,18 +166,14 @@ def _from_a_module(root: cst.CSTNode, into_functions: bool) -> list[cst.CSTNode]
     return None
 
 
-_SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
-
-
-def _walk(root: cst.CSTNode, into_functions: bool) -> list[cst.CSTNode]:
-    # A walk of its own: outside memoized(), or of a node no memoized module holds. The
-    # module's walk (_Order) inlines ``children``, since it visits every node of every module.
+def _walk(root: ast.AST, into_functions: bool) -> list[ast.AST]:
+    # A walk of its own: outside memoized(), or of a node no memoized module holds.
     found = []
     stack = [root]
     while stack:
         node = stack.pop()
         found.append(node)
-        if not into_functions and type(node) in _SCOPES and node is not root:
+        if not into_functions and type(node) in SCOPES and node is not root:
             continue
         stack.extend(reversed(children(node)))
     return found

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-import libcst as cst
+import ast
 
 EMPTY: frozenset = frozenset()
 
@@ -20,11 +20,11 @@ class Save:
     """A recorded op that saved this tensor for backward (``u ** 2`` saves ``u``)."""
 
     op: str  # as written: "**", "F.relu", "self.conv_1"
-    node: cst.CSTNode = field(compare=False, hash=False)
+    node: ast.AST = field(compare=False, hash=False)
     line_key: int = 0  # id(node): keeps distinct sites distinct in a set
 
     @staticmethod
-    def at(op: str, node: cst.CSTNode) -> "Save":
+    def at(op: str, node: ast.AST) -> "Save":
         return Save(op, node, id(node))
 
 
