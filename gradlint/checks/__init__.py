@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import libcst as cst
+import ast
 
 from gradlint.rule import Rule
 
@@ -12,7 +12,7 @@ from gradlint.rule import Rule
 @dataclass(frozen=True)
 class Report:
     rule: Rule
-    node: cst.CSTNode
+    node: ast.AST  # an expression or statement: it has a position
     message: str
     hint: str = ""
     details: dict = field(default_factory=dict, hash=False, compare=False)

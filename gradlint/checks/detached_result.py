@@ -11,9 +11,8 @@ PyTorch: https://pytorch.org/docs/stable/generated/torch.Tensor.detach.html
 """
 from __future__ import annotations
 
+import ast
 import re
-
-import libcst as cst
 
 from gradlint.analysis.imports import dotted
 from gradlint.analysis.tree import children
@@ -79,18 +78,19 @@ def check(facts):
 def _last_name(expr) -> str | None:
     """``h`` for ``h.detach()``, ``self.hidden[0].detach()`` → ``hidden``."""
     while True:
-        if isinstance(expr, cst.Call) and expr.args and _last_name(expr.func) in ("stack", "cat", "concat"):
-            expr = expr.args[0].value  # `torch.stack(memories)`: the list names what it holds
-        elif isinstance(expr, cst.Call):
+        if isinstance(expr, ast.Call) and (expr.args or expr.keywords) \
+                and _last_name(expr.func) in ("stack", "cat", "concat"):
+            expr = _arguments(expr)[0][2]  # `torch.stack(memories)`: the list names what it holds
+        elif isinstance(expr, ast.Call):
             expr = expr.func
-        elif isinstance(expr, cst.Attribute) and expr.attr.value in ("detach", "data", "detach_", "clone", "contiguous"):
+        elif isinstance(expr, ast.Attribute) and expr.attr in ("detach", "data", "detach_", "clone", "contiguous"):
             expr = expr.value
-        elif isinstance(expr, cst.Subscript):
+        elif isinstance(expr, ast.Subscript):
             expr = expr.value
-        elif isinstance(expr, cst.Attribute):
-            return expr.attr.value
-        elif isinstance(expr, cst.Name):
-            return expr.value
+        elif isinstance(expr, ast.Attribute):
+            return expr.attr
+        elif isinstance(expr, ast.Name):
+            return expr.id
         else:
             return None
 
@@ -105,8 +105,22 @@ def _says(name: str | None, words: set[str]) -> bool:
 
 
 def _parameters(node) -> set[str]:
-    params = node.params
-    return {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]}
+    params = node.args
+    return {p.arg for p in [*params.posonlyargs, *params.args, *params.kwonlyargs]}
+
+
+def _arguments(call: ast.Call) -> list[tuple[str | None, str, ast.expr]]:
+    """``(keyword, star, value)`` per argument in source order, as libcst's ``Call.args`` held
+    them: ``*x`` is ``(None, "*", x)``, ``**x`` is ``(None, "**", x)``. ``ast`` keeps keywords
+    after positionals, but ``f(a=1, *b)`` writes a keyword first."""
+    found = [(None, "*", a.value) if type(a) is ast.Starred else (None, "", a) for a in call.args]
+    if call.keywords:
+        found += [(k.arg, "" if k.arg is not None else "**", k.value) for k in call.keywords]
+        if call.args:
+            nodes = [*call.args, *call.keywords]
+            order = sorted(range(len(found)), key=lambda i: (nodes[i].lineno, nodes[i].col_offset))
+            found = [found[i] for i in order]
+    return found
 
 
 def _report_return(cut, fn, reported):
@@ -249,7 +263,7 @@ class _Unit:
         self.names: set[str] = set()  # names read (a call's own name excluded)
         self.dotted: set[str] = set()  # attribute chains read (`self.bank`, `self.bank.T`)
         self.bare_attrs: set[str] = set()  # `x.name` read without calling it
-        self.calls: list[cst.Call] = []
+        self.calls: list[ast.Call] = []
         self.backward = False  # backward(), manual_backward(), autograd.grad()/backward()
         self.returns = False  # a return or a yield: what it reads leaves through the owner
 
@@ -275,7 +289,7 @@ class _Uses:
         self.imports = facts.imports
         self.module = facts.module
         self.units: dict[int, list[_Unit]] = {id(self.module): []}
-        self.defs: dict[str, list[tuple[cst.FunctionDef, bool]]] = {}  # name -> (def, is a method)
+        self.defs: dict[str, list[tuple[ast.FunctionDef, bool]]] = {}  # name -> (def, is a method)
         self.memo: dict[tuple, bool] = {}
         self._block(self.module.body, [self.module], in_class=False)
         self.all_units = self.units[id(self.module)]
@@ -287,14 +301,7 @@ class _Uses:
             self._statement(stmt, owners, in_class)
 
     def _body(self, node, owners, in_class=False):
-        if node is None:
-            return
-        body = node.body
-        if isinstance(body, cst.BaseSuite):
-            body = body.body
-        if isinstance(body, (list, tuple)) and body and not isinstance(body[0], cst.BaseStatement):
-            body = [cst.SimpleStatementLine(list(body))]
-        self._block(body, owners, in_class)
+        self._block(node.body, owners, in_class)
 
     def _unit(self, owners, reads, targets=(), returns=False):
         unit = _Unit(owners[-1], reads, targets)
@@ -302,62 +309,61 @@ class _Uses:
         for expr in unit.reads:
             self._scan(expr, unit)
         for target in unit.targets:  # `d[key] = e`, `self.x[i] = e`: the index is read
-            if isinstance(target, cst.Subscript):
-                for element in target.slice:
+            if isinstance(target, ast.Subscript):
+                for element in _subscript_elements(target.slice):
                     self._scan(element, unit)
         for owner in owners:
             self.units[id(owner)].append(unit)
         return unit
 
     def _statement(self, stmt, owners, in_class):
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if isinstance(small, cst.Assign):
-                    self._unit(owners, [small.value], [t.target for t in small.targets])
-                elif isinstance(small, cst.AnnAssign):
-                    self._unit(owners, [small.value], [small.target] if small.value is not None else [])
-                elif isinstance(small, cst.AugAssign):
-                    self._unit(owners, [small.value, small.target], [small.target])
-                elif isinstance(small, cst.Expr):
-                    self._unit(owners, [small.value])
-                elif isinstance(small, cst.Return):
-                    self._unit(owners, [small.value], returns=True)
-                elif isinstance(small, (cst.Raise, cst.Assert, cst.Del)):
-                    self._unit(owners, [c for c in children(small) if isinstance(c, cst.BaseExpression)])
-        elif isinstance(stmt, cst.FunctionDef):
-            self.defs.setdefault(stmt.name.value, []).append((stmt, in_class))
-            for deco in stmt.decorators:
-                self._unit(owners, [deco.decorator])
+        kind = type(stmt)
+        if kind is ast.Assign:
+            self._unit(owners, [stmt.value], stmt.targets)
+        elif kind is ast.AnnAssign:
+            self._unit(owners, [stmt.value], [stmt.target] if stmt.value is not None else [])
+        elif kind is ast.AugAssign:
+            self._unit(owners, [stmt.value, stmt.target], [stmt.target])
+        elif kind is ast.Expr:
+            self._unit(owners, [stmt.value])
+        elif kind is ast.Return:
+            self._unit(owners, [stmt.value], returns=True)
+        elif kind is ast.Raise:
+            self._unit(owners, [stmt.exc])  # libcst held `from cause` in a node of its own, not read
+        elif kind is ast.Assert:
+            self._unit(owners, [stmt.test, stmt.msg])
+        elif kind is ast.Delete:
+            # `del a, b` was one tuple, whose elements the scan's stack visits last first
+            self._unit(owners, stmt.targets[::-1])
+        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef):
+            self.defs.setdefault(stmt.name, []).append((stmt, in_class))
+            for deco in stmt.decorator_list:
+                self._unit(owners, [deco])
             self.units[id(stmt)] = []
             self._body(stmt, [*owners, stmt])
-        elif isinstance(stmt, cst.ClassDef):
-            self._unit(owners, [arg.value for arg in stmt.bases])
+        elif kind is ast.ClassDef:
+            self._unit(owners, list(stmt.bases))
             self._body(stmt, owners, in_class=True)
-        elif isinstance(stmt, (cst.If, cst.While)):
+        elif kind in (ast.If, ast.While):
             self._unit(owners, [stmt.test])
             self._body(stmt, owners)
-            orelse = stmt.orelse
-            if isinstance(orelse, cst.If):
-                self._statement(orelse, owners, in_class)
-            elif orelse is not None:
-                self._body(orelse, owners)
-        elif isinstance(stmt, cst.For):
+            self._block(stmt.orelse, owners, in_class=False)  # an `elif` is an If in it
+        elif kind in (ast.For, ast.AsyncFor):
             self._unit(owners, [stmt.iter], [stmt.target])
             self._body(stmt, owners)
-            if stmt.orelse is not None:
-                self._body(stmt.orelse, owners)
-        elif isinstance(stmt, cst.With):
+            self._block(stmt.orelse, owners, in_class=False)
+        elif kind in (ast.With, ast.AsyncWith):
             for item in stmt.items:
-                self._unit(owners, [item.item], [item.asname.name] if item.asname is not None else [])
+                self._unit(owners, [item.context_expr],
+                           [item.optional_vars] if item.optional_vars is not None else [])
             self._body(stmt, owners)
-        elif isinstance(stmt, (cst.Try, cst.TryStar)):
+        elif kind in _TRY:
             self._body(stmt, owners)
             for handler in stmt.handlers:
                 self._body(handler, owners)
             for part in (stmt.orelse, stmt.finalbody):
-                if part is not None:
-                    self._body(part, owners)
-        elif isinstance(stmt, cst.Match):
+                self._block(part, owners, in_class=False)
+        elif kind is ast.Match:
             self._unit(owners, [stmt.subject])
             for case in stmt.cases:
                 self._body(case, owners)
@@ -366,40 +372,40 @@ class _Uses:
         stack = [node]
         while stack:
             node = stack.pop()
-            if isinstance(node, cst.Name):
-                unit.names.add(node.value)
+            kind = type(node)
+            if kind is ast.Name:
+                unit.names.add(node.id)
                 continue
-            if isinstance(node, cst.Attribute):
-                unit.bare_attrs.add(node.attr.value)
+            if kind is ast.Attribute:
+                unit.bare_attrs.add(node.attr)
                 chain = dotted(node)
                 if chain is not None:
                     unit.dotted.add(chain)
                 stack.append(node.value)
                 continue
-            if isinstance(node, cst.Call):
+            if kind is ast.Call:
                 unit.calls.append(node)
                 func = node.func
-                if isinstance(func, cst.Attribute):
-                    if func.attr.value in ("backward", "manual_backward"):
+                if isinstance(func, ast.Attribute):
+                    if func.attr in ("backward", "manual_backward"):
                         unit.backward = True
                     chain = dotted(func.value)
                     if chain is not None and "." in chain:
                         unit.dotted.add(chain)  # `self.bank.mean(0)` reads `self.bank`
                     stack.append(func.value)  # the called attribute itself is not a bare reference
-                elif not isinstance(func, cst.Name):
+                elif not isinstance(func, ast.Name):
                     stack.append(func)
                 if (self.imports.qualname(func) or "") in ("torch.autograd.grad", "torch.autograd.backward"):
                     unit.backward = True
-                stack.extend(arg.value for arg in node.args)
+                stack.extend(value for _, _, value in _arguments(node))
                 continue
-            if isinstance(node, (cst.Yield,)):
+            if kind is ast.arg:  # a lambda's parameter: a name (libcst read it as one)
+                unit.names.add(node.arg)
+            if kind is ast.Yield or kind is ast.YieldFrom:
                 unit.returns = True
-            if isinstance(node, cst.NamedExpr):
+            if kind is ast.NamedExpr:
                 unit.targets.append(node.target)
-            if isinstance(node, cst.Arg):
-                stack.append(node.value)
-                continue
-            stack.extend(children(node))
+            stack.extend(_children(node))
 
     # ---- the questions ----
 
@@ -413,11 +419,11 @@ class _Uses:
         return result
 
     def _trained_through(self, fn) -> bool:
-        name = fn.name.value
+        name = fn.name
         if name in ("forward", "__call__") or _says(name, _TRAINING):
             return True
-        for deco in fn.decorators:
-            expr = deco.decorator.func if isinstance(deco.decorator, cst.Call) else deco.decorator
+        for deco in fn.decorator_list:
+            expr = deco.func if isinstance(deco, ast.Call) else deco
             if (self.imports.qualname(expr) or "") not in _PLAIN_DECORATORS:
                 return True
         method = any(d is fn and is_method for d, is_method in self.defs.get(name, ()))
@@ -433,8 +439,8 @@ class _Uses:
     def _calls(call, name, method) -> bool:
         func = call.func
         if method:
-            return isinstance(func, cst.Attribute) and func.attr.value == name
-        return isinstance(func, cst.Name) and func.value == name
+            return isinstance(func, ast.Attribute) and func.attr == name
+        return isinstance(func, ast.Name) and func.id == name
 
     def _parameter_trained_through(self, fn, param: str) -> bool:
         key = ("param", id(fn), param)
@@ -470,11 +476,11 @@ class _Uses:
                 for call in unit.calls:
                     if call is not source and self._feeds_callee(call, mentioned, source):
                         return True
-                    if _is_loss(call) and any(self._mentions(arg.value, mentioned, source) for arg in call.args):
+                    if _is_loss(call) and any(self._mentions(value, mentioned, source) for _, _, value in _arguments(call)):
                         return True  # `F.cross_entropy(head(z), y)`, `criterion(z, y)`: a loss term
                     func = call.func
-                    if isinstance(func, cst.Attribute) and func.attr.value in _FILLS \
-                            and any(self._mentions(arg.value, mentioned, source) for arg in call.args):
+                    if isinstance(func, ast.Attribute) and func.attr in _FILLS \
+                            and any(self._mentions(value, mentioned, source) for _, _, value in _arguments(call)):
                         receiver = dotted(func.value)
                         if receiver is None:
                             return True  # kept where this file cannot follow
@@ -496,31 +502,31 @@ class _Uses:
     def _feeds_callee(self, call, tainted, source) -> bool:
         """A tainted argument handed to a function of this file that trains with it."""
         func = call.func
-        if isinstance(func, cst.Name):
-            name, method = func.value, False
-        elif isinstance(func, cst.Attribute):
-            name, method = func.attr.value, True
+        if isinstance(func, ast.Name):
+            name, method = func.id, False
+        elif isinstance(func, ast.Attribute):
+            name, method = func.attr, True
         else:
             return False
         for fn, is_method in self.defs.get(name, ()):
             if is_method != method:
                 continue
-            params = fn.params
-            positional = [p.name.value for p in [*params.posonly_params, *params.params]]
+            params = fn.args
+            positional = [p.arg for p in [*params.posonlyargs, *params.args]]
             if is_method and not any(
-                    (self.imports.qualname(d.decorator) or "") == "staticmethod" for d in fn.decorators):
+                    (self.imports.qualname(d) or "") == "staticmethod" for d in fn.decorator_list):
                 positional = positional[1:]
-            keywords = {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]}
+            keywords = {p.arg for p in [*params.posonlyargs, *params.args, *params.kwonlyargs]}
             index = 0
-            for arg in call.args:
-                if arg.keyword is None and not arg.star:
+            for keyword, star, value in _arguments(call):
+                if keyword is None and not star:
                     param = positional[index] if index < len(positional) else None
                     index += 1
-                elif arg.keyword is not None:
-                    param = arg.keyword.value if arg.keyword.value in keywords else None
+                elif keyword is not None:
+                    param = keyword if keyword in keywords else None
                 else:
                     param = None
-                if not self._mentions(arg.value, tainted, source):
+                if not self._mentions(value, tainted, source):
                     continue
                 if param is None or self._parameter_trained_through(fn, param):
                     return True
@@ -533,45 +539,72 @@ class _Uses:
             node = stack.pop()
             if node is source:
                 return True
-            if isinstance(node, cst.Name):
-                if node.value in tainted:
+            kind = type(node)
+            if kind is ast.Name:
+                if node.id in tainted:
                     return True
                 continue
-            if isinstance(node, cst.Attribute):
+            if kind is ast.Attribute:
                 if dotted(node) in tainted:
                     return True
                 stack.append(node.value)
                 continue
-            stack.extend(children(node))
+            # libcst held a keyword argument's name and a lambda's parameter as names, and this
+            # reading counted them: `f(target=1)` mentions `target`.
+            if kind is ast.Call and any(k.arg in tainted for k in node.keywords if k.arg is not None):
+                return True
+            if kind is ast.arg and node.arg in tainted:
+                return True
+            stack.extend(_children(node))
         return False
 
 
 def _is_loss(call) -> bool:
     """``F.cross_entropy(…)``, ``self.criterion(…)``, ``nn.MSELoss()(…)``, ``kl_div(…)``."""
     func = call.func
-    while isinstance(func, cst.Call):
+    while isinstance(func, ast.Call):
         func = func.func
-    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
     return _says(name, _LOSS) or name == "kl_div"
 
 
 def _bound_names(target) -> set[str] | None:
     """The names an assignment target binds: ``d`` for ``d[k] = …``, ``self.bank`` for
     ``self.bank = …``; None for a target it cannot name (``f(x).y = …``)."""
-    if isinstance(target, (cst.Name, cst.Attribute)):
+    if isinstance(target, (ast.Name, ast.Attribute)):
         name = dotted(target)
         return {name} if name is not None else None
-    if isinstance(target, (cst.Tuple, cst.List)):
+    if isinstance(target, (ast.Tuple, ast.List)):
         out: set[str] = set()
-        for element in target.elements:
-            inner = _bound_names(element.value)
+        for element in target.elts:
+            inner = _bound_names(element)
             if inner is None:
                 return None
             out |= inner
         return out
-    if isinstance(target, cst.StarredElement):
+    if isinstance(target, ast.Starred):
         return _bound_names(target.value)
-    if isinstance(target, cst.Subscript):
+    if isinstance(target, ast.Subscript):
         base = dotted(target.value)
         return {base} if base is not None else None
     return None
+
+
+_TRY = (ast.Try, getattr(ast, "TryStar", ast.Try))
+
+
+def _children(node) -> list:
+    """``tree.children``, but a conditional expression's test first, in the order libcst held
+    its fields: the scans visit what they find in that order."""
+    if type(node) is ast.IfExp:
+        return [node.test, node.body, node.orelse]
+    return children(node)
+
+
+def _subscript_elements(index) -> list:
+    """The elements libcst split ``d[i, j]`` into; ``d[(i, j)]`` is one (a parenthesized tuple
+    starts before its first element)."""
+    if type(index) is ast.Tuple and index.elts and (index.lineno, index.col_offset) == (
+            index.elts[0].lineno, index.elts[0].col_offset):
+        return index.elts
+    return [index]

@@ -11,7 +11,7 @@ PyTorch: https://pytorch.org/docs/stable/notes/autograd.html#locally-disabling-g
 """
 from __future__ import annotations
 
-import libcst as cst
+import ast
 
 from gradlint.checks import Report
 from gradlint.rule import BY_CODE
@@ -38,13 +38,13 @@ def check(facts):
 
 
 def _describe(facts, node) -> str:
-    if isinstance(node, cst.With):
-        items = ", ".join(facts.code(item.item) for item in node.items)
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        items = ", ".join(facts.code(item.context_expr) for item in node.items)
         return f"under `with {items}` (line {{region}})"
-    if isinstance(node, cst.FunctionDef):
-        return f"in `{node.name.value}()`, which runs without recording autograd (line {{region}})"
-    if isinstance(node, cst.Call):
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return f"in `{node.name}()`, which runs without recording autograd (line {{region}})"
+    if isinstance(node, ast.Call):
         return f"by `{facts.code(node.func)}(…)`, which runs without recording autograd (line {{region}})"
-    if isinstance(node, cst.Expr):
+    if isinstance(node, ast.Expr):
         return f"after `{facts.code(node)}` (line {{region}})"
     return "where autograd recorded nothing (line {region})"
