@@ -29,7 +29,6 @@ file) is a miss, and is rewritten after the file is linted. Failing to write is 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
 import re
@@ -57,8 +56,8 @@ _FIELDS = ("cell", "line", "column", "code", "end_line", "end_column", "name", "
 def fingerprint(package: Path | None = None) -> str:
     """A hash of what decides findings besides the file and its codes: gradlint's version, the
     size and modification time of each ``.py`` and ``.json`` file of its package (``package``,
-    default: the installed one; an edited development checkout is new code), libcst's version
-    file, and the Python version (which decides what is a syntax error). About a millisecond:
+    default: the installed one; an edited development checkout is new code), and the Python
+    version (whose parser decides what is a syntax error and builds the tree analysed). About a millisecond:
     nothing is imported or read."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(f"{__version__}\0{sys.version}\0".encode())
@@ -68,9 +67,6 @@ def fingerprint(package: Path | None = None) -> str:
         for name in sorted(files):
             if name.endswith((".py", ".json")):
                 _stamp(digest, os.path.join(folder, name), package)
-    spec = importlib.util.find_spec("libcst")  # found, not imported
-    if spec is not None and spec.origin:
-        _stamp(digest, os.path.join(os.path.dirname(spec.origin), "_version.py"), None)
     return digest.hexdigest()
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ContextManager
 
-# The engine (and libcst with it) is imported by the first file that needs linting, so a run
+# The engine (and the analysis with it) is imported by the first file that needs linting, so a run
 # that finds every file in the cache never loads it.
 from gradlint import files, notebook, suppression
 from gradlint.discovery import discover
