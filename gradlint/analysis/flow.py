@@ -1,6 +1,6 @@
 """Walk each function body once, in source order, and record the facts the checks read.
 
-The walker is a small abstract interpreter over libcst nodes. Each name holds a ``Value``:
+The walker is a small abstract interpreter over ``ast`` nodes. Each name holds a ``Value``:
 which trainable roots its autograd history reaches (``self.encoder``, a global leaf made with
 ``requires_grad=True``, a module object), which ``.detach()`` cuts, ``no_grad`` regions and
 ``.item()`` pulls it descends from, and which recorded ops saved it for backward. Branches are
@@ -10,17 +10,20 @@ iteration to the next are seen. Calls into other functions are summarised, not f
 """
 from __future__ import annotations
 
+import ast
+import io
+import keyword
 import re
-
-import libcst as cst
+import tokenize
 
 from gradlint.analysis import saves
 from gradlint.analysis.facts import (
     Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
+    source_segment,
 )
 from gradlint.analysis.imports import collect_imports, dotted
 from gradlint.analysis.scan import (
-    DETACHING_HELPERS, ENABLE_GRAD, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried, block_body,
+    DETACHING_HELPERS, ENABLE_GRAD, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, literal_false,
     literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
     trains_locally,
@@ -72,27 +75,36 @@ MODULE_ITERATORS = {"children", "modules", "parameters", "named_parameters", "na
 NOT_MODULES = re.compile(r"(Loader|Dataset|Sampler|Writer|Logger|Path|Parser|Tokenizer|Config|Error|Exception|Warning|Dict|List|Namespace|Counter|Timer|Meter|Scheduler|Scaler)$")
 MODULE_LIKE = re.compile(r"^(?:model|net|network|module|encoder|decoder|backbone|generator|discriminator|critic|actor|policy|teacher|student|classifier|head|block|layer|[a-z]+_(?:model|net|encoder|decoder))s?$|^net(?-i:[A-Z_])", re.I)
 OPERATORS = {
-    cst.Multiply: ("operator.mul", "*"), cst.Power: ("operator.pow", "**"),
-    cst.MatrixMultiply: ("operator.matmul", "@"), cst.Divide: ("operator.truediv", "/"),
-    cst.Add: ("operator.add", "+"), cst.Subtract: ("operator.sub", "-"),
+    ast.Mult: ("operator.mul", "*"), ast.Pow: ("operator.pow", "**"),
+    ast.MatMult: ("operator.matmul", "@"), ast.Div: ("operator.truediv", "/"),
+    ast.Add: ("operator.add", "+"), ast.Sub: ("operator.sub", "-"),
 }
 AUG_OPERATORS = {
-    cst.AddAssign: "+=", cst.SubtractAssign: "-=", cst.MultiplyAssign: "*=", cst.DivideAssign: "/=",
-    cst.PowerAssign: "**=", cst.MatrixMultiplyAssign: "@=",
+    ast.Add: "+=", ast.Sub: "-=", ast.Mult: "*=", ast.Div: "/=", ast.Pow: "**=", ast.MatMult: "@=",
 }
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)  # an async def is walked as a def
+LOOPS = (ast.For, ast.AsyncFor, ast.While)
+FORS = (ast.For, ast.AsyncFor)
+WITHS = (ast.With, ast.AsyncWith)
+TRIES = (ast.Try, getattr(ast, "TryStar", ast.Try))
+MATCH = getattr(ast, "Match", None)
+# The statements libcst kept on a line of their own (its SimpleStatementLine's parts) that the
+# walker reads; global, import, pass, del and their kin bind or compute nothing it follows.
+SMALL = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.Raise, ast.Assert)
 
 
-def walk_module(module: cst.Module) -> ModuleFacts:
+def walk_module(module: ast.Module, lines: list[str]) -> ModuleFacts:
     imports = collect_imports(module)
     facts = ModuleFacts(module=module, imports=imports)
+    facts.lines = lines
     classes = scan_classes(module, imports)
     functions = {  # module-level function -> what it returns has no history
-        stmt.name.value: returns_under_nograd(stmt, imports)
-        for stmt in module.body if type(stmt) is cst.FunctionDef
+        stmt.name: returns_under_nograd(stmt, imports)
+        for stmt in module.body if type(stmt) in FUNCTIONS
     }
     facts.parameters = {
-        stmt.name.value: [p.name.value for p in [*stmt.params.posonly_params, *stmt.params.params]]
-        for stmt in module.body if type(stmt) is cst.FunctionDef
+        stmt.name: [p.arg for p in [*stmt.args.posonlyargs, *stmt.args.args]]
+        for stmt in module.body if type(stmt) in FUNCTIONS
     }
     nograd_only = nograd_only_callees(module, imports, set(functions))
     facts.frozen = frozen_owners(module)
@@ -106,17 +118,17 @@ def walk_module(module: cst.Module) -> ModuleFacts:
     queue = [(stmt, None) for stmt in reversed(walker.deferred)]
     while queue:
         node, cls = queue.pop(0)
-        if type(node) is cst.ClassDef:
-            info = classes.get(node.name.value)
-            queue[0:0] = [(s, info) for s in block_body(node.body)]
+        if type(node) is ast.ClassDef:
+            info = classes.get(node.name)
+            queue[0:0] = [(s, info) for s in node.body]
             continue
-        if type(node) is not cst.FunctionDef:
+        if type(node) not in FUNCTIONS:
             continue
         nograd = decorated_nograd(node, imports) or bool(
-            cls is not None and cls.nograd_call and node.name.value in ("forward", "__call__")
-        ) or (cls is None and node.name.value in nograd_only)  # a helper only ever called under no_grad
+            cls is not None and cls.nograd_call and node.name in ("forward", "__call__")
+        ) or (cls is None and node.name in nograd_only)  # a helper only ever called under no_grad
         function = Function(
-            node, node.name.value, cls.name if cls else None, nograd=nograd,
+            node, node.name, cls.name if cls else None, nograd=nograd,
             trains_locally=trains_locally(node),
         )
         inner = Walker(facts, classes, functions, globals_env, function, cls=cls)
@@ -153,12 +165,12 @@ class Walker:
         self.env: dict[str, Value] = {}
         self.born: dict[str, int] = {}
         self.seq = 0
-        self.nograd: cst.CSTNode | None = function.node if function.nograd else None
+        self.nograd: ast.AST | None = function.node if function.nograd else None
         self.record = True
         self.loops: list[_Loop] = []
         self.retained: list[Backward] = []  # retain_graph=True backwards not yet followed by a free
-        self.pending_steps: list[tuple[cst.Call, str, int, Backward]] = []
-        self.deferred: list[cst.CSTNode] = []
+        self.pending_steps: list[tuple[ast.Call, str, int, Backward]] = []
+        self.deferred: list[ast.stmt] = []
         self.intended_leaves: set[str] = set()
         # Each expression node's value within the current statement: an argument is looked at
         # by more than one rule of a call, and must be evaluated (and its facts recorded) once,
@@ -168,14 +180,14 @@ class Walker:
 
     # ---- statements -------------------------------------------------------------------------
 
-    def function_body(self, node: cst.FunctionDef) -> None:
+    def function_body(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.intended_leaves = intended_leaves(node, self.imports)
-        params = node.params
+        params = node.args
         # A module's forward() receives activations that require grad while training.
-        forward = self.cls is not None and self.cls.is_module and node.name.value == "forward"
-        for i, param in enumerate([*params.posonly_params, *params.params, *params.kwonly_params]):
-            name = param.name.value
-            key = f"{name}@{node.name.value}" if self.cls is None else None
+        forward = self.cls is not None and self.cls.is_module and node.name == "forward"
+        for i, param in enumerate([*params.posonlyargs, *params.args, *params.kwonlyargs]):
+            name = param.arg
+            key = f"{name}@{node.name}" if self.cls is None else None
             live = (forward and i > 0) or key in self.facts.live_arguments
             saved = self.facts.saved_arguments.get(key)
             if saved:
@@ -183,104 +195,101 @@ class Walker:
             elif MODULE_LIKE.search(name) and not (i == 0 and self.cls is not None):
                 # `def train(model, …)`: a parameter named like a model is taken to be one.
                 # Scoped to the function: another function's `model` is another object.
-                self.env[name] = Value(roots=frozenset({f"{name}@{node.name.value}"}), live=live)
+                self.env[name] = Value(roots=frozenset({f"{name}@{node.name}"}), live=live)
             else:
                 self.env[name] = LIVE if live else UNKNOWN
-        for star in (params.star_arg, params.star_kwarg):
-            if type(star) is cst.Param:
-                self.env[star.name.value] = UNKNOWN
-        self.block(block_body(node.body))
+        for star in (params.vararg, params.kwarg):
+            if star is not None:
+                self.env[star.arg] = UNKNOWN
+        self.block(node.body)
 
     def block(self, statements) -> None:
         for stmt in statements:
             self.statement(stmt)
 
     def statement(self, stmt) -> None:
+        # Each small statement (``a = 1; b = 2``) is a statement of its own: the memo of
+        # expression values lives for one of them.
         self.seq += 1
         self.memo.clear()
-        if type(stmt) is cst.SimpleStatementLine:
-            for small in stmt.body:
-                self.small(small)
-        elif type(stmt) in (cst.FunctionDef, cst.ClassDef):
+        kind = type(stmt)
+        if kind in SMALL:
+            self.small(stmt)
+        elif kind in FUNCTIONS or kind is ast.ClassDef:
             self.deferred.append(stmt)
-            nograd = type(stmt) is cst.FunctionDef and returns_under_nograd(stmt, self.imports)
-            self.env[stmt.name.value] = NOGRAD_DEFINITION if nograd else DEFINITION
-        elif type(stmt) is cst.If:
+            nograd = kind in FUNCTIONS and returns_under_nograd(stmt, self.imports)
+            self.env[stmt.name] = NOGRAD_DEFINITION if nograd else DEFINITION
+        elif kind is ast.If:
             self.expr(stmt.test)
             before = dict(self.env)
-            self.block(block_body(stmt.body))
+            self.block(stmt.body)
             after_body = self.env
             self.env = dict(before)
-            if stmt.orelse is not None:
-                if type(stmt.orelse) is cst.If:
-                    self.statement(stmt.orelse)
-                else:
-                    self.block(block_body(stmt.orelse.body))
+            self.block(stmt.orelse)  # an elif is an If alone in the orelse
             self.env = _join_envs(after_body, self.env, self.outside)
-        elif type(stmt) in (cst.For, cst.While):
+        elif kind in LOOPS:
             self.loop(stmt)
-        elif type(stmt) is cst.With:
+        elif kind in WITHS:
             self.with_(stmt)
-        elif type(stmt) in (cst.Try, cst.TryStar):
+        elif kind in TRIES:
             before = dict(self.env)
-            self.block(block_body(stmt.body))
-            if stmt.orelse is not None:
-                self.block(block_body(stmt.orelse.body))
+            self.block(stmt.body)
+            self.block(stmt.orelse)
             after = self.env
             for handler in stmt.handlers:
                 self.env = _join_envs(before, after)
-                self.block(block_body(handler.body))
+                self.block(handler.body)
                 after = _join_envs(after, self.env)
             self.env = after
-            if stmt.finalbody is not None:
-                self.block(block_body(stmt.finalbody.body))
-        elif type(stmt) is cst.Match:
+            self.block(stmt.finalbody)
+        elif kind is MATCH:
             self.expr(stmt.subject)
             before = dict(self.env)
             after = None
             for case in stmt.cases:
                 self.env = dict(before)
-                self.block(block_body(case.body))
+                self.block(case.body)
                 after = self.env if after is None else _join_envs(after, self.env)
             self.env = _join_envs(before, after) if after is not None else before
 
     def small(self, node) -> None:
-        if type(node) is cst.Assign:
-            value = self.assigned_value(node.value, node.targets[0].target if len(node.targets) == 1 else None)
+        if type(node) is ast.Assign:
+            value = self.assigned_value(node.value, node.targets[0] if len(node.targets) == 1 else None)
             for target in node.targets:
-                self.bind(target.target, value, node)
-        elif type(node) is cst.AnnAssign:
+                self.bind(target, value, node)
+        elif type(node) is ast.AnnAssign:
             if node.value is not None:
                 self.bind(node.target, self.assigned_value(node.value, node.target), node)
-        elif type(node) is cst.AugAssign:
+        elif type(node) is ast.AugAssign:
             self.aug_assign(node)
-        elif type(node) is cst.Expr:
+        elif type(node) is ast.Expr:
             call = node.value
-            if type(call) is cst.Call and self.imports.qualname(call.func) in SET_GRAD_ENABLED and call.args:
+            if type(call) is ast.Call and self.imports.qualname(call.func) in SET_GRAD_ENABLED \
+                    and (call.args or call.keywords):
                 # torch.set_grad_enabled(False) as a statement switches recording off until
                 # it is switched back on.
-                if literal_false(call.args[0].value):
+                first = _first_argument(call)
+                if literal_false(first):
                     self.nograd = node
-                elif literal_true(call.args[0].value):
+                elif literal_true(first):
                     self.nograd = None
                 return
             self.expr(node.value)
-        elif type(node) is cst.Return:
+        elif type(node) is ast.Return:
             value = self.expr(node.value) if node.value is not None else CONST
             if self.record:
                 self.facts.returns.append(Return(node, value, self.function, self.return_parts(node.value)))
-        elif type(node) in (cst.Del,):
-            pass
-        elif type(node) in (cst.Raise, cst.Assert):
-            for child in node.children:
-                if isinstance(child, cst.BaseExpression):
-                    self.expr(child)
+        elif type(node) is ast.Raise:
+            self.expr(node.exc)  # (the ``from`` cause is not looked at)
+        elif type(node) is ast.Assert:
+            self.expr(node.test)
+            self.expr(node.msg)
 
     def loop(self, stmt) -> None:
-        body = block_body(stmt.body)
+        body = stmt.body
         assigned, carried = assigned_and_carried(stmt)
         before = dict(self.env)
-        iter_value = self.expr(stmt.iter) if type(stmt) is cst.For else self.expr(stmt.test)
+        iter_value = self.expr(stmt.iter) if type(stmt) in FORS else self.expr(stmt.test)
         # Pass one, silent: learn what each name holds at the end of an iteration.
         record, self.record = self.record, False
         self.loops.append(_Loop(stmt, assigned, carried))
@@ -306,30 +315,30 @@ class Walker:
             site.freed_later = any(not later.retain_graph for later in ctx.backwards[i + 1:])
             root = site.root.split(".")[0].split("(")[0].split("[")[0]
             # `losses[i].backward(…)` walks a different root of one graph each iteration.
-            indexed = bool(site.reads & (assigned | (_target_names(stmt.target) if type(stmt) is cst.For else set())))
+            indexed = bool(site.reads & (assigned | (_target_names(stmt.target) if type(stmt) in FORS else set())))
             site.root_from_outside = root.isidentifier() and root not in assigned and root in before and not indexed
             site.window = bool(truncated)
-            site.root_is_item = (type(stmt) is cst.For and root in _target_names(stmt.target)) or indexed
+            site.root_is_item = (type(stmt) in FORS and root in _target_names(stmt.target)) or indexed
         self.env = _join_envs(before, self.env, self.outside)
-        if stmt.orelse is not None:
-            self.block(block_body(stmt.orelse.body))
+        self.block(stmt.orelse)
 
     def loop_iteration(self, stmt, iter_value: Value, body) -> None:
-        if type(stmt) is cst.For:
+        if type(stmt) in FORS:
             self.bind(stmt.target, self.loop_target(stmt.iter, iter_value), stmt)
         self.block(body)
 
-    def loop_target(self, iterable: cst.BaseExpression, value: Value) -> Value:
+    def loop_target(self, iterable: ast.expr, value: Value) -> Value:
         """What a ``for`` target holds: the modules of a ``self.layers`` loop carry their roots;
         the items of a data loader carry nothing known."""
         base = iterable
-        while type(base) in (cst.Subscript, cst.Call):
-            if type(base) is cst.Call:
-                if type(base.func) is cst.Attribute and base.func.attr.value in MODULE_ITERATORS:
+        while type(base) in (ast.Subscript, ast.Call):
+            if type(base) is ast.Call:
+                if type(base.func) is ast.Attribute and base.func.attr in MODULE_ITERATORS:
                     base = base.func.value
                     continue
-                if type(base.func) is cst.Name and base.func.value in ("enumerate", "zip", "reversed", "list") and base.args:
-                    base = base.args[0].value
+                if type(base.func) is ast.Name and base.func.id in ("enumerate", "zip", "reversed", "list") \
+                        and (base.args or base.keywords):
+                    base = _first_argument(base)
                     continue
                 break
             base = base.value
@@ -341,32 +350,32 @@ class Walker:
         return replace(UNKNOWN, nograd=value.nograd, cuts=value.cuts, pulled=value.pulled,
                        carried=value.carried, rebuilt=value.rebuilt, live=value.attached or value.live)
 
-    def with_(self, stmt: cst.With) -> None:
+    def with_(self, stmt: ast.With | ast.AsyncWith) -> None:
         region = None
         enable = False
         for item in stmt.items:
-            call = item.item
-            target = call.func if type(call) is cst.Call else call
+            call = item.context_expr
+            target = call.func if type(call) is ast.Call else call
             name = self.imports.qualname(target)
             if name in NOGRAD:
                 region = stmt
-            elif name in SET_GRAD_ENABLED and type(call) is cst.Call and call.args and literal_false(call.args[0].value):
+            elif name in SET_GRAD_ENABLED and type(call) is ast.Call and literal_false(_first_argument(call)):
                 region = stmt
-            elif name in ENABLE_GRAD or (name in SET_GRAD_ENABLED and type(call) is cst.Call and call.args and literal_true(call.args[0].value)):
+            elif name in ENABLE_GRAD or (name in SET_GRAD_ENABLED and type(call) is ast.Call and literal_true(_first_argument(call))):
                 enable = True
             else:
                 value = self.expr(call)
-                if item.asname is not None:
-                    self.bind(item.asname.name, value, stmt)
+                if item.optional_vars is not None:
+                    self.bind(item.optional_vars, value, stmt)
         saved = self.nograd
         if region is not None:
             self.nograd = region
         elif enable:
             self.nograd = None
-        self.block(block_body(stmt.body))
+        self.block(stmt.body)
         self.nograd = saved
 
-    def assigned_value(self, expr: cst.BaseExpression, target) -> Value:
+    def assigned_value(self, expr: ast.expr, target) -> Value:
         """The value bound by ``target = expr``; a trainable leaf or module gets its own root."""
         name = dotted(target) if target is not None else None
         if name is not None and self.nograd is None and self.makes_root(expr):
@@ -380,7 +389,7 @@ class Walker:
                 return Value(module=module)
             return Value(roots=frozenset({name}), module=module, tensor=module is None and self.makes_leaf(expr))
         value = self.expr(expr)
-        if name is not None and type(expr) is cst.Call:
+        if name is not None and type(expr) is ast.Call:
             qual = self.imports.qualname(expr.func)
             if qual and qual.startswith("torch.optim.") and qual.split(".")[-1][:1].isupper():
                 self.facts.optimizers[self.key(name)] = self.coverage(expr)
@@ -393,14 +402,14 @@ class Walker:
             return f"{self.cls.name if self.cls else '?'}.{'*' if name == 'self' else name}"
         return name
 
-    def coverage(self, call: cst.Call) -> frozenset[str]:
+    def coverage(self, call: ast.Call) -> frozenset[str]:
         """What an optimizer updates: the keys of the modules whose ``.parameters()`` it was given
         (``Net.*`` for an instance of this file's ``Net``) and of the tensors listed to it."""
         keys: set[str] = set()
-        for arg in call.args:
-            for node in iter_nodes(arg.value):
-                if type(node) is cst.Call and type(node.func) is cst.Attribute \
-                        and node.func.attr.value in ("parameters", "named_parameters"):
+        for arg in _arguments(call):
+            for node in iter_nodes(arg):
+                if type(node) is ast.Call and type(node.func) is ast.Attribute \
+                        and node.func.attr in ("parameters", "named_parameters"):
                     owner = dotted(node.func.value)
                     if owner is None:
                         self.facts.optimizers_open = True
@@ -414,29 +423,29 @@ class Walker:
                         # A model of another file's class (or a part of one): what it holds,
                         # and so what this optimizer covers, is not known here.
                         self.facts.optimizers_open = True
-                elif type(node) is cst.Name:
-                    keys.add(node.value)
+                elif type(node) is ast.Name:
+                    keys.add(node.id)
         return frozenset(keys)
 
-    def makes_leaf(self, expr: cst.BaseExpression) -> bool:
+    def makes_leaf(self, expr: ast.expr) -> bool:
         """A tensor leaf that requires grad: ``torch.tensor(…, requires_grad=True)``, ``nn.Parameter(…)``."""
-        while type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value in ("to", "cuda", "cpu", "float", "double", "half", "requires_grad_"):
-            if expr.func.attr.value == "requires_grad_":
+        while type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in ("to", "cuda", "cpu", "float", "double", "half", "requires_grad_"):
+            if expr.func.attr == "requires_grad_":
                 return True
             expr = expr.func.value
-        if type(expr) is not cst.Call:
+        if type(expr) is not ast.Call:
             return False
         return self.imports.qualname(expr.func) in PARAMETER or any(
-            a.keyword is not None and a.keyword.value == "requires_grad" and literal_true(a.value) for a in expr.args)
+            k.arg == "requires_grad" and literal_true(k.value) for k in expr.keywords)
 
-    def makes_root(self, expr: cst.BaseExpression) -> bool:
-        while type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
-            if expr.func.attr.value == "requires_grad_" and not (expr.args and literal_false(expr.args[0].value)):
+    def makes_root(self, expr: ast.expr) -> bool:
+        while type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
+            if expr.func.attr == "requires_grad_" and not literal_false(_first_argument(expr)):
                 return True
             expr = expr.func.value
-        if type(expr) is not cst.Call:
+        if type(expr) is not ast.Call:
             return False
-        if any(a.keyword is not None and a.keyword.value == "requires_grad" and literal_true(a.value) for a in expr.args):
+        if any(k.arg == "requires_grad" and literal_true(k.value) for k in expr.keywords):
             return True
         name = self.imports.qualname(expr.func)
         if name is None:
@@ -462,22 +471,22 @@ class Walker:
                 for cut in value.cuts:
                     if cut in self.facts.cuts:
                         self.facts.cuts[cut].carried = True
-        if type(target) is cst.Name:
-            if value.rebuilt and target.value in self.intended_leaves:
+        if type(target) is ast.Name:
+            if value.rebuilt and target.id in self.intended_leaves:
                 # `x_adv = torch.tensor(..., requires_grad=True)` differentiated against or
                 # handed to an optimizer: a leaf made on purpose.
                 self.facts.intended_rebuilds.update(value.rebuilt)
-            self.env[target.value] = value
-            self.born[target.value] = self.seq
-        elif type(target) in (cst.Tuple, cst.List):
-            for element in target.elements:
-                inner = element.value
+            self.env[target.id] = value
+            self.born[target.id] = self.seq
+        elif type(target) in (ast.Tuple, ast.List):
+            for element in target.elts:
+                inner = _unstarred(element)  # `a, *rest = …`: rest is bound as an element
                 self.bind(inner, replace(value, saved=EMPTY, module=None, optimizer=False), node)
-        elif type(target) is cst.StarredElement:
+        elif type(target) is ast.Starred:
             self.bind(target.value, value, node)
-        elif type(target) is cst.Attribute:
+        elif type(target) is ast.Attribute:
             name = dotted(target)
-            if target.attr.value == "requires_grad" and type(node) is cst.Assign and literal_true(node.value):
+            if target.attr == "requires_grad" and type(node) is ast.Assign and literal_true(node.value):
                 base = dotted(target.value)
                 if base is not None:
                     self.switch(node, base, self.lookup(base))
@@ -487,22 +496,22 @@ class Walker:
                 self.born[name] = self.seq
             else:
                 self.expr(target.value)
-        elif type(target) is cst.Subscript:
+        elif type(target) is ast.Subscript:
             base = _edit_base(target)
             if base is not None:
                 self.edit(node, base, (target, " = …"))
             self.expr(target.value)
 
-    def aug_assign(self, node: cst.AugAssign) -> None:
+    def aug_assign(self, node: ast.AugAssign) -> None:
         value = self.expr(node.value)
-        name = dotted(node.target) if type(node.target) is not cst.Subscript else _edit_base(node.target)
+        name = dotted(node.target) if type(node.target) is not ast.Subscript else _edit_base(node.target)
         if name is None:
             return
         old = self.lookup(name)
-        if old.tensor or old.saved or old.attached or (old.computed and not old.const) or type(node.target) is cst.Subscript:
-            op = AUG_OPERATORS.get(type(node.operator), "op=")
+        if old.tensor or old.saved or old.attached or (old.computed and not old.const) or type(node.target) is ast.Subscript:
+            op = AUG_OPERATORS.get(type(node.op), "op=")
             self.edit(node, name, (node.target, f" {op} …"))
-        if type(node.target) is cst.Subscript:
+        if type(node.target) is ast.Subscript:
             return
         new = (old | value)
         if self.nograd is not None:
@@ -538,7 +547,7 @@ class Walker:
                        nograd=value.nograd | ({self.nograd} if lost else EMPTY),
                        const=True, saved=EMPTY, live=False)
 
-    def mark_saved(self, operand: cst.BaseExpression, save: Save) -> None:
+    def mark_saved(self, operand: ast.expr, save: Save) -> None:
         if self.nograd is not None:
             return
         name = dotted(operand)
@@ -556,9 +565,9 @@ class Walker:
                 self.env[name] = replace(value, saved=value.saved - {save})
         del self.save_log[since:]
 
-    def backward(self, node: cst.Call, root_expr, root: Value, retain: bool, create: bool,
+    def backward(self, node: ast.Call, root_expr, root: Value, retain: bool, create: bool,
                  accumulates: bool = True) -> None:
-        site = Backward(node, self.facts.code(root_expr) if root_expr is not None else "?", root,
+        site = Backward(node, self.written(root_expr) if root_expr is not None else "?", root,
                         retain_graph=retain or create, create_graph=create, function=self.function,
                         loop=self.loops[-1].node if self.loops else None, accumulates=accumulates,
                         reads=_index_names(root_expr))
@@ -603,12 +612,13 @@ class Walker:
     def return_parts(self, expr) -> tuple:
         """``return logits, aux.detach()``: each element is its own output, used on its own by
         the caller. (expression, value) per element, nested tuples flattened."""
-        if type(expr) not in (cst.Tuple, cst.List):
+        if type(expr) not in (ast.Tuple, ast.List):
             return ()
         parts = []
-        for element in expr.elements:
-            inner = self.return_parts(element.value)
-            parts.extend(inner or [(element.value, self.expr(element.value))])
+        for element in expr.elts:
+            element = _unstarred(element)
+            inner = self.return_parts(element)
+            parts.extend(inner or [(element, self.expr(element))])
         return tuple(parts)
 
     def saves_parameters(self, root: Value, names) -> bool:
@@ -669,80 +679,90 @@ class Walker:
     def _expr(self, node) -> Value:
         if node is None:
             return CONST
-        if type(node) is cst.Name:
-            if node.value in ("True", "False", "None"):
-                return CONST
-            return self.lookup(node.value)
-        if type(node) in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis):
+        kind = type(node)
+        if kind is ast.Name:
+            return self.lookup(node.id)
+        if kind is ast.Constant:  # numbers, strings, bytes, ``...``, True/False/None
             return CONST
-        if type(node) is cst.FormattedString:
-            for part in node.parts:
-                if type(part) is cst.FormattedStringExpression:
-                    self.expr(part.expression)
+        if kind is ast.JoinedStr:
+            if not _concatenated(self.facts.lines, node):
+                # (libcst read ``"a" f"{x}"`` as a concatenation of strings and looked no further)
+                for part in node.values:
+                    if type(part) is ast.FormattedValue:
+                        self.expr(part.value)
             return CONST
-        if type(node) is cst.Attribute:
+        if kind is ast.Attribute:
             return self.attribute(node)
-        if type(node) is cst.Call:
+        if kind is ast.Call:
             return self.call(node)
-        if type(node) is cst.BinaryOperation:
+        if kind is ast.BinOp:
             return self.binary(node)
-        if type(node) is cst.UnaryOperation:
-            return self.expr(node.expression).result()
-        if type(node) is cst.BooleanOperation:
-            return self.expr(node.left).join(self.expr(node.right))
-        if type(node) is cst.Comparison:
-            values = [self.expr(node.left)] + [self.expr(c.comparator) for c in node.comparisons]
+        if kind is ast.UnaryOp:
+            return self.expr(node.operand).result()
+        if kind is ast.BoolOp:
+            # ``a and b and c`` is joined as ``(a and b) and c``, each inner operation a value of
+            # its own (under no_grad, one without history).
+            value = self.expr(node.values[0])
+            for i, operand in enumerate(node.values[1:], 2):
+                value = value.join(self.expr(operand))
+                if i < len(node.values) and self.nograd is not None and value.computed:
+                    value = self.no_history(value)
+            return value
+        if kind is ast.Compare:
+            values = [self.expr(node.left)] + [self.expr(c) for c in node.comparators]
             out = union(values)
             # A comparison is not differentiable: the result has no history, but had some to lose.
             return replace(out, roots=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True,
                            live=False, lost=out.lost or out.attached or out.live)
-        if type(node) is cst.Subscript:
+        if kind is ast.Subscript:
             base = self.expr(node.value)
-            for element in node.slice:
-                if type(element.slice) is cst.Index:
-                    self.expr(element.slice.value)
+            index = node.slice
+            for element in index.elts if type(index) is ast.Tuple else (index,):
+                if type(element) is not ast.Slice:  # the bounds of a slice are not looked at
+                    self.expr(element)
             return replace(base, saved=EMPTY, optimizer=False, computed=base.computed,
                            alias=_alias(node.value, base))
-        if type(node) in (cst.Tuple, cst.List, cst.Set, cst.Dict) and not node.elements:
-            return NOTHING_YET
-        if type(node) in (cst.Tuple, cst.List, cst.Set):
-            return replace(union(self.expr(e.value) for e in node.elements), computed=False)
-        if type(node) is cst.Dict:
-            values = [self.expr(e.value) for e in node.elements if type(e) is cst.DictElement]
+        if kind in (ast.Tuple, ast.List, ast.Set):
+            if not node.elts:
+                return NOTHING_YET
+            return replace(union(self.expr(_unstarred(e)) for e in node.elts), computed=False)
+        if kind is ast.Dict:
+            if not node.keys:
+                return NOTHING_YET
+            # (the keys, and the mappings a ``**m`` entry unpacks, are not looked at)
+            values = [self.expr(v) for k, v in zip(node.keys, node.values) if k is not None]
             return replace(union(values), computed=False)
-        if type(node) in (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp):
+        if kind in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
             return self.comprehension(node)
-        if type(node) is cst.IfExp:
+        if kind is ast.IfExp:
             self.expr(node.test)
             return self.expr(node.body).join(self.expr(node.orelse))
-        if type(node) is cst.NamedExpr:
+        if kind is ast.NamedExpr:
             value = self.expr(node.value)
             self.bind(node.target, value, node)
             return value
-        if type(node) in (cst.Await,):
-            return self.expr(node.expression)
-        if type(node) is cst.StarredElement:
+        if kind is ast.Await:
+            return self.expr(node.value)
+        if kind is ast.Starred:
             return self.expr(node.value)
         return UNKNOWN
 
     def comprehension(self, node) -> Value:
         saved_env = dict(self.env)
-        comp = node.for_in
-        while comp is not None:
+        for comp in node.generators:
             iter_value = self.expr(comp.iter)
             self.bind(comp.target, self.loop_target(comp.iter, iter_value), node)
             for cond in comp.ifs:
-                self.expr(cond.test)
-            comp = comp.inner_for_in
-        if type(node) is cst.DictComp:
+                self.expr(cond)
+        if type(node) is ast.DictComp:
             value = self.expr(node.key) | self.expr(node.value)
         else:
             value = self.expr(node.elt)
         self.env = saved_env
         return replace(value, computed=False, saved=EMPTY)
 
-    def attribute(self, node: cst.Attribute) -> Value:
-        attr = node.attr.value
+    def attribute(self, node: ast.Attribute) -> Value:
+        attr = node.attr
         if attr == "data":
             return self.cut(node, node.value, ".data")
         name = dotted(node)
@@ -767,7 +787,7 @@ class Walker:
         if self.nograd is None and (operand.roots or operand.post) and operand.computed:
             cut = self.facts.cuts.get(node)
             if cut is None:
-                cut = self.facts.cuts[node] = Cut(node, kind, self.facts.code(operand_expr), function=self.function,
+                cut = self.facts.cuts[node] = Cut(node, kind, self.written(operand_expr), function=self.function,
                                                   loop=self.loops[-1].node if self.loops else None)
             cut.upstream |= operand.roots | operand.post
             cut.carried |= bool(operand.carried)
@@ -784,13 +804,13 @@ class Walker:
         return Value(cuts=cuts, nograd=operand.nograd, pulled=operand.pulled, rebuilt=operand.rebuilt,
                      tensor=True, computed=True, const=True, alias=_alias(operand_expr, operand))
 
-    def binary(self, node: cst.BinaryOperation) -> Value:
+    def binary(self, node: ast.BinOp) -> Value:
         left, right = self.expr(node.left), self.expr(node.right)
         out = (left | right)
         out = replace(out, tensor=left.tensor or right.tensor)
-        if isinstance(node.operator, tuple(OPERATORS)) and (left.tensor or right.tensor or left.live or right.live) \
+        if type(node.op) in OPERATORS and (left.tensor or right.tensor or left.live or right.live) \
                 and not (left.const and right.const):
-            qual, symbol = OPERATORS[type(node.operator)]
+            qual, symbol = OPERATORS[type(node.op)]
             operands = [node.left, node.right]
             values = [left, right]
             out = self.apply_saves(qual, symbol, node, operands, values, out)
@@ -820,10 +840,10 @@ class Walker:
 
     # ---- calls ---------------------------------------------------------------------------------
 
-    def call(self, node: cst.Call) -> Value:
+    def call(self, node: ast.Call) -> Value:
         func = node.func
-        positional = [a.value for a in node.args if a.keyword is None and not a.star]
-        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        positional = [a for a in node.args if type(a) is not ast.Starred]
+        keywords = {k.arg: k.value for k in node.keywords if k.arg is not None}
         qual = self.imports.qualname(func)
         head = dotted(func)
         imported = head is not None and head.split(".")[0] in self.imports.names
@@ -850,21 +870,28 @@ class Walker:
             if module is not None:
                 callee = Value(roots=self.lookup(head.split(".")[0]).roots, module=module)
                 return self.apply_module(node, callee, self.arg_values(node), positional)
-        if type(func) is cst.Attribute:
+        if type(func) is ast.Attribute:
             return self.method_call(node, func, positional, keywords)
-        if type(func) is cst.Name:
-            return self.name_call(node, func.value, positional, keywords)
+        if type(func) is ast.Name:
+            return self.name_call(node, func.id, positional, keywords)
         callee = self.expr(func)
-        if type(func) is cst.Call and callee.module is None:
+        if type(func) is ast.Call and callee.module is None:
             info = module_info(func, self.imports, self.classes)  # nn.Dropout(0.5, inplace=True)(x)
             if info is not None:
                 callee = replace(callee, module=info)
-        return self.apply_module(node, callee, [self.expr(a.value) for a in node.args], positional)
+        return self.apply_module(node, callee, self.arg_values(node), positional)
 
-    def arg_values(self, node: cst.Call) -> list[Value]:
-        return [self.expr(a.value) for a in node.args]
+    def arg_values(self, node: ast.Call) -> list[Value]:
+        """The value of each argument: the positional ones (``*xs``: what ``xs`` holds), then
+        the keywords (``**kw``: what ``kw`` holds)."""
+        return [self.expr(a) for a in _arguments(node)]
 
-    def torch_call(self, node: cst.Call, qual: str, positional, keywords) -> Value:
+    def written(self, node) -> str:
+        """The expression as written, with the parentheses around it (``(a + b)`` of
+        ``(a + b).backward()``), as facts name the tensors and roots they are about."""
+        return self.facts.code(_with_parentheses(self.facts.lines, node))
+
+    def torch_call(self, node: ast.Call, qual: str, positional, keywords) -> Value:
         last = qual.split(".")[-1]
         if qual in BACKWARD_FUNCS:
             root_expr = keywords.get("outputs", keywords.get("tensors", positional[0] if positional else None))
@@ -937,8 +964,8 @@ class Walker:
                 self.facts.sequential_edits.append(SequentialEdit(item, item, previous[0]))
             previous = (item, info) if info is not None else None
 
-    def method_call(self, node: cst.Call, func: cst.Attribute, positional, keywords) -> Value:
-        meth = func.attr.value
+    def method_call(self, node: ast.Call, func: ast.Attribute, positional, keywords) -> Value:
+        meth = func.attr
         recv_expr = func.value
         if meth == "detach":
             return self.cut(node, recv_expr, ".detach()")
@@ -970,9 +997,9 @@ class Walker:
                 root = self.expr(root_expr) if root_expr is not None else CONST
             else:
                 root_expr, root = recv_expr, receiver
-                if type(root_expr) is cst.Call and type(root_expr.func) is cst.Attribute \
-                        and root_expr.func.attr.value == "scale" and root_expr.args:
-                    root_expr = root_expr.args[0].value  # scaler.scale(loss).backward()
+                if type(root_expr) is ast.Call and type(root_expr.func) is ast.Attribute \
+                        and root_expr.func.attr == "scale" and (root_expr.args or root_expr.keywords):
+                    root_expr = _first_argument(root_expr)  # scaler.scale(loss).backward()
             self.backward(node, root_expr, root, literal_true(keywords.get("retain_graph")), literal_true(keywords.get("create_graph")))
             return CONST
         if meth == "step":
@@ -1027,22 +1054,24 @@ class Walker:
                                    [receiver, *[self.expr(p) for p in positional]], out)
         return out
 
-    def no_history_call(self, node: cst.Call, args: Value) -> Value:
+    def no_history_call(self, node: ast.Call, args: Value) -> Value:
         """The result of a call that runs under no_grad (a decorated function, a module whose
         ``__call__`` disables recording): a tensor without history."""
         return replace(args, roots=EMPTY, post=EMPTY, cuts={}, carried=EMPTY,
                        nograd=args.nograd | {node}, tensor=True, computed=True, const=True, saved=EMPTY, live=False)
 
-    def name_call(self, node: cst.Call, name: str, positional, keywords) -> Value:
+    def name_call(self, node: ast.Call, name: str, positional, keywords) -> Value:
         if name == "self" and self.cls is not None and self.cls.may_be_module:
             return self.apply_module(node, Value(roots=frozenset({"self"})), self.arg_values(node), positional)
         values = self.arg_values(node)
         if name in self.functions and self.env.get(name, DEFINITION) is DEFINITION:
             # What this call site hands the module-level function `name`, keyed `param@name`.
             params = self.facts.parameters.get(name, [])
-            given = [(arg, value) for arg, value in zip(node.args, values) if not arg.star]
+            # (``*xs`` and ``**kw`` are left out; a keyword's place in this list still counts)
+            given = [(arg, value) for arg, value in zip(_argument_nodes(node), values)
+                     if type(arg) is not ast.Starred and not (type(arg) is ast.keyword and arg.arg is None)]
             for i, (arg, value) in enumerate(given):
-                param = arg.keyword.value if arg.keyword is not None else (params[i] if i < len(params) else None)
+                param = arg.arg if type(arg) is ast.keyword else (params[i] if i < len(params) else None)
                 if param is not None and (value.attached or value.live):
                     self.facts.live_arguments.add(f"{param}@{name}")  # it may require grad in there
                 if param is not None and value.saved:
@@ -1073,7 +1102,7 @@ class Walker:
             return replace(args, roots=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True)
         return replace(args, computed=True, saved=EMPTY)
 
-    def apply_module(self, node: cst.Call, callee: Value, values: list[Value], positional, method: bool = False) -> Value:
+    def apply_module(self, node: ast.Call, callee: Value, values: list[Value], positional, method: bool = False) -> Value:
         """A call of a trainable object (a module, ``self.layer``, a model): its roots join the result."""
         args = union(values) if values else CONST
         module = callee.module
@@ -1105,23 +1134,159 @@ def _index_names(expr) -> set[str]:
     """The names a root expression indexes with (``i`` of ``losses[i]``)."""
     found: set[str] = set()
     for node in iter_nodes(expr) if expr is not None else ():
-        if type(node) is cst.Subscript:
-            for element in node.slice:
-                found |= {n.value for n in iter_nodes(element) if type(n) is cst.Name}
+        if type(node) is ast.Subscript:
+            found |= {n.id for n in iter_nodes(node.slice) if type(n) is ast.Name}
     return found
 
 
 def _target_names(target) -> set[str]:
-    return {n.value for n in iter_nodes(target) if type(n) is cst.Name}
+    return {n.id for n in iter_nodes(target) if type(n) is ast.Name}
+
+
+def _argument_nodes(call: ast.Call) -> list:
+    """The arguments (``ast.expr``, ``ast.Starred`` or ``ast.keyword``) in source order:
+    ``ast`` lists positionals before keywords, and ``f(x, key=y, *rest)`` reads ``key`` first."""
+    if not call.keywords:
+        return call.args
+    if not call.args:
+        return call.keywords
+    last, first = call.args[-1], call.keywords[0]
+    if (last.lineno, last.col_offset) < (first.lineno, first.col_offset):
+        return [*call.args, *call.keywords]
+    return sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset))
+
+
+def _arguments(call: ast.Call) -> list[ast.expr]:
+    """The argument expressions in source order (``*xs`` as ``xs``, ``**kw`` as ``kw``)."""
+    return [a.value if type(a) in (ast.Starred, ast.keyword) else a for a in _argument_nodes(call)]
+
+
+def _first_argument(call: ast.Call) -> ast.expr | None:
+    """The first argument's expression, positional or not (``set_grad_enabled(mode=False)``)."""
+    if call.args:
+        return _unstarred(call.args[0])
+    return call.keywords[0].value if call.keywords else None
+
+
+def _unstarred(expr: ast.expr) -> ast.expr:
+    return expr.value if type(expr) is ast.Starred else expr
+
+
+def _concatenated(lines: list[str], node: ast.JoinedStr) -> bool:
+    """Whether an f-string is written as several adjacent literals (``"a" f"{x}"``), which
+    ``ast`` joins into one."""
+    text = source_segment(lines, node)
+    depth = count = 0
+    try:
+        for token in tokenize.generate_tokens(io.StringIO("(" + text + ")").readline):
+            if token.type == _FSTRING_START:
+                count += depth == 0
+                depth += 1
+            elif token.type == _FSTRING_END:
+                depth -= 1
+            elif token.type == tokenize.STRING and depth == 0:
+                count += 1
+            if count > 1:
+                return True
+    except (tokenize.TokenError, SyntaxError):
+        return False
+    return False
+
+
+_FSTRING_START = getattr(tokenize, "FSTRING_START", -1)  # Python 3.12 tokenizes f-strings' parts
+_FSTRING_END = getattr(tokenize, "FSTRING_END", -1)
+
+
+class _Span:
+    """A stretch of source in ``ast``'s coordinates (lines from 1, UTF-8 byte columns)."""
+
+    def __init__(self, lineno: int, col_offset: int, end_lineno: int, end_col_offset: int):
+        self.lineno, self.col_offset = lineno, col_offset
+        self.end_lineno, self.end_col_offset = end_lineno, end_col_offset
+
+
+def _with_parentheses(lines: list[str], node: ast.AST):
+    """``node``, or the span of the parentheses that group it alone (``(a + b)``): ``ast``
+    leaves them out of the node, and the text a fact names keeps them. The parentheses of a
+    call (``f(x)``) or a class's bases are not the expression's."""
+    encoded: dict[int, bytes] = {}
+
+    def line(i: int) -> bytes:
+        if i not in encoded:
+            encoded[i] = lines[i].encode() if 0 <= i < len(lines) else b""
+        return encoded[i]
+
+    def back(row: int, col: int):
+        """The last byte before (row, col) that is not blank, a line continuation or a comment."""
+        text = line(row)[:col]
+        while True:
+            stripped = text.rstrip(b" \t\f")
+            if stripped:
+                return row, len(stripped) - 1
+            row -= 1
+            if row < 0:
+                return None
+            text = line(row).rstrip(b"\r\n")
+            text = text[:_code_end(text, len(text))].rstrip(b" \t\f").rstrip(b"\\")
+
+    def forward(row: int, col: int):
+        """The first byte at or after (row, col) that is not blank, a line continuation or a comment."""
+        while row < len(lines):
+            text = line(row)
+            while text[col:col + 1] in (b" ", b"\t", b"\f", b"\\"):
+                col += 1
+            if col < len(text) and text[col:col + 1] not in (b"#", b"\r", b"\n"):
+                return row, col
+            row, col = row + 1, 0
+        return None
+
+    start = (node.lineno - 1, node.col_offset)
+    end = (node.end_lineno - 1, node.end_col_offset)
+    span = None
+    while True:
+        before = back(*start)
+        after = forward(*end)
+        if before is None or after is None:
+            break
+        if line(before[0])[before[1]:before[1] + 1] != b"(" or line(after[0])[after[1]:after[1] + 1] != b")":
+            break
+        ahead = back(*before)
+        if ahead is not None and _ends_operand(line(ahead[0]), ahead[1]):
+            break  # `f(x)`: a call's parentheses
+        start, end = before, (after[0], after[1] + 1)
+        span = _Span(start[0] + 1, start[1], end[0] + 1, end[1])
+    return span or node
+
+
+def _code_end(text: bytes, col: int) -> int:
+    """Where the code of a line ends before ``col``: a ``#`` comment is not code (a ``#``
+    inside a string on such a line is rare enough to be read as a comment)."""
+    at = text.find(b"#", 0, col)
+    return at if at >= 0 else col
+
+
+def _ends_operand(text: bytes, col: int) -> bool:
+    """Whether the byte at ``col`` ends an expression that a ``(`` after it would call: a name
+    that is not a keyword, a closing bracket, a string's quote."""
+    char = text[col:col + 1]
+    if char in (b")", b"]", b"}", b"'", b'"'):
+        return True
+    if not (char.isalnum() or char == b"_" or char >= b"\x80"):
+        return False
+    start = col
+    while start > 0 and (text[start - 1:start].isalnum() or text[start - 1:start] == b"_" or text[start - 1:start] >= b"\x80"):
+        start -= 1
+    word = text[start:col + 1].decode(errors="replace")
+    return not keyword.iskeyword(word)
 
 
 def _edit_base(expr) -> str | None:
     """The name whose tensor an edit of ``expr`` modifies: ``x`` for ``x[i]``, ``x.detach()``
     and ``x``; ``x.data`` for an edit through ``.data``, which autograd does not see."""
     while True:
-        if type(expr) is cst.Subscript:
+        if type(expr) is ast.Subscript:
             expr = expr.value
-        elif type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value in VIEW_METHODS | {"detach"}:
+        elif type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in VIEW_METHODS | {"detach"}:
             expr = expr.func.value
         else:
             return dotted(expr)
