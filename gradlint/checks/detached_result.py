@@ -17,6 +17,7 @@ import re
 from gradlint.analysis.imports import dotted
 from gradlint.analysis.tree import children
 from gradlint.checks import Report
+from gradlint.checks import arguments as _arguments
 from gradlint.rule import BY_CODE
 
 RULE = BY_CODE["GL001"]
@@ -107,20 +108,6 @@ def _says(name: str | None, words: set[str]) -> bool:
 def _parameters(node) -> set[str]:
     params = node.args
     return {p.arg for p in [*params.posonlyargs, *params.args, *params.kwonlyargs]}
-
-
-def _arguments(call: ast.Call) -> list[tuple[str | None, str, ast.expr]]:
-    """``(keyword, star, value)`` per argument in source order, as libcst's ``Call.args`` held
-    them: ``*x`` is ``(None, "*", x)``, ``**x`` is ``(None, "**", x)``. ``ast`` keeps keywords
-    after positionals, but ``f(a=1, *b)`` writes a keyword first."""
-    found = [(None, "*", a.value) if type(a) is ast.Starred else (None, "", a) for a in call.args]
-    if call.keywords:
-        found += [(k.arg, "" if k.arg is not None else "**", k.value) for k in call.keywords]
-        if call.args:
-            nodes = [*call.args, *call.keywords]
-            order = sorted(range(len(found)), key=lambda i: (nodes[i].lineno, nodes[i].col_offset))
-            found = [found[i] for i in order]
-    return found
 
 
 def _report_return(cut, fn, reported):
