@@ -21,7 +21,8 @@ from gradlint.analysis.facts import (
     Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
     source_segment,
 )
-from gradlint.analysis.imports import collect_imports, dotted
+from gradlint.analysis.imports import collect_imports
+from gradlint.analysis.imports import dotted as _dotted
 from gradlint.analysis.scan import (
     DETACHING_HELPERS, ENABLE_GRAD, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, literal_false,
@@ -423,8 +424,8 @@ class Walker:
                         # A model of another file's class (or a part of one): what it holds,
                         # and so what this optimizer covers, is not known here.
                         self.facts.optimizers_open = True
-                elif type(node) is ast.Name:
-                    keys.add(node.id)
+        for arg in _arguments(call):
+            keys |= _names(arg)
         return frozenset(keys)
 
     def makes_leaf(self, expr: ast.expr) -> bool:
@@ -1135,12 +1136,38 @@ def _index_names(expr) -> set[str]:
     found: set[str] = set()
     for node in iter_nodes(expr) if expr is not None else ():
         if type(node) is ast.Subscript:
-            found |= {n.id for n in iter_nodes(node.slice) if type(n) is ast.Name}
+            found |= _names(node.slice)
     return found
 
 
 def _target_names(target) -> set[str]:
-    return {n.id for n in iter_nodes(target) if type(n) is ast.Name}
+    return _names(target)
+
+
+def _names(root: ast.AST) -> set[str]:
+    """Every name written in ``root``, as libcst's ``Name`` nodes had it: variables, attribute
+    names (``i`` of ``self.i``), keyword and lambda parameter names, ``True``/``False``/``None``."""
+    found: set[str] = set()
+    for node in iter_nodes(root):
+        kind = type(node)
+        if kind is ast.Name:
+            found.add(node.id)
+        elif kind is ast.Attribute:
+            found.add(node.attr)
+        elif kind is ast.keyword or kind is ast.arg:
+            if node.arg is not None:
+                found.add(node.arg)
+        elif kind is ast.Constant and (node.value is None or node.value is True or node.value is False):
+            found.add(repr(node.value))
+    return found
+
+
+def dotted(expr) -> str | None:
+    """``imports.dotted``, with ``True``/``False``/``None`` read as the names libcst made them
+    (``nn.ReLU(True)`` is an in-place edit of "True", which nothing saved: no finding)."""
+    if type(expr) is ast.Constant and (expr.value is None or expr.value is True or expr.value is False):
+        return repr(expr.value)
+    return _dotted(expr)
 
 
 def _argument_nodes(call: ast.Call) -> list:
@@ -1251,8 +1278,10 @@ def _with_parentheses(lines: list[str], node: ast.AST):
         if line(before[0])[before[1]:before[1] + 1] != b"(" or line(after[0])[after[1]:after[1] + 1] != b")":
             break
         ahead = back(*before)
-        if ahead is not None and _ends_operand(line(ahead[0]), ahead[1]):
-            break  # `f(x)`: a call's parentheses
+        # `f(x)`: a call's parentheses (a name on the line before ends another statement;
+        # a call spelled `f` newline `(x)` inside brackets is read as grouping)
+        if ahead is not None and ahead[0] == before[0] and _ends_operand(line(ahead[0]), ahead[1]):
+            break
         start, end = before, (after[0], after[1] + 1)
         span = _Span(start[0] + 1, start[1], end[0] + 1, end[1])
     return span or node
