@@ -63,6 +63,7 @@ def instrument(source: str, path: str, wanted: list[dict]) -> Instrumented:
     from gradlint.analysis.facts import module_facts
     from gradlint.checks import CHECKS
 
+    module = cst.parse_module(source)  # first: what libcst cannot read fails as it always did
     tree = ast.parse(source)
     facts = module_facts(tree, source)
     reports = [r for check in CHECKS for r in check.check(facts)]
@@ -70,7 +71,6 @@ def instrument(source: str, path: str, wanted: list[dict]) -> Instrumented:
     by_place = {(r.rule.code, *_span(r.node, lines)): r for r in reports}
     edits = {edit.node: edit for edit in facts.edits}
     wrappers = _variable_wrappers(tree)
-    module = cst.parse_module(source)
     out = Instrumented(source)
     placing = []  # (site, its plan on ast nodes, the report's node)
     for want in wanted:
