@@ -89,9 +89,10 @@ FORS = (ast.For, ast.AsyncFor)
 WITHS = (ast.With, ast.AsyncWith)
 TRIES = (ast.Try, getattr(ast, "TryStar", ast.Try))
 MATCH = getattr(ast, "Match", None)
-# The statements libcst kept on a line of their own (its SimpleStatementLine's parts) that the
-# walker reads; global, import, pass, del and their kin bind or compute nothing it follows.
+# The simple statements the walker reads (global, import, pass, del and their kin bind or
+# compute nothing it follows), and the compound ones that hold blocks.
 SMALL = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.Raise, ast.Assert)
+COMPOUND = (*FUNCTIONS, ast.ClassDef, ast.If, *LOOPS, *WITHS, *TRIES, *((MATCH,) if MATCH else ()))
 
 
 def walk_module(module: ast.Module, lines: list[str]) -> ModuleFacts:
@@ -205,12 +206,19 @@ class Walker:
         self.block(node.body)
 
     def block(self, statements) -> None:
+        previous = None
         for stmt in statements:
-            self.statement(stmt)
+            if previous is not None and type(stmt) not in COMPOUND and type(previous) not in COMPOUND \
+                    and previous.end_lineno == stmt.lineno:
+                # `loss = f(x); opt.step()`: statements joined by semicolons share one step of
+                # the statement order, as the line they make up always did (a loss bound on the
+                # step's own line does not count as computed before the step).
+                self.small(stmt)
+            else:
+                self.statement(stmt)
+            previous = stmt
 
     def statement(self, stmt) -> None:
-        # Each small statement (``a = 1; b = 2``) is a statement of its own: the memo of
-        # expression values lives for one of them.
         self.seq += 1
         self.memo.clear()
         kind = type(stmt)
