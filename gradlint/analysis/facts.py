@@ -37,6 +37,9 @@ class Cut:
     loop: ast.AST | None = None  # the innermost loop it is in
     carried: bool = False  # its operand is state carried from the previous iteration
     keys: set = field(default_factory=set)  # the upstream as optimizer coverage keys (``Net.self.conv``)
+    # For kind "no_grad": the region (``with torch.no_grad():``, a decorated def) in which the
+    # expression ``node`` was computed from trainables without recording them.
+    region: ast.AST | None = None
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,18 @@ class StepBetween:
 
 
 @dataclass(frozen=True)
+class BackpropUnderNoGrad:
+    """A call, inside a no_grad/inference_mode region, of a function of this file that calls
+    backward() on what it computes: nothing it computes is recorded, so its backward fails."""
+
+    node: ast.Call
+    callee: str  # the function as summarized (``FGSM.perturb``)
+    backward: ast.AST  # its backward()/autograd.grad() call
+    region: ast.AST
+    function: Function
+
+
+@dataclass(frozen=True)
 class SequentialEdit:
     """An ``inplace=True`` module placed right after a module that saves its output."""
 
@@ -161,7 +176,19 @@ class ModuleFacts:
     # a tensor that may require grad, and the Saves of tensors an op saved.
     live_arguments: set = field(default_factory=set)
     saved_arguments: dict = field(default_factory=dict)  # Rebuild nodes bound to leaves made on purpose
+    # (module class of this file, argument position or keyword) -> every call seen passes a plain value
+    forward_plain: dict = field(default_factory=dict)
     optimizers: dict = field(default_factory=dict)
+    # What calling each function, method and module of this file does (``summaries.Summary``),
+    # keyed ``f``, ``Class.method`` and ``Class`` (calling an instance).
+    summaries: dict = field(default_factory=dict)
+    nograd_backprops: list = field(default_factory=list)
+
+    def callee(self, qualname: str | None):
+        """The summary of what calling ``qualname`` does, or None where it is not known."""
+        if qualname is None:
+            return None
+        return self.summaries.get(qualname)
 
     def code(self, node: ast.AST | tuple) -> str:
         """The source text of a node on one line; ``(node, suffix)`` appends the suffix.

@@ -16,7 +16,7 @@ import keyword
 import re
 import tokenize
 
-from gradlint.analysis import saves
+from gradlint.analysis import saves, torch_types
 from gradlint.analysis.facts import (
     Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
     source_segment,
@@ -30,7 +30,7 @@ from gradlint.analysis.scan import (
     trains_locally,
 )
 from gradlint.analysis.tree import iter_nodes
-from gradlint.analysis.values import CONST, EMPTY, LIVE, NOTHING_YET, UNKNOWN, Save, Value, replace, union
+from gradlint.analysis.values import CONST, EMPTY, LIVE, NOTHING_YET, PLAIN, UNKNOWN, Save, Value, replace, union
 
 REBUILDERS = {
     "torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor", "torch.FloatTensor",
@@ -72,6 +72,21 @@ CONTAINER_METHODS = {"keys", "values", "items", "get", "pop", "append", "extend"
                      "discard", "join", "split", "format", "replace", "strip", "startswith", "endswith"}
 PASSTHROUGH_BUILTINS = {"list", "tuple", "sorted", "reversed", "enumerate", "zip", "sum", "max", "min", "abs", "iter", "next", "dict", "set"}
 CONST_BUILTINS = {"len", "range", "print", "isinstance", "hasattr", "getattr", "str", "repr", "round", "type", "id", "callable", "format"}
+# Builtins whose result is never a tensor (``getattr`` may return one).
+PLAIN_BUILTINS = CONST_BUILTINS - {"getattr"} | {"bool", "bin", "hex", "oct", "ord", "chr", "hash", "divmod"}
+# Libraries that make no torch tensor: what their functions return, and their constants, are plain
+# values (``sympy.S.One``, ``math.pi``, ``np.mean(a)``, ``argparse.ArgumentParser().parse_args()``).
+PLAIN_LIBRARIES = frozenset({
+    "math", "cmath", "numpy", "sympy", "random", "argparse", "os", "sys", "time", "json", "re",
+    "string", "datetime", "pathlib", "logging", "statistics", "fractions", "decimal", "yaml",
+    "pickle", "csv", "shutil", "glob", "pandas", "scipy", "sklearn", "PIL", "cv2", "omegaconf",
+})
+# Tensor methods whose result is a new tensor of the receiver's dtype and device whose values do
+# not come from the receiver (``weight.new(n, h).zero_()``, ``x.data.new(...).bernoulli_(p)``):
+# no history, and nothing of a cut receiver's values.
+ALLOCATION_METHODS = {"new", "new_zeros", "new_ones", "new_empty", "new_full"}
+# Annotations of a parameter that holds no tensor.
+PLAIN_ANNOTATIONS = {"int", "float", "bool", "str", "complex", "bytes"}
 MODULE_ITERATORS = {"children", "modules", "parameters", "named_parameters", "named_children", "named_modules", "values"}
 NOT_MODULES = re.compile(r"(Loader|Dataset|Sampler|Writer|Logger|Path|Parser|Tokenizer|Config|Error|Exception|Warning|Dict|List|Namespace|Counter|Timer|Meter|Scheduler|Scaler)$")
 MODULE_LIKE = re.compile(r"^(?:model|net|network|module|encoder|decoder|backbone|generator|discriminator|critic|actor|policy|teacher|student|classifier|head|block|layer|[a-z]+_(?:model|net|encoder|decoder))s?$|^net(?-i:[A-Z_])", re.I)
@@ -110,6 +125,7 @@ def walk_module(module: ast.Module, lines: list[str]) -> ModuleFacts:
     }
     nograd_only = nograd_only_callees(module, imports, set(functions))
     facts.frozen = frozen_owners(module)
+    facts.summaries = _summaries(module, lines, imports, classes, functions)
     top = Function(module, "<module>")
     walker = Walker(facts, classes, functions, globals_env={}, function=top)
     walker.intended_leaves = intended_leaves(module, imports)
@@ -136,7 +152,52 @@ def walk_module(module: ast.Module, lines: list[str]) -> ModuleFacts:
         inner = Walker(facts, classes, functions, globals_env, function, cls=cls)
         inner.function_body(node)
         queue.extend((d, None) for d in inner.deferred)
+    _close_coverage(facts, classes)
     return facts
+
+
+def _summaries(module: ast.Module, lines: list[str], imports, classes: dict, functions: dict) -> dict:
+    """The summaries of the module's functions and methods (``summaries.summarize``), walked with
+    the globals a silent walk of the module's top level binds (a global model a function calls)."""
+    from gradlint.analysis.summaries import summarize
+
+    if not any(type(stmt) in FUNCTIONS or type(stmt) is ast.ClassDef for stmt in module.body):
+        return {}
+    scratch = ModuleFacts(module=module, imports=imports)
+    scratch.lines = lines
+    top = Walker(scratch, classes, functions, globals_env={}, function=Function(module, "<module>"))
+    top.record = False
+    try:
+        top.block(module.body)
+    except RecursionError:
+        return {}
+    return summarize(module, lines, imports=imports, classes=classes, functions=functions, globals_env=top.env)
+
+
+def _close_coverage(facts: ModuleFacts, classes: dict) -> None:
+    """An optimizer that updates a model of this file's class ``Net`` (``Net.*``) updates the
+    submodules ``Net`` is built with (``self.stem = Stem()``: ``Stem.*``) and theirs in turn;
+    one given ``Net.self.stem`` updates ``Stem.*`` too."""
+    def closure(keys) -> frozenset:
+        out = set(keys)
+        todo = list(keys)
+        while todo:
+            key = todo.pop()
+            owner, _, rest = key.partition(".")
+            cls = classes.get(owner)
+            if cls is None:
+                continue
+            attrs = cls.attrs.items() if rest == "*" else [(rest, cls.attrs.get(rest))] if rest.startswith("self.") else []
+            for _, info in attrs:
+                if info is not None and info.qualname in classes and f"{info.qualname}.*" not in out:
+                    out.add(f"{info.qualname}.*")
+                    todo.append(f"{info.qualname}.*")
+        return frozenset(out)
+
+    facts.optimized = set(closure(facts.optimized))
+    for name, keys in list(facts.optimizers.items()):
+        if keys is not None:
+            facts.optimizers[name] = closure(keys)
 
 
 DEFINITION = Value()  # what a def or class statement binds its name to (compared by identity)
@@ -149,6 +210,9 @@ class _Loop:
         self.node = node
         self.assigned = assigned
         self.carried = carried
+        # the carried names whose value at the end of an iteration holds history that iteration
+        # recorded (set once the silent pass has shown it)
+        self.grown: frozenset = EMPTY
         self.backwards: list[Backward] = []
 
 
@@ -187,6 +251,11 @@ class Walker:
         params = node.args
         # A module's forward() receives activations that require grad while training.
         forward = self.cls is not None and self.cls.is_module and node.name == "forward"
+        plain = _plain_parameters(params)
+        if forward:  # the arguments every call of this module class in the file passes as plain values
+            ordered = [*params.posonlyargs, *params.args][1:]
+            plain |= {p.arg for i, p in enumerate(ordered)
+                      if self.facts.forward_plain.get((self.cls.name, i)) or self.facts.forward_plain.get((self.cls.name, p.arg))}
         for i, param in enumerate([*params.posonlyargs, *params.args, *params.kwonlyargs]):
             name = param.arg
             key = f"{name}@{node.name}" if self.cls is None else None
@@ -194,6 +263,9 @@ class Walker:
             saved = self.facts.saved_arguments.get(key)
             if saved:
                 self.env[name] = Value(live=True, tensor=True, saved=frozenset(saved))
+            elif name in plain:
+                # `def forward(self, x, temperature=1.0)`, `lr: float`: a number, not an activation.
+                self.env[name] = PLAIN
             elif MODULE_LIKE.search(name) and not (i == 0 and self.cls is not None):
                 # `def train(model, …)`: a parameter named like a model is taken to be one.
                 # Scoped to the function: another function's `model` is another object.
@@ -304,22 +376,31 @@ class Walker:
         self.loops.append(_Loop(stmt, assigned, carried))
         self.loop_iteration(stmt, iter_value, body)
         self.loops.pop()
-        self.record = record
-        carried_env = _join_envs(before, self.env, self.outside)
+        end_env = self.env
+        carried_env = _join_envs(before, end_env, self.outside)
         # State the body cuts somewhere (`h = h.detach()`, every k steps or not) is truncated
         # on purpose: it is not carried with its whole history.
         truncated = carried & detached_in(stmt)
-        for name in carried - truncated:
+        grown = self.grown_in_iteration(stmt, iter_value, before, assigned, carried - truncated, end_env)
+        self.record = record
+        for name in grown:
             value = carried_env.get(name)
-            end = self.env.get(name)
-            if value is not None and end is not None and (end.attached or end.carried) and not end.cuts:
+            if value is not None:
                 carried_env[name] = replace(value, carried=value.carried | {name})
         # Pass two, recording, with carried values in place.
         self.env = carried_env
         ctx = _Loop(stmt, assigned, carried)
+        ctx.grown = frozenset(grown)
         self.loops.append(ctx)
         self.loop_iteration(stmt, iter_value, body)
         self.loops.pop()
+        # A backward's graph hangs off an earlier iteration's only through state some loop around
+        # it carries; what an inner loop carried and then finished with (an adapted clone, an
+        # RNN run over a sequence) is rebuilt whenever that inner loop runs again.
+        around = ctx.grown.union(*(outer.grown for outer in self.loops))
+        for site in ctx.backwards:
+            if site.value.carried - around:
+                site.value = replace(site.value, carried=site.value.carried & around)
         for i, site in enumerate(ctx.backwards):
             site.freed_later = any(not later.retain_graph for later in ctx.backwards[i + 1:])
             root = site.root.split(".")[0].split("(")[0].split("[")[0]
@@ -330,6 +411,45 @@ class Walker:
             site.root_is_item = (type(stmt) in FORS and root in _target_names(stmt.target)) or indexed
         self.env = _join_envs(before, self.env, self.outside)
         self.block(stmt.orelse)
+
+    def grown_in_iteration(self, stmt, iter_value: Value, before: dict, assigned: set[str],
+                           names: set[str], end_env: dict) -> set[str]:
+        """Which of ``names`` (read in the body before it rebinds them) hold, at the end of an
+        iteration, history that iteration recorded: only then does the next iteration's graph
+        hang off this one's. Each is followed from its value at the start of an iteration with
+        the history it had then set aside, so what is left at the end was recorded in the
+        iteration: ``h = cell(x, h)`` or ``total = total + loss`` keep a graph, while
+        ``policy = policy.to(device)`` or a number reset and summed again do not. A module or
+        leaf held by the name itself (``model = model.cuda()``) is no graph either."""
+        if not names:
+            return set()
+        end_env_saved, self.env = self.env, before
+        try:
+            entries = {name: self.lookup(name) for name in names}
+        finally:
+            self.env = end_env_saved
+        seeds = {}
+        for name, entry in entries.items():
+            if entry.computed and (entry.roots or entry.post or entry.carried or entry.cuts):
+                # a tensor some op computed: its grad_fn leads back to before this iteration
+                seeds[name] = replace(entry, roots=EMPTY, post=EMPTY, carried=EMPTY, cuts={})
+        ends = end_env
+        if seeds:  # one more silent pass, from the entries without their history
+            self.env = {**before, **seeds}
+            self.loops.append(_Loop(stmt, assigned, set(names)))
+            self.loop_iteration(stmt, iter_value, stmt.body)
+            self.loops.pop()
+            ends, self.env = self.env, end_env_saved
+        grown = set()
+        for name, entry in entries.items():
+            end = ends.get(name)
+            if end is None or not end.attached or end.cuts:
+                continue
+            holds_object = entry.module is not None or (entry.roots and not entry.computed and not entry.tensor)
+            if holds_object and end.roots <= entry.roots and not end.post and not end.carried:
+                continue  # the module object itself, moved or cast
+            grown.add(name)
+        return grown
 
     def loop_iteration(self, stmt, iter_value: Value, body) -> None:
         if type(stmt) in FORS:
@@ -356,6 +476,8 @@ class Walker:
             return Value(roots=value.roots, carried=value.carried)
         if value.computed and value.tensor:  # the tensors of a list a model computed
             return replace(value, saved=EMPTY, module=None, optimizer=False, alias=None)
+        if value.plain:  # range(n), a list of numbers (pulled out of a tensor, perhaps)
+            return _plain_of(value)
         return replace(UNKNOWN, nograd=value.nograd, cuts=value.cuts, pulled=value.pulled,
                        carried=value.carried, rebuilt=value.rebuilt, live=value.attached or value.live)
 
@@ -535,6 +657,8 @@ class Walker:
         via_data = name.endswith(".data")
         name = name[: -len(".data")] if via_data else name
         value = self.lookup(name)
+        if value.plain:  # `eta *= 0.5` on a number, `scores[i] = s` on a list: no tensor edited
+            return
         saved = value.saved
         if value.alias is not None and value.alias != name:
             saved = saved | self.lookup(value.alias).saved
@@ -547,14 +671,42 @@ class Walker:
             intended = fresh or (name is not None and name in self.intended_leaves)
             self.facts.switches.append(Switch(node, name, value, intended, self.function))
 
-    def no_history(self, value: Value) -> Value:
+    def no_history(self, value: Value, node=None) -> Value:
         """A value computed where autograd records nothing (under no_grad / inference_mode).
         The region is remembered only where history was lost: data scaled under no_grad
-        had none to lose."""
+        had none to lose. Where the expression ``node`` computed it from trainables, that is a
+        cut of their history (a Cut of kind "no_grad"), as a ``.detach()`` there would be; the
+        no_grad cuts it already descends from are kept (the first place history was lost)."""
         lost = value.attached or value.live
-        return replace(value, roots=EMPTY, post=EMPTY, cuts={}, carried=EMPTY,
+        cuts = {c: EMPTY for c in value.cuts if getattr(self.facts.cuts.get(c), "kind", None) == "no_grad"}
+        if node is not None and (value.roots or value.post):
+            self.nograd_cut(node, value)
+            cuts[node] = EMPTY
+        return replace(value, roots=EMPTY, post=EMPTY, cuts=cuts, carried=EMPTY,
                        nograd=value.nograd | ({self.nograd} if lost else EMPTY),
                        const=True, saved=EMPTY, live=False)
+
+    def nograd_cut(self, node, value: Value) -> None:
+        """Record ``node``, computed from trainables under the no_grad region, as a cut."""
+        cut = self.facts.cuts.get(node)
+        if cut is None:
+            cut = self.facts.cuts[node] = Cut(node, "no_grad", self.written(node), function=self.function,
+                                              loop=self.loops[-1].node if self.loops else None,
+                                              region=self.nograd)
+        self.add_upstream(cut, value.roots | value.post)
+
+    def add_upstream(self, cut: Cut, names) -> None:
+        """The trainables ``names`` (as this walker names them) starve behind ``cut``."""
+        cut.upstream |= names
+        for name in names:
+            if name.startswith("%"):
+                continue  # a summary walk's parameter: its callers say what it is
+            cut.keys.add(self.key(name.split("@")[0]))
+            module = self.lookup(name).module
+            if self.cls is not None and name.startswith("self."):
+                cut.keys.add(f"{self.cls.name}.*")
+            elif module is not None and module.qualname in self.classes:
+                cut.keys.add(f"{module.qualname}.*")
 
     def mark_saved(self, operand: ast.expr, save: Save) -> None:
         if self.nograd is not None:
@@ -563,6 +715,8 @@ class Walker:
         if name is None or (name not in self.env and not name.startswith("self.")):
             return
         value = self.lookup(name)
+        if value.plain:  # an op keeps a Python number as a scalar, not as a saved tensor
+            return
         self.env[name] = replace(value, saved=value.saved | {save})
         self.save_log.append((name, save))
 
@@ -681,7 +835,7 @@ class Walker:
             return self.memo[key]
         value = self._expr(node)
         if self.nograd is not None and value.computed:
-            value = self.no_history(value)
+            value = self.no_history(value, node)
         self.memo[key] = value
         return value
 
@@ -692,14 +846,14 @@ class Walker:
         if kind is ast.Name:
             return self.lookup(node.id)
         if kind is ast.Constant:  # numbers, strings, bytes, ``...``, True/False/None
-            return CONST
+            return PLAIN
         if kind is ast.JoinedStr:
             if not _concatenated(self.facts.lines, node):
                 # (libcst read ``"a" f"{x}"`` as a concatenation of strings and looked no further)
                 for part in node.values:
                     if type(part) is ast.FormattedValue:
                         self.expr(part.value)
-            return CONST
+            return PLAIN
         if kind is ast.Attribute:
             return self.attribute(node)
         if kind is ast.Call:
@@ -775,17 +929,52 @@ class Walker:
         if attr == "data":
             return self.cut(node, node.value, ".data")
         name = dotted(node)
+        if self.from_plain_library(node):
+            return PLAIN
         if name is not None and (name in self.env or name.startswith("self.")) and not name.startswith("self.__"):
             if name.count(".") == 1 or name in self.env:
                 return self.lookup(name)
         base = self.expr(node.value)
         if attr in METADATA:
-            return CONST
+            return PLAIN
+        if base.plain:  # ``args.lr``: an attribute of a plain value is one
+            return _plain_of(base)
         if attr == "grad":
             return Value(tensor=True, const=True)
         if attr == "T" or attr == "mT":
             return base.result()
         return replace(base, saved=EMPTY, module=None, optimizer=False)
+
+    def note_forward_arguments(self, qualname: str, node: ast.Call, positional) -> None:
+        """What this call of a module of this file's class ``qualname`` hands its ``forward``,
+        argument by argument: whether every call site seen so far passes a plain value
+        (``selector(x, temperature)`` with ``temperature = 2.0``)."""
+        given = [(i, self.expr(p)) for i, p in enumerate(positional)]
+        given += [(k.arg, self.expr(k.value)) for k in node.keywords if k.arg is not None]
+        plain = self.facts.forward_plain
+        for key, value in given:
+            plain[(qualname, key)] = plain.get((qualname, key), True) and value.plain
+
+    def is_module_object(self, expr, value: Value) -> bool:
+        """``expr`` holds an ``nn.Module`` (built from a module class, an attribute of one, the
+        module itself), not a tensor."""
+        name = dotted(expr)
+        if value.module is not None:
+            return True
+        if name == "self":
+            return self.cls is not None and self.cls.is_module
+        return name is not None and bool(value.roots) and not value.computed and not value.tensor \
+            and name.split(".")[0] in ("self",) + tuple(value.roots)
+
+    def from_plain_library(self, expr) -> bool:
+        """``expr`` names something of a library that makes no tensor (``np.mean``, ``sympy.S``),
+        by its import, not by a local name that happens to be spelled the same."""
+        name = dotted(expr)
+        if name is None:
+            return False
+        head = name.split(".")[0]
+        return head in self.imports.names and head not in self.env and \
+            self.imports.names[head].split(".")[0] in PLAIN_LIBRARIES
 
     def cut(self, node, operand_expr, kind: str) -> Value:
         operand = self.expr(operand_expr)
@@ -832,10 +1021,10 @@ class Walker:
         # Only operands known to require grad count: outside model code (optimizers, metrics,
         # data processing) most tensors do not, and an op saves an operand only for the
         # gradient of another (``u * x`` saves ``u`` only if ``x`` requires grad).
-        grad_inputs = [i for i, v in enumerate(values) if v.attached or v.live]
+        grad_inputs = [i for i, v in enumerate(values) if (v.attached or v.live) and not v.plain]
         if not grad_inputs:
             return out
-        tensor_inputs = [i for i, v in enumerate(values) if v.tensor or not v.const]
+        tensor_inputs = [i for i, v in enumerate(values) if not v.plain and (v.tensor or not v.const)]
         data = saves.op_saves(qual, grad_inputs, tensor_inputs=tensor_inputs, nargs=len(operands))
         if data is None:
             return out
@@ -858,6 +1047,8 @@ class Walker:
         imported = head is not None and head.split(".")[0] in self.imports.names
         if qual is not None and imported and qual.startswith("torch"):
             return self.torch_call(node, qual, positional, keywords)
+        if self.from_plain_library(func):  # np.mean(a), math.sqrt(d), sympy.simplify(e)
+            return replace(_plain_of(union(self.arg_values(node))), computed=True)
         if head is not None and head.startswith("self.") and head.count(".") == 1:
             # self.encoder(x), self.predict(x): a submodule or a method of this model.
             if self.cls is not None and head[5:] in self.cls.nograd_methods:
@@ -942,7 +1133,9 @@ class Walker:
         if qual.startswith("torch.optim.") and last[:1].isupper():
             self.facts.optimized |= self.coverage(node)
             return Value(optimizer=True)
-        out = replace(union(values), tensor=True, computed=True)
+        out = replace(union(values), tensor=True, computed=True, plain=False)
+        if torch_types.carries_grad(qual) is False and not last.endswith("_"):
+            return _without_history(out)  # torch.argmax(x), torch.eq(a, b): no derivative to lose
         if last.endswith("_") and not last.endswith("__") and saves.is_inplace_method(last) and positional:
             base = _edit_base(positional[0])
             if base is not None:
@@ -995,11 +1188,19 @@ class Walker:
             from_tensor = receiver.tensor or receiver.attached or receiver.live or receiver.computed or receiver.nograd
             pulled = receiver.pulled | ({node} if from_tensor else EMPTY)
             return Value(pulled=pulled, nograd=receiver.nograd, rebuilt=receiver.rebuilt,
-                         tensor=meth == "numpy", computed=True, const=True)
+                         tensor=meth == "numpy", computed=True, const=True, plain=meth != "numpy")
+        if receiver.plain:  # `args.lr.split(",")`, `arr.sum()`: a plain value's methods make no tensor
+            return replace(_plain_of(receiver | args), computed=True)
         if meth == "requires_grad_":
+            if self.is_module_object(recv_expr, receiver):
+                # `backbone.requires_grad_(False)` … `(True)`: freezing or unfreezing a module's
+                # parameters, leaves all; no tensor's lost history is switched on.
+                return receiver
             if not (positional and literal_false(positional[0])):
                 self.switch(node, dotted(recv_expr), receiver, fresh=is_fresh_copy(recv_expr))
             return receiver
+        if meth in ALLOCATION_METHODS and (receiver.tensor or receiver.attached or receiver.live or receiver.cuts):
+            return Value(tensor=True, computed=True, const=True)
         if meth in ("backward", "manual_backward"):
             if meth == "manual_backward" or (not receiver.tensor and not receiver.attached and not receiver.computed and positional):
                 root_expr = positional[0] if positional else None
@@ -1020,7 +1221,7 @@ class Walker:
                 self.pending_steps.append((node, name, self.seq, self.facts.optimizers.get(self.key(name))))
                 return CONST
         if meth in METADATA_METHODS:
-            return CONST
+            return PLAIN
         if meth in ("append", "extend", "insert") and values:
             name = dotted(recv_expr)
             if name is not None:  # a list that collects tensors holds what they hold
@@ -1057,6 +1258,8 @@ class Walker:
             return replace(out, alias=_alias(recv_expr, receiver), saved=receiver.saved)
         if meth in CAST_METHODS:
             return out
+        if (receiver.tensor or receiver.attached or receiver.live) and torch_types.carries_grad(f"Tensor.{meth}") is False:
+            return _without_history(out)  # `logits.argmax(-1)`, `x.eq(y)`: integer or bool results
         if (not receiver.const or not args.const) and (receiver.tensor or meth not in NDARRAY_METHODS):
             qual = f"torch.Tensor.{meth}"
             out = self.apply_saves(qual, f".{meth}()", node, [recv_expr, *positional],
@@ -1094,8 +1297,11 @@ class Walker:
         if name in ("float", "int") and values:
             arg = values[0]
             if arg.tensor or arg.attached or arg.live or arg.nograd:
-                return Value(pulled=arg.pulled | {node}, nograd=arg.nograd, rebuilt=arg.rebuilt, computed=True, const=True)
-            return replace(arg, computed=True, tensor=False, const=True)
+                return Value(pulled=arg.pulled | {node}, nograd=arg.nograd, rebuilt=arg.rebuilt, computed=True,
+                             const=True, plain=True)
+            return replace(arg, computed=True, tensor=False, const=True, plain=True)
+        if name in PLAIN_BUILTINS and name not in self.env:
+            return PLAIN
         if name in CONST_BUILTINS:
             return CONST
         if name in PASSTHROUGH_BUILTINS:
@@ -1115,6 +1321,8 @@ class Walker:
         """A call of a trainable object (a module, ``self.layer``, a model): its roots join the result."""
         args = union(values) if values else CONST
         module = callee.module
+        if module is not None and not method and module.qualname in self.classes:
+            self.note_forward_arguments(module.qualname, node, positional)
         if module is not None and module.nograd_call:
             return self.no_history_call(node, args)
         names = callee.roots
@@ -1137,6 +1345,40 @@ class Walker:
         if module.saves_output:
             out = replace(out, saved=frozenset({save}))
         return out
+
+
+def _plain_of(value: Value) -> Value:
+    """A plain value computed from ``value``: no tensor, but still what it was pulled out of
+    (``[v[0] for v in pred.tolist()]``) and where history was lost on the way."""
+    return replace(PLAIN, pulled=value.pulled, nograd=value.nograd, rebuilt=value.rebuilt, computed=value.computed)
+
+
+def _without_history(value: Value) -> Value:
+    """The result of an op autograd does not differentiate (integer or bool outputs): it has no
+    history, and a cut above it loses nothing, but it had history to lose (``lost``)."""
+    return replace(value, roots=EMPTY, post=EMPTY, cuts={}, carried=EMPTY, computed=True, const=True,
+                   live=False, saved=EMPTY, lost=value.lost or value.attached or value.live, tensor=True)
+
+
+def _plain_parameters(params: ast.arguments) -> set[str]:
+    """The parameters a function declares to hold no tensor: annotated ``int``/``float``/``bool``/
+    ``str``, or defaulting to a number, a string or a bool (``None`` says nothing)."""
+    positional = [*params.posonlyargs, *params.args]
+    defaults = [None] * (len(positional) - len(params.defaults)) + list(params.defaults)
+    found = set()
+    for param, default in [*zip(positional, defaults), *zip(params.kwonlyargs, params.kw_defaults)]:
+        annotation = param.annotation
+        if type(annotation) is ast.Name and annotation.id in PLAIN_ANNOTATIONS:
+            found.add(param.arg)
+        elif default is not None and _literal_number(default):
+            found.add(param.arg)
+    return found
+
+
+def _literal_number(expr) -> bool:
+    if type(expr) is ast.UnaryOp and type(expr.op) in (ast.USub, ast.UAdd):
+        expr = expr.operand
+    return type(expr) is ast.Constant and type(expr.value) in (int, float, complex, str, bool)
 
 
 def _index_names(expr) -> set[str]:
