@@ -159,6 +159,7 @@ def result_is_tensorish(name: str) -> bool:
 # (c) the committed file is what the generator produces with the installed torch
 
 
+@pytest.mark.slow  # (the generator calls some 1,100 callables: about a minute)
 @pytest.mark.skipif(not HAS_TORCH, reason="torch is not installed")
 def test_data_is_fresh(tmp_path):
     committed = json.loads(DATA.read_text(encoding="utf-8"))
