@@ -18,18 +18,19 @@ import tokenize
 
 from gradlint.analysis import saves, torch_types
 from gradlint.analysis.facts import (
-    Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
+    BackpropUnderNoGrad, Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
     source_segment,
 )
 from gradlint.analysis.imports import collect_imports
 from gradlint.analysis.imports import dotted as _dotted
 from gradlint.analysis.scan import (
-    DETACHING_HELPERS, ENABLE_GRAD, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
+    ENABLE_GRAD, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, literal_false,
     literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
     trains_locally,
 )
 from gradlint.analysis.tree import iter_nodes
+from gradlint.analysis.values import ModuleInfo
 from gradlint.analysis.values import CONST, EMPTY, LIVE, NOTHING_YET, PLAIN, UNKNOWN, Save, Value, replace, union
 
 REBUILDERS = {
@@ -110,11 +111,16 @@ SMALL = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.Rai
 COMPOUND = (*FUNCTIONS, ast.ClassDef, ast.If, *LOOPS, *WITHS, *TRIES, *((MATCH,) if MATCH else ()))
 
 
-def walk_module(module: ast.Module, lines: list[str]) -> ModuleFacts:
+def walk_module(module: ast.Module, lines: list[str], project=None, path: str | None = None) -> ModuleFacts:
     imports = collect_imports(module)
+    if project is not None and path is not None:
+        project.view(path, imports)  # the imports, followed into the project's other files
     facts = ModuleFacts(module=module, imports=imports)
     facts.lines = lines
     classes = scan_classes(module, imports)
+    if imports.project is not None:  # classes of other files, known by their own definitions
+        for key, info in imports.project.classes().items():
+            classes.setdefault(key, info)
     functions = {  # module-level function -> what it returns has no history
         stmt.name: returns_under_nograd(stmt, imports)
         for stmt in module.body if type(stmt) in FUNCTIONS
@@ -275,6 +281,7 @@ class Walker:
         for star in (params.vararg, params.kwarg):
             if star is not None:
                 self.env[star.arg] = UNKNOWN
+        self.seed_instances(node)
         self.block(node.body)
 
     def block(self, statements) -> None:
@@ -415,11 +422,12 @@ class Walker:
     def grown_in_iteration(self, stmt, iter_value: Value, before: dict, assigned: set[str],
                            names: set[str], end_env: dict) -> set[str]:
         """Which of ``names`` (read in the body before it rebinds them) hold, at the end of an
-        iteration, history that iteration recorded: only then does the next iteration's graph
-        hang off this one's. Each is followed from its value at the start of an iteration with
-        the history it had then set aside, so what is left at the end was recorded in the
-        iteration: ``h = cell(x, h)`` or ``total = total + loss`` keep a graph, while
-        ``policy = policy.to(device)`` or a number reset and summed again do not. A module or
+        iteration, history that iteration recorded on top of what they held at its start: only
+        then does the next iteration's graph hang off this one's. One more silent pass follows
+        each name from its start-of-iteration value with that value's own history set aside and
+        a mark in its place: ``h = cell(x, h)`` or ``total = total + loss`` end with the mark
+        and new history; ``policy = policy.to(device)``, a number reset and summed again, a
+        state detached before use, or a fresh clone end without one of the two. A module or
         leaf held by the name itself (``model = model.cuda()``) is no graph either."""
         if not names:
             return set()
@@ -428,25 +436,33 @@ class Walker:
             entries = {name: self.lookup(name) for name in names}
         finally:
             self.env = end_env_saved
+        marks = {name: "\0" + name for name in names}
         seeds = {}
         for name, entry in entries.items():
-            if entry.computed and (entry.roots or entry.post or entry.carried or entry.cuts):
-                # a tensor some op computed: its grad_fn leads back to before this iteration
-                seeds[name] = replace(entry, roots=EMPTY, post=EMPTY, carried=EMPTY, cuts={})
-        ends = end_env
-        if seeds:  # one more silent pass, from the entries without their history
-            self.env = {**before, **seeds}
-            self.loops.append(_Loop(stmt, assigned, set(names)))
-            self.loop_iteration(stmt, iter_value, stmt.body)
-            self.loops.pop()
-            ends, self.env = self.env, end_env_saved
+            # a computed tensor's grad_fn leads back to before this iteration: set aside
+            kept = EMPTY if entry.computed else entry.roots
+            seeds[name] = replace(entry, roots=kept, post=EMPTY if entry.computed else entry.post,
+                                  carried=frozenset({marks[name]}), cuts={})
+        # (the pass is silent, but a cut still notes whether its operand was carried)
+        flags = {node: cut.carried for node, cut in self.facts.cuts.items()}
+        self.env = {**before, **seeds}
+        self.loops.append(_Loop(stmt, assigned, set(names)))
+        self.loop_iteration(stmt, iter_value, stmt.body)
+        self.loops.pop()
+        ends, self.env = self.env, end_env_saved
+        for node, cut in self.facts.cuts.items():
+            cut.carried = flags.get(node, False)
+        every_mark = set(marks.values())
         grown = set()
         for name, entry in entries.items():
             end = ends.get(name)
-            if end is None or not end.attached or end.cuts:
-                continue
+            if end is None or not (end.carried & every_mark):
+                continue  # rebuilt, reset or detached: nothing of the previous iteration
+            history = end.carried - every_mark
+            if not (end.roots or end.post or history):
+                continue  # no op on a trainable recorded in the iteration
             holds_object = entry.module is not None or (entry.roots and not entry.computed and not entry.tensor)
-            if holds_object and end.roots <= entry.roots and not end.post and not end.carried:
+            if holds_object and end.roots <= entry.roots and not end.post and not history:
                 continue  # the module object itself, moved or cast
             grown.add(name)
         return grown
@@ -550,6 +566,10 @@ class Walker:
                     module = self.lookup(head).module if head != "self" else None
                     if module is not None and module.qualname in self.classes:
                         keys.add(f"{module.qualname}.{'self.' + rest if rest else '*'}")
+                        if getattr(self.classes[module.qualname], "foreign", False):
+                            # another file's class (project.View.classes): the keys its own
+                            # walk gave its members are not this module's
+                            self.facts.optimizers_open = True
                     elif head != "self" and (module is None or rest):
                         # A model of another file's class (or a part of one): what it holds,
                         # and so what this optimizer covers, is not known here.
@@ -1070,6 +1090,17 @@ class Walker:
             if module is not None:
                 callee = Value(roots=self.lookup(head.split(".")[0]).roots, module=module)
                 return self.apply_module(node, callee, self.arg_values(node), positional)
+        if head is not None and self.imports.project is not None and head not in self.functions \
+                and head.split(".")[0] in self.imports.sources and head.split(".")[0] not in self.env \
+                and head.split(".")[0] not in self.globals:
+            # A function of another file of the project (`from helpers import embed`): what its
+            # body does to what it is given, from its summary (a class there is called through
+            # apply_module, as an instance).
+            summary = self.facts.callee(qual)
+            if summary is not None and not summary.method:
+                result = self.apply_summary(node, summary, None, self.arg_values(node), head)
+                if result is not None:
+                    return result
         if type(func) is ast.Attribute:
             return self.method_call(node, func, positional, keywords)
         if type(func) is ast.Name:
@@ -1266,6 +1297,155 @@ class Walker:
                                    [receiver, *[self.expr(p) for p in positional]], out)
         return out
 
+    # ---- summaries ---------------------------------------------------------------------------
+
+    def instance_of(self, expr, value: Value) -> str | None:
+        """The class of this file ``expr`` is an instance of (``FGSM(model)``, a name bound to
+        one), or None."""
+        if value.module is not None and value.module.qualname in self.classes:
+            return value.module.qualname
+        if type(expr) is ast.Call:
+            name = self.imports.qualname(expr.func)
+            if name in self.classes:
+                return name
+        return None
+
+    def seed_instances(self, node) -> None:
+        """A parameter every call site of this module-level function hands an instance of one
+        class of this file holds that instance: calls of its methods read their summaries."""
+        if self.cls is not None:
+            return
+        for name, value in list(self.env.items()):
+            found = self.facts.param_instances.get(f"{name}@{node.name}")
+            if found and len(found) == 1 and None not in found and value.module is None:
+                (qualname,) = found
+                self.env[name] = replace(value, module=module_info_of_class(qualname, self.classes))
+
+    def summary_body(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[list[str], int]:
+        """Walk a function for its summary (``summaries.summarize``): parameter ``k`` holds the
+        symbolic trainable root ``%k`` (a method's receiver is ``self``, its members ``self.x``).
+        Returns the parameter names and how many of them can be given by position."""
+        self.intended_leaves = intended_leaves(node, self.imports)
+        params = node.args
+        positional = [*params.posonlyargs, *params.args]
+        names = [p.arg for p in [*positional, *params.kwonlyargs]]
+        for i, name in enumerate(names):
+            if i == 0 and self.cls is not None:
+                continue  # the receiver: `self.x` is looked up as the class's member
+            self.env[name] = Value(roots=frozenset({f"%{i}"}), live=True)
+        for star in (params.vararg, params.kwarg):
+            if star is not None:
+                self.env[star.arg] = UNKNOWN
+        self.forced = _grad_forced_spans(node, self.imports)
+        self.block(node.body)
+        return names, (len(positional) if params.vararg is None else -1)
+
+    def grad_forced_at(self, node) -> bool:
+        """Whether ``node`` runs with grad mode switched on by the function itself
+        (``with torch.enable_grad():``, ``@torch.enable_grad()``), whatever its caller's mode."""
+        point = (node.lineno, node.col_offset)
+        return any(start <= point <= end for start, end in getattr(self, "forced", ()))
+
+    def summarized_callee(self, node: ast.Call, callee: Value, method: bool):
+        """The summary key of a call of a module, model or method of this file, and the value
+        its receiver (parameter 0) holds: ``(None, None)`` where no summary speaks for it."""
+        module = callee.module
+        if module is not None and module.qualname in self.classes:
+            if method:
+                return f"{module.qualname}.{node.func.attr}", callee
+            return module.qualname, callee
+        func = node.func
+        if not method and type(func) is ast.Attribute and type(func.value) is ast.Name \
+                and func.value.id == "self" and self.cls is not None:
+            key = f"{self.cls.name}.{func.attr}"
+            summary = self.facts.callee(key)
+            if summary is not None and summary.node is not getattr(self.function, "node", None):
+                return key, Value(roots=summary.roots)
+        return None, None
+
+    def apply_summary(self, node: ast.Call, summary, receiver: Value | None, values: list[Value],
+                      shown: str) -> Value | None:
+        """The value of a call of a summarized function: the history of the arguments it passes
+        on, the cuts inside it the result descends from (their upstream: what this call hands
+        those parameters), its saved output. None where the arguments cannot be matched to its
+        parameters (``*xs``, ``**kw``, a keyword it does not name): the call stays unknown."""
+        if summary is None or summary.generator:
+            return None
+        arg_nodes = _argument_nodes(node)
+        if len(arg_nodes) != len(values):
+            return None
+        given: dict[int, Value] = {}
+        position = 1 if summary.method else 0
+        for arg, value in zip(arg_nodes, values):
+            if type(arg) is ast.Starred or (type(arg) is ast.keyword and arg.arg is None):
+                return None
+            if type(arg) is ast.keyword:
+                if arg.arg not in summary.params:
+                    return None
+                given[summary.params.index(arg.arg)] = value
+            else:
+                if summary.positional >= 0 and position >= summary.positional:
+                    return None
+                if summary.positional < 0 and position >= len(summary.params):
+                    return None
+                given[position] = value
+                position += 1
+        if summary.method:
+            given[0] = receiver if receiver is not None else UNKNOWN
+        passing = [given[k] for k in sorted(summary.passes) if k in given]
+        own = (receiver.roots if summary.method and receiver is not None and 0 in summary.passes else EMPTY) \
+            | (summary.roots if not summary.method else frozenset(r for r in summary.roots if not r.startswith("self")))
+        base = union(passing) if passing else CONST
+        every = union(values) if values else CONST
+        cuts = dict(base.cuts)
+        for cut_node, params in summary.cuts.items():
+            template = summary.cut_facts.get(cut_node)
+            upstream = set()
+            for k in params:
+                # (a method's receiver: its members inside the callee, `inside`, stand for it)
+                source = given.get(k) if not (summary.method and k == 0) else None
+                if source is not None:
+                    upstream |= source.roots | source.post
+            own_upstream = {r for r in (template.upstream if template else ()) if not r.startswith("%")
+                            and not (summary.method and (r == "self" or r.startswith("self.")))}
+            inside = {r for r in (template.upstream if template else ()) if summary.method and (r == "self" or r.startswith("self."))}
+            if not (upstream or own_upstream or inside):
+                continue
+            cut = self.facts.cuts.get(cut_node)
+            if cut is None:
+                cut = self.facts.cuts[cut_node] = Cut(
+                    cut_node, template.kind, template.tensor, function=template.function,
+                    loop=None, region=template.region)
+            # The callee's own members keep the names and coverage keys its walk gave them.
+            cut.upstream |= inside
+            cut.keys |= {k for k in template.keys if not k.startswith("%")}
+            if cut.kind == "no_grad":
+                self.add_upstream(cut, upstream | own_upstream)
+            else:
+                # A .detach() in the callee names what it starves as the callee's walk does
+                # (``model@compute_loss``, resolved through ``param_sources``); the caller's
+                # names go to the coverage keys only, so the callee's own return still reads
+                # its siblings (``return loss, logits.detach()``) as before.
+                keys_before = set(cut.keys)
+                probe = Cut(cut_node, cut.kind, cut.tensor)
+                self.add_upstream(probe, upstream | own_upstream)
+                cut.keys |= probe.keys | keys_before
+            cuts[cut_node] = EMPTY
+            self.facts.call_sites.setdefault(cut_node, node)  # (a cut in another file is reported here)
+        roots = base.roots | own
+        if cuts:
+            cuts = {c: companions | roots for c, companions in cuts.items()}
+        out = replace(base, roots=roots, cuts=cuts, pulled=every.pulled, rebuilt=every.rebuilt,
+                      carried=base.carried, tensor=summary.tensor or base.tensor, computed=True,
+                      const=base.const and not own, saved=EMPTY, module=None, optimizer=False,
+                      alias=None, nograd=base.nograd | ({node} if summary.nograd else EMPTY))
+        if self.nograd is None and summary.saved_output is not None:
+            out = replace(out, saved=frozenset({summary.saved_output}))
+        if self.nograd is not None and summary.backprops and self.record:
+            self.facts.nograd_backprops.append(BackpropUnderNoGrad(
+                node, shown, summary.backward, self.nograd, self.function))
+        return out
+
     def no_history_call(self, node: ast.Call, args: Value) -> Value:
         """The result of a call that runs under no_grad (a decorated function, a module whose
         ``__call__`` disables recording): a tensor without history."""
@@ -1293,6 +1473,9 @@ class Walker:
                 if param is not None and value.roots:
                     # `embed(encoder, x)`: inside embed(), the model `net@embed` is `encoder`.
                     self.facts.param_sources.setdefault(f"{param}@{name}", set()).update(value.roots)
+                instance = self.instance_of(arg.value if type(arg) is ast.keyword else arg, value)
+                if param is not None:
+                    self.facts.param_instances.setdefault(f"{param}@{name}", set()).add(instance)
         args = union(values) if values else CONST
         if name in ("float", "int") and values:
             arg = values[0]
@@ -1313,8 +1496,13 @@ class Walker:
         bound = self.env.get(name, DEFINITION)
         if bound is NOGRAD_DEFINITION or (self.functions.get(name) and bound is DEFINITION):
             return self.no_history_call(node, args)  # it returns from under no_grad
-        if DETACHING_HELPERS.search(name):
-            return replace(args, roots=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True)
+        if name in self.functions and bound is DEFINITION:
+            # A function of this file: what its body does to what it is given (a helper that
+            # detaches its argument returns it without history; one that computes under no_grad
+            # returns it cut there). One defined later, or not in this file, stays unknown.
+            result = self.apply_summary(node, self.facts.callee(name), None, values, name)
+            if result is not None:
+                return result
         return replace(args, computed=True, saved=EMPTY)
 
     def apply_module(self, node: ast.Call, callee: Value, values: list[Value], positional, method: bool = False) -> Value:
@@ -1325,6 +1513,11 @@ class Walker:
             self.note_forward_arguments(module.qualname, node, positional)
         if module is not None and module.nograd_call:
             return self.no_history_call(node, args)
+        qualname, receiver = self.summarized_callee(node, callee, method)
+        if qualname is not None:
+            result = self.apply_summary(node, self.facts.callee(qualname), receiver, values, qualname)
+            if result is not None:
+                return result
         names = callee.roots
         if args.cuts:
             out = replace(args, post=args.post | names)
@@ -1345,6 +1538,31 @@ class Walker:
         if module.saves_output:
             out = replace(out, saved=frozenset({save}))
         return out
+
+
+def module_info_of_class(qualname: str, classes: dict) -> ModuleInfo:
+    """What an instance of this file's class ``qualname`` is, as a constructor call says."""
+    cls = classes[qualname]
+    return ModuleInfo(qualname, nograd_call=cls.nograd_call)
+
+
+def _grad_forced_spans(node, imports) -> list[tuple]:
+    """The stretches of a function where it switches grad mode on itself."""
+    spans = []
+    for deco in node.decorator_list:
+        target = deco.func if type(deco) is ast.Call else deco
+        if imports.qualname(target) in ENABLE_GRAD:
+            return [((node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset))]
+    for child in iter_nodes(node, into_functions=False):
+        if type(child) in WITHS:
+            for item in child.items:
+                call = item.context_expr
+                target = call.func if type(call) is ast.Call else call
+                name = imports.qualname(target)
+                if name in ENABLE_GRAD or (name in SET_GRAD_ENABLED and type(call) is ast.Call
+                                           and literal_true(_first_argument(call))):
+                    spans.append(((child.lineno, child.col_offset), (child.end_lineno, child.end_col_offset)))
+    return spans
 
 
 def _plain_of(value: Value) -> Value:

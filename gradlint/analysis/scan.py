@@ -518,30 +518,62 @@ def assigned_and_carried(loop) -> tuple[set[str], set[str]]:
 
 
 def detached_in(loop) -> set[str]:
-    """Names the loop body rebinds to a detached copy of themselves or detaches in place."""
+    """Names the loop body rebinds to a detached copy of themselves or detaches in place.
+
+    A cut counts for a target only when what it cuts reads that target (``h = h.detach()``,
+    ``h = repackage_hidden(h)``, ``state = {k: v.detach() for k, v in state.items()}``):
+    ``h = cell(x.detach(), h)`` cuts the input, and ``h`` keeps its history."""
     found: set[str] = set()
     for stmt in loop.body:
         for node in iter_nodes(stmt, into_functions=False):
             if type(node) is ast.Assign:
                 value = node.value
-                cuts = any(
-                    (type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "detach")
-                    or (type(n) is ast.Attribute and n.attr == "data")
-                    or (type(n) is ast.Call and type(n.func) is ast.Name and DETACHING_HELPERS.search(n.func.id))
-                    for n in iter_nodes(value))
-                if cuts:
-                    for target in node.targets:
-                        for n in iter_nodes(target):
-                            # every name in the target, the attribute names of `self.h` included
-                            name = dotted(n) if type(n) in (ast.Name, ast.Attribute) else None
-                            if name:
-                                found.add(name)
-                            if type(n) is not ast.Name:
-                                found.update(_identifiers(n))
+                drawn: dict[str, set[str]] = {}  # a comprehension variable -> what it is drawn from
+                for n in iter_nodes(value):
+                    if type(n) in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
+                        for comp in n.generators:
+                            source = _read_names(comp.iter)
+                            for target in _read_names(comp.target):
+                                drawn.setdefault(target, set()).update(source)
+                cut_reads: set[str] = set()
+                for n in iter_nodes(value):
+                    if type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "detach":
+                        cut_reads |= _read_names(n.func.value)
+                    elif type(n) is ast.Attribute and n.attr == "data":
+                        cut_reads |= _read_names(n.value)
+                    elif type(n) is ast.Call and type(n.func) is ast.Name and DETACHING_HELPERS.search(n.func.id):
+                        for arg in [*n.args, *(k.value for k in n.keywords)]:
+                            cut_reads |= _read_names(arg)
+                for name in list(cut_reads):
+                    cut_reads |= drawn.get(name, set())
+                if not cut_reads:
+                    continue
+                for target in node.targets:
+                    names: set[str] = set()
+                    for n in iter_nodes(target):
+                        # every name in the target, the attribute names of `self.h` included
+                        name = dotted(n) if type(n) in (ast.Name, ast.Attribute) else None
+                        if name:
+                            names.add(name)
+                        if type(n) is not ast.Name:
+                            names.update(_identifiers(n))
+                    if names & cut_reads:
+                        found |= names
             elif type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "detach_":
                 name = dotted(node.func.value)
                 if name:
                     found.add(name)
+    return found
+
+
+def _read_names(expr) -> set[str]:
+    """The names and dotted names (``self.h``, ``state.h``) an expression reads."""
+    found: set[str] = set()
+    for n in iter_nodes(expr):
+        if type(n) in (ast.Name, ast.Attribute):
+            name = dotted(n)
+            if name:
+                found.add(name)
     return found
 
 
