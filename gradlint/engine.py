@@ -25,7 +25,8 @@ Locate = Callable[[int], tuple[int, int]]
 
 
 def lint_source(source: str | bytes, path: str, codes: frozenset[str] | None = None,
-                locate: Locate | None = None) -> list[Finding]:
+                locate: Locate | None = None, *, project=None,
+                dependencies: dict[str, str] | None = None) -> list[Finding]:
     """Findings for one module's source, sorted, with ``# noqa`` suppressions applied.
 
     ``codes`` limits the rules that run (default: every rule but the off-by-default GL900). A
@@ -38,11 +39,23 @@ def lint_source(source: str | bytes, path: str, codes: frozenset[str] | None = N
     the findings then carry their ``cell`` and that cell's own lines, and a message names a line
     of another cell as ``cell 2, line 4`` (suppressions are read from the joined text, whose lines
     are the cells' lines).
+
+    Imports of the project's own files are followed (``analysis.project``): what an imported
+    function or class does is read from that file at its call sites here, and the findings stay
+    in this file, naming a line of the other as ``helpers.py, line 19``. ``project``: the folder
+    the linted paths share (the project root is the nearest folder above it with pyproject.toml,
+    setup.py, setup.cfg or .git), a ``project.Project``, None for the folder of ``path``, or False
+    to read the file alone (``path`` "-" is always alone). ``dependencies``, when given, is
+    filled with the path and content hash of every other file the findings were computed from.
     """
     codes = DEFAULT_CODES if codes is None else codes
     text = source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source
+    from gradlint.analysis import project as projects
+
+    if project is not False and not isinstance(project, projects.Project):
+        project = projects.for_file(path, project)
     with _recursion_limit(8 * MAX_DEPTH), _collector_paused():
-        found = _lint(source, text, path, codes, locate)
+        found = _lint(source, text, path, codes, locate, project or None, dependencies)
     return sorted(_in_cell(f, locate) for f in found) if locate is not None else found
 
 
@@ -73,13 +86,14 @@ def _collector_paused():
         gc.enable()
 
 
-def _lint(source: str | bytes, text: str, path: str, codes: frozenset[str], locate: Locate | None) -> list[Finding]:
+def _lint(source: str | bytes, text: str, path: str, codes: frozenset[str], locate: Locate | None,
+          project=None, dependencies: dict | None = None) -> list[Finding]:
     tree, unreadable = _read_ast(source)
     if unreadable is not None:
         found = [not_checked(path, unreadable.line, unreadable.column, unreadable.message,
                              code=unreadable.code, hint=unreadable.hint)] if unreadable.code in codes else []
         return suppression.apply(found, text)
-    found = _run_checks(tree, _as_python_reads(source, text), path, codes, locate)
+    found = _run_checks(tree, _as_python_reads(source, text), path, codes, locate, project, dependencies)
     if suppression.UNUSED in codes:  # judged on the findings before any is suppressed
         found += suppression.unused(found, text, path, codes)
     return sorted(suppression.apply(found, text))
@@ -305,27 +319,49 @@ def _in_cell(finding: Finding, locate: Locate) -> Finding:
     return dataclasses.replace(finding, cell=cell, line=line, end_line=end_line, end_column=end_column)
 
 
-def _run_checks(tree: ast.Module, text: str, path: str, codes: frozenset[str], locate: Locate | None) -> list[Finding]:
+def _run_checks(tree: ast.Module, text: str, path: str, codes: frozenset[str], locate: Locate | None,
+                project=None, dependencies: dict | None = None) -> list[Finding]:
     from gradlint.analysis.facts import module_facts
+    from gradlint.analysis.project import display, origin
     from gradlint.analysis.tree import memoized
     from gradlint.checks import CHECKS
 
     with memoized():
-        facts = module_facts(tree, text)
+        facts = module_facts(tree, text, project=project, path=path if project is not None else None)
         reports = [r for check in CHECKS if check.RULE.code in codes for r in check.check(facts)]
+    view = facts.imports.project
+    if dependencies is not None and view is not None:
+        dependencies.update(view.dependencies())
     if not reports:
         return []
     lines = facts.lines
+    root = project.root if project is not None else None
     found = []
     for report in reports:
-        line, column, end_line, end_column = _span(report.node, lines)
+        node, message, details = report.node, report.message, dict(report.details)
+        other = origin(node) if view is not None else None
+        if other is not None:
+            # A fact of another file, reached through a call here: the finding is the call's.
+            site = facts.call_sites.get(node)
+            if site is None:
+                continue
+            shown = display(other.path, path, root)
+            callee = facts.code(site.func) if isinstance(site, ast.Call) else facts.code(site)
+            message = f"{message} (at {shown}, line {node.lineno}, inside `{callee}(…)` called here)"
+            details.update(origin_path=shown, origin_line=node.lineno)
+            node = site
+        line, column, end_line, end_column = _span(node, lines)
         rule = report.rule
-        message, details = report.message, dict(report.details)
         for key, nodes in report.refs.items():
             nodes = nodes if isinstance(nodes, (tuple, list, frozenset, set)) else (nodes,)
-            ref_line = min(n.lineno for n in nodes)
+            first = min(nodes, key=lambda n: n.lineno)
+            ref_line = first.lineno
             where = f"line {ref_line}"
-            if locate is not None:  # a notebook: the line within its cell, and the cell if another
+            elsewhere = origin(first) if view is not None else None
+            if elsewhere is not None:  # a line of another file of the project
+                where = f"{display(elsewhere.path, path, root)}, line {ref_line}"
+                details[f"{key}_path"] = display(elsewhere.path, path, root)
+            elif locate is not None:  # a notebook: the line within its cell, and the cell if another
                 (cell, ref_line), here = locate(ref_line), locate(line)[0]
                 where = f"line {ref_line}" if cell == here else f"cell {cell}, line {ref_line}"
                 details[f"{key}_cell"] = cell

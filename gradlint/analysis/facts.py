@@ -183,12 +183,24 @@ class ModuleFacts:
     # keyed ``f``, ``Class.method`` and ``Class`` (calling an instance).
     summaries: dict = field(default_factory=dict)
     nograd_backprops: list = field(default_factory=list)
+    # What call sites hand module-level functions, per parameter, when it is an instance of one of
+    # this file's classes (``attack@robust_accuracy`` -> {"FGSM"}): its methods' summaries apply.
+    param_instances: dict = field(default_factory=dict)
+
+    # A node of another file of the project that a summary carried into this module's facts (a
+    # cut, a save) -> the call in this module that reached it: where a finding about it is placed.
+    call_sites: dict = field(default_factory=dict)
 
     def callee(self, qualname: str | None):
-        """The summary of what calling ``qualname`` does, or None where it is not known."""
+        """The summary of what calling ``qualname`` does, or None where it is not known: a
+        function or class of this file, else one of another file of the project that the module
+        imports (``imports.project``)."""
         if qualname is None:
             return None
-        return self.summaries.get(qualname)
+        found = self.summaries.get(qualname)
+        if found is None and self.imports.project is not None:
+            found = self.imports.project.callee(qualname)
+        return found
 
     def code(self, node: ast.AST | tuple) -> str:
         """The source text of a node on one line; ``(node, suffix)`` appends the suffix.
@@ -196,7 +208,10 @@ class ModuleFacts:
         if isinstance(node, tuple):
             node, suffix = node
             return self.code(node) + suffix
-        text = " ".join(source_segment(self.lines, node).split())
+        from gradlint.analysis.project import origin
+
+        other = origin(node)  # a node of another file reads in that file's lines
+        text = " ".join(source_segment(other.lines if other is not None else self.lines, node).split())
         return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -219,7 +234,10 @@ def source_segment(lines: list[str], node: ast.AST) -> str:
     return "".join([head, *lines[first + 1:last], tail])
 
 
-def module_facts(module: ast.Module, source: str) -> ModuleFacts:
+def module_facts(module: ast.Module, source: str, project=None, path: str | None = None) -> ModuleFacts:
+    """``project`` (a ``project.Project``) and ``path``: the module's imports are followed into
+    the project's other files, whose summaries the walk reads at their call sites (the view is
+    left on ``facts.imports.project``); without them the file is read alone."""
     from gradlint.analysis.flow import walk_module
 
-    return walk_module(module, source_lines(source))
+    return walk_module(module, source_lines(source), project=project, path=path)

@@ -23,6 +23,7 @@ from gradlint.analysis.facts import (
 )
 from gradlint.analysis.imports import collect_imports
 from gradlint.analysis.imports import dotted as _dotted
+from gradlint.analysis.project import origin
 from gradlint.analysis.scan import (
     ENABLE_GRAD, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, literal_false,
@@ -1419,7 +1420,9 @@ class Walker:
             # The callee's own members keep the names and coverage keys its walk gave them.
             cut.upstream |= inside
             cut.keys |= {k for k in template.keys if not k.startswith("%")}
-            if cut.kind == "no_grad":
+            if cut.kind == "no_grad" or (self.imports.project is not None and origin(cut_node) is not None):
+                # (a cut in another file of the project: no walk of this module names what it
+                # starves, so the names this call hands it are its upstream)
                 self.add_upstream(cut, upstream | own_upstream)
             else:
                 # A .detach() in the callee names what it starves as the callee's walk does

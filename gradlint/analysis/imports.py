@@ -1,8 +1,8 @@
 """What the names of one module are bound to by its imports: ``th`` → ``torch``,
 ``F`` → ``torch.nn.functional``, ``no_grad`` → ``torch.no_grad``.
 
-A per-module table, not a whole-program resolver: gradlint never follows imports into other
-files.
+A per-module table. Where each name came from (``sources``, relative imports included) is kept
+for ``project.View``, which follows the imports into the project's own files.
 """
 from __future__ import annotations
 
@@ -26,22 +26,44 @@ class ImportTable:
 
     def __init__(self) -> None:
         self.names: dict[str, str] = {}
+        # Local name -> (leading dots, what it was imported as): ``from .blocks import Head``
+        # binds ``Head`` to (1, "blocks.Head"); absolute imports have level 0.
+        self.sources: dict[str, tuple[int, str]] = {}
+        self.modules: set[str] = set()  # `import a.b.c`: the modules imported whole
+        self.project = None  # a ``project.View`` when the imports are followed into the project
 
     def add(self, node: ast.Import | ast.ImportFrom) -> None:
         if type(node) is ast.Import:
             for alias in node.names:
+                self.modules.add(alias.name)
                 if alias.asname is not None:
                     self.names[alias.asname] = alias.name
+                    self.sources[alias.asname] = (0, alias.name)
                 else:  # `import torch.nn` binds `torch`
                     head = alias.name.split(".")[0]
                     self.names.setdefault(head, head)
-            return
-        if node.level or node.module is None:
+                    self.sources.setdefault(head, (0, head))
             return
         for alias in node.names:
             if alias.name == "*":
                 continue
-            self.names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+            target = f"{node.module}.{alias.name}" if node.module else alias.name
+            self.sources[alias.asname or alias.name] = (node.level, target)
+            if not node.level and node.module is not None:
+                self.names[alias.asname or alias.name] = target
+
+    def target(self, qualname: str) -> tuple[int, str] | None:
+        """(leading dots, dotted path) of an imported name as ``qualname`` gives it (after
+        ``qualname()`` resolved its head), or None where no import binds its head."""
+        head, _, rest = qualname.partition(".")
+        source = self.sources.get(head)
+        if source is not None and source[0] and head not in self.names:
+            level, target = source
+            return level, f"{target}.{rest}" if rest else target
+        for level, target in self.sources.values():
+            if not level and (qualname == target or qualname.startswith(target + ".")):
+                return 0, qualname
+        return None
 
     def qualname(self, expr: ast.AST | None) -> str | None:
         """The qualified name of ``expr`` with its head resolved through the imports
