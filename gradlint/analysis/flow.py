@@ -90,7 +90,10 @@ ALLOCATION_METHODS = {"new", "new_zeros", "new_ones", "new_empty", "new_full"}
 # Annotations of a parameter that holds no tensor.
 PLAIN_ANNOTATIONS = {"int", "float", "bool", "str", "complex", "bytes"}
 MODULE_ITERATORS = {"children", "modules", "parameters", "named_parameters", "named_children", "named_modules", "values"}
-NOT_MODULES = re.compile(r"(Loader|Dataset|Sampler|Writer|Logger|Path|Parser|Tokenizer|Config|Error|Exception|Warning|Dict|List|Namespace|Counter|Timer|Meter|Scheduler|Scaler)$")
+# What the file does with an object of a class it cannot see that only a module answers to (an
+# optimizer or scheduler has state_dict() and step(), a data loader is iterated, a config read).
+MODULE_USES = {"parameters", "named_parameters", "modules", "named_modules", "children", "named_children",
+               "buffers", "named_buffers", "train", "eval", "requires_grad_", "apply", "register_forward_hook"}
 MODULE_LIKE = re.compile(r"^(?:model|net|network|module|encoder|decoder|backbone|generator|discriminator|critic|actor|policy|teacher|student|classifier|head|block|layer|[a-z]+_(?:model|net|encoder|decoder))s?$|^net(?-i:[A-Z_])", re.I)
 OPERATORS = {
     ast.Mult: ("operator.mul", "*"), ast.Pow: ("operator.pow", "**"),
@@ -526,7 +529,7 @@ class Walker:
     def assigned_value(self, expr: ast.expr, target) -> Value:
         """The value bound by ``target = expr``; a trainable leaf or module gets its own root."""
         name = dotted(target) if target is not None else None
-        if name is not None and self.nograd is None and self.makes_root(expr):
+        if name is not None and self.nograd is None and self.makes_root(expr, name):
             value = self.expr(expr)  # still record what happens inside the call
             if value.rebuilt or value.cuts or value.attached or value.nograd:
                 # `loss = raw.detach().requires_grad_()`: a leaf cut from a history, not a
@@ -590,7 +593,7 @@ class Walker:
         return self.imports.qualname(expr.func) in PARAMETER or any(
             k.arg == "requires_grad" and literal_true(k.value) for k in expr.keywords)
 
-    def makes_root(self, expr: ast.expr) -> bool:
+    def makes_root(self, expr: ast.expr, target: str | None = None) -> bool:
         while type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
             if expr.func.attr == "requires_grad_" and not literal_false(_first_argument(expr)):
                 return True
@@ -612,7 +615,25 @@ class Walker:
         cls = self.classes.get(name)
         if cls is not None:
             return cls.is_module or not cls.bases
-        return last[:1].isupper() and not last.isupper() and not NOT_MODULES.search(last) and "optim" not in name
+        # A class of another file or library: a model if the file uses what it built as one
+        # (calls it, takes its parameters, switches it to train or eval), whatever it is named.
+        return last[:1].isupper() and not last.isupper() and target is not None and target in self.used_as_modules()
+
+    def used_as_modules(self) -> set[str]:
+        """The names and attributes the module calls (``encoder(x)``) or uses as an
+        ``nn.Module`` only is used (``MODULE_USES``), computed once per module."""
+        found = getattr(self.facts, "_used_as_modules", None)
+        if found is None:
+            found = set()
+            for node in iter_nodes(self.facts.module):
+                if type(node) is ast.Call:
+                    func = node.func
+                    if type(func) is ast.Attribute and func.attr in MODULE_USES:
+                        found.add(dotted(func.value))
+                    elif type(func) in (ast.Name, ast.Attribute):
+                        found.add(dotted(func))
+            self.facts._used_as_modules = found
+        return found
 
     def bind(self, target, value: Value, node) -> None:
         if self.loops and value.cuts:
@@ -1246,10 +1267,10 @@ class Walker:
             return CONST
         if meth == "step":
             optimizer = recv_expr
-            if positional and re.search(r"optim|opt", dotted(positional[0]) or "", re.I):
+            if positional and self.is_optimizer(positional[0]):
                 optimizer = positional[0]  # scaler.step(optimizer)
             name = dotted(optimizer)
-            if name is not None and (self.lookup(name).optimizer or re.search(r"optim|opt", name, re.I)):
+            if name is not None and self.is_optimizer(optimizer):
                 self.pending_steps.append((node, name, self.seq, self.facts.optimizers.get(self.key(name))))
                 return CONST
         if meth in METADATA_METHODS:
@@ -1407,16 +1428,21 @@ class Walker:
                 source = given.get(k) if not (summary.method and k == 0) else None
                 if source is not None:
                     upstream |= source.roots | source.post
+            # (``x@input``: the callee's guess at what computed its input; here the caller's
+            # arguments say what did)
             own_upstream = {r for r in (template.upstream if template else ()) if not r.startswith("%")
+                            and not r.endswith("@input")
                             and not (summary.method and (r == "self" or r.startswith("self.")))}
             inside = {r for r in (template.upstream if template else ()) if summary.method and (r == "self" or r.startswith("self."))}
             if not (upstream or own_upstream or inside):
                 continue
             cut = self.facts.cuts.get(cut_node)
             if cut is None:
+                # (the loop of the call: state handed through a helper that detaches it each
+                # iteration is truncated backpropagation, as a `.detach()` written there is)
                 cut = self.facts.cuts[cut_node] = Cut(
                     cut_node, template.kind, template.tensor, function=template.function,
-                    loop=None, region=template.region)
+                    loop=self.loops[-1].node if self.loops else None, region=template.region)
             # The callee's own members keep the names and coverage keys its walk gave them.
             cut.upstream |= inside
             cut.keys |= {k for k in template.keys if not k.startswith("%")}
@@ -1448,6 +1474,24 @@ class Walker:
             self.facts.nograd_backprops.append(BackpropUnderNoGrad(
                 node, shown, summary.backward, self.nograd, self.function))
         return out
+
+    def is_optimizer(self, expr) -> bool:
+        """What ``torch.optim.X(…)`` built (bound to this name here or, for ``self.opt``, in
+        another method), or what the file both zeroes and steps (``opt.zero_grad()``): an
+        optimizer handed in as a parameter, or one of another library. A scheduler is stepped,
+        never zeroed; a module is zeroed, never stepped."""
+        name = dotted(expr)
+        if name is None:
+            return False
+        value = self.lookup(name)
+        if value.optimizer or self.key(name) in self.facts.optimizers:
+            return True
+        zeroed = getattr(self.facts, "_zeroed", None)
+        if zeroed is None:  # computed once per module, on the first step() met
+            zeroed = self.facts._zeroed = {
+                dotted(n.func.value) for n in iter_nodes(self.facts.module)
+                if type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "zero_grad"}
+        return name in zeroed and value.module is None
 
     def no_history_call(self, node: ast.Call, args: Value) -> Value:
         """The result of a call that runs under no_grad (a decorated function, a module whose

@@ -12,9 +12,9 @@ PyTorch: https://pytorch.org/docs/stable/generated/torch.Tensor.detach.html
 from __future__ import annotations
 
 import ast
-import re
 
 from gradlint.analysis.imports import dotted
+from gradlint.analysis.scan import _parameter_owners
 from gradlint.analysis.tree import children
 from gradlint.checks import Report
 from gradlint.checks import arguments as _arguments
@@ -22,53 +22,55 @@ from gradlint.rule import BY_CODE
 
 RULE = BY_CODE["GL001"]
 
-# A cut of these is a target or teacher branch, cut on purpose.
-# ("baseline" is not one: REINFORCE's learned baseline is trained.)
-_INTENDED = {"target", "teacher", "ema", "momentum", "frozen", "old", "prev", "pretrained"}
-# What these return is trained through (a training step, a loss function).
-_TRAINING = {"train", "training", "loss", "losses", "step", "objective", "criterion"}
-# What these return are results handed out, not values computed with.
-_EVALUATION = {"eval", "evaluate", "evaluation", "valid", "validate", "validation", "test", "predict",
-               "prediction", "infer", "inference", "metric", "metrics", "score", "sample", "generate",
-               "visualize", "visualise", "plot", "log"}
-# Names of recurrent state handed back detached for the next call (truncated BPTT).
-_STATE = {"h", "c", "hx", "cx", "hn", "cn", "hidden", "hiddens", "state", "states", "memory", "memories",
-          "mem", "mems", "cache", "carry", "past", "kv"}
+# Lightning's hook whose result its Trainer differentiates: an API name, as `forward` is, on a
+# class whose base this file does not define.
+_LOSS_HOOKS = {"training_step"}
+# torch.nn.functional's losses (torch's names, not the program's); the `torch.nn.*Loss` modules
+# are recognised by their class.
+_FUNCTIONAL_LOSSES = {
+    "binary_cross_entropy", "binary_cross_entropy_with_logits", "cosine_embedding_loss", "cross_entropy",
+    "ctc_loss", "gaussian_nll_loss", "hinge_embedding_loss", "huber_loss", "kl_div", "l1_loss",
+    "margin_ranking_loss", "mse_loss", "multi_margin_loss", "multilabel_margin_loss",
+    "multilabel_soft_margin_loss", "nll_loss", "poisson_nll_loss", "smooth_l1_loss", "soft_margin_loss",
+    "triplet_margin_loss", "triplet_margin_with_distance_loss",
+}
 
 
 def check(facts):
     reported = set()
     sinks = _sinks(facts)
     uses = None
+    program = _Program(facts)
     for ret in facts.returns:
         fn = ret.function
         if fn.name == "<module>" or fn.nograd or fn.trains_locally:
             continue
-        if _says(fn.name, _INTENDED) or _says(fn.class_name, _INTENDED):
-            continue
-        # What a training step or a loss function returns is trained through, whatever else
-        # the module returns attached.
-        elsewhere = frozenset() if _says(fn.name, _TRAINING) else _elsewhere(sinks, ret.node)
+        uses = uses or _Uses(facts, program)
+        # What is itself differentiated (a training step's or a loss function's result) is
+        # trained through, whatever else the module returns attached.
+        elsewhere = frozenset() if uses.reaches_backward(fn.node) else _elsewhere(sinks, ret.node)
         # Each element of a returned tuple is an output of its own (`return logits,
-        # aux_logits.detach()`), except state handed back for the next call (TBPTT's hidden).
-        parts = ([value for expr, value in ret.parts if not _says(_last_name(expr), _STATE)]
+        # aux_logits.detach()`), except state the callers hand back into the next call (TBPTT's hidden).
+        state = program.handed_back(fn) if ret.parts else set()
+        parts = ([value for i, (expr, value) in enumerate(ret.parts) if i not in state]
                  if ret.parts else [ret.value])
         for value in parts:
             # A detached by-product of what a sibling output trains (`return loss, logits.detach()`).
             siblings = frozenset().union(*(other.roots for _, other in ret.parts if other is not value))
-            for cut in _broken(value, facts, elsewhere):
+            for cut in _broken(value, facts, elsewhere, program):
+                if cut.kind == "no_grad":
+                    continue  # evaluation returns no_grad results by design: only a loss speaks
                 if ret.parts and cut.upstream <= siblings:
                     continue
                 if any(name.endswith("@input") for name in cut.upstream) and (
                         fn.name != "forward" or value.cuts[cut.node] or value.post):
                     continue  # only a forward's whole output cut from its own input is that sure
-                uses = uses or _Uses(facts)
                 if not uses.trained_through(fn.node):
                     continue  # an export: features for a probe, kNN, a plot; nothing here trains with it
-                yield from _report_return(cut, fn, reported)
+                yield from _report_return(cut, fn, reported, program)
 
     for site in facts.backwards:
-        for cut in _broken(site.value, facts, _elsewhere(sinks, site.node)):
+        for cut in _broken(site.value, facts, _elsewhere(sinks, site.node), program):
             if site.loop is not None and cut.loop is site.loop and cut.carried:
                 continue  # truncated backpropagation: state cut between iterations on purpose
             if cut.node not in reported:
@@ -76,43 +78,15 @@ def check(facts):
                 yield _report(cut, f"becomes part of the loss `{site.root}` (backward at line {{sink}})", sink=site.node)
 
 
-def _last_name(expr) -> str | None:
-    """``h`` for ``h.detach()``, ``self.hidden[0].detach()`` → ``hidden``."""
-    while True:
-        if isinstance(expr, ast.Call) and (expr.args or expr.keywords) \
-                and _last_name(expr.func) in ("stack", "cat", "concat"):
-            expr = _arguments(expr)[0][2]  # `torch.stack(memories)`: the list names what it holds
-        elif isinstance(expr, ast.Call):
-            expr = expr.func
-        elif isinstance(expr, ast.Attribute) and expr.attr in ("detach", "data", "detach_", "clone", "contiguous"):
-            expr = expr.value
-        elif isinstance(expr, ast.Subscript):
-            expr = expr.value
-        elif isinstance(expr, ast.Attribute):
-            return expr.attr
-        elif isinstance(expr, ast.Name):
-            return expr.id
-        else:
-            return None
-
-
-def _says(name: str | None, words: set[str]) -> bool:
-    """Whether one of the words of ``name`` (``compute_ema_target``, ``EMATeacher``,
-    ``self.target_net``) is in ``words``; ``semantic`` does not say ``ema``."""
-    if not name:
-        return False
-    spaced = re.sub(r"([a-z\d])([A-Z])|([A-Z])([A-Z][a-z])", r"\1\3_\2\4", name)
-    return any(word in words for word in re.split(r"[_.\d@]+", spaced.lower()) if word)
-
-
 def _parameters(node) -> set[str]:
     params = node.args
     return {p.arg for p in [*params.posonlyargs, *params.args, *params.kwonlyargs]}
 
 
-def _report_return(cut, fn, reported):
-    if _says(fn.name, _EVALUATION) and (fn.class_name is None or {u.split("@")[0] for u in cut.upstream} <= _parameters(fn.node)):
-        return  # `def predict(model, x): return model(x).detach()` hands out results
+def _report_return(cut, fn, reported, program):
+    if program.evaluates(fn.node) and (
+            fn.class_name is None or {u.split("@")[0] for u in cut.upstream} <= _parameters(fn.node)):
+        return  # `def f(model, x): model.eval(); return model(x).detach()` hands out results
     if cut.node not in reported:
         reported.add(cut.node)
         yield _report(cut, f"is returned from `{fn.name}()`")
@@ -187,16 +161,26 @@ def _resolve(names, facts, depth: int = 0) -> set:
     return out
 
 
-def _broken(value, facts, attached_elsewhere):
+def _broken(value, facts, attached_elsewhere, program):
     """The cuts in ``value`` that starve the trainables upstream of them."""
     for node, companions in value.cuts.items():
         cut = facts.cuts.get(node)
         if cut is None or not cut.upstream:
             continue
-        if any(_says(root, _INTENDED) for root in cut.upstream) and not _named_in_optimizer(cut, facts):
-            continue  # a target or teacher, unless an optimizer is handed exactly that module
+        if all(root.split("@")[0] in program.followers for root in cut.upstream) \
+                and not _named_in_optimizer(cut, facts):
+            continue  # a target or moving average: the file copies another network into it
         if cut.upstream & companions:
             continue  # the same trainables stay attached beside the cut (SimSiam)
+        if cut.kind == "no_grad" and _overlap(_resolve(cut.upstream, facts), _resolve(value.post | companions, facts)):
+            continue  # the loss trains the same model through another path (targets, pseudo-labels, an RNN's state)
+        if cut.kind == "no_grad" and any(node in switch.value.cuts for switch in facts.switches):
+            continue  # requires_grad switched on after the region: GL003 reports that switch
+        if cut.kind == "no_grad" and not _named_in_optimizer(cut, facts):
+            # Computing under no_grad is how a frozen backbone, a target network or pseudo-labels
+            # are spelled: a loss through it is a bug only where an optimizer is handed exactly
+            # the module (or tensor) whose history the region dropped.
+            continue
         if value.post and not (cut.upstream & value.post) and not _optimized(cut, facts) \
                 and not _inside_one_model(cut, value, facts):
             continue  # the cut feeds a different model (a GAN's discriminator step, a probe)
@@ -215,8 +199,18 @@ def _report(cut, where: str, **refs):
         "this module's parameters (`self`)" if name == "self"
         else f"whatever computed `{name}`" if shown[name].endswith("@input")
         else f"`{name}`" for name in names)
-    expr = f"{cut.tensor}{cut.kind}"
     verb = "gets" if len(names) == 1 and "self" not in names else "get"
+    if cut.kind == "no_grad":
+        return Report(
+            RULE, cut.node,
+            f"`{cut.tensor}` is computed {_region(cut)} and {where}, so {upstream} {verb} no "
+            f"gradient through it, though an optimizer is given {'it' if verb == 'gets' else 'them'}",
+            hint=(f"compute `{cut.tensor}` outside the no_grad region; if the module is meant to "
+                  f"stay frozen, leave it out of the optimizer or call `requires_grad_(False)` on it"),
+            details={"tensor": cut.tensor, "cut": cut.kind, "upstream": names},
+            refs={**refs, "region": cut.region},
+        )
+    expr = f"{cut.tensor}{cut.kind}"
     return Report(
         RULE, cut.node,
         f"the result of `{expr}` {where}, so {upstream} {verb} no gradient through it",
@@ -227,6 +221,176 @@ def _report(cut, where: str, **refs):
     )
 
 
+def _region(cut) -> str:
+    """Where autograd stopped recording, as a message phrase (its line is the ``region`` ref)."""
+    node = cut.region
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        return "inside a no_grad region (line {region})"
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return f"in `{node.name}()`, which runs without recording autograd (line {{region}})"
+    return "where autograd records nothing (line {region})"
+
+
+# ---- what the file's code does with its functions and networks ---------------------------------
+
+class _Program:
+    """Facts about the file that replace words in its names (issue 12): which networks it copies
+    another network into (a target or moving average), which returned values its callers hand
+    back into the next call (recurrent state), which functions put a model in eval mode, which
+    callables are torch losses."""
+
+    def __init__(self, facts):
+        self.imports = facts.imports
+        self.module = facts.module
+        self.followers: set[str] = set()
+        self.loss_callables: set[str] = set()
+        self.assigns: list[ast.Assign] = []
+        self.instances: dict[str, set[str]] = {}  # class of this file -> names bound to an instance
+        self.class_of: dict[int, ast.ClassDef] = {}  # method node -> its class
+        self.own_classes: set[str] = set()
+        for node in ast.walk(self.module):
+            kind = type(node)
+            if kind is ast.ClassDef:
+                self.own_classes.add(node.name)
+                for stmt in node.body:
+                    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        self.class_of[id(stmt)] = node
+            elif kind is ast.Assign:
+                self.assigns.append(node)
+                value = node.value
+                if type(value) is ast.Call:
+                    qual = self.imports.qualname(value.func) or ""
+                    last = qual.rsplit(".", 1)[-1]
+                    for target in node.targets:
+                        name = dotted(target)
+                        if name is None:
+                            continue
+                        if qual.startswith("torch.nn.") and last.endswith("Loss"):
+                            self.loss_callables.add(name)
+                        if type(value.func) is ast.Name:
+                            self.instances.setdefault(value.func.id, set()).add(name)
+            elif kind in (ast.For, ast.AsyncFor):
+                self.followers |= _copied_into(node)
+            elif kind is ast.Call and isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict" \
+                    and node.args and type(node.args[0]) is ast.Call and isinstance(node.args[0].func, ast.Attribute) \
+                    and node.args[0].func.attr == "state_dict":
+                into, source = dotted(node.func.value), dotted(node.args[0].func.value)
+                if into is not None and into != source:
+                    self.followers.add(into)  # `target.load_state_dict(online.state_dict())`
+        self._handed_back: dict[int, set[int]] = {}
+
+    def loss_hook(self, fn) -> bool:
+        """Lightning's ``training_step`` on a class whose base comes from outside this file and
+        torch: its Trainer differentiates what it returns."""
+        cls = self.class_of.get(id(fn))
+        if cls is None or fn.name not in _LOSS_HOOKS:
+            return False
+        for base in cls.bases:
+            qual = self.imports.qualname(base) or ""
+            if qual and qual.split(".")[-1] not in self.own_classes and not qual.startswith("torch."):
+                return True
+        return False
+
+    def is_loss(self, call) -> bool:
+        """``F.cross_entropy(…)``, ``nn.MSELoss()(…)``, ``self.criterion(…)`` where
+        ``self.criterion = nn.CrossEntropyLoss()``: torch's losses, by what they are."""
+        func = call.func
+        if type(func) is ast.Call:
+            qual = self.imports.qualname(func.func) or ""
+            return qual.startswith("torch.nn.") and qual.endswith("Loss")
+        qual = self.imports.qualname(func) or ""
+        if qual.startswith("torch.nn.functional.") and qual.rsplit(".", 1)[-1] in _FUNCTIONAL_LOSSES:
+            return True
+        name = dotted(func)
+        return name is not None and name in self.loss_callables
+
+    def evaluates(self, fn) -> bool:
+        """The function puts a model in eval mode (``model.eval()``, ``model.train(False)``):
+        what it returns is a result handed out (predictions, samples), not computed with."""
+        for node in ast.walk(fn):
+            if type(node) is ast.Call and isinstance(node.func, ast.Attribute):
+                if node.func.attr == "eval" and not node.args and not node.keywords:
+                    return True
+                if node.func.attr == "train" and node.args and type(node.args[0]) is ast.Constant \
+                        and node.args[0].value is False:
+                    return True
+        return False
+
+    def handed_back(self, fn) -> set[int]:
+        """The positions of ``fn``'s returned tuple that a caller in this file passes back into
+        the next call of the same function (``out, h = model(x, h)``): recurrent state, cut
+        between calls on purpose (truncated backpropagation)."""
+        key = id(fn.node)
+        if key not in self._handed_back:
+            self._handed_back[key] = self._find_handed_back(fn)
+        return self._handed_back[key]
+
+    def _find_handed_back(self, fn) -> set[int]:
+        found: set[int] = set()
+        for assign in self.assigns:
+            call = assign.value
+            if type(call) is not ast.Call or not self._calls(call, fn):
+                continue
+            given = {dotted(n) for arg in [*call.args, *(k.value for k in call.keywords)]
+                     for n in ast.walk(arg) if type(n) in (ast.Name, ast.Attribute)} - {None}
+            for target in assign.targets:
+                for i, element in enumerate(_flat(target)):
+                    name = dotted(element)
+                    if name is not None and name in given:
+                        found.add(i)
+        return found
+
+    def _calls(self, call, fn) -> bool:
+        """Whether ``call`` calls ``fn``: a function by its name, a method by its attribute, a
+        module's forward through a name bound to an instance of its class (or ``self(…)``)."""
+        func = call.func
+        if fn.class_name is None:
+            return type(func) is ast.Name and func.id == fn.name
+        if fn.name in ("forward", "__call__"):
+            name = dotted(func)
+            return name is not None and (name in self.instances.get(fn.class_name, ()) or name == "self")
+        return isinstance(func, ast.Attribute) and func.attr == fn.name
+
+
+def _flat(target) -> list:
+    """A tuple target's elements, nested tuples flattened, as ``Return.parts`` flattens a
+    returned tuple (``out, (h, c) = …``)."""
+    if type(target) in (ast.Tuple, ast.List):
+        out = []
+        for element in target.elts:
+            out.extend(_flat(element.value if type(element) is ast.Starred else element))
+        return out
+    return [target]
+
+
+def _copied_into(loop) -> set[str]:
+    """The networks a loop over two networks' parameters edits in place from the other's:
+    ``for p_t, p in zip(target.parameters(), online.parameters()): p_t.data.mul_(m).add_(p.data)``
+    (a moving average, a hard copy). One network's own parameters edited alone (weight
+    clipping) are not copied from anything."""
+    owners = _parameter_owners(loop)
+    if len(set(owners.values())) < 2:
+        return set()
+    found = set()
+    for stmt in loop.body:
+        for node in ast.walk(stmt):
+            edited = None
+            if type(node) is ast.Call and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr.endswith("_") and not node.func.attr.endswith("__"):
+                edited = node.func.value
+            elif type(node) in (ast.Assign, ast.AugAssign):
+                targets = node.targets if type(node) is ast.Assign else [node.target]
+                edited = next((t for t in targets if isinstance(t, (ast.Attribute, ast.Subscript))), None)
+            while isinstance(edited, (ast.Attribute, ast.Subscript, ast.Call)):
+                edited = edited.func if type(edited) is ast.Call else edited.value
+            if type(edited) is ast.Name and edited.id in owners:
+                reads_other = any(type(n) is ast.Name and n.id in owners and owners[n.id] != owners[edited.id]
+                                  for n in ast.walk(loop))
+                if reads_other:
+                    found.add(owners[edited.id])
+    return found
+
+
 # ---- where the file takes a function's result --------------------------------------------------
 
 # Decorators that leave a function called as it is written (anything else may register it:
@@ -234,8 +398,6 @@ def _report(cut, where: str, **refs):
 _PLAIN_DECORATORS = {"staticmethod", "classmethod", "torch.no_grad", "torch.inference_mode"}
 # Methods that put their argument into the receiver (`feats.append(e)`): the container holds it.
 _FILLS = {"append", "extend", "insert", "add", "update", "put", "setdefault", "appendleft"}
-# A value handed to a call named with one of these, or bound to a name with one, is a loss term.
-_LOSS = {"loss", "losses", "criterion", "objective", "entropy"}
 
 
 class _Unit:
@@ -272,7 +434,8 @@ class _Uses:
     every function of the file. Where it is unsure it sees a use: the cut is reported as before.
     """
 
-    def __init__(self, facts):
+    def __init__(self, facts, program):
+        self.program = program
         self.imports = facts.imports
         self.module = facts.module
         self.units: dict[int, list[_Unit]] = {id(self.module): []}
@@ -405,9 +568,27 @@ class _Uses:
         self.memo[key] = result = self._trained_through(fn)
         return result
 
+    def reaches_backward(self, fn) -> bool:
+        """Whether what ``fn`` returns is itself differentiated: it reaches a ``backward()`` or
+        ``autograd.grad()`` root through assignments, containers and this file's functions
+        (a training step's result, a loss function's), not only a loss term or another output."""
+        key = ("strict", id(fn))
+        if key in self.memo:
+            return self.memo[key]
+        self.memo[key] = False
+        self.memo[key] = result = self._reaches_backward(fn)
+        return result
+
+    def _reaches_backward(self, fn) -> bool:
+        if self.program.loss_hook(fn):
+            return True
+        method = any(d is fn and is_method for d, is_method in self.defs.get(fn.name, ()))
+        return any(self._calls(call, fn.name, method) and self._flows(unit.owner, set(), call, strict=True)
+                   for unit in self.all_units for call in unit.calls)
+
     def _trained_through(self, fn) -> bool:
         name = fn.name
-        if name in ("forward", "__call__") or _says(name, _TRAINING):
+        if name in ("forward", "__call__") or self.program.loss_hook(fn):
             return True
         for deco in fn.decorator_list:
             expr = deco.func if isinstance(deco, ast.Call) else deco
@@ -429,17 +610,18 @@ class _Uses:
             return isinstance(func, ast.Attribute) and func.attr == name
         return isinstance(func, ast.Name) and func.id == name
 
-    def _parameter_trained_through(self, fn, param: str) -> bool:
-        key = ("param", id(fn), param)
+    def _parameter_trained_through(self, fn, param: str, strict: bool = False) -> bool:
+        key = ("param", id(fn), param, strict)
         if key not in self.memo:
             self.memo[key] = False
-            self.memo[key] = self._flows(fn, {param}, None)
+            self.memo[key] = self._flows(fn, {param}, None, strict)
         return self.memo[key]
 
-    def _flows(self, scope, tainted: set, source) -> bool:
+    def _flows(self, scope, tainted: set, source, strict: bool = False) -> bool:
         """Whether the value of ``source`` (a call) or of the names ``tainted``, in the function
         ``scope``, reaches a place a gradient is asked for. Attributes it is stored in
-        (``self.bank``) are followed into every function of the file."""
+        (``self.bank``) are followed into every function of the file. ``strict``: only a
+        backward root counts (not a loss term, nor a place this file cannot follow)."""
         tainted = set(tainted)
         attrs: set[str] = set()
         seen: set[int] = set()
@@ -455,21 +637,45 @@ class _Uses:
                         or (source is not None and any(c is source for c in unit.calls))):
                     continue
                 seen.add(id(unit))
+                mentioned = tainted | attrs
+                if strict:
+                    # Only the value itself, passed on as it is (unpacked, indexed, averaged,
+                    # scaled by a number), is differentiated: not one computed with other values
+                    # (a target subtracted from a prediction).
+                    if unit.backward and any(_copy_of(root, mentioned, source) for root in _backward_roots(unit, self.imports)):
+                        return True
+                    if unit.returns and unit.owner is not self.module and unit.reads \
+                            and _copy_of(unit.reads[0], mentioned, source) and self.reaches_backward(unit.owner):
+                        return True
+                    for call in unit.calls:
+                        if call is not source and self._feeds_callee(call, mentioned, source, strict):
+                            return True
+                    if not (unit.reads and _copy_of(unit.reads[0], mentioned, source)):
+                        continue
+                    for target in unit.targets:
+                        for name in _bound_names(target) or ():
+                            into = attrs if "." in name else tainted
+                            if name not in into:
+                                into.add(name)
+                                changed = True
+                    continue
                 if unit.backward:
                     return True
                 if unit.returns and unit.owner is not self.module and self.trained_through(unit.owner):
                     return True
-                mentioned = tainted | attrs
                 for call in unit.calls:
-                    if call is not source and self._feeds_callee(call, mentioned, source):
+                    if call is not source and self._feeds_callee(call, mentioned, source, strict):
                         return True
-                    if _is_loss(call) and any(self._mentions(value, mentioned, source) for _, _, value in _arguments(call)):
+                    if not strict and self.program.is_loss(call) \
+                            and any(self._mentions(value, mentioned, source) for _, _, value in _arguments(call)):
                         return True  # `F.cross_entropy(head(z), y)`, `criterion(z, y)`: a loss term
                     func = call.func
                     if isinstance(func, ast.Attribute) and func.attr in _FILLS \
                             and any(self._mentions(value, mentioned, source) for _, _, value in _arguments(call)):
                         receiver = dotted(func.value)
                         if receiver is None:
+                            if strict:
+                                continue
                             return True  # kept where this file cannot follow
                         into = attrs if "." in receiver else tainted
                         if receiver not in into:
@@ -477,8 +683,10 @@ class _Uses:
                             changed = True
                 for target in unit.targets:
                     names = _bound_names(target)
-                    if names is None or any(_says(name.rsplit(".", 1)[-1], _LOSS) for name in names):
-                        return True  # a loss term, or stored where this file cannot follow
+                    if names is None:
+                        if strict:
+                            continue
+                        return True  # stored where this file cannot follow
                     for name in names:
                         into = attrs if "." in name else tainted
                         if name not in into:
@@ -486,7 +694,7 @@ class _Uses:
                             changed = True
         return False
 
-    def _feeds_callee(self, call, tainted, source) -> bool:
+    def _feeds_callee(self, call, tainted, source, strict: bool = False) -> bool:
         """A tainted argument handed to a function of this file that trains with it."""
         func = call.func
         if isinstance(func, ast.Name):
@@ -513,9 +721,13 @@ class _Uses:
                     param = keyword if keyword in keywords else None
                 else:
                     param = None
-                if not self._mentions(value, tainted, source):
+                if not (_copy_of(value, tainted, source) if strict else self._mentions(value, tainted, source)):
                     continue
-                if param is None or self._parameter_trained_through(fn, param):
+                if param is None:
+                    if strict:
+                        continue
+                    return True
+                if self._parameter_trained_through(fn, param, strict):
                     return True
         return False
 
@@ -546,13 +758,50 @@ class _Uses:
         return False
 
 
-def _is_loss(call) -> bool:
-    """``F.cross_entropy(…)``, ``self.criterion(…)``, ``nn.MSELoss()(…)``, ``kl_div(…)``."""
-    func = call.func
-    while isinstance(func, ast.Call):
-        func = func.func
-    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
-    return _says(name, _LOSS) or name == "kl_div"
+def _backward_roots(unit, imports) -> list:
+    """The roots of the backward calls of a unit: ``loss`` of ``loss.backward()``, of
+    ``manual_backward(loss)`` and of ``autograd.grad(loss, …)``."""
+    roots = []
+    for call in unit.calls:
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "backward":
+            roots.append(func.value)
+        elif isinstance(func, ast.Attribute) and func.attr == "manual_backward" and call.args:
+            roots.append(call.args[0])
+        elif (imports.qualname(func) or "") in ("torch.autograd.grad", "torch.autograd.backward") and call.args:
+            roots.append(call.args[0])
+    return roots
+
+
+def _copy_of(expr, tainted, source) -> bool:
+    """Whether ``expr`` is the tainted value itself, as passed on: ``out["loss"]``, ``loss.mean()``,
+    ``loss / steps``, ``scaler.scale(loss)``, an unpacked call's result."""
+    while True:
+        if expr is source:
+            return True
+        kind = type(expr)
+        if kind is ast.Name:
+            return expr.id in tainted
+        if kind is ast.Attribute:
+            if dotted(expr) in tainted:
+                return True
+            expr = expr.value
+        elif kind in (ast.Subscript, ast.Starred):
+            expr = expr.value
+        elif kind is ast.UnaryOp:
+            expr = expr.operand
+        elif kind is ast.BinOp:
+            sides = [side for side in (expr.left, expr.right) if any(type(n) is ast.Name for n in ast.walk(side))]
+            return bool(sides) and all(_copy_of(side, tainted, source) for side in sides)
+        elif kind is ast.Call and isinstance(expr.func, ast.Attribute):
+            func = expr.func
+            receiver_copies = _copy_of(func.value, tainted, source)
+            if receiver_copies:
+                return True
+            # `scaler.scale(loss)`: a method of something else handing the value through
+            return len(expr.args) == 1 and not expr.keywords and _copy_of(expr.args[0], tainted, source)
+        else:
+            return False
 
 
 def _bound_names(target) -> set[str] | None:

@@ -7,6 +7,9 @@ leaf: the parameters that produced it still get no gradient. A leaf made on purp
 code differentiates against (``autograd.grad(out, x)``) or whose ``.grad`` it uses, as for
 WGAN-GP interpolates and adversarial inputs — is not reported.
 
+Also: a function of this file that backpropagates through what it computes (an adversarial
+attack, an inner optimisation step), called inside a no_grad or inference_mode region elsewhere.
+
 PyTorch: https://pytorch.org/docs/stable/notes/autograd.html#locally-disabling-gradient-computation
 """
 from __future__ import annotations
@@ -34,6 +37,19 @@ def check(facts):
                  "instead of switching requires_grad on afterwards",
             details={"tensor": switch.name},
             refs={"region": region},
+        )
+
+
+    for site in facts.nograd_backprops:
+        yield Report(
+            RULE, site.node,
+            f"this call runs backward() (line {{backward}}) on a loss it computes, but it is made "
+            f"{_describe(facts, site.region)}: nothing it computes is recorded, so that backward() "
+            f"raises \"element 0 of tensors does not require grad\"",
+            hint="make the call outside the no_grad region, or wrap the code that backpropagates "
+                 "in `with torch.enable_grad():`",
+            details={"callee": site.callee},
+            refs={"region": site.region, "backward": site.backward},
         )
 
 

@@ -1,0 +1,195 @@
+"""What calling a function, method or module of this file does, in autograd's terms.
+
+A summary is computed by the flow walker itself (``flow.Walker.summary_body``), run on the
+function with each parameter seeded as a symbolic trainable root (``%k``): whatever reaches the
+returned value from parameter ``k`` carries ``%k``, so what the body does to it (cut it with
+``.detach()``, compute from it under ``torch.no_grad()``, pass it on, save it) is read off the
+value the walker computes for the returns, not from a second set of syntactic rules. Call sites
+(``flow.Walker.name_call``/``apply_module``) read summaries through ``facts.callee(qualname)``.
+
+Parameter 0 of a method is the receiver; what the body reaches through ``self.x`` counts as
+reached from parameter 0. Functions are summarized in source order, so a call of a function
+defined later (or of itself) is read as unknown, as it was before summaries.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from gradlint.analysis.values import EMPTY, Save
+
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+SYMBOL = "%"  # a seeded parameter's root: "%0", "%1", …
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What one call of the function does. Parameter indices count the receiver of a method as 0."""
+
+    node: ast.AST = field(compare=False, hash=False)  # the def
+    params: tuple = ()  # parameter names in order (positional, then keyword-only)
+    positional: int = 0  # how many of params can be given by position (no ``*args``: no more)
+    method: bool = False  # params[0] is the receiver (bound at the call, not passed)
+    # The trainables the result carries that are no parameter: a global model, and for a method
+    # the receiver's own members (``self.head``), named as the body names them.
+    roots: frozenset = EMPTY
+    # Parameters whose autograd history reaches the result attached (not through a cut).
+    passes: frozenset = EMPTY
+    # Cut nodes inside it that the result descends from (``.detach()``, ``.data``, an expression
+    # computed under no_grad) -> the parameters whose history the cut operand carried.
+    cuts: dict = field(default_factory=dict, compare=False, hash=False)
+    # cut node -> the Cut fact the summary walk recorded (kind, operand as written, region).
+    cut_facts: dict = field(default_factory=dict, compare=False, hash=False)
+    # Its result is computed under no_grad/inference_mode from what it is given (no history).
+    nograd: bool = False
+    # Its returned tensor was saved for backward by the last op that computed it (a forward ending
+    # in sigmoid/exp/relu/tanh): an in-place edit of the result breaks the caller's backward.
+    saved_output: Save | None = None
+    # It calls backward()/autograd.grad() on a root it computes (not on a parameter handed straight
+    # to it), where autograd's grad mode is the caller's; ``backward`` is that call.
+    backprops: bool = False
+    backward: ast.AST | None = field(default=None, compare=False, hash=False)
+    edits: frozenset = EMPTY  # parameters it edits in place
+    returns_number: bool = False  # a Python number pulled out of a tensor (``.item()``), or a constant
+    tensor: bool = False  # the result is known to be a tensor
+    generator: bool = False  # a generator: calling it runs nothing yet
+
+
+def param_index(root: str, method: bool) -> int | None:
+    """The parameter a root of the summary walk stands for (None: a global or the walk's own)."""
+    if root.startswith(SYMBOL):
+        return int(root[1:])
+    if method and (root == "self" or root.startswith("self.")):
+        return 0
+    return None
+
+
+def summarize(module: ast.Module, lines, imports=None, classes=None, functions=None,
+              globals_env=None) -> dict[str, Summary]:
+    """``"f"`` / ``"Class.method"`` / ``"Class"`` -> Summary, for the module's own functions and
+    the methods of its classes. The summary walks record into a ModuleFacts of their own, so the
+    facts the checks read come from the module's one real walk."""
+    from gradlint.analysis import flow
+    from gradlint.analysis.facts import Function, ModuleFacts
+    from gradlint.analysis.imports import collect_imports
+    from gradlint.analysis.scan import decorated_nograd, returns_under_nograd, scan_classes
+
+    imports = imports if imports is not None else collect_imports(module)
+    classes = classes if classes is not None else scan_classes(module, imports)
+    if functions is None:
+        functions = {s.name: returns_under_nograd(s, imports) for s in module.body if type(s) in FUNCTIONS}
+    out: dict[str, Summary] = {}
+    globals_env = globals_env if globals_env is not None else {}
+
+    def one(node, cls):
+        # Facts of its own per walk: a cut another summary's walk reached holds that walk's
+        # parameters, not this one's.
+        scratch = ModuleFacts(module=module, imports=imports)
+        scratch.lines = lines
+        scratch.summaries = out  # later functions read the summaries of earlier ones
+        nograd = decorated_nograd(node, imports) or bool(
+            cls is not None and cls.nograd_call and node.name in ("forward", "__call__"))
+        function = Function(node, node.name, cls.name if cls else None, nograd=nograd)
+        walker = flow.Walker(scratch, classes, functions, globals_env, function, cls=cls)
+        try:
+            params, positional = walker.summary_body(node)
+        except RecursionError:
+            return None
+        return _read(node, cls, params, positional, scratch, walker)
+
+    for stmt in module.body:
+        if type(stmt) in FUNCTIONS:
+            summary = one(stmt, None)
+            if summary is not None:
+                out[stmt.name] = summary
+        elif type(stmt) is ast.ClassDef:
+            cls = classes.get(stmt.name)
+            if cls is None:
+                continue
+            for inner in stmt.body:
+                if type(inner) not in FUNCTIONS or not _plain_method(inner):
+                    continue
+                summary = one(inner, cls)
+                if summary is None:
+                    continue
+                out[f"{stmt.name}.{inner.name}"] = summary
+                if inner.name == "__call__" or (inner.name == "forward" and stmt.name not in out):
+                    out[stmt.name] = summary  # what calling an instance does
+    return out
+
+
+def _plain_method(node) -> bool:
+    """A method called on an instance with it as the first argument."""
+    for deco in node.decorator_list:
+        name = deco.id if type(deco) is ast.Name else deco.attr if type(deco) is ast.Attribute else None
+        if name in ("staticmethod", "classmethod", "property"):
+            return False
+    return True
+
+
+def _read(node, cls, params, positional, scratch, walker) -> Summary:
+    method = cls is not None
+    returns = [r for r in scratch.returns if r.function.node is node]
+    generator = any(type(n) in (ast.Yield, ast.YieldFrom) for n in _own_nodes(node))
+    value = None
+    for ret in returns:
+        value = ret.value if value is None else value.join(ret.value)
+    passes: set[int] = set()
+    own_roots: set[str] = set()
+    cuts: dict = {}
+    cut_facts: dict = {}
+    saved = None
+    nograd = False
+    number = False
+    tensor = False
+    if value is not None:
+        for root in value.roots | value.post:
+            k = param_index(root, method)
+            if k is not None:
+                passes.add(k)
+            if k is None or (k == 0 and method and not root.startswith(SYMBOL)):
+                own_roots.add(root)
+        for cut_node in value.cuts:
+            fact = scratch.cuts.get(cut_node)
+            if fact is None:
+                continue
+            ks = frozenset(k for k in (param_index(r, method) for r in fact.upstream) if k is not None)
+            cuts[cut_node] = ks
+            cut_facts[cut_node] = fact
+        if value.saved:
+            saved = min(value.saved, key=lambda s: (getattr(s.node, "lineno", 0), getattr(s.node, "col_offset", 0), s.op))
+        nograd = bool(value.nograd) and not value.attached
+        number = (bool(value.pulled) or value.const) and not value.tensor and not value.attached and not value.cuts
+        tensor = value.tensor
+    backward = None
+    for site in scratch.backwards:
+        if site.function.node is not node or walker.grad_forced_at(site.node):
+            continue
+        # Any op under the caller's no_grad drops history: a root computed in here (even from
+        # what it is given) has none then; a parameter handed straight to backward() keeps its own.
+        own = {r for r in site.value.roots | site.value.post if param_index(r, False) is None}
+        if own or site.value.computed:
+            backward = site.node
+            break
+    edits = set()
+    for edit in scratch.edits:
+        if edit.function.node is node and edit.name in params:
+            edits.add(params.index(edit.name))
+    return Summary(
+        node=node, params=tuple(params), positional=positional, method=method,
+        passes=frozenset(passes), roots=frozenset(own_roots), cuts=cuts,
+        cut_facts=cut_facts, nograd=nograd, saved_output=saved, backprops=backward is not None,
+        backward=backward, edits=frozenset(edits), returns_number=number, tensor=tensor,
+        generator=generator,
+    )
+
+
+def _own_nodes(node):
+    """The nodes of a function's body, not those of functions or classes nested in it."""
+    stack = list(node.body)
+    while stack:
+        current = stack.pop()
+        yield current
+        for child in ast.iter_child_nodes(current):
+            if type(child) not in (*FUNCTIONS, ast.ClassDef, ast.Lambda):
+                stack.append(child)
