@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import contextvars
 import dataclasses
 import gc
 import importlib.util
@@ -52,11 +53,29 @@ def lint_source(source: str | bytes, path: str, codes: frozenset[str] | None = N
     text = source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source
     from gradlint.analysis import project as projects
 
+    if project is None and dependencies is None:
+        project, dependencies = _FOLLOWING.get()
     if project is not False and not isinstance(project, projects.Project):
         project = projects.for_file(path, project)
     with _recursion_limit(8 * MAX_DEPTH), _collector_paused():
         found = _lint(source, text, path, codes, locate, project or None, dependencies)
     return sorted(_in_cell(f, locate) for f in found) if locate is not None else found
+
+
+# What ``following`` sets for the lints run inside it: (project, dependencies).
+_FOLLOWING: contextvars.ContextVar = contextvars.ContextVar("gradlint_following", default=(None, None))
+
+
+@contextlib.contextmanager
+def following(project=None, dependencies: dict | None = None):
+    """``lint_source``'s ``project`` and ``dependencies`` for the lints run inside the block
+    that do not give their own (the runner's: a caller that wraps ``lint_source`` keeps its
+    three-argument call)."""
+    token = _FOLLOWING.set((project, dependencies))
+    try:
+        yield
+    finally:
+        _FOLLOWING.reset(token)
 
 
 @contextlib.contextmanager

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import os
 from pathlib import Path
 
@@ -42,7 +43,12 @@ _ORIGIN: dict[int, tuple[ast.AST, "_Module"]] = {}
 def find_root(start: str | os.PathLike) -> Path:
     """The project root for files under ``start`` (a folder): the nearest folder at or above it
     holding pyproject.toml, setup.py, setup.cfg or .git; else ``start`` itself."""
-    here = Path(os.path.abspath(start))
+    return _find_root(os.path.abspath(start))
+
+
+@functools.lru_cache(maxsize=1024)  # (a run asks once per linted file; most share a folder)
+def _find_root(start: str) -> Path:
+    here = Path(start)
     for folder in (here, *here.parents):
         if any((folder / marker).exists() for marker in MARKERS):
             return folder
@@ -53,16 +59,21 @@ def for_file(path: str | None, root: str | os.PathLike | None = None) -> "Projec
     """The project a linted file's imports resolve in: ``root`` when given (the folder the linted
     paths share; its nearest marked folder above is the root), else the file's own folder's. None
     for standard input without a name, or a name whose folder does not exist."""
+    top = root_for(path, root)
+    return None if top is None else Project(top)
+
+
+def root_for(path: str | None, root: str | os.PathLike | None = None) -> Path | None:
+    """The root ``for_file`` gives (the cache keeps it with a file's findings)."""
     if not path or path == "-":
         return None
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         return None
-    start = root if root is not None else folder
-    top = find_root(start)
+    top = find_root(root if root is not None else folder)
     if not _within(Path(folder), top):  # a file outside the shared folder's project: its own
         top = find_root(folder)
-    return Project(top)
+    return top
 
 
 class Project:
