@@ -1542,6 +1542,13 @@ class Walker:
             return self.apply_module(node, self.lookup(name), values, positional)
         bound = self.env.get(name, DEFINITION)
         if bound is NOGRAD_DEFINITION or (self.functions.get(name) and bound is DEFINITION):
+            summary = self.facts.callee(name) if name in self.functions else None
+            if summary is not None and summary.cuts:
+                # It returns from under no_grad what it computed there from what it is given:
+                # the result carries those no_grad cuts (where the history was lost).
+                result = self.apply_summary(node, summary, None, values, name)
+                if result is not None:
+                    return replace(self.no_history_call(node, args), cuts=result.cuts)
             return self.no_history_call(node, args)  # it returns from under no_grad
         if name in self.functions and bound is DEFINITION:
             # A function of this file: what its body does to what it is given (a helper that

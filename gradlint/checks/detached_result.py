@@ -235,7 +235,8 @@ def _region(cut) -> str:
 
 class _Program:
     """Facts about the file that replace words in its names (issue 12): which networks it copies
-    another network into (a target or moving average), which returned values its callers hand
+    another network into (a target or moving average: a deep copy, a parameter-by-parameter
+    update from another network, a ``load_state_dict`` of another's state), which returned values its callers hand
     back into the next call (recurrent state), which functions put a model in eval mode, which
     callables are torch losses."""
 
@@ -269,6 +270,8 @@ class _Program:
                             self.loss_callables.add(name)
                         if type(value.func) is ast.Name:
                             self.instances.setdefault(value.func.id, set()).add(name)
+                        if qual == "copy.deepcopy" and value.args and dotted(value.args[0]) not in (None, name):
+                            self.followers.add(name)  # `target = copy.deepcopy(online)`: a copy of another network
             elif kind in (ast.For, ast.AsyncFor):
                 self.followers |= _copied_into(node)
             elif kind is ast.Call and isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict" \

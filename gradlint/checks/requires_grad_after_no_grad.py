@@ -41,6 +41,8 @@ def check(facts):
 
 
     for site in facts.nograd_backprops:
+        if _under_local_context(facts, site):
+            continue
         yield Report(
             RULE, site.node,
             f"this call runs backward() (line {{backward}}) on a loss it computes, but it is made "
@@ -51,6 +53,25 @@ def check(facts):
             details={"callee": site.callee},
             refs={"region": site.region, "backward": site.backward},
         )
+
+
+def _under_local_context(facts, site) -> bool:
+    """The call sits in a ``with`` of a context manager this file binds itself
+    (``ctx = torch.enable_grad if ttt else nullcontext``): it may switch recording back on."""
+    point = (site.node.lineno, site.node.col_offset)
+    for node in ast.walk(site.function.node):
+        if type(node) not in (ast.With, ast.AsyncWith) or node is site.region:
+            continue
+        if not ((node.lineno, node.col_offset) <= point <= (node.end_lineno, node.end_col_offset)):
+            continue
+        for item in node.items:
+            expr = item.context_expr.func if isinstance(item.context_expr, ast.Call) else item.context_expr
+            head = expr
+            while isinstance(head, ast.Attribute):
+                head = head.value
+            if isinstance(head, ast.Name) and head.id not in facts.imports.names:
+                return True
+    return False
 
 
 def _describe(facts, node) -> str:
