@@ -311,3 +311,43 @@ def test_the_helper_module_fixture_is_reported_at_the_call(capsys, monkeypatch):
 
 def test_the_imported_softplus_head_is_clean(capsys, monkeypatch):
     assert _fixture(capsys, monkeypatch, "fixtures/GL005/good_imported_block_ends_in_softplus") == []
+
+
+def test_the_imported_exp_head_is_reported_at_the_edit(capsys, monkeypatch):
+    out = _fixture(capsys, monkeypatch, "fixtures/GL005/bad_imported_block_ends_in_exp")
+    main = (ROOT / "fixtures/GL005/bad_imported_block_ends_in_exp/main.py").read_text().splitlines()
+    assert len(out) == 1 and " GL005 " in out[0]
+    assert main[int(out[0].split(":")[1]) - 1].strip() == "std[:, 0] = 1.0"
+    assert "`torch.exp` (blocks.py, line 15)" in out[0]
+
+
+HEAD = '''import torch
+import torch.nn as nn
+
+
+class Head(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mean = nn.Linear(4, 2)
+        self.log_std = nn.Linear(4, 2)
+
+    def forward(self, h):
+        return self.mean(h), torch.exp(self.log_std(h))
+'''
+
+
+@pytest.mark.parametrize("edited, reported", [("std", True), ("mean", False)])
+@pytest.mark.parametrize("where", ["same file", "imported"])
+def test_each_unpacked_element_of_a_returned_tuple_keeps_its_own_save(tmp_path, edited, reported, where):
+    """``mean, std = head(h)``: exp saved ``std``, nothing saved ``mean`` (Linear saves its input)."""
+    (tmp_path / "pyproject.toml").write_text("")
+    body = (f"head = Head()\nx = torch.randn(8, 4)\nmean, std = head(x)\n{edited}[:, 0] = 1.0\n"
+            "(mean + std).sum().backward()\n")
+    if where == "same file":
+        write(tmp_path, {"main.py": HEAD + "\n\n" + body})
+    else:
+        write(tmp_path, {"blocks.py": HEAD, "main.py": "import torch\nfrom blocks import Head\n\n" + body})
+    found = [f for f in lint(tmp_path / "main.py") if f.code == "GL005"]
+    assert bool(found) == reported
+    if reported and where == "imported":
+        assert "(blocks.py, line 12)" in found[0].message

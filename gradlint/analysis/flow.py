@@ -253,6 +253,8 @@ class Walker:
         # or nested calls cost time exponential in their depth.
         self.memo: dict[int, Value] = {}
         self.save_log: list[tuple[str, Save]] = []  # (name, save) in the order ops saved them
+        # A call whose summary knows what saved each element of its returned tuple -> those Saves.
+        self.element_saves: dict = {}
 
     # ---- statements -------------------------------------------------------------------------
 
@@ -652,9 +654,15 @@ class Walker:
             self.env[target.id] = value
             self.born[target.id] = self.seq
         elif type(target) in (ast.Tuple, ast.List):
-            for element in target.elts:
+            # `mean, std = head(h)` where the call's summary knows what saved each element
+            parts = self.element_saves.get(node.value) if type(node) is ast.Assign else None
+            if parts is not None and (len(parts) != len(target.elts)
+                                      or any(type(e) is ast.Starred for e in target.elts)):
+                parts = None
+            for i, element in enumerate(target.elts):
                 inner = _unstarred(element)  # `a, *rest = …`: rest is bound as an element
-                self.bind(inner, replace(value, saved=EMPTY, module=None, optimizer=False), node)
+                saved = frozenset({parts[i]}) if parts and parts[i] is not None else EMPTY
+                self.bind(inner, replace(value, saved=saved, module=None, optimizer=False), node)
         elif type(target) is ast.Starred:
             self.bind(target.value, value, node)
         elif type(target) is ast.Attribute:
@@ -1470,6 +1478,8 @@ class Walker:
                       alias=None, nograd=base.nograd | ({node} if summary.nograd else EMPTY))
         if self.nograd is None and summary.saved_output is not None:
             out = replace(out, saved=frozenset({summary.saved_output}))
+        if self.nograd is None and summary.saved_parts:
+            self.element_saves[node] = summary.saved_parts
         if self.nograd is not None and summary.backprops and self.record:
             self.facts.nograd_backprops.append(BackpropUnderNoGrad(
                 node, shown, summary.backward, self.nograd, self.function))

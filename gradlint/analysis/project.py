@@ -334,8 +334,8 @@ class _Module:
             nodes = [summary.node, summary.backward, *summary.cuts]
             for fact in summary.cut_facts.values():
                 nodes += [fact.node, fact.region]
-            if summary.saved_output is not None:
-                nodes.append(summary.saved_output.node)
+            saves = [summary.saved_output, *getattr(summary, "saved_parts", ())]
+            nodes += [save.node for save in saves if save is not None]
             for node in nodes:
                 if node is not None and id(node) not in _ORIGIN and _owned(node, self.tree):
                     _ORIGIN[id(node)] = (node, self)

@@ -45,6 +45,10 @@ class Summary:
     # Its returned tensor was saved for backward by the last op that computed it (a forward ending
     # in sigmoid/exp/relu/tanh): an in-place edit of the result breaks the caller's backward.
     saved_output: Save | None = None
+    # Where every return is a tuple of the same length (``return mean, torch.exp(log_std)``): per
+    # element, the Save of the op that saved that element (None: nothing saved it); the caller's
+    # unpacking gives each name its own.
+    saved_parts: tuple = field(default=(), compare=False, hash=False)
     # It calls backward()/autograd.grad() on a root it computes (not on a parameter handed straight
     # to it), where autograd's grad mode is the caller's; ``backward`` is that call.
     backprops: bool = False
@@ -178,10 +182,24 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
     return Summary(
         node=node, params=tuple(params), positional=positional, method=method,
         passes=frozenset(passes), roots=frozenset(own_roots), cuts=cuts,
-        cut_facts=cut_facts, nograd=nograd, saved_output=saved, backprops=backward is not None,
+        cut_facts=cut_facts, nograd=nograd, saved_output=saved, saved_parts=_saved_parts(returns),
+        backprops=backward is not None,
         backward=backward, edits=frozenset(edits), returns_number=number, tensor=tensor,
         generator=generator,
     )
+
+
+def _saved_parts(returns) -> tuple:
+    """Per element of the returned tuple, the first Save of that element's tensor (in source
+    order), or None; () unless every return is a tuple of one length and some element is saved."""
+    if not returns or any(not r.parts for r in returns) or len({len(r.parts) for r in returns}) != 1:
+        return ()
+    out = []
+    for k in range(len(returns[0].parts)):
+        saves = [save for r in returns for save in r.parts[k][1].saved]
+        out.append(min(saves, key=lambda s: (getattr(s.node, "lineno", 0), getattr(s.node, "col_offset", 0), s.op))
+                   if saves else None)
+    return tuple(out) if any(save is not None for save in out) else ()
 
 
 def _own_nodes(node):
