@@ -178,6 +178,8 @@ class ModuleFacts:
     saved_arguments: dict = field(default_factory=dict)  # Rebuild nodes bound to leaves made on purpose
     # (module class of this file, argument position or keyword) -> every call seen passes a plain value
     forward_plain: dict = field(default_factory=dict)
+    # the same key -> every call seen passes a value without history
+    forward_still: dict = field(default_factory=dict)
     optimizers: dict = field(default_factory=dict)
     # What calling each function, method and module of this file does (``summaries.Summary``),
     # keyed ``f``, ``Class.method`` and ``Class`` (calling an instance).

@@ -264,14 +264,23 @@ class Walker:
         # A module's forward() receives activations that require grad while training.
         forward = self.cls is not None and self.cls.is_module and node.name == "forward"
         plain = _plain_parameters(params)
-        if forward:  # the arguments every call of this module class in the file passes as plain values
+        if self.cls is not None and (forward or node.name == "__init__"):
+            # the arguments every call of this module (or constructor of this class) in the file
+            # passes as plain values
+            key = self.cls.name if forward else f"{self.cls.name}.__init__"
             ordered = [*params.posonlyargs, *params.args][1:]
             plain |= {p.arg for i, p in enumerate(ordered)
-                      if self.facts.forward_plain.get((self.cls.name, i)) or self.facts.forward_plain.get((self.cls.name, p.arg))}
+                      if self.facts.forward_plain.get((key, i)) or self.facts.forward_plain.get((key, p.arg))}
+            # a forward input every call in the file hands without history (a teacher's logits
+            # computed under no_grad) does not require grad there
+            still = {p.arg for i, p in enumerate(ordered)
+                     if self.facts.forward_still.get((key, i)) or self.facts.forward_still.get((key, p.arg))}
+        else:
+            still = set()
         for i, param in enumerate([*params.posonlyargs, *params.args, *params.kwonlyargs]):
             name = param.arg
             key = f"{name}@{node.name}" if self.cls is None else None
-            live = (forward and i > 0) or key in self.facts.live_arguments
+            live = (forward and i > 0 and name not in still) or key in self.facts.live_arguments
             saved = self.facts.saved_arguments.get(key)
             if saved:
                 self.env[name] = Value(live=True, tensor=True, saved=frozenset(saved))
@@ -675,6 +684,11 @@ class Walker:
             if name is not None:
                 self.env[name] = value
                 self.born[name] = self.seq
+                if self.cls is not None and name.startswith("self.") and name.count(".") == 1 \
+                        and not getattr(self, "summarizing", False):
+                    # `self.tau = tau` in __init__: what the attribute holds in the other methods
+                    seen = self.cls.assigned.get(name)
+                    self.cls.assigned[name] = value if seen is None else seen.join(value)
             else:
                 self.expr(target.value)
         elif type(target) is ast.Subscript:
@@ -860,6 +874,9 @@ class Walker:
         if head == "self" and name.count(".") == 1 and self.cls is not None:
             if name in self.cls.buffers:
                 return BUFFER
+            seen = self.cls.assigned.get(name)
+            if seen is not None and seen.plain and self.cls.attrs.get(name) is None:
+                return _plain_of(seen)  # a temperature, a size, a flag: set from numbers only
             if name in self.cls.literal_attrs and name not in self.cls.attrs:
                 return CONST
             module = self.cls.attrs.get(name)
@@ -1001,9 +1018,10 @@ class Walker:
         (``selector(x, temperature)`` with ``temperature = 2.0``)."""
         given = [(i, self.expr(p)) for i, p in enumerate(positional)]
         given += [(k.arg, self.expr(k.value)) for k in node.keywords if k.arg is not None]
-        plain = self.facts.forward_plain
+        plain, still = self.facts.forward_plain, self.facts.forward_still
         for key, value in given:
             plain[(qualname, key)] = plain.get((qualname, key), True) and value.plain
+            still[(qualname, key)] = still.get((qualname, key), True) and not (value.attached or value.live)
 
     def is_module_object(self, expr, value: Value) -> bool:
         """``expr`` holds an ``nn.Module`` (built from a module class, an attribute of one, the
@@ -1355,6 +1373,7 @@ class Walker:
         """Walk a function for its summary (``summaries.summarize``): parameter ``k`` holds the
         symbolic trainable root ``%k`` (a method's receiver is ``self``, its members ``self.x``).
         Returns the parameter names and how many of them can be given by position."""
+        self.summarizing = True
         self.intended_leaves = intended_leaves(node, self.imports)
         params = node.args
         positional = [*params.posonlyargs, *params.args]
@@ -1510,6 +1529,8 @@ class Walker:
                        nograd=args.nograd | {node}, tensor=True, computed=True, const=True, saved=EMPTY, live=False)
 
     def name_call(self, node: ast.Call, name: str, positional, keywords) -> Value:
+        if name in self.classes and self.lookup(name) is DEFINITION:  # `Loss(2.0)`: what its __init__ is given
+            self.note_forward_arguments(f"{name}.__init__", node, positional)
         if name == "self" and self.cls is not None and self.cls.may_be_module:
             return self.apply_module(node, Value(roots=frozenset({"self"})), self.arg_values(node), positional)
         values = self.arg_values(node)

@@ -27,7 +27,9 @@ _LOGGING = {"info", "debug", "warning", "log", "write", "add_scalar", "append", 
 
 # Base classes that are not nn.Module: a subclass's attributes are settings, not parameters.
 _PLAIN_BASES = {"object", "ABC", "Enum", "IntEnum", "NamedTuple", "TypedDict", "Protocol", "Generic", "dict", "list", "tuple", "str", "int", "float"}
-_PLAIN_BASE_SUFFIX = re.compile(r"(Dataset|Sampler|Optimizer|Exception|Error|Warning|Enum|Callback|Logger|Loader|Scheduler|Config|Parser|Meta|Mixin|TestCase|Distribution|Family|Transform|Constraint|DataPipe)$")
+# A class whose base this file cannot see is taken for a module by what its body does
+# (``acts_as_module``), not by the words of its base's name.
+_CONTAINER_PROTOCOL = {"__getitem__", "__len__", "__iter__", "__next__"}
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _FORS = (ast.For, ast.AsyncFor)
@@ -46,6 +48,9 @@ class ClassInfo:
         self.is_module = False
         self.unseen_base = False  # a base class from another file that may be an nn.Module
         self.buffers: set[str] = set()  # self.x registered with register_buffer: tensors, not trained
+        self.acts_as_module = False  # its body does what a module's does (acts_as_module)
+        # self.x -> what the methods walked so far assign it, joined (the flow walker fills it)
+        self.assigned: dict = {}
 
     @property
     def may_be_module(self) -> bool:
@@ -125,6 +130,7 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
         info = ClassInfo(node.name, [
             imports.qualname(b.value if type(b) is ast.Starred else b) or "" for b in node.bases])
         classes[info.name] = info
+        info.acts_as_module = acts_as_module(node)
         for stmt in node.body:
             if type(stmt) is ast.ClassDef:
                 scan(stmt)
@@ -168,7 +174,11 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                 info.is_module = True
             parent = classes.get(base.split(".")[-1])
             if parent is None:
-                plain = not base or base.split(".")[-1] in _PLAIN_BASES or _PLAIN_BASE_SUFFIX.search(base)
+                # torch's own classes outside torch.nn (Dataset, Optimizer, Function,
+                # Distribution) are not modules; another file's class is one if this class
+                # acts like a module.
+                plain = not base or base.split(".")[-1] in _PLAIN_BASES or (
+                    base.startswith("torch.") and not base.startswith("torch.nn.")) or not info.acts_as_module
                 info.unseen_base |= not plain
             elif parent is not info and parent.name not in seen:
                 resolve(parent, seen + (info.name,))
@@ -180,6 +190,28 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
     for info in list(classes.values()):
         resolve(info)
     return classes
+
+
+def acts_as_module(node: ast.ClassDef) -> bool:
+    """The class's body does what a module's does: it defines ``forward``, calls ``self(…)`` or
+    an attribute that is not one of its own methods (``self.backbone(x)``, held by a base class
+    maybe), or takes ``self.parameters()``. A class with the container protocol
+    (``__getitem__``, ``__len__``, ``__iter__``: a dataset, a sampler) holds data, whatever it calls."""
+    methods = {stmt.name for stmt in node.body if type(stmt) in _FUNCTIONS}
+    if methods & _CONTAINER_PROTOCOL:
+        return False
+    if "forward" in methods:
+        return True
+    for call in iter_nodes(node):
+        if type(call) is not ast.Call:
+            continue
+        func = call.func
+        if type(func) is ast.Name and func.id == "self":
+            return True
+        if type(func) is ast.Attribute and type(func.value) is ast.Name and func.value.id == "self":
+            if func.attr in ("parameters", "named_parameters", "modules", "children") or func.attr not in methods:
+                return True
+    return False
 
 
 def _setting_params(init: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
