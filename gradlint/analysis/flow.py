@@ -168,20 +168,22 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
 
 def _summaries(module: ast.Module, lines: list[str], imports, classes: dict, functions: dict) -> dict:
     """The summaries of the module's functions and methods (``summaries.summarize``), walked with
-    the globals a silent walk of the module's top level binds (a global model a function calls)."""
-    from gradlint.analysis.summaries import summarize
+    the globals a silent walk of the module's top level binds (a global model a function calls).
+    Lazy (``summaries.Table``): each is computed when a call site first asks for it."""
+    from gradlint.analysis.summaries import Table
 
-    if not any(type(stmt) in FUNCTIONS or type(stmt) is ast.ClassDef for stmt in module.body):
-        return {}
-    scratch = ModuleFacts(module=module, imports=imports)
-    scratch.lines = lines
-    top = Walker(scratch, classes, functions, globals_env={}, function=Function(module, "<module>"))
-    top.record = False
-    try:
-        top.block(module.body)
-    except RecursionError:
-        return {}
-    return summarize(module, lines, imports=imports, classes=classes, functions=functions, globals_env=top.env)
+    def prepare():
+        scratch = ModuleFacts(module=module, imports=imports)
+        scratch.lines = lines
+        top = Walker(scratch, classes, functions, globals_env={}, function=Function(module, "<module>"))
+        top.record = False
+        try:
+            top.block(module.body)
+        except RecursionError:
+            return None
+        return top.env
+
+    return Table(module, lines, imports, classes, functions, prepare)
 
 
 def _close_coverage(facts: ModuleFacts, classes: dict) -> None:

@@ -82,6 +82,8 @@ class Project:
 
     def view(self, path: str, imports, depth: int = FOLLOW) -> "View":
         """Where the imports of the module at ``path`` lead (attached to its ``ImportTable``)."""
+        if depth >= FOLLOW:
+            _begin()  # the linted module's own view: a new lint
         view = View(self, Path(os.path.abspath(path)), imports, depth)
         imports.project = view
         return view
@@ -234,28 +236,20 @@ class View:
         return out
 
 
-class _Module:
-    """One file of the project, parsed, its classes scanned; summarized when first asked."""
+class _Parsed:
+    """One file of the project as read: its tree, lines, imports, classes and top-level functions,
+    shared by every depth it is followed at and kept per process while its bytes hash the same."""
 
-    def __init__(self, path: Path, digest: str, depth: int, project: Project, tree, lines, imports):
+    def __init__(self, path: Path, digest: str, tree, lines, imports):
+        from gradlint.analysis.scan import returns_under_nograd, scan_classes
+
         self.path = path
         self.digest = digest
-        self.depth = depth
         self.tree = tree
         self.lines = lines
         self.imports = imports
-        self.view = project.view(str(path), imports, depth) if depth > 0 else None
-        if self.view is None:
-            imports.project = None
-        from gradlint.analysis.scan import returns_under_nograd, scan_classes
-
         self.own_classes = scan_classes(tree, imports)
-        self.classes = dict(self.own_classes)
-        if self.view is not None:
-            for key, info in self.view.classes().items():
-                self.classes.setdefault(key, info)
         self.functions = {s.name: returns_under_nograd(s, imports) for s in tree.body if type(s) in _FUNCTIONS}
-        self._summaries: dict | None = None
         self._exported: dict | None = None
         self.registered: list[int] = []
 
@@ -280,8 +274,62 @@ class _Module:
                 self._exported[name] = twin
         return self._exported
 
+    def register(self, summary) -> None:
+        """Note the nodes of this file that a summary of it carries into other lints."""
+        nodes = [summary.node, summary.backward, *summary.cuts]
+        for fact in summary.cut_facts.values():
+            nodes += [fact.node, fact.region]
+        saves = [summary.saved_output, *getattr(summary, "saved_parts", ())]
+        nodes += [save.node for save in saves if save is not None]
+        for node in nodes:
+            if node is not None and id(node) not in _ORIGIN and _owned(node, self.tree):
+                _ORIGIN[id(node)] = (node, self)
+                self.registered.append(id(node))
+
+    def forget(self) -> None:
+        for key in self.registered:
+            _ORIGIN.pop(key, None)
+        self.registered.clear()
+
+
+class _Module:
+    """One file of the project read at a depth: its imports resolved one depth less; its class
+    table and each summary computed when first asked."""
+
+    def __init__(self, parsed: _Parsed, depth: int, project: Project):
+        self.parsed = parsed
+        self.path = parsed.path
+        self.digest = parsed.digest
+        self.depth = depth
+        self.tree = parsed.tree
+        self.lines = parsed.lines
+        self.imports = imports = copy.copy(parsed.imports)  # its own ``project`` view
+        self.view = project.view(str(parsed.path), imports, depth) if depth > 0 else None
+        if self.view is None:
+            imports.project = None
+        self.own_classes = parsed.own_classes
+        self.functions = parsed.functions
+        self._classes: dict | None = None
+        self._table = None
+
+    @property
+    def classes(self) -> dict:
+        """Its class table: its own classes and those of the files it imports."""
+        if self._classes is None:
+            self._classes = dict(self.own_classes)
+            if self.view is not None:
+                for key, info in self.view.classes().items():
+                    self._classes.setdefault(key, info)
+        return self._classes
+
+    def key_of(self, cls: str) -> str:
+        return self.parsed.key_of(cls)
+
+    def exported_classes(self) -> dict:
+        return self.parsed.exported_classes()
+
     def exported_class(self, name: str):
-        return self.exported_classes().get(name)
+        return self.parsed.exported_classes().get(name)
 
     def class_module(self, name: str):
         """(module, class) for the class ``name`` of this file, or one it imports (a package's
@@ -296,21 +344,20 @@ class _Module:
             return None
         return found[0].class_module(found[1][0])
 
-    @property
-    def summaries(self) -> dict:
-        if self._summaries is None:
-            self._summaries = {}  # (a recursive ask while summarizing finds nothing)
+    def summary(self, key: str):
+        if self._table is None:
             from gradlint.analysis.flow import _summaries
 
             try:
-                self._summaries = _summaries(self.tree, self.lines, self.imports, self.classes, self.functions)
+                self._table = _summaries(self.tree, self.lines, self.imports, self.classes, self.functions)
             except (RecursionError, MemoryError):
-                self._summaries = {}
-            self._register()
-        return self._summaries
-
-    def summary(self, key: str):
-        return self.summaries.get(key)
+                self._table = _NO_SUMMARIES
+                return None
+            self._table.on_summary = self.parsed.register
+        try:
+            return self._table.get(key)
+        except (RecursionError, MemoryError):
+            return None
 
     def attribute_summary(self, attrs: list[str]):
         """The summary of calling the attribute path ``attrs`` of this module: a function, a
@@ -318,7 +365,7 @@ class _Module:
         if not attrs or len(attrs) > 2:
             return None
         key = ".".join(attrs)
-        found = self.summaries.get(key)
+        found = self.summary(key)
         if found is not None:
             return found
         if self.view is not None and attrs[0] in self.imports.sources and attrs[0] not in self.own_classes:
@@ -328,25 +375,12 @@ class _Module:
                 return inner[0].attribute_summary(inner[1])
         return None
 
-    def _register(self) -> None:
-        """Note the nodes of this file that its summaries carry into other lints."""
-        for summary in self._summaries.values():
-            nodes = [summary.node, summary.backward, *summary.cuts]
-            for fact in summary.cut_facts.values():
-                nodes += [fact.node, fact.region]
-            saves = [summary.saved_output, *getattr(summary, "saved_parts", ())]
-            nodes += [save.node for save in saves if save is not None]
-            for node in nodes:
-                if node is not None and id(node) not in _ORIGIN and _owned(node, self.tree):
-                    _ORIGIN[id(node)] = (node, self)
-                    self.registered.append(id(node))
-
     def dependencies(self, out: dict) -> None:
         if str(self.path) in out:
             return
         out[str(self.path)] = self.digest
         if self.view is not None:
-            for module in self.view.used.values():
+            for module in list(self.view.used.values()):
                 module.dependencies(out)
 
     def fresh(self, seen: set | None = None) -> bool:
@@ -354,7 +388,7 @@ class _Module:
         seen = set() if seen is None else seen
         if self.view is None:
             return True
-        for module in self.view.used.values():
+        for module in list(self.view.used.values()):
             if module.path in seen:
                 continue
             seen.add(module.path)
@@ -362,16 +396,19 @@ class _Module:
                 return False
         return True
 
-    def forget(self) -> None:
-        for key in self.registered:
-            _ORIGIN.pop(key, None)
-        self.registered.clear()
+
+class _None:
+    def get(self, key):
+        return None
+
+
+_NO_SUMMARIES = _None()
 
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def _renamed(held, module: _Module):
+def _renamed(held, module):
     from dataclasses import replace
 
     return replace(held, qualname=module.key_of(held.qualname))
@@ -393,36 +430,72 @@ def _within(path: Path, root: Path) -> bool:
 
 
 def _digest(path: Path) -> str | None:
-    from gradlint.cache import content_hash
-    from gradlint.files import read_regular
+    """The hash of a file's bytes, read at most once per lint (``_begin`` starts one)."""
+    key = str(path)
+    if key not in _HASHES:
+        from gradlint.cache import content_hash
+        from gradlint.files import read_regular
 
-    data = read_regular(path)
-    return None if data is None else content_hash(data)
+        data = read_regular(path)
+        _HASHES[key] = None if data is None else (content_hash(data), data)
+    found = _HASHES[key]
+    return None if found is None else found[0]
+
+
+# path -> (hash, bytes) or None, for the lint under way: a file imported by many of the modules
+# it follows is read and hashed once.
+_HASHES: dict = {}
+# path -> _Parsed: the files parsed by this process, the most recently used last.
+_PARSED: dict[str, _Parsed] = {}
+KEEP = 192  # parsed files kept between lints: a bound, so memory stays flat as the corpus grows
+
+
+def _begin() -> None:
+    """A new lint: files are hashed again (they may have changed since), and the files parsed
+    by earlier lints beyond ``KEEP`` are forgotten, least recently used first, with every module
+    that followed them (it holds their summaries' nodes)."""
+    _HASHES.clear()
+    if len(_PARSED) <= KEEP:
+        return
+    dropped = set()
+    for path in list(_PARSED)[:len(_PARSED) - KEEP // 2]:
+        _PARSED.pop(path).forget()
+        dropped.add(path)
+    changed = True
+    while changed:
+        changed = False
+        for key, module in list(_MODULES.items()):
+            used = module.view.used if module.view is not None else {}
+            if key[0] in dropped or dropped.intersection(used):
+                del _MODULES[key]
+                if key[0] not in dropped:
+                    dropped.add(key[0])
+                    parsed = _PARSED.pop(key[0], None)
+                    if parsed is not None:
+                        parsed.forget()
+                changed = True
 
 
 def _module(path: Path, depth: int, project: Project) -> _Module | None:
     """The module at ``path`` read ``depth`` imports deep: from this process's memory while it
     and what it followed are unchanged, else read, parsed and scanned now; None if it cannot be."""
-    from gradlint.cache import content_hash
-    from gradlint.files import read_regular
-
     path = Path(os.path.abspath(path))
-    data = read_regular(path)
-    if data is None:
+    digest = _digest(path)
+    if digest is None:
         return None
-    digest = content_hash(data)
     key = (str(path), depth, str(project.root))
     known = _MODULES.get(key)
     if known is not None:
         if known.digest == digest and known.fresh():
+            _touch(known.parsed)
             return known
-        known.forget()
         del _MODULES[key]
     if key in _BUSY:
         return None
     _BUSY.add(key)
     try:
-        module = _read(path, data, digest, depth, project)
+        parsed = _parse(path, digest)
+        module = None if parsed is None else _Module(parsed, depth, project)
     finally:
         _BUSY.discard(key)
     if module is not None:
@@ -430,10 +503,32 @@ def _module(path: Path, depth: int, project: Project) -> _Module | None:
     return module
 
 
+def _touch(parsed: _Parsed) -> None:
+    if _PARSED.get(str(parsed.path)) is parsed:
+        _PARSED[str(parsed.path)] = _PARSED.pop(str(parsed.path))
+
+
 _BUSY: set = set()
 
 
-def _read(path: Path, data: bytes, digest: str, depth: int, project: Project) -> _Module | None:
+def _parse(path: Path, digest: str) -> _Parsed | None:
+    key = str(path)
+    known = _PARSED.get(key)
+    if known is not None and known.digest == digest:
+        _touch(known)
+        return known
+    if known is not None:
+        _PARSED.pop(key).forget()
+        for stale in [k for k, m in _MODULES.items() if m.parsed is known]:
+            del _MODULES[stale]
+    data = _HASHES[key][1]
+    parsed = _read(path, data, digest)
+    if parsed is not None:
+        _PARSED[key] = parsed
+    return parsed
+
+
+def _read(path: Path, data: bytes, digest: str) -> _Parsed | None:
     from gradlint import engine
     from gradlint.analysis.facts import source_lines
     from gradlint.analysis.imports import collect_imports
@@ -444,7 +539,7 @@ def _read(path: Path, data: bytes, digest: str, depth: int, project: Project) ->
             return None
         text = engine._as_python_reads(data, data.decode("utf-8", errors="replace"))
         lines = source_lines(text)
-        return _Module(path, digest, depth, project, tree, lines, collect_imports(tree))
+        return _Parsed(path, digest, tree, lines, collect_imports(tree))
     except (RecursionError, MemoryError, ValueError, SyntaxError):
         return None
 
@@ -468,6 +563,8 @@ def display(path: Path, linted: str, root: Path | None) -> str:
 
 def clear() -> None:
     """Forget every module read (tests)."""
-    for module in _MODULES.values():
-        module.forget()
+    for parsed in _PARSED.values():
+        parsed.forget()
+    _PARSED.clear()
     _MODULES.clear()
+    _HASHES.clear()

@@ -122,6 +122,141 @@ def summarize(module: ast.Module, lines, imports=None, classes=None, functions=N
     return out
 
 
+class Table:
+    """The summaries ``summarize`` gives, each computed only when a call site asks for it
+    (``get``), and kept. The source-order rule holds as if all were computed in order: the walk
+    of a function sees only the summaries of the functions before it (``Visible``), so a call of
+    one defined later (or of itself) stays unknown, and an answer never depends on which was
+    asked first."""
+
+    def __init__(self, module: ast.Module, lines, imports, classes, functions, prepare):
+        self.module, self.lines, self.imports = module, lines, imports
+        self.classes, self.functions = classes, functions
+        self._prepare = prepare  # () -> the globals a silent walk of the top level binds, or None
+        self._globals = self._failed = None
+        # slot: (node, class info, [(key, conditional)]) in the order summarize meets them; a
+        # conditional key (a forward's ``Class``) is bound only where no earlier slot bound it.
+        self.slots: list = []
+        self.by_key: dict[str, list[int]] = {}
+        self.done: dict[int, Summary | None] = {}
+        for stmt in module.body:
+            if type(stmt) in FUNCTIONS:
+                self._slot(stmt, None, [(stmt.name, False)])
+            elif type(stmt) is ast.ClassDef:
+                cls = classes.get(stmt.name)
+                if cls is None:
+                    continue
+                for inner in stmt.body:
+                    if type(inner) not in FUNCTIONS or not _plain_method(inner):
+                        continue
+                    keys = [(f"{stmt.name}.{inner.name}", False)]
+                    if inner.name == "__call__":
+                        keys.append((stmt.name, False))
+                    elif inner.name == "forward":
+                        keys.append((stmt.name, True))
+                    self._slot(inner, cls, keys)
+        self.on_summary = None  # called with each summary computed (project registers its nodes)
+
+    def _slot(self, node, cls, keys) -> None:
+        index = len(self.slots)
+        self.slots.append((node, cls, keys))
+        for key, _ in keys:
+            self.by_key.setdefault(key, []).append(index)
+
+    def get(self, key: str, limit: int | None = None):
+        """What ``summarize(...)[key]`` was once the slots before ``limit`` (all: None) ran."""
+        slots = self.by_key.get(key)
+        if not slots:
+            return None
+        for index in reversed(slots):
+            if limit is not None and index >= limit:
+                continue
+            summary = self.summary_at(index)
+            if summary is None:
+                continue
+            if any(k == key and conditional for k, conditional in self.slots[index][2]) \
+                    and self.get(key, index) is not None:
+                continue  # the forward's key was already bound: the earlier binding stands
+            return summary
+        return None
+
+    def summary_at(self, index: int):
+        if index in self.done:
+            return self.done[index]
+        self.done[index] = None  # (a recursive ask finds nothing, as in source order)
+        if self._globals is None and not self._failed:
+            self._globals = _deep(self._prepare)
+            self._failed = self._globals is None
+        if self._failed:
+            return None
+        node, cls, _ = self.slots[index]
+        summary = _deep(lambda: _one(self, node, cls, index))
+        self.done[index] = summary
+        if summary is not None and self.on_summary is not None:
+            self.on_summary(summary)
+        return summary
+
+
+class Visible:
+    """The summaries a walk in source order sees: those of the slots before ``limit``."""
+
+    __slots__ = ("table", "limit")
+
+    def __init__(self, table: Table, limit: int):
+        self.table, self.limit = table, limit
+
+    def get(self, key: str, default=None):
+        found = self.table.get(key, self.limit)
+        return default if found is None else found
+
+
+def _deep(run):
+    """Run a summary walk asked for from inside another walk with the stack headroom it has when
+    summaries are computed up front: nested asks must not hit the recursion limit sooner."""
+    import sys
+
+    depth = 0
+    frame = sys._getframe(1)
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    global _BASE
+    old = sys.getrecursionlimit()
+    outer = _BASE is None
+    if outer:
+        _BASE = old
+    sys.setrecursionlimit(max(old, _BASE + depth))
+    try:
+        return run()
+    finally:
+        sys.setrecursionlimit(old)
+        if outer:
+            _BASE = None
+
+
+_BASE = None  # the recursion limit outside any nested summary walk
+
+
+def _one(table: Table, node, cls, index: int):
+    from gradlint.analysis import flow
+    from gradlint.analysis.facts import Function, ModuleFacts
+    from gradlint.analysis.scan import decorated_nograd
+
+    imports = table.imports
+    scratch = ModuleFacts(module=table.module, imports=imports)
+    scratch.lines = table.lines
+    scratch.summaries = Visible(table, index)  # later functions read the summaries of earlier ones
+    nograd = decorated_nograd(node, imports) or bool(
+        cls is not None and cls.nograd_call and node.name in ("forward", "__call__"))
+    function = Function(node, node.name, cls.name if cls else None, nograd=nograd)
+    walker = flow.Walker(scratch, table.classes, table.functions, table._globals, function, cls=cls)
+    try:
+        params, positional = walker.summary_body(node)
+    except RecursionError:
+        return None
+    return _read(node, cls, params, positional, scratch, walker)
+
+
 def _plain_method(node) -> bool:
     """A method called on an instance with it as the first argument."""
     for deco in node.decorator_list:
