@@ -5,7 +5,6 @@ function makes on purpose. They read the tree (with ``tree.iter_nodes``) and com
 from __future__ import annotations
 
 import ast
-import re
 
 from gradlint.analysis import saves
 from gradlint.analysis.imports import ImportTable, dotted
@@ -20,8 +19,6 @@ NOGRAD = {
 SET_GRAD_ENABLED = {"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"}
 ENABLE_GRAD = {"torch.enable_grad", "torch.autograd.enable_grad"}
 
-# Helpers that detach what they are given: `repackage_hidden(h)`, `detach_state(s)`.
-DETACHING_HELPERS = re.compile(r"detach|repackage", re.I)
 # Calls whose arguments are looked at, not computed with: a `.grad` read there is no use.
 _LOGGING = {"info", "debug", "warning", "log", "write", "add_scalar", "append", "log_dict"}
 
@@ -573,9 +570,8 @@ def detached_in(loop) -> set[str]:
                         cut_reads |= _read_names(n.func.value)
                     elif type(n) is ast.Attribute and n.attr == "data":
                         cut_reads |= _read_names(n.value)
-                    elif type(n) is ast.Call and type(n.func) is ast.Name and DETACHING_HELPERS.search(n.func.id):
-                        for arg in [*n.args, *(k.value for k in n.keywords)]:
-                            cut_reads |= _read_names(arg)
+                    # (a helper that detaches, `repackage_hidden(h)`, is known by its body: the
+                    # summary of its call carries the cut, whatever the helper is named)
                 for name in list(cut_reads):
                     cut_reads |= drawn.get(name, set())
                 if not cut_reads:
