@@ -688,9 +688,14 @@ class Walker:
                 self.born[name] = self.seq
                 if self.cls is not None and name.startswith("self.") and name.count(".") == 1 \
                         and not getattr(self, "summarizing", False):
-                    # `self.tau = tau` in __init__: what the attribute holds in the other methods
-                    seen = self.cls.assigned.get(name)
+                    # `self.tau = tau` in __init__: what the attribute holds in the other methods.
+                    # What the walk of the file assigns replaces what a walk of __init__ alone
+                    # learned before the calls that seed its parameters were seen.
+                    first = not getattr(self, "provisional", False) and name not in self.cls.walked
+                    seen = None if first else self.cls.assigned.get(name)
                     self.cls.assigned[name] = value if seen is None else seen.join(value)
+                    if first:
+                        self.cls.walked.add(name)
             else:
                 self.expr(target.value)
         elif type(target) is ast.Subscript:
@@ -876,6 +881,8 @@ class Walker:
         if head == "self" and name.count(".") == 1 and self.cls is not None:
             if name in self.cls.buffers:
                 return BUFFER
+            if not self.cls.init_walked:
+                self.walk_init(self.cls)
             seen = self.cls.assigned.get(name)
             if seen is not None and seen.plain and self.cls.attrs.get(name) is None:
                 return _plain_of(seen)  # a temperature, a size, a flag: set from numbers only
@@ -1013,6 +1020,21 @@ class Walker:
         if attr == "T" or attr == "mT":
             return base.result()
         return replace(base, saved=EMPTY, module=None, optimizer=False)
+
+    def walk_init(self, cls: ClassInfo) -> None:
+        """Learn what ``cls.__init__`` assigns its attributes (``cls.assigned``) before a method
+        that reads them is walked or summarized: a silent walk, recording no fact."""
+        cls.init_walked = True
+        if cls.init is None:
+            return
+        scratch = ModuleFacts(module=self.facts.module, imports=self.imports)
+        scratch.lines = self.facts.lines
+        scratch.forward_plain = self.facts.forward_plain
+        walker = Walker(scratch, self.classes, self.functions, self.globals,
+                        Function(cls.init, "__init__", cls.name), cls=cls)
+        walker.record = False
+        walker.provisional = True
+        walker.function_body(cls.init)
 
     def note_forward_arguments(self, qualname: str, node: ast.Call, positional) -> None:
         """What this call of a module of this file's class ``qualname`` hands its ``forward``,

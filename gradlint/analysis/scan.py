@@ -46,8 +46,12 @@ class ClassInfo:
         self.unseen_base = False  # a base class from another file that may be an nn.Module
         self.buffers: set[str] = set()  # self.x registered with register_buffer: tensors, not trained
         self.acts_as_module = False  # its body does what a module's does (acts_as_module)
-        # self.x -> what the methods walked so far assign it, joined (the flow walker fills it)
+        # self.x -> what the methods walked so far assign it, joined (the flow walker fills it,
+        # walking __init__ first when an attribute is looked up before it was: ``init``)
         self.assigned: dict = {}
+        self.init: ast.AST | None = None  # its __init__
+        self.init_walked = False
+        self.walked: set = set()  # the attributes the walk of the file has assigned
 
     @property
     def may_be_module(self) -> bool:
@@ -148,6 +152,8 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                     if type(first) is ast.Constant and type(first.value) is str:
                         # A buffer is state, not a parameter: nothing trains it.
                         info.buffers.add("self." + first.value)
+            if stmt.name == "__init__":
+                info.init = stmt
             settings = _setting_params(stmt) if stmt.name == "__init__" else set()
             for assign in iter_nodes(stmt, into_functions=False):
                 if type(assign) is not ast.Assign:
