@@ -94,6 +94,9 @@ MODULE_ITERATORS = {"children", "modules", "parameters", "named_parameters", "na
 # optimizer or scheduler has state_dict() and step(), a data loader is iterated, a config read).
 MODULE_USES = {"parameters", "named_parameters", "modules", "named_modules", "children", "named_children",
                "buffers", "named_buffers", "train", "eval", "requires_grad_", "apply", "register_forward_hook"}
+# What only an nn.Module has (a tensor has requires_grad_, an optimizer zero_grad and state_dict).
+MODULE_ONLY = {"parameters", "named_parameters", "modules", "named_modules", "children", "named_children",
+               "buffers", "named_buffers", "train", "eval", "register_forward_hook", "register_forward_pre_hook"}
 MODULE_LIKE = re.compile(r"^(?:model|net|network|module|encoder|decoder|backbone|generator|discriminator|critic|actor|policy|teacher|student|classifier|head|block|layer|[a-z]+_(?:model|net|encoder|decoder))s?$|^net(?-i:[A-Z_])", re.I)
 OPERATORS = {
     ast.Mult: ("operator.mul", "*"), ast.Pow: ("operator.pow", "**"),
@@ -279,6 +282,7 @@ class Walker:
                      if self.facts.forward_still.get((key, i)) or self.facts.forward_still.get((key, p.arg))}
         else:
             still = set()
+        uses = _module_uses(node)
         for i, param in enumerate([*params.posonlyargs, *params.args, *params.kwonlyargs]):
             name = param.arg
             key = f"{name}@{node.name}" if self.cls is None else None
@@ -289,9 +293,14 @@ class Walker:
             elif name in plain:
                 # `def forward(self, x, temperature=1.0)`, `lr: float`: a number, not an activation.
                 self.env[name] = PLAIN
-            elif MODULE_LIKE.search(name) and not (i == 0 and self.cls is not None):
-                # `def train(model, …)`: a parameter named like a model is taken to be one.
-                # Scoped to the function: another function's `model` is another object.
+            elif not (i == 0 and self.cls is not None) and (
+                    key in self.facts.param_sources or uses.get(name) == "module"
+                    or (uses.get(name) == "called" and MODULE_LIKE.search(name))):
+                # A parameter that holds a model: a caller in the file hands it one
+                # (`embed(encoder, x)`), or the body uses it as one (`net.parameters()`,
+                # `model.eval()`). One only called (`encoder(x)`) may as well be a function
+                # (`loss_fn(pred, y)`): there a name like a model's adds the evidence; alone it
+                # decides nothing. Scoped to the function: another function's `model` is another.
                 self.env[name] = Value(roots=frozenset({f"{name}@{node.name}"}), live=live)
             else:
                 self.env[name] = LIVE if live else UNKNOWN
@@ -1685,6 +1694,25 @@ def _without_history(value: Value) -> Value:
     history, and a cut above it loses nothing, but it had history to lose (``lost``)."""
     return replace(value, roots=EMPTY, post=EMPTY, cuts={}, carried=EMPTY, computed=True, const=True,
                    live=False, saved=EMPTY, lost=value.lost or value.attached or value.live, tensor=True)
+
+
+def _module_uses(function: ast.AST) -> dict[str, str]:
+    """How the body uses each bare name: ``"module"`` where it takes what only an ``nn.Module``
+    has (``net.parameters()``, ``model.eval()``), ``"called"`` where it only
+    calls it (``encoder(x)``, ``net.embed(x)``)."""
+    found: dict[str, str] = {}
+    for node in iter_nodes(function, into_functions=False):
+        if type(node) is not ast.Call:
+            continue
+        func = node.func
+        if type(func) is ast.Attribute and type(func.value) is ast.Name:
+            if func.attr in MODULE_ONLY:
+                found[func.value.id] = "module"
+            else:
+                found.setdefault(func.value.id, "called")
+        elif type(func) is ast.Name:
+            found.setdefault(func.id, "called")
+    return found
 
 
 def _plain_parameters(params: ast.arguments) -> set[str]:
