@@ -354,10 +354,13 @@ class _Module:
                 self._table = _NO_SUMMARIES
                 return None
             self._table.on_summary = self.parsed.register
+        _ACTIVE.append(self.parsed)
         try:
             return self._table.get(key)
         except (RecursionError, MemoryError):
             return None
+        finally:
+            _ACTIVE.pop()
 
     def attribute_summary(self, attrs: list[str]):
         """The summary of calling the attribute path ``attrs`` of this module: a function, a
@@ -548,7 +551,15 @@ def origin(node: ast.AST):
     """The module of another file that ``node`` belongs to (it has ``path`` and ``lines``), or
     None for a node of the linted file."""
     entry = _ORIGIN.get(id(node))
-    return entry[1] if entry is not None and entry[0] is node else None
+    if entry is None or entry[0] is not node:
+        return None
+    # While a file's own functions are being summarized, its nodes are its own, not another
+    # file's (as when every summary of a file was computed before any was registered).
+    return None if entry[1] in _ACTIVE else entry[1]
+
+
+# The files whose summaries are being computed, innermost last.
+_ACTIVE: list = []
 
 
 def display(path: Path, linted: str, root: Path | None) -> str:
