@@ -1105,7 +1105,7 @@ class Walker:
 
     def binary(self, node: ast.BinOp) -> Value:
         left, right = self.expr(node.left), self.expr(node.right)
-        out = (left | right)
+        out = self.beside_itself(node, left | right)
         out = replace(out, tensor=left.tensor or right.tensor)
         if type(node.op) in OPERATORS and (left.tensor or right.tensor or left.live or right.live) \
                 and not (left.const and right.const):
@@ -1114,6 +1114,23 @@ class Walker:
             values = [left, right]
             out = self.apply_saves(qual, symbol, node, operands, values, out)
         return out
+
+    def beside_itself(self, node: ast.BinOp, out: Value) -> Value:
+        """A cut whose own operand is attached on the other side of the operation (a
+        straight-through estimator: ``hard + soft - soft.detach()``, ``x + (q - x).detach()``):
+        the value keeps that operand's history, so the cut starves nothing of it."""
+        if not out.cuts:
+            return out
+        cuts = None
+        for cut in out.cuts:
+            fact = self.facts.cuts.get(cut)
+            if fact is None:
+                continue
+            for mine, other in ((node.left, node.right), (node.right, node.left)):
+                if _within(cut, mine) and fact.tensor in _attached_names(other):
+                    cuts = cuts or dict(out.cuts)
+                    cuts[cut] = cuts[cut] | fact.upstream
+        return replace(out, cuts=cuts) if cuts else out
 
     def apply_saves(self, qual: str, shown: str, node, operands, values, out: Value) -> Value:
         """Record which operands (and whether the result) the recorded op saves for backward."""
@@ -1694,6 +1711,28 @@ def _without_history(value: Value) -> Value:
     history, and a cut above it loses nothing, but it had history to lose (``lost``)."""
     return replace(value, roots=EMPTY, post=EMPTY, cuts={}, carried=EMPTY, computed=True, const=True,
                    live=False, saved=EMPTY, lost=value.lost or value.attached or value.live, tensor=True)
+
+
+def _within(node: ast.AST, root: ast.AST) -> bool:
+    return any(inner is node for inner in iter_nodes(root))
+
+
+def _attached_names(expr: ast.AST) -> set[str]:
+    """The names and attributes ``expr`` reads other than through a ``.detach()`` or ``.data``."""
+    found: set[str] = set()
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr in ("detach", "detach_"):
+            continue
+        if type(node) is ast.Attribute and node.attr == "data":
+            continue
+        if type(node) in (ast.Name, ast.Attribute):
+            name = dotted(node)
+            if name is not None:
+                found.add(name)
+        stack.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def _module_uses(function: ast.AST) -> dict[str, str]:

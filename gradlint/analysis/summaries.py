@@ -290,8 +290,8 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
                 own_roots.add(root)
         for cut_node in value.cuts:
             fact = scratch.cuts.get(cut_node)
-            if fact is None:
-                continue
+            if fact is None or (fact.upstream and fact.upstream <= value.cuts[cut_node]):
+                continue  # (what it cut stays attached beside it in the result: nothing is starved)
             ks = frozenset(k for k in (param_index(r, method) for r in fact.upstream) if k is not None)
             cuts[cut_node] = ks
             cut_facts[cut_node] = fact
