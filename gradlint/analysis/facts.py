@@ -167,6 +167,7 @@ class ModuleFacts:
     # for every optimizer built, and per optimizer bound to a name.
     optimized: set = field(default_factory=set)
     optimizers_open: bool = False  # some optimizer's parameters could not be resolved
+    leaves: set = field(default_factory=set)  # names bound to leaves made to require grad
     intended_rebuilds: set = field(default_factory=set)
     frozen: set = field(default_factory=set)  # what the module freezes (`X.requires_grad_(False)`)
     parameters: dict = field(default_factory=dict)  # module-level function -> its parameter names

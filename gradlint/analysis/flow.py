@@ -560,7 +560,10 @@ class Walker:
             module = module_info(expr, self.imports, self.classes)
             if module is not None and not module.parameters:
                 return Value(module=module)
-            return Value(roots=frozenset({name}), module=module, tensor=module is None and self.makes_leaf(expr))
+            leaf = module is None and self.makes_leaf(expr)
+            if leaf:
+                self.facts.leaves.add(name)  # made to be trained: requires_grad=True, nn.Parameter
+            return Value(roots=frozenset({name}), module=module, tensor=leaf)
         value = self.expr(expr)
         if name is not None and type(expr) is ast.Call:
             qual = self.imports.qualname(expr.func)

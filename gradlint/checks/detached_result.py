@@ -122,6 +122,11 @@ def _optimized(cut, facts) -> bool:
     return bool(cut.keys & facts.optimized) or bool(_resolve(cut.upstream, facts) & facts.optimized)
 
 
+def _one_model(upstream, companions) -> bool:
+    """Both sides are members of the module whose method this is (``self.q`` and ``self.v``)."""
+    return any(r.startswith("self.") for r in upstream) and any(r.startswith("self.") for r in companions)
+
+
 def _named_in_optimizer(cut, facts) -> bool:
     """An optimizer is given this very module (``model.pretrained_encoder.parameters()``), not
     just the whole model around it."""
@@ -172,6 +177,13 @@ def _broken(value, facts, attached_elsewhere, program):
             continue  # a target or moving average: the file copies another network into it
         if cut.upstream & companions:
             continue  # the same trainables stay attached beside the cut (SimSiam)
+        if companions - cut.upstream and not _optimized(cut, facts) and not _one_model(cut.upstream, companions) \
+                and not cut.upstream & facts.leaves:
+            # Another model stays attached beside the cut (a policy's log-probabilities times
+            # a baseline's detached advantages): a stop-gradient between models, a bug only where
+            # what it starves is known to be trained (an optimizer holds it, or it is a leaf made
+            # to require grad).
+            continue
         if cut.kind == "no_grad" and _overlap(_resolve(cut.upstream, facts), _resolve(value.post | companions, facts)):
             continue  # the loss trains the same model through another path (targets, pseudo-labels, an RNN's state)
         if cut.kind == "no_grad" and any(node in switch.value.cuts for switch in facts.switches):
