@@ -124,6 +124,7 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
         project.view(path, imports)  # the imports, followed into the project's other files
     facts = ModuleFacts(module=module, imports=imports)
     facts.lines = lines
+    iter_nodes(module)  # the module's order first: each later walk of a node of it is a slice
     classes = scan_classes(module, imports)
     if imports.project is not None:  # classes of other files, known by their own definitions
         for key, info in imports.project.classes().items():
@@ -1539,6 +1540,9 @@ class Walker:
                 probe = Cut(cut_node, cut.kind, cut.tensor)
                 self.add_upstream(probe, upstream | own_upstream)
                 cut.keys |= probe.keys | keys_before
+                # (the callee's own trainables, a global leaf, are named as its walk names them:
+                # a summary handed on by another summary has had no walk of that callee)
+                cut.upstream |= own_upstream
             cuts[cut_node] = EMPTY
             self.facts.call_sites.setdefault(cut_node, node)  # (a cut in another file is reported here)
         roots = base.roots | own

@@ -77,10 +77,10 @@ class ImportTable:
 
 
 def collect_imports(module: ast.Module) -> ImportTable:
-    from gradlint.analysis.tree import iter_nodes
+    from gradlint.analysis.tree import statements
 
     table = ImportTable()
-    for node in iter_nodes(module):
+    for node in statements(module):
         if type(node) is ast.Import or type(node) is ast.ImportFrom:
             table.add(node)
     return table

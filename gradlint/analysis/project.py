@@ -420,7 +420,11 @@ def _renamed(held, module):
 def _owned(node: ast.AST, tree: ast.Module) -> bool:
     nodes = getattr(tree, "_gradlint_ids", None)
     if nodes is None:
-        nodes = tree._gradlint_ids = {id(n) for n in ast.walk(tree)}
+        from gradlint.analysis.tree import every_node
+
+        # The file's memoized walk where this lint made one (a summary's nodes are source
+        # nodes: the contexts and operators ast.walk would add are never asked about).
+        nodes = tree._gradlint_ids = {id(n) for n in every_node(tree)}
     return id(node) in nodes
 
 

@@ -8,7 +8,7 @@ import ast
 
 from gradlint.analysis import saves
 from gradlint.analysis.imports import ImportTable, dotted
-from gradlint.analysis.tree import iter_nodes, walk_with_ends
+from gradlint.analysis.tree import iter_nodes, statements, walk_with_ends
 from gradlint.analysis.values import ModuleInfo
 
 
@@ -166,7 +166,7 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                         else:
                             info.attrs[name] = module_info(assign.value, imports, classes)
 
-    for node in iter_nodes(module):
+    for node in statements(module):  # (classes are statements: no expression need be walked)
         if type(node) is ast.ClassDef and node.name not in classes:
             scan(node)
 

@@ -10,44 +10,79 @@ from __future__ import annotations
 import ast
 import bisect
 import contextlib
+import re
 from typing import Iterator
 
 _NOT_SOURCE = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 
 
-def _fields(cls: type) -> tuple[str, ...]:
+# Field types whose values are never nodes of the source: names, strings, numbers, contexts
+# and operators.
+_NOT_NODES = {"identifier", "string", "constant", "int", "expr_context", "operator", "unaryop",
+              "cmpop", "boolop"}
+_SIGNATURE = re.compile(r"\((.*)\)", re.S)
+_FIELD = re.compile(r"(\w+)([*?]?)\s+(\w+)")
+
+
+def _shape(cls: type) -> tuple[tuple[str, int], ...]:
+    """The fields of ``cls`` that hold source nodes, in source order, each with its kind: 1 for
+    a list of nodes (``None`` entries skipped), 0 for one node or None, 2 where the class's
+    signature does not say (checked value by value). Decided once per class, from the
+    signature ``ast`` gives each node class (``Call(expr func, expr* args, ...)``)."""
     if cls is ast.IfExp:
-        return ("body", "test", "orelse")
-    names = tuple(f for f in cls._fields if f not in ("ctx", "op", "ops", "type_comment"))
+        return (("body", 0), ("test", 0), ("orelse", 0))
+    declared = {}
+    found = _SIGNATURE.search(cls.__doc__ or "")
+    if found:
+        for kind, mark, name in _FIELD.findall(found.group(1)):
+            declared[name] = (kind, mark)
+    shape = []
+    for name in cls._fields:
+        if name in ("ctx", "op", "ops", "type_comment"):
+            continue
+        if name not in declared:
+            shape.append((name, 2))
+        elif declared[name][0] not in _NOT_NODES:
+            shape.append((name, 1 if declared[name][1] == "*" else 0))
     if cls in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
         # Decorators come first in the source.
-        names = ("decorator_list",) + tuple(f for f in names if f != "decorator_list")
-    return names
+        shape = [f for f in shape if f[0] == "decorator_list"] + [f for f in shape if f[0] != "decorator_list"]
+    return tuple(shape)
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
+_SHAPES: dict[type, tuple[tuple[str, int], ...]] = {}
 
 
-def children(node: ast.AST) -> list[ast.AST]:
-    """The node's direct children, in source order."""
-    cls = type(node)
+def _children_into(node: ast.AST, cls: type, found: list) -> None:
     if cls is ast.Dict:  # keys and values interleaved; a ``**x`` entry has no key
-        found = []
         for key, value in zip(node.keys, node.values):
             if key is not None:
                 found.append(key)
             found.append(value)
-        return found
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = _fields(cls)
-    found = []
-    for name in names:
+        return
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        shape = _SHAPES[cls] = _shape(cls)
+    for name, kind in shape:
         value = getattr(node, name, None)
-        if type(value) is list:
+        if value is None:
+            continue
+        if kind == 1 and type(value) is list:
+            for item in value:
+                if item is not None:
+                    found.append(item)
+        elif kind == 0 and type(value) is not list:
+            found.append(value)
+        elif type(value) is list:
             found.extend(v for v in value if isinstance(v, ast.AST) and not isinstance(v, _NOT_SOURCE))
         elif isinstance(value, ast.AST) and not isinstance(value, _NOT_SOURCE):
             found.append(value)
+
+
+def children(node: ast.AST) -> list[ast.AST]:
+    """The node's direct children, in source order."""
+    found: list = []
+    _children_into(node, type(node), found)
     return found
 
 
@@ -96,6 +131,50 @@ def iter_nodes(root: ast.AST, *, into_functions: bool = True) -> Iterator[ast.AS
     return iter(hit[1])
 
 
+# Where statements hold statements: a walk of these alone (no expression entered) finds every
+# import and class of a module, in the order of the full walk. An imported file of the project
+# needs those, not the order of every node of it.
+_BLOCKS = ("body", "handlers", "orelse", "finalbody", "cases")
+_BLOCK_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def statements(module: ast.Module) -> Iterator[ast.AST]:
+    """Every statement of the module at any depth (in functions and classes too; with the
+    ``except`` handlers and ``case`` clauses that hold statements), in ``iter_nodes`` order."""
+    stack = [iter(module.body)]
+    blocks = _BLOCK_FIELDS
+    while stack:
+        for stmt in stack[-1]:
+            yield stmt
+            cls = type(stmt)
+            names = blocks.get(cls)
+            if names is None:
+                names = blocks[cls] = tuple(name for name in _BLOCKS if name in cls._fields)
+            if not names:
+                continue
+            inner = [part for part in (getattr(stmt, name, None) for name in names)
+                     if type(part) is list and part]
+            if inner:
+                stack.extend(iter(part) for part in reversed(inner))
+                break
+        else:
+            stack.pop()
+
+
+def every_node(root: ast.AST) -> list[ast.AST]:
+    """``iter_nodes(root)`` as a list, reused where this block already walked ``root`` or the
+    module holding it, else walked once without remembering it (a module's order costs more to
+    build than a plain walk, and is worth it only for the scans that slice it)."""
+    if _memo is not None:
+        hit = _memo.get((id(root), True))
+        if hit is not None and hit[0] is root:
+            return hit[1]
+        found = _from_a_module(root, True)
+        if found is not None:
+            return found
+    return _walk(root, True)
+
+
 class _Order:
     """A module's nodes in walk order, with where each node's subtree ends: the walk of any node
     in it is then a slice of this one (less the bodies of nested scopes), not a walk of its own."""
@@ -106,6 +185,7 @@ class _Order:
         self.at: dict[int, int] = {}
         self.scopes: list[int] = []  # positions of the functions, lambdas and classes
         ends, at, scopes, opened = self.ends, self.at, self.scopes, []
+        shapes = _SHAPES
         stack: list = [module]
         while stack:
             node = stack.pop()
@@ -116,9 +196,28 @@ class _Order:
             nodes.append(node)
             ends.append(here + 1)
             at[id(node)] = here
-            if type(node) in SCOPES:
+            cls = type(node)
+            if cls in SCOPES:
                 scopes.append(here)
-            below = children(node)
+            # children(node), inlined: this loop visits every node of every module linted.
+            shape = shapes.get(cls)
+            if shape is None or cls is ast.Dict:
+                below = children(node)
+            else:
+                below = []
+                for name, kind in shape:
+                    value = getattr(node, name, None)
+                    if value is None:
+                        continue
+                    if kind == 1 and type(value) is list:
+                        for item in value:
+                            if item is not None:
+                                below.append(item)
+                    elif kind == 0 and type(value) is not list:
+                        below.append(value)
+                    else:
+                        _children_into(node, cls, below := [])
+                        break
             if below:
                 opened.append(here)
                 stack.append(_END)
@@ -170,10 +269,33 @@ def _walk(root: ast.AST, into_functions: bool) -> list[ast.AST]:
     # A walk of its own: outside memoized(), or of a node no memoized module holds.
     found = []
     stack = [root]
+    shapes = _SHAPES
     while stack:
         node = stack.pop()
         found.append(node)
-        if not into_functions and type(node) in SCOPES and node is not root:
+        cls = type(node)
+        if not into_functions and cls in SCOPES and node is not root:
             continue
-        stack.extend(reversed(children(node)))
+        # children(node), inlined as in _Order: the imported files' functions are walked here.
+        shape = shapes.get(cls)
+        if shape is None or cls is ast.Dict:
+            below = children(node)
+        else:
+            below = []
+            for name, kind in shape:
+                value = getattr(node, name, None)
+                if value is None:
+                    continue
+                if kind == 1 and type(value) is list:
+                    for item in value:
+                        if item is not None:
+                            below.append(item)
+                elif kind == 0 and type(value) is not list:
+                    below.append(value)
+                else:
+                    _children_into(node, cls, below := [])
+                    break
+        if below:
+            below.reverse()
+            stack.extend(below)
     return found
