@@ -338,11 +338,10 @@ def _saved_parts(returns) -> tuple:
 
 
 def _own_nodes(node):
-    """The nodes of a function's body, not those of functions or classes nested in it."""
-    stack = list(node.body)
-    while stack:
-        current = stack.pop()
-        yield current
-        for child in ast.iter_child_nodes(current):
-            if type(child) not in (*FUNCTIONS, ast.ClassDef, ast.Lambda):
-                stack.append(child)
+    """The nodes of a function's body, not those of functions or classes nested in it (a
+    statement of the body is entered even where it is a nested def: its decorators, defaults
+    and body, though not the scopes nested in those). Read from the memoized walks."""
+    from gradlint.analysis.tree import iter_nodes
+
+    for stmt in node.body:
+        yield from iter_nodes(stmt, into_functions=False)

@@ -15,7 +15,7 @@ import ast
 
 from gradlint.analysis.imports import dotted
 from gradlint.analysis.scan import _parameter_owners
-from gradlint.analysis.tree import children
+from gradlint.analysis.tree import children, iter_nodes
 from gradlint.checks import Report
 from gradlint.checks import arguments as _arguments
 from gradlint.rule import BY_CODE
@@ -122,6 +122,14 @@ def _optimized(cut, facts) -> bool:
     return bool(cut.keys & facts.optimized) or bool(_resolve(cut.upstream, facts) & facts.optimized)
 
 
+def _may_be_leaves(upstream, facts) -> bool:
+    """Some of ``upstream`` is a leaf made to require grad here, or a name imported from another
+    file (``from model import scale_a``), which may be one."""
+    names = {root.split(".")[0] for root in upstream}
+    return bool(upstream & facts.leaves) or any(name in facts.imports.names and name in facts.imports.sources
+                                                for name in names)
+
+
 def _one_model(upstream, companions) -> bool:
     """Both sides are members of the module whose method this is (``self.q`` and ``self.v``)."""
     return any(r.startswith("self.") for r in upstream) and any(r.startswith("self.") for r in companions)
@@ -178,7 +186,7 @@ def _broken(value, facts, attached_elsewhere, program):
         if cut.upstream & companions:
             continue  # the same trainables stay attached beside the cut (SimSiam)
         if companions - cut.upstream and not _optimized(cut, facts) and not _one_model(cut.upstream, companions) \
-                and not cut.upstream & facts.leaves:
+                and not _may_be_leaves(cut.upstream, facts):
             # Another model stays attached beside the cut (a policy's log-probabilities times
             # a baseline's detached advantages): a stop-gradient between models, a bug only where
             # what it starves is known to be trained (an optimizer holds it, or it is a leaf made
@@ -261,7 +269,8 @@ class _Program:
         self.instances: dict[str, set[str]] = {}  # class of this file -> names bound to an instance
         self.class_of: dict[int, ast.ClassDef] = {}  # method node -> its class
         self.own_classes: set[str] = set()
-        for node in ast.walk(self.module):
+        # The module's memoized walk (every fact gathered here is order-free).
+        for node in iter_nodes(self.module):
             kind = type(node)
             if kind is ast.ClassDef:
                 self.own_classes.add(node.name)
@@ -322,7 +331,7 @@ class _Program:
     def evaluates(self, fn) -> bool:
         """The function puts a model in eval mode (``model.eval()``, ``model.train(False)``):
         what it returns is a result handed out (predictions, samples), not computed with."""
-        for node in ast.walk(fn):
+        for node in iter_nodes(fn):
             if type(node) is ast.Call and isinstance(node.func, ast.Attribute):
                 if node.func.attr == "eval" and not node.args and not node.keywords:
                     return True
@@ -452,6 +461,8 @@ class _Uses:
     def __init__(self, facts, program):
         self.program = program
         self.imports = facts.imports
+        self.leaves = facts.leaves
+        self.returns = facts.returns
         self.module = facts.module
         self.units: dict[int, list[_Unit]] = {id(self.module): []}
         self.defs: dict[str, list[tuple[ast.FunctionDef, bool]]] = {}  # name -> (def, is a method)
@@ -604,6 +615,10 @@ class _Uses:
     def _trained_through(self, fn) -> bool:
         name = fn.name
         if name in ("forward", "__call__") or self.program.loss_hook(fn):
+            return True
+        if any(ret.function.node is fn and ret.value.roots & self.leaves for ret in self.returns):
+            # Its result carries history from leaves this file makes to require grad: that is
+            # what will be differentiated, here or by the file that imports it (a loss function).
             return True
         for deco in fn.decorator_list:
             expr = deco.func if isinstance(deco, ast.Call) else deco
