@@ -68,12 +68,21 @@ def root_for(path: str | None, root: str | os.PathLike | None = None) -> Path | 
     if not path or path == "-":
         return None
     folder = os.path.dirname(os.path.abspath(path))
+    key = (folder, None if root is None else os.fspath(root))
+    top = _ROOTS.get(key)
+    if top is not None:  # (the files of a folder share their root: asked once per folder)
+        return top
     if not os.path.isdir(folder):
         return None
     top = find_root(root if root is not None else folder)
     if not _within(Path(folder), top):  # a file outside the shared folder's project: its own
         top = find_root(folder)
+    if len(_ROOTS) < 4096:
+        _ROOTS[key] = top
     return top
+
+
+_ROOTS: dict[tuple, Path] = {}
 
 
 class Project:

@@ -613,7 +613,23 @@ def _read_names(expr) -> set[str]:
 
 def intended_leaves(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Module, imports: ImportTable) -> set[str]:
     """Names a function differentiates against (``autograd.grad(out, [x])``) or whose ``.grad``
-    it computes with: a leaf made there on purpose (WGAN-GP interpolates, adversarial inputs)."""
+    it computes with: a leaf made there on purpose (WGAN-GP interpolates, adversarial inputs).
+    Asked by each walk of the function (its summary, the file's walk, a silent walk): read once
+    per lint (the set is shared, not to be changed)."""
+    from gradlint.analysis import tree
+
+    memo = tree._memo
+    if memo is not None:
+        hit = memo.get(("leaves", id(node)))
+        if hit is not None and hit[0] is node and hit[1] is imports:
+            return hit[2]
+    found = _intended_leaves(node, imports)
+    if memo is not None:
+        memo[("leaves", id(node))] = (node, imports, found)
+    return found
+
+
+def _intended_leaves(node, imports: ImportTable) -> set[str]:
     found: set[str] = set()
 
     def names_in(expr) -> None:
