@@ -1517,6 +1517,10 @@ class Walker:
             inside = {r for r in (template.upstream if template else ()) if summary.method and (r == "self" or r.startswith("self."))}
             if not (upstream or own_upstream or inside):
                 continue
+            if not upstream and self.imports.project is not None and origin(cut_node) is not None:
+                # A cut in another file that starves only that file's own trainables: its own
+                # lint has all there is to know, and reports it there (or judges it intended).
+                continue
             cut = self.facts.cuts.get(cut_node)
             if cut is None:
                 # (the loop of the call: state handed through a helper that detaches it each

@@ -67,6 +67,9 @@ def check(facts):
                     continue  # only a forward's whole output cut from its own input is that sure
                 if not uses.trained_through(fn.node):
                     continue  # an export: features for a probe, kNN, a plot; nothing here trains with it
+                if cut.function is not None and cut.function.node is not fn.node and any(
+                        other.function.node is cut.function.node and cut.node in other.value.cuts for other in facts.returns):
+                    continue  # the function the cut is in returns it too: named there
                 yield from _report_return(cut, fn, reported, program)
 
     for site in facts.backwards:
