@@ -16,7 +16,14 @@ a process and the children it reaped) and the largest sum over its processes (sa
     bash ../shared/tools/make_corpus.sh /work/.mirror /tmp/corpus
     python bench/corpus.py /tmp/corpus [--runs 3]
 
-Targets: cold <= 0.25 x floor, warm <= 1.0 s, peak RSS < 400 MB.
+It also runs cold once over half the corpus (the first half of its top-level folders, one
+repository each in a corpus made by the scripts below) and compares the peak resident sets: memory
+must stay flat as the corpus grows (the whole within 1.25x the half).
+
+    bash ../shared/tools/make_corpus.sh /work/.mirror /tmp/corpus    # 7 repositories
+    bash bench/make_corpus2.sh /work/.mirror /tmp/corpus2             # 14 others
+
+Targets: cold <= 0.25 x floor, warm <= 0.25 s, peak RSS < 400 MB and flat.
 """
 from __future__ import annotations
 
@@ -32,7 +39,7 @@ import threading
 import time
 from pathlib import Path
 
-COLD_RATIO, WARM_SECONDS, RSS_MB = 0.25, 1.0, 400
+COLD_RATIO, WARM_SECONDS, RSS_MB, RSS_GROWTH = 0.25, 0.25, 400, 1.25
 
 FLOOR = """\
 import pathlib, sys
@@ -123,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  run {run + 1}: cold {colds[-1]:.2f} s, warm {warms[-1]:.2f} s, floor {floors[-1]:.2f} s",
                   flush=True)
         uncached = measure([*check[:-3], "--no-cache", "-j", "1", str(args.folder)])[3]
+        parts = sorted(p for p in args.folder.iterdir() if p.is_dir())
+        half = [str(p) for p in parts[:max(1, (len(parts) + 1) // 2)]] or [str(args.folder)]
+        half_rss = measure([*check[:-3], "--no-cache", *half])[1]
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     cold, warm, base = (statistics.median(x) for x in (colds, warms, floors))
@@ -132,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         ("cold", cold / base <= COLD_RATIO),
         ("warm", warm <= WARM_SECONDS),
         ("rss", max(rss) < RSS_MB),
+        ("flat", max(rss) <= RSS_GROWTH * half_rss),
         ("same", same),
     ]
     print(f"{args.folder}: median of {args.runs} runs, {os.cpu_count()} CPUs")
@@ -140,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  gradlint warm                  {warm:7.2f} s   (target <= {WARM_SECONDS} s wall)")
     print(f"  peak RSS of the cold run       {max(rss):7.0f} MB  largest process (target < {RSS_MB} MB); "
           f"{max(tree):.0f} MB summed over its processes")
+    print(f"  peak RSS over half the corpus  {half_rss:7.0f} MB  ({len(half)} of {len(parts)} folders; "
+          f"the whole within {RSS_GROWTH}x: {max(rss) / half_rss:.2f}x)")
     print(f"  findings                       {findings:7d}     "
           f"{'identical' if same else 'DIFFERENT'} cold, warm and --no-cache -j 1")
     print("  targets: " + ", ".join(f"{name} {'met' if ok else 'NOT met'}" for name, ok in results))

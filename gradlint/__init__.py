@@ -1,7 +1,7 @@
 """gradlint: a linter for PyTorch autograd bugs.
 
 The public names are loaded on first use, so ``import gradlint`` (and ``gradlint --version``)
-stays cheap: no libcst parse machinery, and never torch.
+stays cheap: no analysis, and never torch.
 """
 from __future__ import annotations
 

@@ -12,7 +12,12 @@ three most recently written (two installs, a project's and a pre-commit hook's, 
 cache). gradlint writes only into a cache folder it made (its ``CACHEDIR.TAG``) or an empty one. An entry's
 key is a hash of the file's absolute path and the codes that run on it (its selection after
 per-file-ignores); its first hex digit names its pack. The entry holds the path, the hash of the
-file's bytes and its findings (without verdicts: the dynamic pass always runs fresh). An edit
+file's bytes, its findings (without verdicts: the dynamic pass always runs fresh), the project
+root its imports were resolved in, and the path and hash of each other file of the project whose
+summaries the findings used (``analysis.project``): an entry is a hit only while every one of
+them hashes the same (a warm run reads and hashes them, once per run each, and parses nothing).
+A module created since, which an import would now find first, is not noticed until the
+importing file or one of its recorded files changes. An edit
 replaces the file's entry, so entries do not pile up as files change, and a pack that is written
 drops the entries of files that no longer exist.
 
@@ -29,7 +34,6 @@ file) is a miss, and is rewritten after the file is linted. Failing to write is 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
 import re
@@ -57,8 +61,8 @@ _FIELDS = ("cell", "line", "column", "code", "end_line", "end_column", "name", "
 def fingerprint(package: Path | None = None) -> str:
     """A hash of what decides findings besides the file and its codes: gradlint's version, the
     size and modification time of each ``.py`` and ``.json`` file of its package (``package``,
-    default: the installed one; an edited development checkout is new code), libcst's version
-    file, and the Python version (which decides what is a syntax error). About a millisecond:
+    default: the installed one; an edited development checkout is new code), and the Python
+    version (whose parser decides what is a syntax error and builds the tree analysed). About a millisecond:
     nothing is imported or read."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(f"{__version__}\0{sys.version}\0".encode())
@@ -68,9 +72,6 @@ def fingerprint(package: Path | None = None) -> str:
         for name in sorted(files):
             if name.endswith((".py", ".json")):
                 _stamp(digest, os.path.join(folder, name), package)
-    spec = importlib.util.find_spec("libcst")  # found, not imported
-    if spec is not None and spec.origin:
-        _stamp(digest, os.path.join(os.path.dirname(spec.origin), "_version.py"), None)
     return digest.hexdigest()
 
 
@@ -100,6 +101,7 @@ class Cache:
     fingerprint: str = field(default_factory=lambda: fingerprint())
     _packs: dict = field(default_factory=dict, compare=False, repr=False)  # pack -> {key: entry}
     _changed: dict = field(default_factory=dict, compare=False, repr=False)  # pack -> {key: entry}
+    _hashes: dict = field(default_factory=dict, compare=False, repr=False)  # path -> hash (this run)
 
     @property
     def namespace(self) -> Path:
@@ -110,24 +112,38 @@ class Cache:
         path = os.path.abspath(name)
         return hashlib.blake2b(f"{path}\0{','.join(sorted(codes))}".encode(), digest_size=16).hexdigest(), path
 
-    def get(self, name: str, codes: frozenset[str], digest: str) -> list[Finding] | None:
+    def get(self, name: str, codes: frozenset[str], digest: str, root: str | None = None) -> list[Finding] | None:
         """The cached findings of the file ``name`` whose bytes hash to ``digest`` (see
-        ``content_hash``) when linted with ``codes``; None on a miss, including an entry that is
-        unreadable, corrupt or not gradlint's."""
+        ``content_hash``) when linted with ``codes`` and its imports resolved in the project
+        ``root``, while the other files they were computed from are unchanged; None on a miss,
+        including an entry that is unreadable, corrupt or not gradlint's."""
         key, _ = self._key(name, codes)
         entry = self._pack(key[0]).get(key)
         try:
-            if entry["hash"] != digest:
+            if entry["hash"] != digest or entry.get("root") != root:
+                return None
+            deps = entry.get("deps", {})
+            if not isinstance(deps, dict) or any(self._hash(path) != known for path, known in deps.items()):
                 return None
             return [_load(name, item) for item in entry["findings"]]
         except (ValueError, TypeError, KeyError, AttributeError):
             return None
 
-    def put(self, name: str, codes: frozenset[str], digest: str, findings: list[Finding]) -> None:
-        """Keep ``findings`` for the file, to be written by ``save``."""
+    def _hash(self, path: str) -> str | None:
+        """The hash of a file's bytes now (None: gone or unreadable), read once per run."""
+        if path not in self._hashes:
+            data = read_regular(path) if isinstance(path, str) else None
+            self._hashes[path] = None if data is None else content_hash(data)
+        return self._hashes[path]
+
+    def put(self, name: str, codes: frozenset[str], digest: str, findings: list[Finding],
+            deps: dict[str, str] | None = None, root: str | None = None) -> None:
+        """Keep ``findings`` for the file, to be written by ``save``, with the project root its
+        imports were resolved in and the files (path -> hash) the findings were computed from."""
         key, path = self._key(name, codes)
         self._changed.setdefault(key[0], {})[key] = {
-            "path": path, "hash": digest, "findings": [_dump(f) for f in findings]}
+            "path": path, "hash": digest, "findings": [_dump(f) for f in findings],
+            "root": root, "deps": dict(deps or {})}
 
     def save(self) -> str | None:
         """Write the packs ``put`` changed; a one-line warning if one could not be written (the

@@ -273,7 +273,7 @@ def _check(args: argparse.Namespace) -> int:
 
     result = runner.run(targets, lambda name: config.codes_for(name, codes),
                         jobs=args.jobs or parallel.default_jobs(), cache=_cache(args, config),
-                        progress=progress.bar)
+                        progress=progress.bar, root=_project(args))
     errors.extend(result.errors)
     for warning in result.warnings:
         print(f"gradlint: warning: {warning}", file=sys.stderr)

@@ -1,4 +1,4 @@
-"""Lint one module: parse (libcst, once) → facts (``analysis``) → checks → suppressions.
+"""Lint one module: parse (``ast``, once) → facts (``analysis``) → checks → suppressions.
 
 The engine never imports torch and never executes the code it reads.
 """
@@ -6,18 +6,17 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import contextvars
 import dataclasses
 import gc
+import importlib.util
 import re
 import sys
 from collections.abc import Callable
 from typing import NamedTuple
 from itertools import accumulate
 
-import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
-
-from gradlint import prefilter, suppression
+from gradlint import suppression
 from gradlint.finding import Finding
 from gradlint.rule import BY_CODE, DEFAULT_CODES
 
@@ -27,30 +26,61 @@ Locate = Callable[[int], tuple[int, int]]
 
 
 def lint_source(source: str | bytes, path: str, codes: frozenset[str] | None = None,
-                locate: Locate | None = None) -> list[Finding]:
+                locate: Locate | None = None, *, project=None,
+                dependencies: dict[str, str] | None = None) -> list[Finding]:
     """Findings for one module's source, sorted, with ``# noqa`` suppressions applied.
 
     ``codes`` limits the rules that run (default: every rule but the off-by-default GL900). A
     module that does not parse yields a single GL000 finding instead of raising, and one that
-    Python accepts but gradlint's parser does not read (past ``MAX_TOKENS``, ``MAX_LINES``,
-    ``MAX_STATEMENTS_PER_LINE`` or ``MAX_DEPTH``, or syntax libcst does not know) a single GL010
-    finding; GL900 judges nothing in either.
+    Python accepts but gradlint does not analyse (past ``MAX_TOKENS``, ``MAX_LINES``,
+    ``MAX_STATEMENTS_PER_LINE`` or ``MAX_DEPTH``) a single GL010 finding; GL900 judges nothing
+    in either.
 
     ``locate`` is given for a module joined from a notebook's cells (``gradlint.notebook``):
     the findings then carry their ``cell`` and that cell's own lines, and a message names a line
     of another cell as ``cell 2, line 4`` (suppressions are read from the joined text, whose lines
     are the cells' lines).
+
+    Imports of the project's own files are followed (``analysis.project``): what an imported
+    function or class does is read from that file at its call sites here, and the findings stay
+    in this file, naming a line of the other as ``helpers.py, line 19``. ``project``: the folder
+    the linted paths share (the project root is the nearest folder above it with pyproject.toml,
+    setup.py, setup.cfg or .git), a ``project.Project``, None for the folder of ``path``, or False
+    to read the file alone (``path`` "-" is always alone). ``dependencies``, when given, is
+    filled with the path and content hash of every other file the findings were computed from.
     """
     codes = DEFAULT_CODES if codes is None else codes
     text = source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source
+    from gradlint.analysis import project as projects
+
+    if project is None and dependencies is None:
+        project, dependencies = _FOLLOWING.get()
+    if project is not False and not isinstance(project, projects.Project):
+        project = projects.for_file(path, project)
     with _recursion_limit(8 * MAX_DEPTH), _collector_paused():
-        found = _lint(source, text, path, codes, locate)
+        found = _lint(source, text, path, codes, locate, project or None, dependencies)
     return sorted(_in_cell(f, locate) for f in found) if locate is not None else found
+
+
+# What ``following`` sets for the lints run inside it: (project, dependencies).
+_FOLLOWING: contextvars.ContextVar = contextvars.ContextVar("gradlint_following", default=(None, None))
+
+
+@contextlib.contextmanager
+def following(project=None, dependencies: dict | None = None):
+    """``lint_source``'s ``project`` and ``dependencies`` for the lints run inside the block
+    that do not give their own (the runner's: a caller that wraps ``lint_source`` keeps its
+    three-argument call)."""
+    token = _FOLLOWING.set((project, dependencies))
+    try:
+        yield
+    finally:
+        _FOLLOWING.reset(token)
 
 
 @contextlib.contextmanager
 def _recursion_limit(limit: int):
-    """The analysis and libcst's code generation recurse a few frames per level of nesting."""
+    """The analysis recurses a few frames per level of nesting."""
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, limit))
     try:
@@ -61,10 +91,10 @@ def _recursion_limit(limit: int):
 
 @contextlib.contextmanager
 def _collector_paused():
-    """The parses build hundreds of thousands of objects per module, each of which counts toward
-    a cyclic collection that would find next to nothing: the trees and facts go by reference
-    counting (the prefilter breaks its one cycle, ``Scan.clear``). Collections resume after the
-    module (a sixth of a corpus run's time went to them)."""
+    """The parse and the analysis build hundreds of thousands of objects per module, each of
+    which counts toward a cyclic collection that would find next to nothing: the trees and facts
+    go by reference counting. Collections resume after the module (a sixth of a corpus run's time
+    went to them)."""
     if not gc.isenabled():
         yield
         return
@@ -75,73 +105,30 @@ def _collector_paused():
         gc.enable()
 
 
-def _lint(source: str | bytes, text: str, path: str, codes: frozenset[str], locate: Locate | None) -> list[Finding]:
+def _lint(source: str | bytes, text: str, path: str, codes: frozenset[str], locate: Locate | None,
+          project=None, dependencies: dict | None = None) -> list[Finding]:
     tree, unreadable = _read_ast(source)
-    module = None
-    if unreadable is None:
-        filtered = prefilter.enabled()
-        if not filtered or _may_report(text, tree, codes):
-            module, failure = _parse(source)
-            # Python accepts the file but libcst cannot read it. That costs a finding only where
-            # some rule could report; the filter is asked here too when it is off, so the output
-            # never depends on it (docs/design.md, "Robustness"). On a grammar libcst does not
-            # know, where the filter is never trusted, it always costs one.
-            if failure is not None and (filtered or not prefilter.grammar_known()
-                                        or _may_report(text, tree, codes)):
-                unreadable = failure
     if unreadable is not None:
         found = [not_checked(path, unreadable.line, unreadable.column, unreadable.message,
                              code=unreadable.code, hint=unreadable.hint)] if unreadable.code in codes else []
         return suppression.apply(found, text)
-    # Without a module no rule can report here (the prefilter said so): GL900 judges against none.
-    found = _run_checks(module, path, codes, locate) if module is not None else []
+    found = _run_checks(tree, _as_python_reads(source, text), path, codes, locate, project, dependencies)
     if suppression.UNUSED in codes:  # judged on the findings before any is suppressed
         found += suppression.unused(found, text, path, codes)
     return sorted(suppression.apply(found, text))
 
 
-def _parse(source: str | bytes) -> tuple[cst.Module | None, Unreadable | None]:
-    """libcst's module, or why it cannot read this module that Python accepted."""
-    try:
-        return cst.parse_module(source), None
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException as err:  # its Rust parser's panics are BaseExceptions (PanicException)
-        # At line 1, in libcst's own words: where its parser gives up is often a line past the
-        # construct it does not read, while its message names the place ("error at 2:8"; the
-        # tokens it expected there, a list of thirty, are left out).
-        text = getattr(err, "message", None) or str(err)
-        reason = (text.strip().splitlines() or [type(err).__name__])[0].split(": expected one of ")[0]
-        if len(reason) > REASON_MAX:
-            reason = reason[:REASON_MAX - 1].rstrip(" ,") + "…"
-        return None, Unreadable(NOT_CHECKED, 1, 1, f"the file was not checked: gradlint's parser "
-                                                   f"(libcst) cannot read this file, which Python "
-                                                   f"accepts: {reason}", PARSER_LIMIT)
-
-
-def _may_report(text: str, tree: ast.Module, codes: frozenset[str]) -> bool:
-    """The prefilter's answer; yes if it fails: a bug there may cost time, never a finding."""
-    try:
-        return prefilter.may_report(text, tree, codes)
-    except Exception:  # (tests call prefilter.may_report itself, where a failure shows)
-        return True
-
-
-# What a file that Python accepts must stay within to be given to libcst, and why it was not
-# (GL010). Measured (docs/design.md, "Costs"): libcst's tree takes 2-3 KB of memory per token
-# and up to 60 µs to build on a loaded machine, so a file is read up to 150,000 tokens (~400 MB,
-# under 10 s; the largest file of the corpus has 82,124); 20,000 lines (corpus: 4,922); and 1,000 statements on
-# one line (the analysis costs grow with statements times the line's length there: 10,000
-# `;`-joined statements took 2.4 GB; corpus: 2). libcst's native parser crashes the process on
-# expressions nested some thousands deep (LibCST issues #619, #1000), and the analysis recurses
-# once per level, so a module nested deeper than MAX_DEPTH is reported instead of read.
-# (Python itself stops at 200 parentheses.)
+# What a file that Python accepts must stay within to be analysed, and why it was not (GL010):
+# docs/design.md, "Costs". A file is read up to 150,000 tokens (the largest file of the corpus
+# has 82,124) and 20,000 lines (corpus: 4,922): past them it is generated or data; 1,000
+# statements on one line (the analysis costs grow with statements times the line's length
+# there; corpus: 2). The analysis recurses once per level, so a module nested deeper than
+# MAX_DEPTH is reported instead of read. (Python itself stops at 200 parentheses.)
 MAX_TOKENS = 150_000
 MAX_LINES = 20_000
 MAX_STATEMENTS_PER_LINE = 1_000
 MAX_DEPTH = 1000
 NOT_CHECKED = "GL010"
-REASON_MAX = 120  # characters of libcst's reason kept
 # A token as counted here: a run of word characters (any non-ASCII byte counts as one) or any
 # other character that is not a space. Words inside strings and comments count too, so this over-
 # counts, never under: a file has at most one such token per byte.
@@ -158,17 +145,14 @@ class Unreadable(NamedTuple):
     hint: str | None = None  # None: the code's usual one (``not_checked``)
 
 
-# What to do about a file past the limits, and about one libcst cannot read.
+# What to do about a file past the limits.
 TOO_COSTLY = "a generated or data file belongs in `extend-exclude`; split a hand-written one"
-PARSER_LIMIT = "nothing to fix if Python runs it: gradlint's parser does not read this yet"
 
 
 def _read_ast(source: str | bytes) -> tuple[ast.Module | None, Unreadable | None]:
     """(the module's ``ast``, None) when it can be read; (None, (code, line, column, message))
-    when it cannot: GL000 in Python's own words, GL010 past the limits above. Python's parser
-    goes first: it is an order of magnitude faster than libcst, names the error plainly, measures
-    the nesting before libcst could crash on it, and its tree is what the prefilter reads. Only
-    the limits that need no tree are checked before it (a 9 MB file costs ``ast`` 12 s)."""
+    when it cannot: GL000 in Python's own words, GL010 past the limits above. Only the limits
+    that need no tree are checked before the parse (a 9 MB file costs ``ast`` 12 s)."""
     data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
     beyond = _beyond_size(data)
     if beyond is not None:
@@ -189,7 +173,7 @@ def _read_ast(source: str | bytes) -> tuple[ast.Module | None, Unreadable | None
     return tree, None
 
 
-# `python -m py_compile` runs at Python's default recursion limit; the lint raises it for libcst.
+# `python -m py_compile` runs at Python's default recursion limit; the lint raises it for the analysis.
 PYTHON_RECURSION_LIMIT = 1000
 
 
@@ -354,37 +338,80 @@ def _in_cell(finding: Finding, locate: Locate) -> Finding:
     return dataclasses.replace(finding, cell=cell, line=line, end_line=end_line, end_column=end_column)
 
 
-def _run_checks(module: cst.Module, path: str, codes: frozenset[str], locate: Locate | None) -> list[Finding]:
+def _run_checks(tree: ast.Module, text: str, path: str, codes: frozenset[str], locate: Locate | None,
+                project=None, dependencies: dict | None = None) -> list[Finding]:
     from gradlint.analysis.facts import module_facts
+    from gradlint.analysis.project import display, origin
     from gradlint.analysis.tree import memoized
     from gradlint.checks import CHECKS
 
     with memoized():
-        facts = module_facts(module)
+        facts = module_facts(tree, text, project=project, path=path if project is not None else None)
         reports = [r for check in CHECKS if check.RULE.code in codes for r in check.check(facts)]
+    view = facts.imports.project
+    if dependencies is not None and view is not None:
+        dependencies.update(view.dependencies())
     if not reports:
         return []
-    # Positions cost a whole code-generation pass, so they are computed only for modules that
-    # have something to report, on the very tree the facts were read from.
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    lines = facts.lines
+    root = project.root if project is not None else None
     found = []
     for report in reports:
-        rng = positions[report.node]
+        node, message, details = report.node, report.message, dict(report.details)
+        other = origin(node) if view is not None else None
+        if other is not None:
+            # A fact of another file, reached through a call here: the finding is the call's.
+            site = facts.call_sites.get(node)
+            if site is None:
+                continue
+            shown = display(other.path, path, root)
+            callee = facts.code(site.func) if isinstance(site, ast.Call) else facts.code(site)
+            message = f"{message} (at {shown}, line {node.lineno}, inside `{callee}(…)` called here)"
+            details.update(origin_path=shown, origin_line=node.lineno)
+            node = site
+        line, column, end_line, end_column = _span(node, lines)
         rule = report.rule
-        message, details = report.message, dict(report.details)
         for key, nodes in report.refs.items():
             nodes = nodes if isinstance(nodes, (tuple, list, frozenset, set)) else (nodes,)
-            line = min(positions[n].start.line for n in nodes)
-            where = f"line {line}"
-            if locate is not None:  # a notebook: the line within its cell, and the cell if another
-                (cell, line), here = locate(line), locate(rng.start.line)[0]
-                where = f"line {line}" if cell == here else f"cell {cell}, line {line}"
+            first = min(nodes, key=lambda n: n.lineno)
+            ref_line = first.lineno
+            where = f"line {ref_line}"
+            elsewhere = origin(first) if view is not None else None
+            if elsewhere is not None:  # a line of another file of the project
+                where = f"{display(elsewhere.path, path, root)}, line {ref_line}"
+                details[f"{key}_path"] = display(elsewhere.path, path, root)
+            elif locate is not None:  # a notebook: the line within its cell, and the cell if another
+                (cell, ref_line), here = locate(ref_line), locate(line)[0]
+                where = f"line {ref_line}" if cell == here else f"cell {cell}, line {ref_line}"
                 details[f"{key}_cell"] = cell
-            message = message.replace("line {" + key + "}", where).replace("{" + key + "}", str(line))
-            details[f"{key}_line"] = line
+            message = message.replace("line {" + key + "}", where).replace("{" + key + "}", str(ref_line))
+            details[f"{key}_line"] = ref_line
         found.append(Finding(
-            path=path, line=rng.start.line, column=rng.start.column + 1, code=rule.code,
-            end_line=rng.end.line, end_column=rng.end.column + 1, name=rule.name,
+            path=path, line=line, column=column, code=rule.code,
+            end_line=end_line, end_column=end_column, name=rule.name,
             message=message, hint=report.hint, severity=rule.severity, details=details,
         ))
     return found
+
+
+def _as_python_reads(source: str | bytes, text: str) -> str:
+    """The text ``ast`` parsed, whose columns its nodes count: bytes decoded by their coding
+    cookie, without a byte order mark."""
+    if isinstance(source, str):
+        return source
+    try:
+        return importlib.util.decode_source(source)
+    except (SyntaxError, LookupError, UnicodeDecodeError):
+        return text
+
+
+def _span(node: ast.AST, lines: list[str]) -> tuple[int, int, int, int]:
+    """A node's 1-based (line, column, end line, end column), columns in characters (``ast``
+    counts them in UTF-8 bytes)."""
+    return (node.lineno, _characters(lines, node.lineno, node.col_offset) + 1,
+            node.end_lineno, _characters(lines, node.end_lineno, node.end_col_offset) + 1)
+
+
+def _characters(lines: list[str], line: int, offset: int) -> int:
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    return offset if text.isascii() else len(text.encode()[:offset].decode(errors="replace"))

@@ -26,8 +26,9 @@ class Plugin:
     version = __version__
 
     # flake8 passes arguments by parameter name. ``tree`` marks this as a plugin that runs once
-    # per file, after flake8 parsed it; the analysis reads the text instead (libcst keeps what
-    # ``ast`` drops), from ``lines``, which flake8 has already read and decoded, stdin included.
+    # per file, after flake8 parsed it; the engine reads the text instead (it parses it with the
+    # limits of its own guard), from ``lines``, which flake8 has already read and decoded, stdin
+    # included.
     def __init__(self, tree: ast.AST, lines: list[str], filename: str) -> None:
         self.lines = lines
         self.filename = filename

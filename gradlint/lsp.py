@@ -477,7 +477,7 @@ except Exception as err:
 
 class _Worker:
     """A child process that lints the texts it is sent, one at a time. The memory a parse takes
-    and any crash of the engine (libcst's native parser can abort its process) stay there."""
+    and any crash of the engine stay there."""
 
     def __init__(self) -> None:
         # stderr is the server's: the editor's log.

@@ -6,7 +6,7 @@ caller keeps the cache) and, for files with findings, the texts they count in. T
 file is left to run alone at the end. The caller sorts what comes back, so the output never
 depends on which worker finished first.
 
-A worker that dies (the kernel's out-of-memory killer, libcst's parser aborting, a signal) breaks
+A worker that dies (the kernel's out-of-memory killer, an abort, a signal) breaks
 the pool, and does not hang it (``concurrent.futures`` notices the dead process, where
 ``multiprocessing.Pool`` would wait for it forever). Each worker notes in shared memory which file
 it is in; the files the workers were in are then checked again one by one, each in a process of
@@ -61,8 +61,8 @@ def check_all(jobs: list[runner.Job], workers: int, hashed: bool = False) -> Ite
 
     method = start_method()
     if method == "fork":
-        # Imported once, here, and inherited by every worker: importing libcst (~0.1 s) and the
-        # analysis in each worker instead would cost a short run more than the pool saves.
+        # Imported once, here, and inherited by every worker: importing the analysis in each
+        # worker instead would cost a short run more than the pool saves.
         for name in WARM:
             importlib.import_module(name)
         gc.freeze()  # what the workers inherit stays shared: their collections never copy it
@@ -155,7 +155,7 @@ def _death(status: int | None) -> str:
         except ValueError:
             name = f"signal {-status}"
         why = {"SIGKILL": " (perhaps for lack of memory)",
-               "SIGABRT": " (libcst's parser aborts when it runs out of memory)"}.get(name, "")
+               "SIGABRT": " (an abort: perhaps for lack of memory)"}.get(name, "")
         return f"was killed by {name}{why}"
     return f"exited with status {status} before answering"
 

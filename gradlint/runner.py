@@ -14,11 +14,11 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, ContextManager
 
-# The engine (and libcst with it) is imported by the first file that needs linting, so a run
+# The engine (and the analysis with it) is imported by the first file that needs linting, so a run
 # that finds every file in the cache never loads it.
 from gradlint import files, notebook, suppression
 from gradlint.discovery import discover
@@ -41,6 +41,9 @@ class Target:
     name: str
     path: Path | None = None  # the regular file the bytes are from; None: stdin or a pipe, never cached
     source: bytes | None = None  # the bytes, when already read (else read from ``path``)
+    # The folder the linted paths share: the file's imports of the project's own files are
+    # followed in the project found there (``analysis.project.for_file``); None: its own folder's.
+    root: str | None = None
 
 
 @dataclass
@@ -63,6 +66,9 @@ class Outcome:
     texts: dict = field(default_factory=dict)
     error: str | None = None
     digest: str | None = None  # the hash of the bytes linted, for the cache
+    # The other files of the project whose summaries the findings used: path -> hash (the cache
+    # keeps them, and reuses the findings only while they are unchanged).
+    deps: dict = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)  # codes of its suppressions naming no rule
 
 
@@ -82,7 +88,7 @@ Progress = Callable[[int], ContextManager[Callable[[int], None]]]
 
 
 def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]], *, jobs: int = 1,
-        cache: Cache | None = None, progress: Progress | None = None) -> Run:
+        cache: Cache | None = None, progress: Progress | None = None, root: str | None = None) -> Run:
     """Lint every target with the codes ``codes_for(name)`` allows; errors do not stop the run.
 
     ``cache``: findings of files whose bytes and codes are unchanged are taken from it, and
@@ -90,6 +96,8 @@ def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]], *
     processes that lint (1: this one); a pool is started only when at least
     ``parallel.POOL_MIN`` files need linting. ``progress`` is entered with the number of files
     to lint. Findings come out sorted and errors in the targets' order, whatever the jobs.
+    ``root``: the folder the linted paths share; a file's imports of the project's own files are
+    followed in the project found there (``analysis.project``), else in its own folder's.
     """
     result = Run()
     errors: list[tuple[int, str]] = []
@@ -97,9 +105,12 @@ def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]], *
     todo: list[Job] = []
     held = 0
     if cache is not None:
+        from gradlint.analysis.project import root_for
         from gradlint.cache import content_hash
     for index, target in enumerate(targets):
         codes = codes_for(target.name)
+        if root is not None and target.root is None:
+            target = replace(target, root=root)
         if cache is None or target.path is None:
             todo.append(Job(index, target, codes))
             continue
@@ -111,13 +122,13 @@ def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]], *
         if not regular:
             # A pipe (`<(cat f)`, /dev/stdin) gives its bytes once: these are the ones to lint.
             # Its path names other bytes next time, so it is never cached.
-            todo.append(Job(index, Target(target.name, source=source), codes, len(source)))
+            todo.append(Job(index, Target(target.name, source=source, root=target.root), codes, len(source)))
             continue
-        found = cache.get(target.name, codes, content_hash(source))
+        found = cache.get(target.name, codes, content_hash(source), _root_key(root_for(target.name, target.root)))
         if found is None:
             if held + len(source) <= HELD_BYTES:  # the bytes read once are the bytes linted
                 held += len(source)
-                target = Target(target.name, target.path, source)
+                target = Target(target.name, target.path, source, target.root)
             todo.append(Job(index, target, codes, len(source)))
         else:
             # A file in the cache is warned about as a linted one is: the run's stderr is the same.
@@ -129,7 +140,8 @@ def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]], *
     def done(index: int, outcome: Outcome) -> None:
         job = by_index[index]
         if cache is not None and outcome.digest is not None:
-            cache.put(job.target.name, job.codes, outcome.digest, outcome.findings)
+            cache.put(job.target.name, job.codes, outcome.digest, outcome.findings, outcome.deps,
+                      _root_key(root_for(job.target.name, job.target.root)))
         _collect(result, errors, index, outcome, notes)
 
     hashed = cache is not None
@@ -156,10 +168,14 @@ def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]], *
     return result
 
 
+def _root_key(root) -> str | None:
+    return None if root is None else str(root)
+
+
 def check(target: Target, codes: frozenset[str], hashed: bool = False) -> Outcome:
     """Read (unless its bytes are given) and lint one target, with the hash of the bytes linted
     when ``hashed`` (for the cache: bytes of a regular file; standard input and pipes are never
-    cached); never raises."""
+    cached) and the files of the project its findings used; never raises."""
     if target.source is not None:
         source, regular = target.source, target.path is not None
     else:
@@ -167,8 +183,9 @@ def check(target: Target, codes: frozenset[str], hashed: bool = False) -> Outcom
             source, regular = files.read(target.path)
         except OSError as err:
             return Outcome(error=_cannot_read(target, err))
+    deps: dict[str, str] = {}
     try:
-        found, shown = lint_file(source, target.name, codes)
+        found, shown = lint_file(source, target.name, codes, root=target.root, dependencies=deps)
     except Exception as err:  # a bug in a check must cost one file, not the whole run
         return Outcome(error=f"internal error while checking {target.name}: "
                              f"{type(err).__name__}: {err} (please report this)")
@@ -177,7 +194,7 @@ def check(target: Target, codes: frozenset[str], hashed: bool = False) -> Outcom
         from gradlint.cache import content_hash
 
         digest = content_hash(source)
-    return Outcome(found, shown if found else {}, digest=digest,
+    return Outcome(found, shown if found else {}, digest=digest, deps=deps,
                    warnings=suppression.unknown_rule_warnings(shown))
 
 
@@ -220,16 +237,24 @@ def texts(source: bytes, name: str) -> dict[str | tuple[str, int], str]:
     return {name: decode(source)}
 
 
-def lint_file(source: bytes, name: str, codes: frozenset[str]) -> tuple[list[Finding], dict]:
+def lint_file(source: bytes, name: str, codes: frozenset[str], *, root: str | None = None,
+              dependencies: dict | None = None) -> tuple[list[Finding], dict]:
     """One file's findings (sorted) and the texts their lines count in, by ``Finding.source_key``.
 
     A name ending in ``.ipynb`` is read as a Jupyter notebook (``gradlint.notebook``): its Python
     cells are linted as one module and each finding is placed in its cell. A notebook that is
     not one is GL000 at line 1; a cell that does not parse is GL000 in that cell, and the other
     cells are still checked; a notebook in another language (R, Julia) has no findings.
+    ``root`` and ``dependencies``: as for ``engine.lint_source``'s ``project`` and
+    ``dependencies`` (imports are followed from the file's folder).
     """
     from gradlint import engine
 
+    with engine.following(root, dependencies):
+        return _lint_file(engine, source, name, codes)
+
+
+def _lint_file(engine, source: bytes, name: str, codes: frozenset[str]) -> tuple[list[Finding], dict]:
     if not name.endswith(notebook.SUFFIX):
         return engine.lint_source(source, name, codes), {name: decode(source)}
     try:

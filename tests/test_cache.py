@@ -67,10 +67,10 @@ def test_warm_output_is_the_cold_output_over_every_fixture(capsys, monkeypatch, 
     assert cold == warm == uncached
 
 
-def test_a_warm_run_parses_nothing_and_never_imports_libcst(project):
+def test_a_warm_run_parses_nothing_and_never_imports_the_analysis(project):
     env = dict(os.environ, GRADLINT_CACHE_DIR=str(project / "cache"))
     script = ("import sys\nfrom gradlint import cli\ncode = cli.main(['check', '-q', '.'])\n"
-              "print(code, 'libcst' in sys.modules)")
+              "print(code, 'gradlint.analysis.flow' in sys.modules)")
     run = lambda: subprocess.run([sys.executable, "-c", script], cwd=project, env=env,  # noqa: E731
                                  capture_output=True, text=True, timeout=60)
     cold, warm = run(), run()

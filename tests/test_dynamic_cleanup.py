@@ -38,7 +38,7 @@ def first_stage(inputs):
     h = scale_a * inputs
     return h.detach()
 
-loss = (first_stage(torch.ones(3)) * 2).sum()
+loss = torch.nn.functional.mse_loss(first_stage(torch.ones(3)), torch.zeros(3))
 
 
 def wait_for(path):

@@ -1,6 +1,5 @@
-"""What is handed to libcst: Python's parser decides what is a syntax error (GL000); a file Python
-accepts but that is too costly for libcst, or that libcst cannot read, is GL010, measured without
-libcst; and none of it depends on the prefilter (GRADLINT_NO_PREFILTER=1)."""
+"""What the analysis is given: Python's parser decides what is a syntax error (GL000); a file Python
+accepts but that is past the limits the analysis is given is GL010, measured before it runs."""
 from __future__ import annotations
 
 import ast
@@ -9,42 +8,39 @@ import subprocess
 import sys
 from pathlib import Path
 
-import libcst
 import pytest
 
-from gradlint import engine, prefilter
+from gradlint import engine
+from gradlint.analysis import facts
 from gradlint.rule import resolve
 
 ALL = resolve("ALL")
 CORPUS = Path("/tmp/corpus")
-# A module the prefilter lets through, so libcst is asked to read it.
+# A module with a finding (the analysis ran on it).
 TRAINS = ("import torch\nbase = torch.ones(3, requires_grad=True)\nu = base * 4\nsq = u ** 2\nu.add_(3)\n"
           "sq.sum().backward()\n")  # GL005 at line 5
 
 
 def both(source, monkeypatch, codes=ALL) -> list:
-    """The findings with the prefilter and without it; they must be the same."""
-    monkeypatch.delenv(prefilter.DISABLE_ENV, raising=False)
-    filtered = engine.lint_source(source, "m.py", codes)
-    monkeypatch.setenv(prefilter.DISABLE_ENV, "1")
-    plain = engine.lint_source(source, "m.py", codes)
-    monkeypatch.delenv(prefilter.DISABLE_ENV)
-    assert filtered == plain
-    return filtered
+    """The findings, from text and from bytes alike."""
+    found = engine.lint_source(source, "m.py", codes)
+    other = source.encode() if isinstance(source, str) else source.decode("utf-8", "replace")
+    if isinstance(source, str) or source.isascii():
+        assert engine.lint_source(other, "m.py", codes) == found
+    return found
 
 
 @pytest.fixture
-def no_libcst(monkeypatch):
-    """The guard must decide without libcst: reaching it fails the test."""
-    def parse_module(*args, **kwargs):
-        raise AssertionError("libcst was asked to read a file past the limits")
+def no_analysis(monkeypatch):
+    """The guard must decide before the analysis: reaching it fails the test."""
+    def module_facts(*args, **kwargs):
+        raise AssertionError("a file past the limits was analysed")
 
-    monkeypatch.setattr(libcst, "parse_module", parse_module)
-    monkeypatch.setattr(engine.cst, "parse_module", parse_module)
+    monkeypatch.setattr(facts, "module_facts", module_facts)
 
 
 COSTLY = {
-    # F04/F08: a generated module of many lines (here short ones the prefilter would skip)
+    # F04/F08: a generated module of many lines
     "lines": ("x = 1\n" * (engine.MAX_LINES + 1), 1,
               f"it has {engine.MAX_LINES + 1:,} lines, more than the {engine.MAX_LINES:,} gradlint reads"),
     # a data table: few lines, many tokens
@@ -59,7 +55,7 @@ COSTLY = {
 
 
 @pytest.mark.parametrize("name", COSTLY)
-def test_a_file_too_costly_for_libcst_is_gl010_with_its_reason_and_what_to_do(name, monkeypatch, no_libcst):
+def test_a_file_too_costly_to_analyse_is_gl010_with_its_reason_and_what_to_do(name, monkeypatch, no_analysis):
     source, line, reason = COSTLY[name]
     [finding] = both(source, monkeypatch)
     assert (finding.code, finding.name, finding.line) == ("GL010", "parser-limit", line)
@@ -90,57 +86,26 @@ def test_the_statement_count_sees_every_block():
         assert found is not None and found.code == "GL010", source[:40]
 
 
-# F18: files Python accepts that libcst does not read.
+# F18: files Python accepts that libcst (gradlint's parser before the analysis ran on ``ast``) did
+# not read; they were GL010. Now they are analysed as Python reads them.
 VALID_UNREAD = {
-    "backslash before a dedent": "def huber(r):\n    \\\nreturn r\n",
-    "backslash at the end": "\r\n \\\r\n",
-    "parenthesised annotated target": "import torch\n(pars): bool = True\n" + TRAINS,
-    "bytes that are not UTF-8 in a comment": b"import torch\n# caf\xed\xb2\x80\n" + TRAINS.encode(),
+    "backslash before a dedent": ("def huber(r):\n    \\\nreturn r\n", []),
+    "backslash at the end": ("\r\n \\\r\n", []),
+    "parenthesised annotated target": ("import torch\n(pars): bool = True\n" + TRAINS, [("GL005", 7)]),
+    "bytes that are not UTF-8 in a comment": (b"import torch\n# caf\xed\xb2\x80\n" + TRAINS.encode(), [("GL005", 7)]),
 }
 
 
 @pytest.mark.parametrize("name", VALID_UNREAD)
-def test_python_decides_what_is_a_syntax_error(name, monkeypatch):
-    source = VALID_UNREAD[name]
+def test_what_python_accepts_is_analysed(name, monkeypatch):
+    source, expected = VALID_UNREAD[name]
     ast.parse(source)  # Python accepts it
-    found = both(source, monkeypatch)
-    assert all(f.code != "GL000" for f in found)
-    if prefilter.may_report(source if isinstance(source, str) else source.decode("utf-8", "replace"),
-                            ast.parse(source), ALL):
-        [finding] = found
-        assert (finding.code, finding.line, finding.column) == ("GL010", 1, 1)
-        assert "gradlint's parser (libcst) cannot read this file, which Python accepts: " in finding.message
-    else:  # no rule could report here: the file has no findings, read by libcst or not
-        assert found == []
-
-
-def test_libcsts_reason_names_the_place_without_its_list_of_expected_tokens(monkeypatch):
-    # libcst gives up at 3:9, a line past the construct; its message says "error at 2:8".
-    [finding] = both(VALID_UNREAD["parenthesised annotated target"], monkeypatch)
-    assert finding.message.endswith("which Python accepts: parser error: error at 2:8")
-
-
-def test_libcst_unread_files_are_reported_where_a_rule_could_report():
-    assert prefilter.may_report(TRAINS, ast.parse(TRAINS), ALL)
-    assert not prefilter.may_report(VALID_UNREAD["backslash before a dedent"],
-                                    ast.parse(VALID_UNREAD["backslash before a dedent"]), ALL)
+    assert [(f.code, f.line) for f in both(source, monkeypatch)] == expected
 
 
 def test_a_syntax_error_is_still_gl000_in_pythons_words(monkeypatch):
     [finding] = both("def f(:\n    pass\n", monkeypatch)
     assert finding.code == "GL000" and finding.message.startswith("syntax error, the file was not checked: ")
-
-
-def test_a_libcst_panic_is_a_finding_not_a_crash(monkeypatch):
-    class PanicException(BaseException):  # what pyo3 raises for a Rust panic
-        pass
-
-    def parse_module(*args, **kwargs):
-        raise PanicException("index out of bounds")
-
-    monkeypatch.setattr(engine.cst, "parse_module", parse_module)
-    [finding] = both(TRAINS, monkeypatch)
-    assert finding.code == "GL010" and finding.message.endswith("which Python accepts: index out of bounds")
 
 
 @pytest.mark.slow
@@ -159,8 +124,8 @@ def test_every_file_of_the_corpus_is_within_the_limits():
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS caps the address space on Linux")
 def test_a_file_past_the_limits_costs_no_other_file_its_findings_in_one_process(tmp_path):
-    # F16 at -j 1: a data table libcst would need gigabytes for, beside files with findings. Under
-    # a memory cap libcst's native parser aborted the whole process (exit 134): no output at all.
+    # F16 at -j 1: a data table past the limits, beside files with findings, under a memory cap
+    # (libcst's native parser once aborted the whole process there: exit 134, no output at all).
     for i in range(5):
         (tmp_path / f"bad_{i}.py").write_text(TRAINS)
     (tmp_path / "table.py").write_text(TRAINS + "TABLE = [" + "1," * 300_000 + "]\n")
@@ -192,21 +157,12 @@ def test_add_noqa_leaves_a_file_that_was_not_checked_as_it_is(tmp_path, capsys, 
     assert "crowded.py:7: GL010 not given a noqa: gradlint did not check the file at all" in err
 
 
-def test_on_a_grammar_libcst_does_not_know_what_it_cannot_read_is_always_reported(monkeypatch):
-    # There the filter is off and not trusted: a module it would skip is still GL010.
-    source = VALID_UNREAD["backslash before a dedent"]
-    assert engine.lint_source(source, "m.py", ALL) == []
-    monkeypatch.setattr(prefilter, "grammar_known", lambda version=None: False)
-    [finding] = engine.lint_source(source, "m.py", ALL)
-    assert finding.code == "GL010"
-
-
 def test_the_dynamic_pass_neither_probes_nor_hides_a_file_that_was_not_checked(tmp_path):
     # --dynamic-only confirmed keeps UNPROBED codes: an unchecked file must not pass a CI gate.
     from gradlint.dynamic import launch
 
     path = tmp_path / "m.py"
-    path.write_text("import torch\n(pars): bool = True\n" + TRAINS)
+    path.write_text(TRAINS + "z = 1" + "; y = 1" * engine.MAX_STATEMENTS_PER_LINE + "\n")
     [finding] = engine.lint_source(path.read_text(), str(path), ALL)
     assert finding.code == "GL010" and finding.code in launch.UNPROBED
     assert launch.probes([finding]) == ({}, {})
@@ -214,8 +170,8 @@ def test_the_dynamic_pass_neither_probes_nor_hides_a_file_that_was_not_checked(t
 
 @pytest.mark.parametrize("levels", [1500, 5000])
 @pytest.mark.parametrize("shape", ["x = {}1", "x = y{}"])
-def test_past_the_depth_limit_python_s_own_compiler_decides_gl000(tmp_path, monkeypatch, no_libcst, shape, levels):
-    # The lint parses under a raised recursion limit (libcst needs it), so a module Python itself
+def test_past_the_depth_limit_python_s_own_compiler_decides_gl000(tmp_path, monkeypatch, no_analysis, shape, levels):
+    # The lint parses under a raised recursion limit (the analysis needs it), so a module Python itself
     # refuses to compile (`python -m py_compile`: RecursionError) was GL010, "too deep to analyse".
     source = shape.format(("-" if "{}1" in shape else ".a") * levels) + "\n"
     path = tmp_path / "deep.py"

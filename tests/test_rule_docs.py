@@ -100,17 +100,36 @@ def test_has_exactly_the_six_sections_in_order(code):
         assert text.strip(), f"{code}: section '{title}' is empty"
 
 
-@pytest.mark.parametrize("code", CODES)
+# A file past GL010's limits cannot be shown in a page: its document describes one, tested below.
+SHOWN = [code for code in CODES if code != "GL010"]
+
+
+@pytest.mark.parametrize("code", SHOWN)
 def test_example_is_reported_with_the_rule(code):
     findings = lint_source(_block(code, "Example"), "example.py", frozenset(BY_CODE))
     assert any(f.code == code for f in findings), (
         f"{code}: the Example is not reported with {code}; gradlint found:\n{_shown(findings)}")
 
 
-@pytest.mark.parametrize("code", CODES)
+@pytest.mark.parametrize("code", SHOWN)
 def test_use_instead_is_clean(code):
     findings = lint_source(_block(code, "Use instead"), "example.py", frozenset(BY_CODE))
     assert findings == [], f"{code}: the Use instead block is reported:\n{_shown(findings)}"
+
+
+def test_the_parser_limit_example_is_what_gradlint_says_of_the_file_it_describes(tmp_path, monkeypatch, capsys):
+    _, sections = _split(_doc("GL010"))
+    described, said = re.findall(r"^```text[ \t]*\n(.*?)^```[ \t]*$", sections["Example"], re.DOTALL | re.MULTILINE)
+    head, count = re.match(r"(\w+ = \[)0\.1, 0\.2, 0\.3, \.\.\.\]  # ([\d,]+) numbers", described).groups()
+    numbers = int(count.replace(",", ""))
+    (tmp_path / "weights.py").write_text(head + "0.1, " * numbers + "]\n")
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["check", "--no-cache", "--output-format", "concise", "weights.py"]) == 1
+    assert capsys.readouterr().out.splitlines()[0] == said.strip()
+    # Use instead: the toml shown, and the file is no longer linted
+    [toml] = re.findall(r"^```toml[ \t]*\n(.*?)^```[ \t]*$", sections["Use instead"], re.DOTALL | re.MULTILINE)
+    (tmp_path / "pyproject.toml").write_text(toml)
+    assert cli.main(["check", "--no-cache", "."]) == 0
 
 
 @pytest.mark.parametrize("code", CODES)

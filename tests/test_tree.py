@@ -1,10 +1,11 @@
 """analysis/tree.py: inside ``memoized()`` a walk of any node of a module already walked is cut
-from the module's walk; it must be the walk that node would have made itself."""
+from the module's walk; it must be the walk that node would have made itself. The walk reads
+``ast`` nodes in source order and leaves out what is not source (contexts, operators)."""
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
-import libcst as cst
 import pytest
 
 from gradlint.analysis import tree
@@ -15,7 +16,7 @@ SAMPLES = [p for p in sorted((ROOT / "fixtures").rglob("*.py")) if "GL000" not i
 
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
 def test_a_walk_cut_from_the_module_walk_is_the_walk_itself(path):
-    module = cst.parse_module(path.read_bytes())
+    module = ast.parse(path.read_bytes())
     with tree.memoized():
         assert list(tree.iter_nodes(module)) == tree._walk(module, True)
         nodes, ends = tree.walk_with_ends(module)
@@ -26,8 +27,42 @@ def test_a_walk_cut_from_the_module_walk_is_the_walk_itself(path):
 
 
 def test_a_node_of_another_tree_is_walked_on_its_own():
-    module = cst.parse_module("def f(x):\n    return x.detach()\n")
-    other = cst.parse_expression("g(y).detach()")
+    module = ast.parse("def f(x):\n    return x.detach()\n")
+    other = ast.parse("g(y).detach()", mode="eval").body
     with tree.memoized():
         list(tree.iter_nodes(module))
         assert list(tree.iter_nodes(other)) == tree._walk(other, True)
+
+
+def _names(nodes) -> list[str]:
+    return [n.id for n in nodes if type(n) is ast.Name]
+
+
+def test_the_walk_follows_the_source_and_skips_what_is_not_source():
+    module = ast.parse(
+        "@deco\n"
+        "def f(a=dflt):\n"
+        "    return {k1: v1, **rest, k2: v2}, yes if cond else no, -neg + plus\n")
+    for walk in (list(tree.iter_nodes(module)), tree._walk(module, True)):
+        assert _names(walk) == ["deco", "dflt", "k1", "v1", "rest", "k2", "v2",
+                                "yes", "cond", "no", "neg", "plus"]
+        assert not any(isinstance(n, (ast.expr_context, ast.operator, ast.unaryop)) for n in walk)
+
+
+def test_a_walk_outside_functions_keeps_the_nested_scope_but_not_its_body():
+    module = ast.parse(
+        "x = 1\n"
+        "@deco\n"
+        "async def inner(p=dflt):\n"
+        "    hidden = 2\n"
+        "class C:\n"
+        "    also_hidden = 3\n"
+        "f = lambda q: q\n"
+        "y = 4\n")
+    with tree.memoized():
+        list(tree.iter_nodes(module))
+        for walk in (list(tree.iter_nodes(module, into_functions=False)), tree._walk(module, False)):
+            assert _names(walk) == ["x", "f", "y"]
+            assert [type(n) for n in walk if type(n) in tree.SCOPES] == [ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda]
+        inner = module.body[1]
+        assert _names(tree.iter_nodes(inner, into_functions=False)) == ["deco", "dflt", "hidden"]

@@ -1,13 +1,14 @@
 """The facts the checks read, computed once per module by ``flow.walk_module``.
 
-Each fact is a site in the source (a libcst node) with the values the flow walker saw there.
+Each fact is a site in the source (an ``ast`` node) with the values the flow walker saw there.
 Checks never walk the tree themselves: they filter facts and phrase findings.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import libcst as cst
+import ast
+import re
 
 from gradlint.analysis.imports import ImportTable
 from gradlint.analysis.values import Save, Value
@@ -17,7 +18,7 @@ from gradlint.analysis.values import Save, Value
 class Function:
     """The function (or module body) a fact was found in."""
 
-    node: cst.CSTNode
+    node: ast.AST
     name: str  # "<module>" for top-level code
     class_name: str | None = None
     nograd: bool = False  # decorated with no_grad/inference_mode, or run under one by its class
@@ -28,19 +29,22 @@ class Function:
 class Cut:
     """A ``.detach()`` / ``.data`` whose operand carried history from trainables."""
 
-    node: cst.CSTNode
+    node: ast.AST
     kind: str  # ".detach()" or ".data"
     tensor: str  # the operand as written
     upstream: set = field(default_factory=set)  # trainable roots the operand carried
     function: Function | None = None
-    loop: cst.CSTNode | None = None  # the innermost loop it is in
+    loop: ast.AST | None = None  # the innermost loop it is in
     carried: bool = False  # its operand is state carried from the previous iteration
     keys: set = field(default_factory=set)  # the upstream as optimizer coverage keys (``Net.self.conv``)
+    # For kind "no_grad": the region (``with torch.no_grad():``, a decorated def) in which the
+    # expression ``node`` was computed from trainables without recording them.
+    region: ast.AST | None = None
 
 
 @dataclass(frozen=True)
 class Return:
-    node: cst.Return
+    node: ast.Return
     value: Value
     function: Function
     parts: tuple = ()  # for a returned tuple: (expression, value) per element
@@ -50,13 +54,13 @@ class Return:
 class Backward:
     """A backward()/autograd.backward()/autograd.grad() call."""
 
-    node: cst.Call
+    node: ast.Call
     root: str  # the root expression as written
     value: Value
     retain_graph: bool
     create_graph: bool
     function: Function
-    loop: cst.CSTNode | None = None
+    loop: ast.AST | None = None
     accumulates: bool = True  # backward() adds into .grad; autograd.grad() returns the gradients
     freed_later: bool = False  # a later backward in the same loop iteration
     root_from_outside: bool = False  # the root is bound before the loop, never inside it
@@ -69,7 +73,7 @@ class Backward:
 class Switch:
     """``t.requires_grad_()`` / ``t.requires_grad = True`` on a name."""
 
-    node: cst.CSTNode
+    node: ast.AST
     name: str | None  # None when the tensor is an expression, not a name
     value: Value
     intended_leaf: bool  # the name is later differentiated against or its .grad read
@@ -80,7 +84,7 @@ class Switch:
 class Rebuild:
     """``torch.tensor(x)`` and kin: a new tensor built from ``x``'s values."""
 
-    node: cst.Call
+    node: ast.Call
     factory: str
     source: Value  # the value of the data argument
     requires_grad: bool
@@ -105,9 +109,9 @@ class Rebuild:
 class Edit:
     """An in-place edit of a name: ``x.add_()``, ``x += y``, ``x[i] = y``, ``out=x``, inplace modules."""
 
-    node: cst.CSTNode
+    node: ast.AST
     name: str
-    how: cst.CSTNode | tuple  # the edit as written: a node, or (target node, " += …")
+    how: ast.AST | tuple  # the edit as written: a node, or (target node, " += …")
     saved: frozenset[Save]
     function: Function
     via_data: bool = False  # through ``.data``: the version counter does not move
@@ -118,10 +122,22 @@ class StepBetween:
     """``opt.step()`` before the backward of a loss computed before the step, whose graph saved
     parameters that optimizer updates (the step edits them in place)."""
 
-    node: cst.CSTNode
+    node: ast.AST
     optimizer: str
-    second: cst.CSTNode
+    second: ast.AST
     root: str
+    function: Function
+
+
+@dataclass(frozen=True)
+class BackpropUnderNoGrad:
+    """A call, inside a no_grad/inference_mode region, of a function of this file that calls
+    backward() on what it computes: nothing it computes is recorded, so its backward fails."""
+
+    node: ast.Call
+    callee: str  # the function as summarized (``FGSM.perturb``)
+    backward: ast.AST  # its backward()/autograd.grad() call
+    region: ast.AST
     function: Function
 
 
@@ -129,15 +145,16 @@ class StepBetween:
 class SequentialEdit:
     """An ``inplace=True`` module placed right after a module that saves its output."""
 
-    node: cst.CSTNode
-    module: cst.CSTNode  # the in-place module's constructor call
-    previous: cst.CSTNode  # the module before it
+    node: ast.AST
+    module: ast.AST  # the in-place module's constructor call
+    previous: ast.AST  # the module before it
 
 
 @dataclass
 class ModuleFacts:
-    module: cst.Module
+    module: ast.Module
     imports: ImportTable
+    lines: list[str] = field(default_factory=list)  # the source's lines, with their ends
     cuts: dict = field(default_factory=dict)  # node -> Cut
     returns: list[Return] = field(default_factory=list)
     backwards: list[Backward] = field(default_factory=list)
@@ -150,6 +167,7 @@ class ModuleFacts:
     # for every optimizer built, and per optimizer bound to a name.
     optimized: set = field(default_factory=set)
     optimizers_open: bool = False  # some optimizer's parameters could not be resolved
+    leaves: set = field(default_factory=set)  # names bound to leaves made to require grad
     intended_rebuilds: set = field(default_factory=set)
     frozen: set = field(default_factory=set)  # what the module freezes (`X.requires_grad_(False)`)
     parameters: dict = field(default_factory=dict)  # module-level function -> its parameter names
@@ -159,20 +177,70 @@ class ModuleFacts:
     # a tensor that may require grad, and the Saves of tensors an op saved.
     live_arguments: set = field(default_factory=set)
     saved_arguments: dict = field(default_factory=dict)  # Rebuild nodes bound to leaves made on purpose
+    # (module class of this file, argument position or keyword) -> every call seen passes a plain value
+    forward_plain: dict = field(default_factory=dict)
+    # the same key -> every call seen passes a value without history
+    forward_still: dict = field(default_factory=dict)
     optimizers: dict = field(default_factory=dict)
+    # What calling each function, method and module of this file does (``summaries.Summary``),
+    # keyed ``f``, ``Class.method`` and ``Class`` (calling an instance).
+    summaries: dict = field(default_factory=dict)
+    nograd_backprops: list = field(default_factory=list)
+    # What call sites hand module-level functions, per parameter, when it is an instance of one of
+    # this file's classes (``attack@robust_accuracy`` -> {"FGSM"}): its methods' summaries apply.
+    param_instances: dict = field(default_factory=dict)
 
-    def code(self, node: cst.CSTNode | tuple) -> str:
+    # A node of another file of the project that a summary carried into this module's facts (a
+    # cut, a save) -> the call in this module that reached it: where a finding about it is placed.
+    call_sites: dict = field(default_factory=dict)
+
+    def callee(self, qualname: str | None):
+        """The summary of what calling ``qualname`` does, or None where it is not known: a
+        function or class of this file, else one of another file of the project that the module
+        imports (``imports.project``)."""
+        if qualname is None:
+            return None
+        found = self.summaries.get(qualname)
+        if found is None and self.imports.project is not None:
+            found = self.imports.project.callee(qualname)
+        return found
+
+    def code(self, node: ast.AST | tuple) -> str:
         """The source text of a node on one line; ``(node, suffix)`` appends the suffix.
-        Rendering costs a code-generation pass over the node, so facts keep nodes and checks
-        render only what they report."""
+        Facts keep nodes, and checks render only what they report."""
         if isinstance(node, tuple):
             node, suffix = node
             return self.code(node) + suffix
-        text = " ".join(self.module.code_for_node(node).split())
+        from gradlint.analysis.project import origin
+
+        other = origin(node)  # a node of another file reads in that file's lines
+        text = " ".join(source_segment(other.lines if other is not None else self.lines, node).split())
         return text if len(text) <= 60 else text[:57] + "..."
 
 
-def module_facts(module: cst.Module) -> ModuleFacts:
+def source_lines(text: str) -> list[str]:
+    """The lines as Python's tokenizer counts them (``str.splitlines`` also splits at form feeds
+    and other characters Python does not end a line at), each with its end."""
+    return _LINE.findall(text)
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def source_segment(lines: list[str], node: ast.AST) -> str:
+    """The text of ``node`` (``ast`` gives its columns as UTF-8 byte offsets)."""
+    first, last = node.lineno - 1, node.end_lineno - 1
+    if first == last:
+        return lines[first].encode()[node.col_offset:node.end_col_offset].decode(errors="replace")
+    head = lines[first].encode()[node.col_offset:].decode(errors="replace")
+    tail = lines[last].encode()[:node.end_col_offset].decode(errors="replace")
+    return "".join([head, *lines[first + 1:last], tail])
+
+
+def module_facts(module: ast.Module, source: str, project=None, path: str | None = None) -> ModuleFacts:
+    """``project`` (a ``project.Project``) and ``path``: the module's imports are followed into
+    the project's other files, whose summaries the walk reads at their call sites (the view is
+    left on ``facts.imports.project``); without them the file is read alone."""
     from gradlint.analysis.flow import walk_module
 
-    return walk_module(module)
+    return walk_module(module, source_lines(source), project=project, path=path)

@@ -1,6 +1,6 @@
 """Walk each function body once, in source order, and record the facts the checks read.
 
-The walker is a small abstract interpreter over libcst nodes. Each name holds a ``Value``:
+The walker is a small abstract interpreter over ``ast`` nodes. Each name holds a ``Value``:
 which trainable roots its autograd history reaches (``self.encoder``, a global leaf made with
 ``requires_grad=True``, a module object), which ``.detach()`` cuts, ``no_grad`` regions and
 ``.item()`` pulls it descends from, and which recorded ops saved it for backward. Branches are
@@ -10,23 +10,29 @@ iteration to the next are seen. Calls into other functions are summarised, not f
 """
 from __future__ import annotations
 
+import ast
+import io
+import keyword
 import re
+import tokenize
 
-import libcst as cst
-
-from gradlint.analysis import saves
+from gradlint.analysis import saves, torch_types
 from gradlint.analysis.facts import (
-    Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
+    BackpropUnderNoGrad, Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
+    source_segment,
 )
-from gradlint.analysis.imports import collect_imports, dotted
+from gradlint.analysis.imports import collect_imports
+from gradlint.analysis.imports import dotted as _dotted
+from gradlint.analysis.project import origin
 from gradlint.analysis.scan import (
-    DETACHING_HELPERS, ENABLE_GRAD, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried, block_body,
+    ENABLE_GRAD, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, literal_false,
     literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
     trains_locally,
 )
 from gradlint.analysis.tree import iter_nodes
-from gradlint.analysis.values import CONST, EMPTY, LIVE, NOTHING_YET, UNKNOWN, Save, Value, replace, union
+from gradlint.analysis.values import ModuleInfo
+from gradlint.analysis.values import CONST, EMPTY, LIVE, NOTHING_YET, PLAIN, UNKNOWN, Save, Value, replace, union
 
 REBUILDERS = {
     "torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor", "torch.FloatTensor",
@@ -68,34 +74,72 @@ CONTAINER_METHODS = {"keys", "values", "items", "get", "pop", "append", "extend"
                      "discard", "join", "split", "format", "replace", "strip", "startswith", "endswith"}
 PASSTHROUGH_BUILTINS = {"list", "tuple", "sorted", "reversed", "enumerate", "zip", "sum", "max", "min", "abs", "iter", "next", "dict", "set"}
 CONST_BUILTINS = {"len", "range", "print", "isinstance", "hasattr", "getattr", "str", "repr", "round", "type", "id", "callable", "format"}
+# Builtins whose result is never a tensor (``getattr`` may return one).
+PLAIN_BUILTINS = CONST_BUILTINS - {"getattr"} | {"bool", "bin", "hex", "oct", "ord", "chr", "hash", "divmod"}
+# Libraries that make no torch tensor: what their functions return, and their constants, are plain
+# values (``sympy.S.One``, ``math.pi``, ``np.mean(a)``, ``argparse.ArgumentParser().parse_args()``).
+PLAIN_LIBRARIES = frozenset({
+    "math", "cmath", "numpy", "sympy", "random", "argparse", "os", "sys", "time", "json", "re",
+    "string", "datetime", "pathlib", "logging", "statistics", "fractions", "decimal", "yaml",
+    "pickle", "csv", "shutil", "glob", "pandas", "scipy", "sklearn", "PIL", "cv2", "omegaconf",
+})
+# Tensor methods whose result is a new tensor of the receiver's dtype and device whose values do
+# not come from the receiver (``weight.new(n, h).zero_()``, ``x.data.new(...).bernoulli_(p)``):
+# no history, and nothing of a cut receiver's values.
+ALLOCATION_METHODS = {"new", "new_zeros", "new_ones", "new_empty", "new_full"}
+# Annotations of a parameter that holds no tensor.
+PLAIN_ANNOTATIONS = {"int", "float", "bool", "str", "complex", "bytes"}
 MODULE_ITERATORS = {"children", "modules", "parameters", "named_parameters", "named_children", "named_modules", "values"}
-NOT_MODULES = re.compile(r"(Loader|Dataset|Sampler|Writer|Logger|Path|Parser|Tokenizer|Config|Error|Exception|Warning|Dict|List|Namespace|Counter|Timer|Meter|Scheduler|Scaler)$")
+# What the file does with an object of a class it cannot see that only a module answers to (an
+# optimizer or scheduler has state_dict() and step(), a data loader is iterated, a config read).
+MODULE_USES = {"parameters", "named_parameters", "modules", "named_modules", "children", "named_children",
+               "buffers", "named_buffers", "train", "eval", "requires_grad_", "apply", "register_forward_hook"}
+# What only an nn.Module has (a tensor has requires_grad_, an optimizer zero_grad and state_dict).
+MODULE_ONLY = {"parameters", "named_parameters", "modules", "named_modules", "children", "named_children",
+               "buffers", "named_buffers", "train", "eval", "register_forward_hook", "register_forward_pre_hook"}
 MODULE_LIKE = re.compile(r"^(?:model|net|network|module|encoder|decoder|backbone|generator|discriminator|critic|actor|policy|teacher|student|classifier|head|block|layer|[a-z]+_(?:model|net|encoder|decoder))s?$|^net(?-i:[A-Z_])", re.I)
 OPERATORS = {
-    cst.Multiply: ("operator.mul", "*"), cst.Power: ("operator.pow", "**"),
-    cst.MatrixMultiply: ("operator.matmul", "@"), cst.Divide: ("operator.truediv", "/"),
-    cst.Add: ("operator.add", "+"), cst.Subtract: ("operator.sub", "-"),
+    ast.Mult: ("operator.mul", "*"), ast.Pow: ("operator.pow", "**"),
+    ast.MatMult: ("operator.matmul", "@"), ast.Div: ("operator.truediv", "/"),
+    ast.Add: ("operator.add", "+"), ast.Sub: ("operator.sub", "-"),
 }
 AUG_OPERATORS = {
-    cst.AddAssign: "+=", cst.SubtractAssign: "-=", cst.MultiplyAssign: "*=", cst.DivideAssign: "/=",
-    cst.PowerAssign: "**=", cst.MatrixMultiplyAssign: "@=",
+    ast.Add: "+=", ast.Sub: "-=", ast.Mult: "*=", ast.Div: "/=", ast.Pow: "**=", ast.MatMult: "@=",
 }
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)  # an async def is walked as a def
+LOOPS = (ast.For, ast.AsyncFor, ast.While)
+FORS = (ast.For, ast.AsyncFor)
+WITHS = (ast.With, ast.AsyncWith)
+TRIES = (ast.Try, getattr(ast, "TryStar", ast.Try))
+MATCH = getattr(ast, "Match", None)
+# The simple statements the walker reads (global, import, pass, del and their kin bind or
+# compute nothing it follows), and the compound ones that hold blocks.
+SMALL = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.Raise, ast.Assert)
+COMPOUND = (*FUNCTIONS, ast.ClassDef, ast.If, *LOOPS, *WITHS, *TRIES, *((MATCH,) if MATCH else ()))
 
 
-def walk_module(module: cst.Module) -> ModuleFacts:
+def walk_module(module: ast.Module, lines: list[str], project=None, path: str | None = None) -> ModuleFacts:
     imports = collect_imports(module)
+    if project is not None and path is not None:
+        project.view(path, imports)  # the imports, followed into the project's other files
     facts = ModuleFacts(module=module, imports=imports)
+    facts.lines = lines
+    iter_nodes(module)  # the module's order first: each later walk of a node of it is a slice
     classes = scan_classes(module, imports)
+    if imports.project is not None:  # classes of other files, known by their own definitions
+        for key, info in imports.project.classes().items():
+            classes.setdefault(key, info)
     functions = {  # module-level function -> what it returns has no history
-        stmt.name.value: returns_under_nograd(stmt, imports)
-        for stmt in module.body if type(stmt) is cst.FunctionDef
+        stmt.name: returns_under_nograd(stmt, imports)
+        for stmt in module.body if type(stmt) in FUNCTIONS
     }
     facts.parameters = {
-        stmt.name.value: [p.name.value for p in [*stmt.params.posonly_params, *stmt.params.params]]
-        for stmt in module.body if type(stmt) is cst.FunctionDef
+        stmt.name: [p.arg for p in [*stmt.args.posonlyargs, *stmt.args.args]]
+        for stmt in module.body if type(stmt) in FUNCTIONS
     }
     nograd_only = nograd_only_callees(module, imports, set(functions))
     facts.frozen = frozen_owners(module)
+    facts.summaries = _summaries(module, lines, imports, classes, functions)
     top = Function(module, "<module>")
     walker = Walker(facts, classes, functions, globals_env={}, function=top)
     walker.intended_leaves = intended_leaves(module, imports)
@@ -106,23 +150,70 @@ def walk_module(module: cst.Module) -> ModuleFacts:
     queue = [(stmt, None) for stmt in reversed(walker.deferred)]
     while queue:
         node, cls = queue.pop(0)
-        if type(node) is cst.ClassDef:
-            info = classes.get(node.name.value)
-            queue[0:0] = [(s, info) for s in block_body(node.body)]
+        if type(node) is ast.ClassDef:
+            info = classes.get(node.name)
+            queue[0:0] = [(s, info) for s in node.body]
             continue
-        if type(node) is not cst.FunctionDef:
+        if type(node) not in FUNCTIONS:
             continue
         nograd = decorated_nograd(node, imports) or bool(
-            cls is not None and cls.nograd_call and node.name.value in ("forward", "__call__")
-        ) or (cls is None and node.name.value in nograd_only)  # a helper only ever called under no_grad
+            cls is not None and cls.nograd_call and node.name in ("forward", "__call__")
+        ) or (cls is None and node.name in nograd_only)  # a helper only ever called under no_grad
         function = Function(
-            node, node.name.value, cls.name if cls else None, nograd=nograd,
+            node, node.name, cls.name if cls else None, nograd=nograd,
             trains_locally=trains_locally(node),
         )
         inner = Walker(facts, classes, functions, globals_env, function, cls=cls)
         inner.function_body(node)
         queue.extend((d, None) for d in inner.deferred)
+    _close_coverage(facts, classes)
     return facts
+
+
+def _summaries(module: ast.Module, lines: list[str], imports, classes: dict, functions: dict) -> dict:
+    """The summaries of the module's functions and methods (``summaries.summarize``), walked with
+    the globals a silent walk of the module's top level binds (a global model a function calls).
+    Lazy (``summaries.Table``): each is computed when a call site first asks for it."""
+    from gradlint.analysis.summaries import Table
+
+    def prepare():
+        scratch = ModuleFacts(module=module, imports=imports)
+        scratch.lines = lines
+        top = Walker(scratch, classes, functions, globals_env={}, function=Function(module, "<module>"))
+        top.record = False
+        try:
+            top.block(module.body)
+        except RecursionError:
+            return None
+        return top.env
+
+    return Table(module, lines, imports, classes, functions, prepare)
+
+
+def _close_coverage(facts: ModuleFacts, classes: dict) -> None:
+    """An optimizer that updates a model of this file's class ``Net`` (``Net.*``) updates the
+    submodules ``Net`` is built with (``self.stem = Stem()``: ``Stem.*``) and theirs in turn;
+    one given ``Net.self.stem`` updates ``Stem.*`` too."""
+    def closure(keys) -> frozenset:
+        out = set(keys)
+        todo = list(keys)
+        while todo:
+            key = todo.pop()
+            owner, _, rest = key.partition(".")
+            cls = classes.get(owner)
+            if cls is None:
+                continue
+            attrs = cls.attrs.items() if rest == "*" else [(rest, cls.attrs.get(rest))] if rest.startswith("self.") else []
+            for _, info in attrs:
+                if info is not None and info.qualname in classes and f"{info.qualname}.*" not in out:
+                    out.add(f"{info.qualname}.*")
+                    todo.append(f"{info.qualname}.*")
+        return frozenset(out)
+
+    facts.optimized = set(closure(facts.optimized))
+    for name, keys in list(facts.optimizers.items()):
+        if keys is not None:
+            facts.optimizers[name] = closure(keys)
 
 
 DEFINITION = Value()  # what a def or class statement binds its name to (compared by identity)
@@ -135,6 +226,9 @@ class _Loop:
         self.node = node
         self.assigned = assigned
         self.carried = carried
+        # the carried names whose value at the end of an iteration holds history that iteration
+        # recorded (set once the silent pass has shown it)
+        self.grown: frozenset = EMPTY
         self.backwards: list[Backward] = []
 
 
@@ -153,183 +247,270 @@ class Walker:
         self.env: dict[str, Value] = {}
         self.born: dict[str, int] = {}
         self.seq = 0
-        self.nograd: cst.CSTNode | None = function.node if function.nograd else None
+        self.nograd: ast.AST | None = function.node if function.nograd else None
         self.record = True
         self.loops: list[_Loop] = []
         self.retained: list[Backward] = []  # retain_graph=True backwards not yet followed by a free
-        self.pending_steps: list[tuple[cst.Call, str, int, Backward]] = []
-        self.deferred: list[cst.CSTNode] = []
+        self.pending_steps: list[tuple[ast.Call, str, int, Backward]] = []
+        self.deferred: list[ast.stmt] = []
         self.intended_leaves: set[str] = set()
         # Each expression node's value within the current statement: an argument is looked at
         # by more than one rule of a call, and must be evaluated (and its facts recorded) once,
         # or nested calls cost time exponential in their depth.
         self.memo: dict[int, Value] = {}
         self.save_log: list[tuple[str, Save]] = []  # (name, save) in the order ops saved them
+        # A call whose summary knows what saved each element of its returned tuple -> those Saves.
+        self.element_saves: dict = {}
 
     # ---- statements -------------------------------------------------------------------------
 
-    def function_body(self, node: cst.FunctionDef) -> None:
+    def function_body(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.intended_leaves = intended_leaves(node, self.imports)
-        params = node.params
+        params = node.args
         # A module's forward() receives activations that require grad while training.
-        forward = self.cls is not None and self.cls.is_module and node.name.value == "forward"
-        for i, param in enumerate([*params.posonly_params, *params.params, *params.kwonly_params]):
-            name = param.name.value
-            key = f"{name}@{node.name.value}" if self.cls is None else None
-            live = (forward and i > 0) or key in self.facts.live_arguments
+        forward = self.cls is not None and self.cls.is_module and node.name == "forward"
+        plain = _plain_parameters(params)
+        if self.cls is not None and (forward or node.name == "__init__"):
+            # the arguments every call of this module (or constructor of this class) in the file
+            # passes as plain values
+            key = self.cls.name if forward else f"{self.cls.name}.__init__"
+            ordered = [*params.posonlyargs, *params.args][1:]
+            plain |= {p.arg for i, p in enumerate(ordered)
+                      if self.facts.forward_plain.get((key, i)) or self.facts.forward_plain.get((key, p.arg))}
+            # a forward input every call in the file hands without history (a teacher's logits
+            # computed under no_grad) does not require grad there
+            still = {p.arg for i, p in enumerate(ordered)
+                     if self.facts.forward_still.get((key, i)) or self.facts.forward_still.get((key, p.arg))}
+        else:
+            still = set()
+        uses = _module_uses(node)
+        for i, param in enumerate([*params.posonlyargs, *params.args, *params.kwonlyargs]):
+            name = param.arg
+            key = f"{name}@{node.name}" if self.cls is None else None
+            live = (forward and i > 0 and name not in still) or key in self.facts.live_arguments
             saved = self.facts.saved_arguments.get(key)
             if saved:
                 self.env[name] = Value(live=True, tensor=True, saved=frozenset(saved))
-            elif MODULE_LIKE.search(name) and not (i == 0 and self.cls is not None):
-                # `def train(model, …)`: a parameter named like a model is taken to be one.
-                # Scoped to the function: another function's `model` is another object.
-                self.env[name] = Value(roots=frozenset({f"{name}@{node.name.value}"}), live=live)
+            elif name in plain:
+                # `def forward(self, x, temperature=1.0)`, `lr: float`: a number, not an activation.
+                self.env[name] = PLAIN
+            elif not (i == 0 and self.cls is not None) and (
+                    key in self.facts.param_sources or uses.get(name) == "module"
+                    or (uses.get(name) == "called" and MODULE_LIKE.search(name))):
+                # A parameter that holds a model: a caller in the file hands it one
+                # (`embed(encoder, x)`), or the body uses it as one (`net.parameters()`,
+                # `model.eval()`). One only called (`encoder(x)`) may as well be a function
+                # (`loss_fn(pred, y)`): there a name like a model's adds the evidence; alone it
+                # decides nothing. Scoped to the function: another function's `model` is another.
+                self.env[name] = Value(roots=frozenset({f"{name}@{node.name}"}), live=live)
             else:
                 self.env[name] = LIVE if live else UNKNOWN
-        for star in (params.star_arg, params.star_kwarg):
-            if type(star) is cst.Param:
-                self.env[star.name.value] = UNKNOWN
-        self.block(block_body(node.body))
+        for star in (params.vararg, params.kwarg):
+            if star is not None:
+                self.env[star.arg] = UNKNOWN
+        self.seed_instances(node)
+        self.block(node.body)
 
     def block(self, statements) -> None:
+        previous = None
         for stmt in statements:
-            self.statement(stmt)
+            if previous is not None and type(stmt) not in COMPOUND and type(previous) not in COMPOUND \
+                    and previous.end_lineno == stmt.lineno:
+                # `loss = f(x); opt.step()`: statements joined by semicolons share one step of
+                # the statement order, as the line they make up always did (a loss bound on the
+                # step's own line does not count as computed before the step).
+                self.small(stmt)
+            else:
+                self.statement(stmt)
+            previous = stmt
 
     def statement(self, stmt) -> None:
         self.seq += 1
         self.memo.clear()
-        if type(stmt) is cst.SimpleStatementLine:
-            for small in stmt.body:
-                self.small(small)
-        elif type(stmt) in (cst.FunctionDef, cst.ClassDef):
+        kind = type(stmt)
+        if kind in SMALL:
+            self.small(stmt)
+        elif kind in FUNCTIONS or kind is ast.ClassDef:
             self.deferred.append(stmt)
-            nograd = type(stmt) is cst.FunctionDef and returns_under_nograd(stmt, self.imports)
-            self.env[stmt.name.value] = NOGRAD_DEFINITION if nograd else DEFINITION
-        elif type(stmt) is cst.If:
+            nograd = kind in FUNCTIONS and returns_under_nograd(stmt, self.imports)
+            self.env[stmt.name] = NOGRAD_DEFINITION if nograd else DEFINITION
+        elif kind is ast.If:
             self.expr(stmt.test)
             before = dict(self.env)
-            self.block(block_body(stmt.body))
+            self.block(stmt.body)
             after_body = self.env
             self.env = dict(before)
-            if stmt.orelse is not None:
-                if type(stmt.orelse) is cst.If:
-                    self.statement(stmt.orelse)
-                else:
-                    self.block(block_body(stmt.orelse.body))
+            self.block(stmt.orelse)  # an elif is an If alone in the orelse
             self.env = _join_envs(after_body, self.env, self.outside)
-        elif type(stmt) in (cst.For, cst.While):
+        elif kind in LOOPS:
             self.loop(stmt)
-        elif type(stmt) is cst.With:
+        elif kind in WITHS:
             self.with_(stmt)
-        elif type(stmt) in (cst.Try, cst.TryStar):
+        elif kind in TRIES:
             before = dict(self.env)
-            self.block(block_body(stmt.body))
-            if stmt.orelse is not None:
-                self.block(block_body(stmt.orelse.body))
+            self.block(stmt.body)
+            self.block(stmt.orelse)
             after = self.env
             for handler in stmt.handlers:
                 self.env = _join_envs(before, after)
-                self.block(block_body(handler.body))
+                self.block(handler.body)
                 after = _join_envs(after, self.env)
             self.env = after
-            if stmt.finalbody is not None:
-                self.block(block_body(stmt.finalbody.body))
-        elif type(stmt) is cst.Match:
+            self.block(stmt.finalbody)
+        elif kind is MATCH:
             self.expr(stmt.subject)
             before = dict(self.env)
             after = None
             for case in stmt.cases:
                 self.env = dict(before)
-                self.block(block_body(case.body))
+                self.block(case.body)
                 after = self.env if after is None else _join_envs(after, self.env)
             self.env = _join_envs(before, after) if after is not None else before
 
     def small(self, node) -> None:
-        if type(node) is cst.Assign:
-            value = self.assigned_value(node.value, node.targets[0].target if len(node.targets) == 1 else None)
+        if type(node) is ast.Assign:
+            value = self.assigned_value(node.value, node.targets[0] if len(node.targets) == 1 else None)
             for target in node.targets:
-                self.bind(target.target, value, node)
-        elif type(node) is cst.AnnAssign:
+                self.bind(target, value, node)
+        elif type(node) is ast.AnnAssign:
             if node.value is not None:
                 self.bind(node.target, self.assigned_value(node.value, node.target), node)
-        elif type(node) is cst.AugAssign:
+        elif type(node) is ast.AugAssign:
             self.aug_assign(node)
-        elif type(node) is cst.Expr:
+        elif type(node) is ast.Expr:
             call = node.value
-            if type(call) is cst.Call and self.imports.qualname(call.func) in SET_GRAD_ENABLED and call.args:
+            if type(call) is ast.Call and self.imports.qualname(call.func) in SET_GRAD_ENABLED \
+                    and (call.args or call.keywords):
                 # torch.set_grad_enabled(False) as a statement switches recording off until
                 # it is switched back on.
-                if literal_false(call.args[0].value):
+                first = _first_argument(call)
+                if literal_false(first):
                     self.nograd = node
-                elif literal_true(call.args[0].value):
+                elif literal_true(first):
                     self.nograd = None
                 return
             self.expr(node.value)
-        elif type(node) is cst.Return:
+        elif type(node) is ast.Return:
             value = self.expr(node.value) if node.value is not None else CONST
             if self.record:
                 self.facts.returns.append(Return(node, value, self.function, self.return_parts(node.value)))
-        elif type(node) in (cst.Del,):
-            pass
-        elif type(node) in (cst.Raise, cst.Assert):
-            for child in node.children:
-                if isinstance(child, cst.BaseExpression):
-                    self.expr(child)
+        elif type(node) is ast.Raise:
+            self.expr(node.exc)  # (the ``from`` cause is not looked at)
+        elif type(node) is ast.Assert:
+            self.expr(node.test)
+            self.expr(node.msg)
 
     def loop(self, stmt) -> None:
-        body = block_body(stmt.body)
+        body = stmt.body
         assigned, carried = assigned_and_carried(stmt)
         before = dict(self.env)
-        iter_value = self.expr(stmt.iter) if type(stmt) is cst.For else self.expr(stmt.test)
+        iter_value = self.expr(stmt.iter) if type(stmt) in FORS else self.expr(stmt.test)
         # Pass one, silent: learn what each name holds at the end of an iteration.
         record, self.record = self.record, False
         self.loops.append(_Loop(stmt, assigned, carried))
         self.loop_iteration(stmt, iter_value, body)
         self.loops.pop()
-        self.record = record
-        carried_env = _join_envs(before, self.env, self.outside)
+        end_env = self.env
+        carried_env = _join_envs(before, end_env, self.outside)
         # State the body cuts somewhere (`h = h.detach()`, every k steps or not) is truncated
         # on purpose: it is not carried with its whole history.
         truncated = carried & detached_in(stmt)
-        for name in carried - truncated:
+        grown = self.grown_in_iteration(stmt, iter_value, before, assigned, carried - truncated, end_env)
+        self.record = record
+        for name in grown:
             value = carried_env.get(name)
-            end = self.env.get(name)
-            if value is not None and end is not None and (end.attached or end.carried) and not end.cuts:
+            if value is not None:
                 carried_env[name] = replace(value, carried=value.carried | {name})
         # Pass two, recording, with carried values in place.
         self.env = carried_env
         ctx = _Loop(stmt, assigned, carried)
+        ctx.grown = frozenset(grown)
         self.loops.append(ctx)
         self.loop_iteration(stmt, iter_value, body)
         self.loops.pop()
+        # A backward's graph hangs off an earlier iteration's only through state some loop around
+        # it carries; what an inner loop carried and then finished with (an adapted clone, an
+        # RNN run over a sequence) is rebuilt whenever that inner loop runs again.
+        around = ctx.grown.union(*(outer.grown for outer in self.loops))
+        for site in ctx.backwards:
+            if site.value.carried - around:
+                site.value = replace(site.value, carried=site.value.carried & around)
         for i, site in enumerate(ctx.backwards):
             site.freed_later = any(not later.retain_graph for later in ctx.backwards[i + 1:])
             root = site.root.split(".")[0].split("(")[0].split("[")[0]
             # `losses[i].backward(…)` walks a different root of one graph each iteration.
-            indexed = bool(site.reads & (assigned | (_target_names(stmt.target) if type(stmt) is cst.For else set())))
+            indexed = bool(site.reads & (assigned | (_target_names(stmt.target) if type(stmt) in FORS else set())))
             site.root_from_outside = root.isidentifier() and root not in assigned and root in before and not indexed
             site.window = bool(truncated)
-            site.root_is_item = (type(stmt) is cst.For and root in _target_names(stmt.target)) or indexed
+            site.root_is_item = (type(stmt) in FORS and root in _target_names(stmt.target)) or indexed
         self.env = _join_envs(before, self.env, self.outside)
-        if stmt.orelse is not None:
-            self.block(block_body(stmt.orelse.body))
+        self.block(stmt.orelse)
+
+    def grown_in_iteration(self, stmt, iter_value: Value, before: dict, assigned: set[str],
+                           names: set[str], end_env: dict) -> set[str]:
+        """Which of ``names`` (read in the body before it rebinds them) hold, at the end of an
+        iteration, history that iteration recorded on top of what they held at its start: only
+        then does the next iteration's graph hang off this one's. One more silent pass follows
+        each name from its start-of-iteration value with that value's own history set aside and
+        a mark in its place: ``h = cell(x, h)`` or ``total = total + loss`` end with the mark
+        and new history; ``policy = policy.to(device)``, a number reset and summed again, a
+        state detached before use, or a fresh clone end without one of the two. A module or
+        leaf held by the name itself (``model = model.cuda()``) is no graph either."""
+        if not names:
+            return set()
+        end_env_saved, self.env = self.env, before
+        try:
+            entries = {name: self.lookup(name) for name in names}
+        finally:
+            self.env = end_env_saved
+        marks = {name: "\0" + name for name in names}
+        seeds = {}
+        for name, entry in entries.items():
+            # a computed tensor's grad_fn leads back to before this iteration: set aside
+            kept = EMPTY if entry.computed else entry.roots
+            seeds[name] = replace(entry, roots=kept, post=EMPTY if entry.computed else entry.post,
+                                  carried=frozenset({marks[name]}), cuts={})
+        # (the pass is silent, but a cut still notes whether its operand was carried)
+        flags = {node: cut.carried for node, cut in self.facts.cuts.items()}
+        self.env = {**before, **seeds}
+        self.loops.append(_Loop(stmt, assigned, set(names)))
+        self.loop_iteration(stmt, iter_value, stmt.body)
+        self.loops.pop()
+        ends, self.env = self.env, end_env_saved
+        for node, cut in self.facts.cuts.items():
+            cut.carried = flags.get(node, False)
+        every_mark = set(marks.values())
+        grown = set()
+        for name, entry in entries.items():
+            end = ends.get(name)
+            if end is None or not (end.carried & every_mark):
+                continue  # rebuilt, reset or detached: nothing of the previous iteration
+            history = end.carried - every_mark
+            if not (end.roots or end.post or history):
+                continue  # no op on a trainable recorded in the iteration
+            holds_object = entry.module is not None or (entry.roots and not entry.computed and not entry.tensor)
+            if holds_object and end.roots <= entry.roots and not end.post and not history:
+                continue  # the module object itself, moved or cast
+            grown.add(name)
+        return grown
 
     def loop_iteration(self, stmt, iter_value: Value, body) -> None:
-        if type(stmt) is cst.For:
+        if type(stmt) in FORS:
             self.bind(stmt.target, self.loop_target(stmt.iter, iter_value), stmt)
         self.block(body)
 
-    def loop_target(self, iterable: cst.BaseExpression, value: Value) -> Value:
+    def loop_target(self, iterable: ast.expr, value: Value) -> Value:
         """What a ``for`` target holds: the modules of a ``self.layers`` loop carry their roots;
         the items of a data loader carry nothing known."""
         base = iterable
-        while type(base) in (cst.Subscript, cst.Call):
-            if type(base) is cst.Call:
-                if type(base.func) is cst.Attribute and base.func.attr.value in MODULE_ITERATORS:
+        while type(base) in (ast.Subscript, ast.Call):
+            if type(base) is ast.Call:
+                if type(base.func) is ast.Attribute and base.func.attr in MODULE_ITERATORS:
                     base = base.func.value
                     continue
-                if type(base.func) is cst.Name and base.func.value in ("enumerate", "zip", "reversed", "list") and base.args:
-                    base = base.args[0].value
+                if type(base.func) is ast.Name and base.func.id in ("enumerate", "zip", "reversed", "list") \
+                        and (base.args or base.keywords):
+                    base = _first_argument(base)
                     continue
                 break
             base = base.value
@@ -338,38 +519,40 @@ class Walker:
             return Value(roots=value.roots, carried=value.carried)
         if value.computed and value.tensor:  # the tensors of a list a model computed
             return replace(value, saved=EMPTY, module=None, optimizer=False, alias=None)
+        if value.plain:  # range(n), a list of numbers (pulled out of a tensor, perhaps)
+            return _plain_of(value)
         return replace(UNKNOWN, nograd=value.nograd, cuts=value.cuts, pulled=value.pulled,
                        carried=value.carried, rebuilt=value.rebuilt, live=value.attached or value.live)
 
-    def with_(self, stmt: cst.With) -> None:
+    def with_(self, stmt: ast.With | ast.AsyncWith) -> None:
         region = None
         enable = False
         for item in stmt.items:
-            call = item.item
-            target = call.func if type(call) is cst.Call else call
+            call = item.context_expr
+            target = call.func if type(call) is ast.Call else call
             name = self.imports.qualname(target)
             if name in NOGRAD:
                 region = stmt
-            elif name in SET_GRAD_ENABLED and type(call) is cst.Call and call.args and literal_false(call.args[0].value):
+            elif name in SET_GRAD_ENABLED and type(call) is ast.Call and literal_false(_first_argument(call)):
                 region = stmt
-            elif name in ENABLE_GRAD or (name in SET_GRAD_ENABLED and type(call) is cst.Call and call.args and literal_true(call.args[0].value)):
+            elif name in ENABLE_GRAD or (name in SET_GRAD_ENABLED and type(call) is ast.Call and literal_true(_first_argument(call))):
                 enable = True
             else:
                 value = self.expr(call)
-                if item.asname is not None:
-                    self.bind(item.asname.name, value, stmt)
+                if item.optional_vars is not None:
+                    self.bind(item.optional_vars, value, stmt)
         saved = self.nograd
         if region is not None:
             self.nograd = region
         elif enable:
             self.nograd = None
-        self.block(block_body(stmt.body))
+        self.block(stmt.body)
         self.nograd = saved
 
-    def assigned_value(self, expr: cst.BaseExpression, target) -> Value:
+    def assigned_value(self, expr: ast.expr, target) -> Value:
         """The value bound by ``target = expr``; a trainable leaf or module gets its own root."""
         name = dotted(target) if target is not None else None
-        if name is not None and self.nograd is None and self.makes_root(expr):
+        if name is not None and self.nograd is None and self.makes_root(expr, name):
             value = self.expr(expr)  # still record what happens inside the call
             if value.rebuilt or value.cuts or value.attached or value.nograd:
                 # `loss = raw.detach().requires_grad_()`: a leaf cut from a history, not a
@@ -378,9 +561,12 @@ class Walker:
             module = module_info(expr, self.imports, self.classes)
             if module is not None and not module.parameters:
                 return Value(module=module)
-            return Value(roots=frozenset({name}), module=module, tensor=module is None and self.makes_leaf(expr))
+            leaf = module is None and self.makes_leaf(expr)
+            if leaf:
+                self.facts.leaves.add(name)  # made to be trained: requires_grad=True, nn.Parameter
+            return Value(roots=frozenset({name}), module=module, tensor=leaf)
         value = self.expr(expr)
-        if name is not None and type(expr) is cst.Call:
+        if name is not None and type(expr) is ast.Call:
             qual = self.imports.qualname(expr.func)
             if qual and qual.startswith("torch.optim.") and qual.split(".")[-1][:1].isupper():
                 self.facts.optimizers[self.key(name)] = self.coverage(expr)
@@ -393,14 +579,14 @@ class Walker:
             return f"{self.cls.name if self.cls else '?'}.{'*' if name == 'self' else name}"
         return name
 
-    def coverage(self, call: cst.Call) -> frozenset[str]:
+    def coverage(self, call: ast.Call) -> frozenset[str]:
         """What an optimizer updates: the keys of the modules whose ``.parameters()`` it was given
         (``Net.*`` for an instance of this file's ``Net``) and of the tensors listed to it."""
         keys: set[str] = set()
-        for arg in call.args:
-            for node in iter_nodes(arg.value):
-                if type(node) is cst.Call and type(node.func) is cst.Attribute \
-                        and node.func.attr.value in ("parameters", "named_parameters"):
+        for arg in _arguments(call):
+            for node in iter_nodes(arg):
+                if type(node) is ast.Call and type(node.func) is ast.Attribute \
+                        and node.func.attr in ("parameters", "named_parameters"):
                     owner = dotted(node.func.value)
                     if owner is None:
                         self.facts.optimizers_open = True
@@ -410,33 +596,37 @@ class Walker:
                     module = self.lookup(head).module if head != "self" else None
                     if module is not None and module.qualname in self.classes:
                         keys.add(f"{module.qualname}.{'self.' + rest if rest else '*'}")
+                        if getattr(self.classes[module.qualname], "foreign", False):
+                            # another file's class (project.View.classes): the keys its own
+                            # walk gave its members are not this module's
+                            self.facts.optimizers_open = True
                     elif head != "self" and (module is None or rest):
                         # A model of another file's class (or a part of one): what it holds,
                         # and so what this optimizer covers, is not known here.
                         self.facts.optimizers_open = True
-                elif type(node) is cst.Name:
-                    keys.add(node.value)
+        for arg in _arguments(call):
+            keys |= _names(arg)
         return frozenset(keys)
 
-    def makes_leaf(self, expr: cst.BaseExpression) -> bool:
+    def makes_leaf(self, expr: ast.expr) -> bool:
         """A tensor leaf that requires grad: ``torch.tensor(…, requires_grad=True)``, ``nn.Parameter(…)``."""
-        while type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value in ("to", "cuda", "cpu", "float", "double", "half", "requires_grad_"):
-            if expr.func.attr.value == "requires_grad_":
+        while type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in ("to", "cuda", "cpu", "float", "double", "half", "requires_grad_"):
+            if expr.func.attr == "requires_grad_":
                 return True
             expr = expr.func.value
-        if type(expr) is not cst.Call:
+        if type(expr) is not ast.Call:
             return False
         return self.imports.qualname(expr.func) in PARAMETER or any(
-            a.keyword is not None and a.keyword.value == "requires_grad" and literal_true(a.value) for a in expr.args)
+            k.arg == "requires_grad" and literal_true(k.value) for k in expr.keywords)
 
-    def makes_root(self, expr: cst.BaseExpression) -> bool:
-        while type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
-            if expr.func.attr.value == "requires_grad_" and not (expr.args and literal_false(expr.args[0].value)):
+    def makes_root(self, expr: ast.expr, target: str | None = None) -> bool:
+        while type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
+            if expr.func.attr == "requires_grad_" and not literal_false(_first_argument(expr)):
                 return True
             expr = expr.func.value
-        if type(expr) is not cst.Call:
+        if type(expr) is not ast.Call:
             return False
-        if any(a.keyword is not None and a.keyword.value == "requires_grad" and literal_true(a.value) for a in expr.args):
+        if any(k.arg == "requires_grad" and literal_true(k.value) for k in expr.keywords):
             return True
         name = self.imports.qualname(expr.func)
         if name is None:
@@ -451,7 +641,25 @@ class Walker:
         cls = self.classes.get(name)
         if cls is not None:
             return cls.is_module or not cls.bases
-        return last[:1].isupper() and not last.isupper() and not NOT_MODULES.search(last) and "optim" not in name
+        # A class of another file or library: a model if the file uses what it built as one
+        # (calls it, takes its parameters, switches it to train or eval), whatever it is named.
+        return last[:1].isupper() and not last.isupper() and target is not None and target in self.used_as_modules()
+
+    def used_as_modules(self) -> set[str]:
+        """The names and attributes the module calls (``encoder(x)``) or uses as an
+        ``nn.Module`` only is used (``MODULE_USES``), computed once per module."""
+        found = getattr(self.facts, "_used_as_modules", None)
+        if found is None:
+            found = set()
+            for node in iter_nodes(self.facts.module):
+                if type(node) is ast.Call:
+                    func = node.func
+                    if type(func) is ast.Attribute and func.attr in MODULE_USES:
+                        found.add(dotted(func.value))
+                    elif type(func) in (ast.Name, ast.Attribute):
+                        found.add(dotted(func))
+            self.facts._used_as_modules = found
+        return found
 
     def bind(self, target, value: Value, node) -> None:
         if self.loops and value.cuts:
@@ -462,22 +670,28 @@ class Walker:
                 for cut in value.cuts:
                     if cut in self.facts.cuts:
                         self.facts.cuts[cut].carried = True
-        if type(target) is cst.Name:
-            if value.rebuilt and target.value in self.intended_leaves:
+        if type(target) is ast.Name:
+            if value.rebuilt and target.id in self.intended_leaves:
                 # `x_adv = torch.tensor(..., requires_grad=True)` differentiated against or
                 # handed to an optimizer: a leaf made on purpose.
                 self.facts.intended_rebuilds.update(value.rebuilt)
-            self.env[target.value] = value
-            self.born[target.value] = self.seq
-        elif type(target) in (cst.Tuple, cst.List):
-            for element in target.elements:
-                inner = element.value
-                self.bind(inner, replace(value, saved=EMPTY, module=None, optimizer=False), node)
-        elif type(target) is cst.StarredElement:
+            self.env[target.id] = value
+            self.born[target.id] = self.seq
+        elif type(target) in (ast.Tuple, ast.List):
+            # `mean, std = head(h)` where the call's summary knows what saved each element
+            parts = self.element_saves.get(node.value) if type(node) is ast.Assign else None
+            if parts is not None and (len(parts) != len(target.elts)
+                                      or any(type(e) is ast.Starred for e in target.elts)):
+                parts = None
+            for i, element in enumerate(target.elts):
+                inner = _unstarred(element)  # `a, *rest = …`: rest is bound as an element
+                saved = frozenset({parts[i]}) if parts and parts[i] is not None else EMPTY
+                self.bind(inner, replace(value, saved=saved, module=None, optimizer=False), node)
+        elif type(target) is ast.Starred:
             self.bind(target.value, value, node)
-        elif type(target) is cst.Attribute:
+        elif type(target) is ast.Attribute:
             name = dotted(target)
-            if target.attr.value == "requires_grad" and type(node) is cst.Assign and literal_true(node.value):
+            if target.attr == "requires_grad" and type(node) is ast.Assign and literal_true(node.value):
                 base = dotted(target.value)
                 if base is not None:
                     self.switch(node, base, self.lookup(base))
@@ -485,24 +699,34 @@ class Walker:
             if name is not None:
                 self.env[name] = value
                 self.born[name] = self.seq
+                if self.cls is not None and name.startswith("self.") and name.count(".") == 1 \
+                        and not getattr(self, "summarizing", False):
+                    # `self.tau = tau` in __init__: what the attribute holds in the other methods.
+                    # What the walk of the file assigns replaces what a walk of __init__ alone
+                    # learned before the calls that seed its parameters were seen.
+                    first = not getattr(self, "provisional", False) and name not in self.cls.walked
+                    seen = None if first else self.cls.assigned.get(name)
+                    self.cls.assigned[name] = value if seen is None else seen.join(value)
+                    if first:
+                        self.cls.walked.add(name)
             else:
                 self.expr(target.value)
-        elif type(target) is cst.Subscript:
+        elif type(target) is ast.Subscript:
             base = _edit_base(target)
             if base is not None:
                 self.edit(node, base, (target, " = …"))
             self.expr(target.value)
 
-    def aug_assign(self, node: cst.AugAssign) -> None:
+    def aug_assign(self, node: ast.AugAssign) -> None:
         value = self.expr(node.value)
-        name = dotted(node.target) if type(node.target) is not cst.Subscript else _edit_base(node.target)
+        name = dotted(node.target) if type(node.target) is not ast.Subscript else _edit_base(node.target)
         if name is None:
             return
         old = self.lookup(name)
-        if old.tensor or old.saved or old.attached or (old.computed and not old.const) or type(node.target) is cst.Subscript:
-            op = AUG_OPERATORS.get(type(node.operator), "op=")
+        if old.tensor or old.saved or old.attached or (old.computed and not old.const) or type(node.target) is ast.Subscript:
+            op = AUG_OPERATORS.get(type(node.op), "op=")
             self.edit(node, name, (node.target, f" {op} …"))
-        if type(node.target) is cst.Subscript:
+        if type(node.target) is ast.Subscript:
             return
         new = (old | value)
         if self.nograd is not None:
@@ -517,6 +741,8 @@ class Walker:
         via_data = name.endswith(".data")
         name = name[: -len(".data")] if via_data else name
         value = self.lookup(name)
+        if value.plain:  # `eta *= 0.5` on a number, `scores[i] = s` on a list: no tensor edited
+            return
         saved = value.saved
         if value.alias is not None and value.alias != name:
             saved = saved | self.lookup(value.alias).saved
@@ -529,22 +755,52 @@ class Walker:
             intended = fresh or (name is not None and name in self.intended_leaves)
             self.facts.switches.append(Switch(node, name, value, intended, self.function))
 
-    def no_history(self, value: Value) -> Value:
+    def no_history(self, value: Value, node=None) -> Value:
         """A value computed where autograd records nothing (under no_grad / inference_mode).
         The region is remembered only where history was lost: data scaled under no_grad
-        had none to lose."""
+        had none to lose. Where the expression ``node`` computed it from trainables, that is a
+        cut of their history (a Cut of kind "no_grad"), as a ``.detach()`` there would be; the
+        no_grad cuts it already descends from are kept (the first place history was lost)."""
         lost = value.attached or value.live
-        return replace(value, roots=EMPTY, post=EMPTY, cuts={}, carried=EMPTY,
+        cuts = {c: EMPTY for c in value.cuts if getattr(self.facts.cuts.get(c), "kind", None) == "no_grad"}
+        if node is not None and (value.roots or value.post):
+            self.nograd_cut(node, value)
+            cuts[node] = EMPTY
+        return replace(value, roots=EMPTY, post=EMPTY, cuts=cuts, carried=EMPTY,
                        nograd=value.nograd | ({self.nograd} if lost else EMPTY),
                        const=True, saved=EMPTY, live=False)
 
-    def mark_saved(self, operand: cst.BaseExpression, save: Save) -> None:
+    def nograd_cut(self, node, value: Value) -> None:
+        """Record ``node``, computed from trainables under the no_grad region, as a cut."""
+        cut = self.facts.cuts.get(node)
+        if cut is None:
+            cut = self.facts.cuts[node] = Cut(node, "no_grad", self.written(node), function=self.function,
+                                              loop=self.loops[-1].node if self.loops else None,
+                                              region=self.nograd)
+        self.add_upstream(cut, value.roots | value.post)
+
+    def add_upstream(self, cut: Cut, names) -> None:
+        """The trainables ``names`` (as this walker names them) starve behind ``cut``."""
+        cut.upstream |= names
+        for name in names:
+            if name.startswith("%"):
+                continue  # a summary walk's parameter: its callers say what it is
+            cut.keys.add(self.key(name.split("@")[0]))
+            module = self.lookup(name).module
+            if self.cls is not None and name.startswith("self."):
+                cut.keys.add(f"{self.cls.name}.*")
+            elif module is not None and module.qualname in self.classes:
+                cut.keys.add(f"{module.qualname}.*")
+
+    def mark_saved(self, operand: ast.expr, save: Save) -> None:
         if self.nograd is not None:
             return
         name = dotted(operand)
         if name is None or (name not in self.env and not name.startswith("self.")):
             return
         value = self.lookup(name)
+        if value.plain:  # an op keeps a Python number as a scalar, not as a saved tensor
+            return
         self.env[name] = replace(value, saved=value.saved | {save})
         self.save_log.append((name, save))
 
@@ -556,9 +812,9 @@ class Walker:
                 self.env[name] = replace(value, saved=value.saved - {save})
         del self.save_log[since:]
 
-    def backward(self, node: cst.Call, root_expr, root: Value, retain: bool, create: bool,
+    def backward(self, node: ast.Call, root_expr, root: Value, retain: bool, create: bool,
                  accumulates: bool = True) -> None:
-        site = Backward(node, self.facts.code(root_expr) if root_expr is not None else "?", root,
+        site = Backward(node, self.written(root_expr) if root_expr is not None else "?", root,
                         retain_graph=retain or create, create_graph=create, function=self.function,
                         loop=self.loops[-1].node if self.loops else None, accumulates=accumulates,
                         reads=_index_names(root_expr))
@@ -603,12 +859,13 @@ class Walker:
     def return_parts(self, expr) -> tuple:
         """``return logits, aux.detach()``: each element is its own output, used on its own by
         the caller. (expression, value) per element, nested tuples flattened."""
-        if type(expr) not in (cst.Tuple, cst.List):
+        if type(expr) not in (ast.Tuple, ast.List):
             return ()
         parts = []
-        for element in expr.elements:
-            inner = self.return_parts(element.value)
-            parts.extend(inner or [(element.value, self.expr(element.value))])
+        for element in expr.elts:
+            element = _unstarred(element)
+            inner = self.return_parts(element)
+            parts.extend(inner or [(element, self.expr(element))])
         return tuple(parts)
 
     def saves_parameters(self, root: Value, names) -> bool:
@@ -637,6 +894,11 @@ class Walker:
         if head == "self" and name.count(".") == 1 and self.cls is not None:
             if name in self.cls.buffers:
                 return BUFFER
+            if not self.cls.init_walked:
+                self.walk_init(self.cls)
+            seen = self.cls.assigned.get(name)
+            if seen is not None and seen.plain and self.cls.attrs.get(name) is None:
+                return _plain_of(seen)  # a temperature, a size, a flag: set from numbers only
             if name in self.cls.literal_attrs and name not in self.cls.attrs:
                 return CONST
             module = self.cls.attrs.get(name)
@@ -662,101 +924,162 @@ class Walker:
             return self.memo[key]
         value = self._expr(node)
         if self.nograd is not None and value.computed:
-            value = self.no_history(value)
+            value = self.no_history(value, node)
         self.memo[key] = value
         return value
 
     def _expr(self, node) -> Value:
         if node is None:
             return CONST
-        if type(node) is cst.Name:
-            if node.value in ("True", "False", "None"):
-                return CONST
-            return self.lookup(node.value)
-        if type(node) in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis):
-            return CONST
-        if type(node) is cst.FormattedString:
-            for part in node.parts:
-                if type(part) is cst.FormattedStringExpression:
-                    self.expr(part.expression)
-            return CONST
-        if type(node) is cst.Attribute:
+        kind = type(node)
+        if kind is ast.Name:
+            return self.lookup(node.id)
+        if kind is ast.Constant:  # numbers, strings, bytes, ``...``, True/False/None
+            return PLAIN
+        if kind is ast.JoinedStr:
+            if not _concatenated(self.facts.lines, node):
+                # (libcst read ``"a" f"{x}"`` as a concatenation of strings and looked no further)
+                for part in node.values:
+                    if type(part) is ast.FormattedValue:
+                        self.expr(part.value)
+            return PLAIN
+        if kind is ast.Attribute:
             return self.attribute(node)
-        if type(node) is cst.Call:
+        if kind is ast.Call:
             return self.call(node)
-        if type(node) is cst.BinaryOperation:
+        if kind is ast.BinOp:
             return self.binary(node)
-        if type(node) is cst.UnaryOperation:
-            return self.expr(node.expression).result()
-        if type(node) is cst.BooleanOperation:
-            return self.expr(node.left).join(self.expr(node.right))
-        if type(node) is cst.Comparison:
-            values = [self.expr(node.left)] + [self.expr(c.comparator) for c in node.comparisons]
+        if kind is ast.UnaryOp:
+            return self.expr(node.operand).result()
+        if kind is ast.BoolOp:
+            # ``a and b and c`` is joined as ``(a and b) and c``, each inner operation a value of
+            # its own (under no_grad, one without history).
+            value = self.expr(node.values[0])
+            for i, operand in enumerate(node.values[1:], 2):
+                value = value.join(self.expr(operand))
+                if i < len(node.values) and self.nograd is not None and value.computed:
+                    value = self.no_history(value)
+            return value
+        if kind is ast.Compare:
+            values = [self.expr(node.left)] + [self.expr(c) for c in node.comparators]
             out = union(values)
             # A comparison is not differentiable: the result has no history, but had some to lose.
             return replace(out, roots=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True,
                            live=False, lost=out.lost or out.attached or out.live)
-        if type(node) is cst.Subscript:
+        if kind is ast.Subscript:
             base = self.expr(node.value)
-            for element in node.slice:
-                if type(element.slice) is cst.Index:
-                    self.expr(element.slice.value)
+            index = node.slice
+            for element in index.elts if type(index) is ast.Tuple else (index,):
+                if type(element) is not ast.Slice:  # the bounds of a slice are not looked at
+                    self.expr(element)
             return replace(base, saved=EMPTY, optimizer=False, computed=base.computed,
                            alias=_alias(node.value, base))
-        if type(node) in (cst.Tuple, cst.List, cst.Set, cst.Dict) and not node.elements:
-            return NOTHING_YET
-        if type(node) in (cst.Tuple, cst.List, cst.Set):
-            return replace(union(self.expr(e.value) for e in node.elements), computed=False)
-        if type(node) is cst.Dict:
-            values = [self.expr(e.value) for e in node.elements if type(e) is cst.DictElement]
+        if kind in (ast.Tuple, ast.List, ast.Set):
+            if not node.elts:
+                return NOTHING_YET
+            return replace(union(self.expr(_unstarred(e)) for e in node.elts), computed=False)
+        if kind is ast.Dict:
+            if not node.keys:
+                return NOTHING_YET
+            # (the keys, and the mappings a ``**m`` entry unpacks, are not looked at)
+            values = [self.expr(v) for k, v in zip(node.keys, node.values) if k is not None]
             return replace(union(values), computed=False)
-        if type(node) in (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp):
+        if kind in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
             return self.comprehension(node)
-        if type(node) is cst.IfExp:
+        if kind is ast.IfExp:
             self.expr(node.test)
             return self.expr(node.body).join(self.expr(node.orelse))
-        if type(node) is cst.NamedExpr:
+        if kind is ast.NamedExpr:
             value = self.expr(node.value)
             self.bind(node.target, value, node)
             return value
-        if type(node) in (cst.Await,):
-            return self.expr(node.expression)
-        if type(node) is cst.StarredElement:
+        if kind is ast.Await:
+            return self.expr(node.value)
+        if kind is ast.Starred:
             return self.expr(node.value)
         return UNKNOWN
 
     def comprehension(self, node) -> Value:
         saved_env = dict(self.env)
-        comp = node.for_in
-        while comp is not None:
+        for comp in node.generators:
             iter_value = self.expr(comp.iter)
             self.bind(comp.target, self.loop_target(comp.iter, iter_value), node)
             for cond in comp.ifs:
-                self.expr(cond.test)
-            comp = comp.inner_for_in
-        if type(node) is cst.DictComp:
+                self.expr(cond)
+        if type(node) is ast.DictComp:
             value = self.expr(node.key) | self.expr(node.value)
         else:
             value = self.expr(node.elt)
         self.env = saved_env
         return replace(value, computed=False, saved=EMPTY)
 
-    def attribute(self, node: cst.Attribute) -> Value:
-        attr = node.attr.value
+    def attribute(self, node: ast.Attribute) -> Value:
+        attr = node.attr
         if attr == "data":
             return self.cut(node, node.value, ".data")
         name = dotted(node)
+        if self.from_plain_library(node):
+            return PLAIN
         if name is not None and (name in self.env or name.startswith("self.")) and not name.startswith("self.__"):
             if name.count(".") == 1 or name in self.env:
                 return self.lookup(name)
         base = self.expr(node.value)
         if attr in METADATA:
-            return CONST
+            return PLAIN
+        if base.plain:  # ``args.lr``: an attribute of a plain value is one
+            return _plain_of(base)
         if attr == "grad":
             return Value(tensor=True, const=True)
         if attr == "T" or attr == "mT":
             return base.result()
         return replace(base, saved=EMPTY, module=None, optimizer=False)
+
+    def walk_init(self, cls: ClassInfo) -> None:
+        """Learn what ``cls.__init__`` assigns its attributes (``cls.assigned``) before a method
+        that reads them is walked or summarized: a silent walk, recording no fact."""
+        cls.init_walked = True
+        if cls.init is None:
+            return
+        scratch = ModuleFacts(module=self.facts.module, imports=self.imports)
+        scratch.lines = self.facts.lines
+        scratch.forward_plain = self.facts.forward_plain
+        walker = Walker(scratch, self.classes, self.functions, self.globals,
+                        Function(cls.init, "__init__", cls.name), cls=cls)
+        walker.record = False
+        walker.provisional = True
+        walker.function_body(cls.init)
+
+    def note_forward_arguments(self, qualname: str, node: ast.Call, positional) -> None:
+        """What this call of a module of this file's class ``qualname`` hands its ``forward``,
+        argument by argument: whether every call site seen so far passes a plain value
+        (``selector(x, temperature)`` with ``temperature = 2.0``)."""
+        given = [(i, self.expr(p)) for i, p in enumerate(positional)]
+        given += [(k.arg, self.expr(k.value)) for k in node.keywords if k.arg is not None]
+        plain, still = self.facts.forward_plain, self.facts.forward_still
+        for key, value in given:
+            plain[(qualname, key)] = plain.get((qualname, key), True) and value.plain
+            still[(qualname, key)] = still.get((qualname, key), True) and not (value.attached or value.live)
+
+    def is_module_object(self, expr, value: Value) -> bool:
+        """``expr`` holds an ``nn.Module`` (built from a module class, an attribute of one, the
+        module itself), not a tensor."""
+        name = dotted(expr)
+        if value.module is not None:
+            return True
+        if name == "self":
+            return self.cls is not None and self.cls.is_module
+        return name is not None and bool(value.roots) and not value.computed and not value.tensor \
+            and name.split(".")[0] in ("self",) + tuple(value.roots)
+
+    def from_plain_library(self, expr) -> bool:
+        """``expr`` names something of a library that makes no tensor (``np.mean``, ``sympy.S``),
+        by its import, not by a local name that happens to be spelled the same."""
+        name = dotted(expr)
+        if name is None:
+            return False
+        head = name.split(".")[0]
+        return head in self.imports.names and head not in self.env and \
+            self.imports.names[head].split(".")[0] in PLAIN_LIBRARIES
 
     def cut(self, node, operand_expr, kind: str) -> Value:
         operand = self.expr(operand_expr)
@@ -767,7 +1090,7 @@ class Walker:
         if self.nograd is None and (operand.roots or operand.post) and operand.computed:
             cut = self.facts.cuts.get(node)
             if cut is None:
-                cut = self.facts.cuts[node] = Cut(node, kind, self.facts.code(operand_expr), function=self.function,
+                cut = self.facts.cuts[node] = Cut(node, kind, self.written(operand_expr), function=self.function,
                                                   loop=self.loops[-1].node if self.loops else None)
             cut.upstream |= operand.roots | operand.post
             cut.carried |= bool(operand.carried)
@@ -784,17 +1107,34 @@ class Walker:
         return Value(cuts=cuts, nograd=operand.nograd, pulled=operand.pulled, rebuilt=operand.rebuilt,
                      tensor=True, computed=True, const=True, alias=_alias(operand_expr, operand))
 
-    def binary(self, node: cst.BinaryOperation) -> Value:
+    def binary(self, node: ast.BinOp) -> Value:
         left, right = self.expr(node.left), self.expr(node.right)
-        out = (left | right)
+        out = self.beside_itself(node, left | right)
         out = replace(out, tensor=left.tensor or right.tensor)
-        if isinstance(node.operator, tuple(OPERATORS)) and (left.tensor or right.tensor or left.live or right.live) \
+        if type(node.op) in OPERATORS and (left.tensor or right.tensor or left.live or right.live) \
                 and not (left.const and right.const):
-            qual, symbol = OPERATORS[type(node.operator)]
+            qual, symbol = OPERATORS[type(node.op)]
             operands = [node.left, node.right]
             values = [left, right]
             out = self.apply_saves(qual, symbol, node, operands, values, out)
         return out
+
+    def beside_itself(self, node: ast.BinOp, out: Value) -> Value:
+        """A cut whose own operand is attached on the other side of the operation (a
+        straight-through estimator: ``hard + soft - soft.detach()``, ``x + (q - x).detach()``):
+        the value keeps that operand's history, so the cut starves nothing of it."""
+        if not out.cuts:
+            return out
+        cuts = None
+        for cut in out.cuts:
+            fact = self.facts.cuts.get(cut)
+            if fact is None:
+                continue
+            for mine, other in ((node.left, node.right), (node.right, node.left)):
+                if _within(cut, mine) and fact.tensor in _attached_names(other):
+                    cuts = cuts or dict(out.cuts)
+                    cuts[cut] = cuts[cut] | fact.upstream
+        return replace(out, cuts=cuts) if cuts else out
 
     def apply_saves(self, qual: str, shown: str, node, operands, values, out: Value) -> Value:
         """Record which operands (and whether the result) the recorded op saves for backward."""
@@ -803,10 +1143,10 @@ class Walker:
         # Only operands known to require grad count: outside model code (optimizers, metrics,
         # data processing) most tensors do not, and an op saves an operand only for the
         # gradient of another (``u * x`` saves ``u`` only if ``x`` requires grad).
-        grad_inputs = [i for i, v in enumerate(values) if v.attached or v.live]
+        grad_inputs = [i for i, v in enumerate(values) if (v.attached or v.live) and not v.plain]
         if not grad_inputs:
             return out
-        tensor_inputs = [i for i, v in enumerate(values) if v.tensor or not v.const]
+        tensor_inputs = [i for i, v in enumerate(values) if not v.plain and (v.tensor or not v.const)]
         data = saves.op_saves(qual, grad_inputs, tensor_inputs=tensor_inputs, nargs=len(operands))
         if data is None:
             return out
@@ -820,15 +1160,17 @@ class Walker:
 
     # ---- calls ---------------------------------------------------------------------------------
 
-    def call(self, node: cst.Call) -> Value:
+    def call(self, node: ast.Call) -> Value:
         func = node.func
-        positional = [a.value for a in node.args if a.keyword is None and not a.star]
-        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        positional = [a for a in node.args if type(a) is not ast.Starred]
+        keywords = {k.arg: k.value for k in node.keywords if k.arg is not None}
         qual = self.imports.qualname(func)
         head = dotted(func)
         imported = head is not None and head.split(".")[0] in self.imports.names
         if qual is not None and imported and qual.startswith("torch"):
             return self.torch_call(node, qual, positional, keywords)
+        if self.from_plain_library(func):  # np.mean(a), math.sqrt(d), sympy.simplify(e)
+            return replace(_plain_of(union(self.arg_values(node))), computed=True)
         if head is not None and head.startswith("self.") and head.count(".") == 1:
             # self.encoder(x), self.predict(x): a submodule or a method of this model.
             if self.cls is not None and head[5:] in self.cls.nograd_methods:
@@ -850,21 +1192,39 @@ class Walker:
             if module is not None:
                 callee = Value(roots=self.lookup(head.split(".")[0]).roots, module=module)
                 return self.apply_module(node, callee, self.arg_values(node), positional)
-        if type(func) is cst.Attribute:
+        if head is not None and self.imports.project is not None and head not in self.functions \
+                and head.split(".")[0] in self.imports.sources and head.split(".")[0] not in self.env \
+                and head.split(".")[0] not in self.globals:
+            # A function of another file of the project (`from helpers import embed`): what its
+            # body does to what it is given, from its summary (a class there is called through
+            # apply_module, as an instance).
+            summary = self.facts.callee(qual)
+            if summary is not None and not summary.method:
+                result = self.apply_summary(node, summary, None, self.arg_values(node), head)
+                if result is not None:
+                    return result
+        if type(func) is ast.Attribute:
             return self.method_call(node, func, positional, keywords)
-        if type(func) is cst.Name:
-            return self.name_call(node, func.value, positional, keywords)
+        if type(func) is ast.Name:
+            return self.name_call(node, func.id, positional, keywords)
         callee = self.expr(func)
-        if type(func) is cst.Call and callee.module is None:
+        if type(func) is ast.Call and callee.module is None:
             info = module_info(func, self.imports, self.classes)  # nn.Dropout(0.5, inplace=True)(x)
             if info is not None:
                 callee = replace(callee, module=info)
-        return self.apply_module(node, callee, [self.expr(a.value) for a in node.args], positional)
+        return self.apply_module(node, callee, self.arg_values(node), positional)
 
-    def arg_values(self, node: cst.Call) -> list[Value]:
-        return [self.expr(a.value) for a in node.args]
+    def arg_values(self, node: ast.Call) -> list[Value]:
+        """The value of each argument: the positional ones (``*xs``: what ``xs`` holds), then
+        the keywords (``**kw``: what ``kw`` holds)."""
+        return [self.expr(a) for a in _arguments(node)]
 
-    def torch_call(self, node: cst.Call, qual: str, positional, keywords) -> Value:
+    def written(self, node) -> str:
+        """The expression as written, with the parentheses around it (``(a + b)`` of
+        ``(a + b).backward()``), as facts name the tensors and roots they are about."""
+        return self.facts.code(_with_parentheses(self.facts.lines, node))
+
+    def torch_call(self, node: ast.Call, qual: str, positional, keywords) -> Value:
         last = qual.split(".")[-1]
         if qual in BACKWARD_FUNCS:
             root_expr = keywords.get("outputs", keywords.get("tensors", positional[0] if positional else None))
@@ -906,7 +1266,9 @@ class Walker:
         if qual.startswith("torch.optim.") and last[:1].isupper():
             self.facts.optimized |= self.coverage(node)
             return Value(optimizer=True)
-        out = replace(union(values), tensor=True, computed=True)
+        out = replace(union(values), tensor=True, computed=True, plain=False)
+        if torch_types.carries_grad(qual) is False and not last.endswith("_"):
+            return _without_history(out)  # torch.argmax(x), torch.eq(a, b): no derivative to lose
         if last.endswith("_") and not last.endswith("__") and saves.is_inplace_method(last) and positional:
             base = _edit_base(positional[0])
             if base is not None:
@@ -937,8 +1299,8 @@ class Walker:
                 self.facts.sequential_edits.append(SequentialEdit(item, item, previous[0]))
             previous = (item, info) if info is not None else None
 
-    def method_call(self, node: cst.Call, func: cst.Attribute, positional, keywords) -> Value:
-        meth = func.attr.value
+    def method_call(self, node: ast.Call, func: ast.Attribute, positional, keywords) -> Value:
+        meth = func.attr
         recv_expr = func.value
         if meth == "detach":
             return self.cut(node, recv_expr, ".detach()")
@@ -959,32 +1321,40 @@ class Walker:
             from_tensor = receiver.tensor or receiver.attached or receiver.live or receiver.computed or receiver.nograd
             pulled = receiver.pulled | ({node} if from_tensor else EMPTY)
             return Value(pulled=pulled, nograd=receiver.nograd, rebuilt=receiver.rebuilt,
-                         tensor=meth == "numpy", computed=True, const=True)
+                         tensor=meth == "numpy", computed=True, const=True, plain=meth != "numpy")
+        if receiver.plain:  # `args.lr.split(",")`, `arr.sum()`: a plain value's methods make no tensor
+            return replace(_plain_of(receiver | args), computed=True)
         if meth == "requires_grad_":
+            if self.is_module_object(recv_expr, receiver):
+                # `backbone.requires_grad_(False)` … `(True)`: freezing or unfreezing a module's
+                # parameters, leaves all; no tensor's lost history is switched on.
+                return receiver
             if not (positional and literal_false(positional[0])):
                 self.switch(node, dotted(recv_expr), receiver, fresh=is_fresh_copy(recv_expr))
             return receiver
+        if meth in ALLOCATION_METHODS and (receiver.tensor or receiver.attached or receiver.live or receiver.cuts):
+            return Value(tensor=True, computed=True, const=True)
         if meth in ("backward", "manual_backward"):
             if meth == "manual_backward" or (not receiver.tensor and not receiver.attached and not receiver.computed and positional):
                 root_expr = positional[0] if positional else None
                 root = self.expr(root_expr) if root_expr is not None else CONST
             else:
                 root_expr, root = recv_expr, receiver
-                if type(root_expr) is cst.Call and type(root_expr.func) is cst.Attribute \
-                        and root_expr.func.attr.value == "scale" and root_expr.args:
-                    root_expr = root_expr.args[0].value  # scaler.scale(loss).backward()
+                if type(root_expr) is ast.Call and type(root_expr.func) is ast.Attribute \
+                        and root_expr.func.attr == "scale" and (root_expr.args or root_expr.keywords):
+                    root_expr = _first_argument(root_expr)  # scaler.scale(loss).backward()
             self.backward(node, root_expr, root, literal_true(keywords.get("retain_graph")), literal_true(keywords.get("create_graph")))
             return CONST
         if meth == "step":
             optimizer = recv_expr
-            if positional and re.search(r"optim|opt", dotted(positional[0]) or "", re.I):
+            if positional and self.is_optimizer(positional[0]):
                 optimizer = positional[0]  # scaler.step(optimizer)
             name = dotted(optimizer)
-            if name is not None and (self.lookup(name).optimizer or re.search(r"optim|opt", name, re.I)):
+            if name is not None and self.is_optimizer(optimizer):
                 self.pending_steps.append((node, name, self.seq, self.facts.optimizers.get(self.key(name))))
                 return CONST
         if meth in METADATA_METHODS:
-            return CONST
+            return PLAIN
         if meth in ("append", "extend", "insert") and values:
             name = dotted(recv_expr)
             if name is not None:  # a list that collects tensors holds what they hold
@@ -1021,28 +1391,218 @@ class Walker:
             return replace(out, alias=_alias(recv_expr, receiver), saved=receiver.saved)
         if meth in CAST_METHODS:
             return out
+        if (receiver.tensor or receiver.attached or receiver.live) and torch_types.carries_grad(f"Tensor.{meth}") is False:
+            return _without_history(out)  # `logits.argmax(-1)`, `x.eq(y)`: integer or bool results
         if (not receiver.const or not args.const) and (receiver.tensor or meth not in NDARRAY_METHODS):
             qual = f"torch.Tensor.{meth}"
             out = self.apply_saves(qual, f".{meth}()", node, [recv_expr, *positional],
                                    [receiver, *[self.expr(p) for p in positional]], out)
         return out
 
-    def no_history_call(self, node: cst.Call, args: Value) -> Value:
+    # ---- summaries ---------------------------------------------------------------------------
+
+    def instance_of(self, expr, value: Value) -> str | None:
+        """The class of this file ``expr`` is an instance of (``FGSM(model)``, a name bound to
+        one), or None."""
+        if value.module is not None and value.module.qualname in self.classes:
+            return value.module.qualname
+        if type(expr) is ast.Call:
+            name = self.imports.qualname(expr.func)
+            if name in self.classes:
+                return name
+        return None
+
+    def seed_instances(self, node) -> None:
+        """A parameter every call site of this module-level function hands an instance of one
+        class of this file holds that instance: calls of its methods read their summaries."""
+        if self.cls is not None:
+            return
+        for name, value in list(self.env.items()):
+            found = self.facts.param_instances.get(f"{name}@{node.name}")
+            if found and len(found) == 1 and None not in found and value.module is None:
+                (qualname,) = found
+                self.env[name] = replace(value, module=module_info_of_class(qualname, self.classes))
+
+    def summary_body(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[list[str], int]:
+        """Walk a function for its summary (``summaries.summarize``): parameter ``k`` holds the
+        symbolic trainable root ``%k`` (a method's receiver is ``self``, its members ``self.x``).
+        Returns the parameter names and how many of them can be given by position."""
+        self.summarizing = True
+        self.intended_leaves = intended_leaves(node, self.imports)
+        params = node.args
+        positional = [*params.posonlyargs, *params.args]
+        names = [p.arg for p in [*positional, *params.kwonlyargs]]
+        for i, name in enumerate(names):
+            if i == 0 and self.cls is not None:
+                continue  # the receiver: `self.x` is looked up as the class's member
+            self.env[name] = Value(roots=frozenset({f"%{i}"}), live=True)
+        for star in (params.vararg, params.kwarg):
+            if star is not None:
+                self.env[star.arg] = UNKNOWN
+        self.forced = _grad_forced_spans(node, self.imports)
+        self.block(node.body)
+        return names, (len(positional) if params.vararg is None else -1)
+
+    def grad_forced_at(self, node) -> bool:
+        """Whether ``node`` runs with grad mode switched on by the function itself
+        (``with torch.enable_grad():``, ``@torch.enable_grad()``), whatever its caller's mode."""
+        point = (node.lineno, node.col_offset)
+        return any(start <= point <= end for start, end in getattr(self, "forced", ()))
+
+    def summarized_callee(self, node: ast.Call, callee: Value, method: bool):
+        """The summary key of a call of a module, model or method of this file, and the value
+        its receiver (parameter 0) holds: ``(None, None)`` where no summary speaks for it."""
+        module = callee.module
+        if module is not None and module.qualname in self.classes:
+            if method:
+                return f"{module.qualname}.{node.func.attr}", callee
+            return module.qualname, callee
+        func = node.func
+        if not method and type(func) is ast.Attribute and type(func.value) is ast.Name \
+                and func.value.id == "self" and self.cls is not None:
+            key = f"{self.cls.name}.{func.attr}"
+            summary = self.facts.callee(key)
+            if summary is not None and summary.node is not getattr(self.function, "node", None):
+                return key, Value(roots=summary.roots)
+        return None, None
+
+    def apply_summary(self, node: ast.Call, summary, receiver: Value | None, values: list[Value],
+                      shown: str) -> Value | None:
+        """The value of a call of a summarized function: the history of the arguments it passes
+        on, the cuts inside it the result descends from (their upstream: what this call hands
+        those parameters), its saved output. None where the arguments cannot be matched to its
+        parameters (``*xs``, ``**kw``, a keyword it does not name): the call stays unknown."""
+        if summary is None or summary.generator:
+            return None
+        arg_nodes = _argument_nodes(node)
+        if len(arg_nodes) != len(values):
+            return None
+        given: dict[int, Value] = {}
+        position = 1 if summary.method else 0
+        for arg, value in zip(arg_nodes, values):
+            if type(arg) is ast.Starred or (type(arg) is ast.keyword and arg.arg is None):
+                return None
+            if type(arg) is ast.keyword:
+                if arg.arg not in summary.params:
+                    return None
+                given[summary.params.index(arg.arg)] = value
+            else:
+                if summary.positional >= 0 and position >= summary.positional:
+                    return None
+                if summary.positional < 0 and position >= len(summary.params):
+                    return None
+                given[position] = value
+                position += 1
+        if summary.method:
+            given[0] = receiver if receiver is not None else UNKNOWN
+        passing = [given[k] for k in sorted(summary.passes) if k in given]
+        own = (receiver.roots if summary.method and receiver is not None and 0 in summary.passes else EMPTY) \
+            | (summary.roots if not summary.method else frozenset(r for r in summary.roots if not r.startswith("self")))
+        base = union(passing) if passing else CONST
+        every = union(values) if values else CONST
+        cuts = dict(base.cuts)
+        for cut_node, params in summary.cuts.items():
+            template = summary.cut_facts.get(cut_node)
+            upstream = set()
+            for k in params:
+                # (a method's receiver: its members inside the callee, `inside`, stand for it)
+                source = given.get(k) if not (summary.method and k == 0) else None
+                if source is not None:
+                    upstream |= source.roots | source.post
+            # (``x@input``: the callee's guess at what computed its input; here the caller's
+            # arguments say what did)
+            own_upstream = {r for r in (template.upstream if template else ()) if not r.startswith("%")
+                            and not r.endswith("@input")
+                            and not (summary.method and (r == "self" or r.startswith("self.")))}
+            inside = {r for r in (template.upstream if template else ()) if summary.method and (r == "self" or r.startswith("self."))}
+            if not (upstream or own_upstream or inside):
+                continue
+            if not upstream and self.imports.project is not None and origin(cut_node) is not None:
+                # A cut in another file that starves only that file's own trainables: its own
+                # lint has all there is to know, and reports it there (or judges it intended).
+                continue
+            cut = self.facts.cuts.get(cut_node)
+            if cut is None:
+                # (the loop of the call: state handed through a helper that detaches it each
+                # iteration is truncated backpropagation, as a `.detach()` written there is)
+                cut = self.facts.cuts[cut_node] = Cut(
+                    cut_node, template.kind, template.tensor, function=template.function,
+                    loop=self.loops[-1].node if self.loops else None, region=template.region)
+            # The callee's own members keep the names and coverage keys its walk gave them.
+            cut.upstream |= inside
+            cut.keys |= {k for k in template.keys if not k.startswith("%")}
+            if cut.kind == "no_grad" or (self.imports.project is not None and origin(cut_node) is not None):
+                # (a cut in another file of the project: no walk of this module names what it
+                # starves, so the names this call hands it are its upstream)
+                self.add_upstream(cut, upstream | own_upstream)
+            else:
+                # A .detach() in the callee names what it starves as the callee's walk does
+                # (``model@compute_loss``, resolved through ``param_sources``); the caller's
+                # names go to the coverage keys only, so the callee's own return still reads
+                # its siblings (``return loss, logits.detach()``) as before.
+                keys_before = set(cut.keys)
+                probe = Cut(cut_node, cut.kind, cut.tensor)
+                self.add_upstream(probe, upstream | own_upstream)
+                cut.keys |= probe.keys | keys_before
+                # (the callee's own trainables, a global leaf, are named as its walk names them:
+                # a summary handed on by another summary has had no walk of that callee)
+                cut.upstream |= own_upstream
+            cuts[cut_node] = EMPTY
+            self.facts.call_sites.setdefault(cut_node, node)  # (a cut in another file is reported here)
+        roots = base.roots | own
+        if cuts:
+            cuts = {c: companions | roots for c, companions in cuts.items()}
+        out = replace(base, roots=roots, cuts=cuts, pulled=every.pulled, rebuilt=every.rebuilt,
+                      carried=base.carried, tensor=summary.tensor or base.tensor, computed=True,
+                      const=base.const and not own, saved=EMPTY, module=None, optimizer=False,
+                      alias=None, nograd=base.nograd | ({node} if summary.nograd else EMPTY))
+        if self.nograd is None and summary.saved_output is not None:
+            out = replace(out, saved=frozenset({summary.saved_output}))
+        if self.nograd is None and summary.saved_parts:
+            self.element_saves[node] = summary.saved_parts
+        if self.nograd is not None and summary.backprops and self.record:
+            self.facts.nograd_backprops.append(BackpropUnderNoGrad(
+                node, shown, summary.backward, self.nograd, self.function))
+        return out
+
+    def is_optimizer(self, expr) -> bool:
+        """What ``torch.optim.X(…)`` built (bound to this name here or, for ``self.opt``, in
+        another method), or what the file both zeroes and steps (``opt.zero_grad()``): an
+        optimizer handed in as a parameter, or one of another library. A scheduler is stepped,
+        never zeroed; a module is zeroed, never stepped."""
+        name = dotted(expr)
+        if name is None:
+            return False
+        value = self.lookup(name)
+        if value.optimizer or self.key(name) in self.facts.optimizers:
+            return True
+        zeroed = getattr(self.facts, "_zeroed", None)
+        if zeroed is None:  # computed once per module, on the first step() met
+            zeroed = self.facts._zeroed = {
+                dotted(n.func.value) for n in iter_nodes(self.facts.module)
+                if type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "zero_grad"}
+        return name in zeroed and value.module is None
+
+    def no_history_call(self, node: ast.Call, args: Value) -> Value:
         """The result of a call that runs under no_grad (a decorated function, a module whose
         ``__call__`` disables recording): a tensor without history."""
         return replace(args, roots=EMPTY, post=EMPTY, cuts={}, carried=EMPTY,
                        nograd=args.nograd | {node}, tensor=True, computed=True, const=True, saved=EMPTY, live=False)
 
-    def name_call(self, node: cst.Call, name: str, positional, keywords) -> Value:
+    def name_call(self, node: ast.Call, name: str, positional, keywords) -> Value:
+        if name in self.classes and self.lookup(name) is DEFINITION:  # `Loss(2.0)`: what its __init__ is given
+            self.note_forward_arguments(f"{name}.__init__", node, positional)
         if name == "self" and self.cls is not None and self.cls.may_be_module:
             return self.apply_module(node, Value(roots=frozenset({"self"})), self.arg_values(node), positional)
         values = self.arg_values(node)
         if name in self.functions and self.env.get(name, DEFINITION) is DEFINITION:
             # What this call site hands the module-level function `name`, keyed `param@name`.
             params = self.facts.parameters.get(name, [])
-            given = [(arg, value) for arg, value in zip(node.args, values) if not arg.star]
+            # (``*xs`` and ``**kw`` are left out; a keyword's place in this list still counts)
+            given = [(arg, value) for arg, value in zip(_argument_nodes(node), values)
+                     if type(arg) is not ast.Starred and not (type(arg) is ast.keyword and arg.arg is None)]
             for i, (arg, value) in enumerate(given):
-                param = arg.keyword.value if arg.keyword is not None else (params[i] if i < len(params) else None)
+                param = arg.arg if type(arg) is ast.keyword else (params[i] if i < len(params) else None)
                 if param is not None and (value.attached or value.live):
                     self.facts.live_arguments.add(f"{param}@{name}")  # it may require grad in there
                 if param is not None and value.saved:
@@ -1052,12 +1612,18 @@ class Walker:
                 if param is not None and value.roots:
                     # `embed(encoder, x)`: inside embed(), the model `net@embed` is `encoder`.
                     self.facts.param_sources.setdefault(f"{param}@{name}", set()).update(value.roots)
+                instance = self.instance_of(arg.value if type(arg) is ast.keyword else arg, value)
+                if param is not None:
+                    self.facts.param_instances.setdefault(f"{param}@{name}", set()).add(instance)
         args = union(values) if values else CONST
         if name in ("float", "int") and values:
             arg = values[0]
             if arg.tensor or arg.attached or arg.live or arg.nograd:
-                return Value(pulled=arg.pulled | {node}, nograd=arg.nograd, rebuilt=arg.rebuilt, computed=True, const=True)
-            return replace(arg, computed=True, tensor=False, const=True)
+                return Value(pulled=arg.pulled | {node}, nograd=arg.nograd, rebuilt=arg.rebuilt, computed=True,
+                             const=True, plain=True)
+            return replace(arg, computed=True, tensor=False, const=True, plain=True)
+        if name in PLAIN_BUILTINS and name not in self.env:
+            return PLAIN
         if name in CONST_BUILTINS:
             return CONST
         if name in PASSTHROUGH_BUILTINS:
@@ -1068,17 +1634,36 @@ class Walker:
             return self.apply_module(node, self.lookup(name), values, positional)
         bound = self.env.get(name, DEFINITION)
         if bound is NOGRAD_DEFINITION or (self.functions.get(name) and bound is DEFINITION):
+            summary = self.facts.callee(name) if name in self.functions else None
+            if summary is not None and summary.cuts:
+                # It returns from under no_grad what it computed there from what it is given:
+                # the result carries those no_grad cuts (where the history was lost).
+                result = self.apply_summary(node, summary, None, values, name)
+                if result is not None:
+                    return replace(self.no_history_call(node, args), cuts=result.cuts)
             return self.no_history_call(node, args)  # it returns from under no_grad
-        if DETACHING_HELPERS.search(name):
-            return replace(args, roots=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True)
+        if name in self.functions and bound is DEFINITION:
+            # A function of this file: what its body does to what it is given (a helper that
+            # detaches its argument returns it without history; one that computes under no_grad
+            # returns it cut there). One defined later, or not in this file, stays unknown.
+            result = self.apply_summary(node, self.facts.callee(name), None, values, name)
+            if result is not None:
+                return result
         return replace(args, computed=True, saved=EMPTY)
 
-    def apply_module(self, node: cst.Call, callee: Value, values: list[Value], positional, method: bool = False) -> Value:
+    def apply_module(self, node: ast.Call, callee: Value, values: list[Value], positional, method: bool = False) -> Value:
         """A call of a trainable object (a module, ``self.layer``, a model): its roots join the result."""
         args = union(values) if values else CONST
         module = callee.module
+        if module is not None and not method and module.qualname in self.classes:
+            self.note_forward_arguments(module.qualname, node, positional)
         if module is not None and module.nograd_call:
             return self.no_history_call(node, args)
+        qualname, receiver = self.summarized_callee(node, callee, method)
+        if qualname is not None:
+            result = self.apply_summary(node, self.facts.callee(qualname), receiver, values, qualname)
+            if result is not None:
+                return result
         names = callee.roots
         if args.cuts:
             out = replace(args, post=args.post | names)
@@ -1101,27 +1686,291 @@ class Walker:
         return out
 
 
+def module_info_of_class(qualname: str, classes: dict) -> ModuleInfo:
+    """What an instance of this file's class ``qualname`` is, as a constructor call says."""
+    cls = classes[qualname]
+    return ModuleInfo(qualname, nograd_call=cls.nograd_call)
+
+
+def _grad_forced_spans(node, imports) -> list[tuple]:
+    """The stretches of a function where it switches grad mode on itself."""
+    spans = []
+    for deco in node.decorator_list:
+        target = deco.func if type(deco) is ast.Call else deco
+        if imports.qualname(target) in ENABLE_GRAD:
+            return [((node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset))]
+    for child in iter_nodes(node, into_functions=False):
+        if type(child) in WITHS:
+            for item in child.items:
+                call = item.context_expr
+                target = call.func if type(call) is ast.Call else call
+                name = imports.qualname(target)
+                if name in ENABLE_GRAD or (name in SET_GRAD_ENABLED and type(call) is ast.Call
+                                           and literal_true(_first_argument(call))):
+                    spans.append(((child.lineno, child.col_offset), (child.end_lineno, child.end_col_offset)))
+    return spans
+
+
+def _plain_of(value: Value) -> Value:
+    """A plain value computed from ``value``: no tensor, but still what it was pulled out of
+    (``[v[0] for v in pred.tolist()]``) and where history was lost on the way."""
+    return replace(PLAIN, pulled=value.pulled, nograd=value.nograd, rebuilt=value.rebuilt, computed=value.computed)
+
+
+def _without_history(value: Value) -> Value:
+    """The result of an op autograd does not differentiate (integer or bool outputs): it has no
+    history, and a cut above it loses nothing, but it had history to lose (``lost``)."""
+    return replace(value, roots=EMPTY, post=EMPTY, cuts={}, carried=EMPTY, computed=True, const=True,
+                   live=False, saved=EMPTY, lost=value.lost or value.attached or value.live, tensor=True)
+
+
+def _within(node: ast.AST, root: ast.AST) -> bool:
+    return any(inner is node for inner in iter_nodes(root))
+
+
+def _attached_names(expr: ast.AST) -> set[str]:
+    """The names and attributes ``expr`` reads other than through a ``.detach()`` or ``.data``."""
+    found: set[str] = set()
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr in ("detach", "detach_"):
+            continue
+        if type(node) is ast.Attribute and node.attr == "data":
+            continue
+        if type(node) in (ast.Name, ast.Attribute):
+            name = dotted(node)
+            if name is not None:
+                found.add(name)
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _module_uses(function: ast.AST) -> dict[str, str]:
+    """How the body uses each bare name: ``"module"`` where it takes what only an ``nn.Module``
+    has (``net.parameters()``, ``model.eval()``), ``"called"`` where it only
+    calls it (``encoder(x)``, ``net.embed(x)``)."""
+    found: dict[str, str] = {}
+    for node in iter_nodes(function, into_functions=False):
+        if type(node) is not ast.Call:
+            continue
+        func = node.func
+        if type(func) is ast.Attribute and type(func.value) is ast.Name:
+            if func.attr in MODULE_ONLY:
+                found[func.value.id] = "module"
+            else:
+                found.setdefault(func.value.id, "called")
+        elif type(func) is ast.Name:
+            found.setdefault(func.id, "called")
+    return found
+
+
+def _plain_parameters(params: ast.arguments) -> set[str]:
+    """The parameters a function declares to hold no tensor: annotated ``int``/``float``/``bool``/
+    ``str``, or defaulting to a number, a string or a bool (``None`` says nothing)."""
+    positional = [*params.posonlyargs, *params.args]
+    defaults = [None] * (len(positional) - len(params.defaults)) + list(params.defaults)
+    found = set()
+    for param, default in [*zip(positional, defaults), *zip(params.kwonlyargs, params.kw_defaults)]:
+        annotation = param.annotation
+        if type(annotation) is ast.Name and annotation.id in PLAIN_ANNOTATIONS:
+            found.add(param.arg)
+        elif default is not None and _literal_number(default):
+            found.add(param.arg)
+    return found
+
+
+def _literal_number(expr) -> bool:
+    if type(expr) is ast.UnaryOp and type(expr.op) in (ast.USub, ast.UAdd):
+        expr = expr.operand
+    return type(expr) is ast.Constant and type(expr.value) in (int, float, complex, str, bool)
+
+
 def _index_names(expr) -> set[str]:
     """The names a root expression indexes with (``i`` of ``losses[i]``)."""
     found: set[str] = set()
     for node in iter_nodes(expr) if expr is not None else ():
-        if type(node) is cst.Subscript:
-            for element in node.slice:
-                found |= {n.value for n in iter_nodes(element) if type(n) is cst.Name}
+        if type(node) is ast.Subscript:
+            found |= _names(node.slice)
     return found
 
 
 def _target_names(target) -> set[str]:
-    return {n.value for n in iter_nodes(target) if type(n) is cst.Name}
+    return _names(target)
+
+
+def _names(root: ast.AST) -> set[str]:
+    """Every name written in ``root``, as libcst's ``Name`` nodes had it: variables, attribute
+    names (``i`` of ``self.i``), keyword and lambda parameter names, ``True``/``False``/``None``."""
+    found: set[str] = set()
+    for node in iter_nodes(root):
+        kind = type(node)
+        if kind is ast.Name:
+            found.add(node.id)
+        elif kind is ast.Attribute:
+            found.add(node.attr)
+        elif kind is ast.keyword or kind is ast.arg:
+            if node.arg is not None:
+                found.add(node.arg)
+        elif kind is ast.Constant and (node.value is None or node.value is True or node.value is False):
+            found.add(repr(node.value))
+    return found
+
+
+def dotted(expr) -> str | None:
+    """``imports.dotted``, with ``True``/``False``/``None`` read as the names libcst made them
+    (``nn.ReLU(True)`` is an in-place edit of "True", which nothing saved: no finding)."""
+    if type(expr) is ast.Constant and (expr.value is None or expr.value is True or expr.value is False):
+        return repr(expr.value)
+    return _dotted(expr)
+
+
+def _argument_nodes(call: ast.Call) -> list:
+    """The arguments (``ast.expr``, ``ast.Starred`` or ``ast.keyword``) in source order:
+    ``ast`` lists positionals before keywords, and ``f(x, key=y, *rest)`` reads ``key`` first."""
+    if not call.keywords:
+        return call.args
+    if not call.args:
+        return call.keywords
+    last, first = call.args[-1], call.keywords[0]
+    if (last.lineno, last.col_offset) < (first.lineno, first.col_offset):
+        return [*call.args, *call.keywords]
+    return sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset))
+
+
+def _arguments(call: ast.Call) -> list[ast.expr]:
+    """The argument expressions in source order (``*xs`` as ``xs``, ``**kw`` as ``kw``)."""
+    return [a.value if type(a) in (ast.Starred, ast.keyword) else a for a in _argument_nodes(call)]
+
+
+def _first_argument(call: ast.Call) -> ast.expr | None:
+    """The first argument's expression, positional or not (``set_grad_enabled(mode=False)``)."""
+    if call.args:
+        return _unstarred(call.args[0])
+    return call.keywords[0].value if call.keywords else None
+
+
+def _unstarred(expr: ast.expr) -> ast.expr:
+    return expr.value if type(expr) is ast.Starred else expr
+
+
+def _concatenated(lines: list[str], node: ast.JoinedStr) -> bool:
+    """Whether an f-string is written as several adjacent literals (``"a" f"{x}"``), which
+    ``ast`` joins into one."""
+    text = source_segment(lines, node)
+    depth = count = 0
+    try:
+        for token in tokenize.generate_tokens(io.StringIO("(" + text + ")").readline):
+            if token.type == _FSTRING_START:
+                count += depth == 0
+                depth += 1
+            elif token.type == _FSTRING_END:
+                depth -= 1
+            elif token.type == tokenize.STRING and depth == 0:
+                count += 1
+            if count > 1:
+                return True
+    except (tokenize.TokenError, SyntaxError):
+        return False
+    return False
+
+
+_FSTRING_START = getattr(tokenize, "FSTRING_START", -1)  # Python 3.12 tokenizes f-strings' parts
+_FSTRING_END = getattr(tokenize, "FSTRING_END", -1)
+
+
+class _Span:
+    """A stretch of source in ``ast``'s coordinates (lines from 1, UTF-8 byte columns)."""
+
+    def __init__(self, lineno: int, col_offset: int, end_lineno: int, end_col_offset: int):
+        self.lineno, self.col_offset = lineno, col_offset
+        self.end_lineno, self.end_col_offset = end_lineno, end_col_offset
+
+
+def _with_parentheses(lines: list[str], node: ast.AST):
+    """``node``, or the span of the parentheses that group it alone (``(a + b)``): ``ast``
+    leaves them out of the node, and the text a fact names keeps them. The parentheses of a
+    call (``f(x)``) or a class's bases are not the expression's."""
+    encoded: dict[int, bytes] = {}
+
+    def line(i: int) -> bytes:
+        if i not in encoded:
+            encoded[i] = lines[i].encode() if 0 <= i < len(lines) else b""
+        return encoded[i]
+
+    def back(row: int, col: int):
+        """The last byte before (row, col) that is not blank, a line continuation or a comment."""
+        text = line(row)[:col]
+        while True:
+            stripped = text.rstrip(b" \t\f")
+            if stripped:
+                return row, len(stripped) - 1
+            row -= 1
+            if row < 0:
+                return None
+            text = line(row).rstrip(b"\r\n")
+            text = text[:_code_end(text, len(text))].rstrip(b" \t\f").rstrip(b"\\")
+
+    def forward(row: int, col: int):
+        """The first byte at or after (row, col) that is not blank, a line continuation or a comment."""
+        while row < len(lines):
+            text = line(row)
+            while text[col:col + 1] in (b" ", b"\t", b"\f", b"\\"):
+                col += 1
+            if col < len(text) and text[col:col + 1] not in (b"#", b"\r", b"\n"):
+                return row, col
+            row, col = row + 1, 0
+        return None
+
+    start = (node.lineno - 1, node.col_offset)
+    end = (node.end_lineno - 1, node.end_col_offset)
+    span = None
+    while True:
+        before = back(*start)
+        after = forward(*end)
+        if before is None or after is None:
+            break
+        if line(before[0])[before[1]:before[1] + 1] != b"(" or line(after[0])[after[1]:after[1] + 1] != b")":
+            break
+        ahead = back(*before)
+        # `f(x)`: a call's parentheses (a name on the line before ends another statement;
+        # a call spelled `f` newline `(x)` inside brackets is read as grouping)
+        if ahead is not None and ahead[0] == before[0] and _ends_operand(line(ahead[0]), ahead[1]):
+            break
+        start, end = before, (after[0], after[1] + 1)
+        span = _Span(start[0] + 1, start[1], end[0] + 1, end[1])
+    return span or node
+
+
+def _code_end(text: bytes, col: int) -> int:
+    """Where the code of a line ends before ``col``: a ``#`` comment is not code (a ``#``
+    inside a string on such a line is rare enough to be read as a comment)."""
+    at = text.find(b"#", 0, col)
+    return at if at >= 0 else col
+
+
+def _ends_operand(text: bytes, col: int) -> bool:
+    """Whether the byte at ``col`` ends an expression that a ``(`` after it would call: a name
+    that is not a keyword, a closing bracket, a string's quote."""
+    char = text[col:col + 1]
+    if char in (b")", b"]", b"}", b"'", b'"'):
+        return True
+    if not (char.isalnum() or char == b"_" or char >= b"\x80"):
+        return False
+    start = col
+    while start > 0 and (text[start - 1:start].isalnum() or text[start - 1:start] == b"_" or text[start - 1:start] >= b"\x80"):
+        start -= 1
+    word = text[start:col + 1].decode(errors="replace")
+    return not keyword.iskeyword(word)
 
 
 def _edit_base(expr) -> str | None:
     """The name whose tensor an edit of ``expr`` modifies: ``x`` for ``x[i]``, ``x.detach()``
     and ``x``; ``x.data`` for an edit through ``.data``, which autograd does not see."""
     while True:
-        if type(expr) is cst.Subscript:
+        if type(expr) is ast.Subscript:
             expr = expr.value
-        elif type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value in VIEW_METHODS | {"detach"}:
+        elif type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in VIEW_METHODS | {"detach"}:
             expr = expr.func.value
         else:
             return dotted(expr)

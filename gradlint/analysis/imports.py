@@ -1,23 +1,23 @@
 """What the names of one module are bound to by its imports: ``th`` → ``torch``,
 ``F`` → ``torch.nn.functional``, ``no_grad`` → ``torch.no_grad``.
 
-A per-module table, not a whole-program resolver: gradlint never follows imports into other
-files, and libcst's ``QualifiedNameProvider`` costs more than the parse itself.
+A per-module table. Where each name came from (``sources``, relative imports included) is kept
+for ``project.View``, which follows the imports into the project's own files.
 """
 from __future__ import annotations
 
-import libcst as cst
+import ast
 
 
-def dotted(expr: cst.BaseExpression) -> str | None:
+def dotted(expr: ast.AST | None) -> str | None:
     """``a.b.c`` for a chain of names and attributes; None for anything else."""
     parts: list[str] = []
-    while type(expr) is cst.Attribute:
-        parts.append(expr.attr.value)
+    while type(expr) is ast.Attribute:
+        parts.append(expr.attr)
         expr = expr.value
-    if type(expr) is not cst.Name:
+    if type(expr) is not ast.Name:
         return None
-    parts.append(expr.value)
+    parts.append(expr.id)
     return ".".join(reversed(parts))
 
 
@@ -26,32 +26,46 @@ class ImportTable:
 
     def __init__(self) -> None:
         self.names: dict[str, str] = {}
+        # Local name -> (leading dots, what it was imported as): ``from .blocks import Head``
+        # binds ``Head`` to (1, "blocks.Head"); absolute imports have level 0.
+        self.sources: dict[str, tuple[int, str]] = {}
+        self.modules: set[str] = set()  # `import a.b.c`: the modules imported whole
+        self.project = None  # a ``project.View`` when the imports are followed into the project
 
-    def add(self, node: cst.Import | cst.ImportFrom) -> None:
-        if type(node) is cst.Import:
+    def add(self, node: ast.Import | ast.ImportFrom) -> None:
+        if type(node) is ast.Import:
             for alias in node.names:
-                full = dotted(alias.name)
-                if full is None:
-                    continue
-                if alias.asname is not None and type(alias.asname.name) is cst.Name:
-                    self.names[alias.asname.name.value] = full
+                self.modules.add(alias.name)
+                if alias.asname is not None:
+                    self.names[alias.asname] = alias.name
+                    self.sources[alias.asname] = (0, alias.name)
                 else:  # `import torch.nn` binds `torch`
-                    head = full.split(".")[0]
+                    head = alias.name.split(".")[0]
                     self.names.setdefault(head, head)
-            return
-        if node.relative or node.module is None or type(node.names) is cst.ImportStar:
-            return
-        module = dotted(node.module)
-        if module is None:
+                    self.sources.setdefault(head, (0, head))
             return
         for alias in node.names:
-            name = alias.name.value if type(alias.name) is cst.Name else None
-            if name is None:
+            if alias.name == "*":
                 continue
-            local = alias.asname.name.value if alias.asname is not None and type(alias.asname.name) is cst.Name else name
-            self.names[local] = f"{module}.{name}"
+            target = f"{node.module}.{alias.name}" if node.module else alias.name
+            self.sources[alias.asname or alias.name] = (node.level, target)
+            if not node.level and node.module is not None:
+                self.names[alias.asname or alias.name] = target
 
-    def qualname(self, expr: cst.BaseExpression) -> str | None:
+    def target(self, qualname: str) -> tuple[int, str] | None:
+        """(leading dots, dotted path) of an imported name as ``qualname`` gives it (after
+        ``qualname()`` resolved its head), or None where no import binds its head."""
+        head, _, rest = qualname.partition(".")
+        source = self.sources.get(head)
+        if source is not None and source[0] and head not in self.names:
+            level, target = source
+            return level, f"{target}.{rest}" if rest else target
+        for level, target in self.sources.values():
+            if not level and (qualname == target or qualname.startswith(target + ".")):
+                return 0, qualname
+        return None
+
+    def qualname(self, expr: ast.AST | None) -> str | None:
         """The qualified name of ``expr`` with its head resolved through the imports
         (``th.no_grad`` → ``torch.no_grad``); unimported heads are kept as written."""
         name = dotted(expr)
@@ -62,11 +76,11 @@ class ImportTable:
         return f"{full}.{rest}" if rest else full
 
 
-def collect_imports(module: cst.Module) -> ImportTable:
-    from gradlint.analysis.tree import iter_nodes
+def collect_imports(module: ast.Module) -> ImportTable:
+    from gradlint.analysis.tree import statements
 
     table = ImportTable()
-    for node in iter_nodes(module):
-        if type(node) in (cst.Import, cst.ImportFrom):
+    for node in statements(module):
+        if type(node) is ast.Import or type(node) is ast.ImportFrom:
             table.add(node)
     return table

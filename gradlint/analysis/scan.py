@@ -4,13 +4,11 @@ function makes on purpose. They read the tree (with ``tree.iter_nodes``) and com
 """
 from __future__ import annotations
 
-import re
-
-import libcst as cst
+import ast
 
 from gradlint.analysis import saves
 from gradlint.analysis.imports import ImportTable, dotted
-from gradlint.analysis.tree import iter_nodes, walk_with_ends
+from gradlint.analysis.tree import iter_nodes, statements, walk_with_ends
 from gradlint.analysis.values import ModuleInfo
 
 
@@ -21,14 +19,19 @@ NOGRAD = {
 SET_GRAD_ENABLED = {"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"}
 ENABLE_GRAD = {"torch.enable_grad", "torch.autograd.enable_grad"}
 
-# Helpers that detach what they are given: `repackage_hidden(h)`, `detach_state(s)`.
-DETACHING_HELPERS = re.compile(r"detach|repackage", re.I)
 # Calls whose arguments are looked at, not computed with: a `.grad` read there is no use.
 _LOGGING = {"info", "debug", "warning", "log", "write", "add_scalar", "append", "log_dict"}
 
 # Base classes that are not nn.Module: a subclass's attributes are settings, not parameters.
 _PLAIN_BASES = {"object", "ABC", "Enum", "IntEnum", "NamedTuple", "TypedDict", "Protocol", "Generic", "dict", "list", "tuple", "str", "int", "float"}
-_PLAIN_BASE_SUFFIX = re.compile(r"(Dataset|Sampler|Optimizer|Exception|Error|Warning|Enum|Callback|Logger|Loader|Scheduler|Config|Parser|Meta|Mixin|TestCase|Distribution|Family|Transform|Constraint|DataPipe)$")
+# A class whose base this file cannot see is taken for a module by what its body does
+# (``acts_as_module``), not by the words of its base's name.
+_CONTAINER_PROTOCOL = {"__getitem__", "__len__", "__iter__", "__next__"}
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_FORS = (ast.For, ast.AsyncFor)
+_WITHS = (ast.With, ast.AsyncWith)
+_TRIES = (ast.Try, getattr(ast, "TryStar", ast.Try))
 
 
 class ClassInfo:
@@ -42,6 +45,13 @@ class ClassInfo:
         self.is_module = False
         self.unseen_base = False  # a base class from another file that may be an nn.Module
         self.buffers: set[str] = set()  # self.x registered with register_buffer: tensors, not trained
+        self.acts_as_module = False  # its body does what a module's does (acts_as_module)
+        # self.x -> what the methods walked so far assign it, joined (the flow walker fills it,
+        # walking __init__ first when an attribute is looked up before it was: ``init``)
+        self.assigned: dict = {}
+        self.init: ast.AST | None = None  # its __init__
+        self.init_walked = False
+        self.walked: set = set()  # the attributes the walk of the file has assigned
 
     @property
     def may_be_module(self) -> bool:
@@ -49,90 +59,115 @@ class ClassInfo:
         return self.is_module or self.unseen_base
 
 
-def block_body(block) -> list:
-    return list(block.body) if type(block) is cst.IndentedBlock else [cst.SimpleStatementLine(list(block.body))]
+def block_body(body: list) -> list:
+    """A compound statement's body: in ``ast`` already the list of its statements (kept as a
+    function because the walkers call it wherever libcst had an indented block)."""
+    return body
 
 
-def decorated_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
-    for deco in node.decorators:
-        expr = deco.decorator
-        target = expr.func if type(expr) is cst.Call else expr
+def first_argument(call: ast.Call) -> ast.expr | None:
+    """The value of a call's first argument as written, positional or keyword (``f(x=False)``
+    gives ``False``; ``*a`` and ``**k`` give ``a`` and ``k``). ``ast`` lists keywords apart from
+    positionals, so the two heads are ordered by position."""
+    args, keywords = call.args, call.keywords
+    if args and (not keywords or (args[0].lineno, args[0].col_offset) < (keywords[0].lineno, keywords[0].col_offset)):
+        first = args[0]
+        return first.value if type(first) is ast.Starred else first
+    return keywords[0].value if keywords else None
+
+
+def _argument_values(call: ast.Call) -> list[ast.expr]:
+    """Every argument's value (``*a``/``**k`` give ``a``/``k``): positionals, then keywords."""
+    return [a.value if type(a) is ast.Starred else a for a in call.args] + [k.value for k in call.keywords]
+
+
+def decorated_nograd(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportTable) -> bool:
+    for expr in node.decorator_list:
+        target = expr.func if type(expr) is ast.Call else expr
         name = imports.qualname(target)
         if name in NOGRAD:
             return True
-        if name in SET_GRAD_ENABLED and type(expr) is cst.Call and literal_false(expr.args[0].value if expr.args else None):
+        if name in SET_GRAD_ENABLED and type(expr) is ast.Call and literal_false(first_argument(expr)):
             return True
     return False
 
 
 def literal_false(expr) -> bool:
-    return type(expr) is cst.Name and expr.value == "False"
+    return type(expr) is ast.Constant and expr.value is False
 
 
 def literal_true(expr) -> bool:
-    return type(expr) is cst.Name and expr.value == "True"
+    return type(expr) is ast.Constant and expr.value is True
 
 
 def is_literal(expr) -> bool:
-    if type(expr) in (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString):
+    kind = type(expr)
+    if kind is ast.Constant:
+        return expr.value is not Ellipsis  # `...` is a placeholder, not a setting
+    if kind is ast.JoinedStr:
         return True
-    if type(expr) is cst.Name and expr.value in ("True", "False", "None"):
-        return True
-    if type(expr) is cst.UnaryOperation:
-        return is_literal(expr.expression)
-    if type(expr) in (cst.Tuple, cst.List):
-        return all(type(e) is cst.Element and is_literal(e.value) for e in expr.elements)
-    if type(expr) in (cst.Dict, cst.Set):
-        return not expr.elements  # an empty cache or registry to fill later
+    if kind is ast.UnaryOp:
+        return is_literal(expr.operand)
+    if kind in (ast.Tuple, ast.List):
+        return all(is_literal(e) for e in expr.elts)  # a `*x` element is never a literal
+    if kind is ast.Dict:
+        return not expr.keys  # an empty cache or registry to fill later
+    if kind is ast.Set:
+        return not expr.elts
     return False
 
 
-def trains_locally(node: cst.FunctionDef) -> bool:
+def trains_locally(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return any(
-        type(call) is cst.Call and type(call.func) is cst.Attribute
-        and call.func.attr.value in ("backward", "step", "manual_backward")
+        type(call) is ast.Call and type(call.func) is ast.Attribute
+        and call.func.attr in ("backward", "step", "manual_backward")
         for call in iter_nodes(node, into_functions=False))
 
 
-def scan_classes(module: cst.Module, imports: ImportTable) -> dict[str, ClassInfo]:
+def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInfo]:
     classes: dict[str, ClassInfo] = {}
 
-    def scan(node: cst.ClassDef) -> None:
-        info = ClassInfo(node.name.value, [imports.qualname(b.value) or "" for b in node.bases])
+    def scan(node: ast.ClassDef) -> None:
+        info = ClassInfo(node.name, [
+            imports.qualname(b.value if type(b) is ast.Starred else b) or "" for b in node.bases])
         classes[info.name] = info
-        for stmt in block_body(node.body):
-            if type(stmt) is cst.ClassDef:
+        info.acts_as_module = acts_as_module(node)
+        for stmt in node.body:
+            if type(stmt) is ast.ClassDef:
                 scan(stmt)
-            if type(stmt) is not cst.FunctionDef:
+            if type(stmt) not in _FUNCTIONS:
                 continue
             if decorated_nograd(stmt, imports):
-                info.nograd_methods.add(stmt.name.value)
-                if stmt.name.value in ("forward", "__call__"):
+                info.nograd_methods.add(stmt.name)
+                if stmt.name in ("forward", "__call__"):
                     info.nograd_call = True
-            if stmt.name.value == "__call__" and _wraps_call_in_nograd(stmt, imports):
+            if stmt.name == "__call__" and _wraps_call_in_nograd(stmt, imports):
                 info.nograd_call = True
             if returns_under_nograd(stmt, imports):
-                info.nograd_methods.add(stmt.name.value)
+                info.nograd_methods.add(stmt.name)
             for call in iter_nodes(stmt, into_functions=False):
-                if type(call) is cst.Call and type(call.func) is cst.Attribute \
-                        and call.func.attr.value == "register_buffer" and call.args \
-                        and type(call.args[0].value) is cst.SimpleString:
-                    # A buffer is state, not a parameter: nothing trains it.
-                    info.buffers.add("self." + call.args[0].value.evaluated_value)
-            settings = _setting_params(stmt) if stmt.name.value == "__init__" else set()
+                if type(call) is ast.Call and type(call.func) is ast.Attribute \
+                        and call.func.attr == "register_buffer":
+                    first = first_argument(call)
+                    if type(first) is ast.Constant and type(first.value) is str:
+                        # A buffer is state, not a parameter: nothing trains it.
+                        info.buffers.add("self." + first.value)
+            if stmt.name == "__init__":
+                info.init = stmt
+            settings = _setting_params(stmt) if stmt.name == "__init__" else set()
             for assign in iter_nodes(stmt, into_functions=False):
-                if type(assign) is not cst.Assign:
+                if type(assign) is not ast.Assign:
                     continue
                 for target in assign.targets:
-                    name = dotted(target.target)
+                    name = dotted(target)
                     if name and name.startswith("self.") and name.count(".") == 1:
-                        if is_literal(assign.value) or (type(assign.value) is cst.Name and assign.value.value in settings):
+                        if is_literal(assign.value) or (type(assign.value) is ast.Name and assign.value.id in settings):
                             info.literal_attrs.add(name)
                         else:
                             info.attrs[name] = module_info(assign.value, imports, classes)
 
-    for node in iter_nodes(module):
-        if type(node) is cst.ClassDef and node.name.value not in classes:
+    for node in statements(module):  # (classes are statements: no expression need be walked)
+        if type(node) is ast.ClassDef and node.name not in classes:
             scan(node)
 
     def resolve(info: ClassInfo, seen=()) -> None:
@@ -142,7 +177,11 @@ def scan_classes(module: cst.Module, imports: ImportTable) -> dict[str, ClassInf
                 info.is_module = True
             parent = classes.get(base.split(".")[-1])
             if parent is None:
-                plain = not base or base.split(".")[-1] in _PLAIN_BASES or _PLAIN_BASE_SUFFIX.search(base)
+                # torch's own classes outside torch.nn (Dataset, Optimizer, Function,
+                # Distribution) are not modules; another file's class is one if this class
+                # acts like a module.
+                plain = not base or base.split(".")[-1] in _PLAIN_BASES or (
+                    base.startswith("torch.") and not base.startswith("torch.nn.")) or not info.acts_as_module
                 info.unseen_base |= not plain
             elif parent is not info and parent.name not in seen:
                 resolve(parent, seen + (info.name,))
@@ -156,79 +195,108 @@ def scan_classes(module: cst.Module, imports: ImportTable) -> dict[str, ClassInf
     return classes
 
 
-def _setting_params(init: cst.FunctionDef) -> set[str]:
+def acts_as_module(node: ast.ClassDef) -> bool:
+    """The class's body does what a module's does: it defines ``forward``, calls ``self(…)`` or
+    an attribute that is not one of its own methods (``self.backbone(x)``, held by a base class
+    maybe), or takes ``self.parameters()``. A class with the container protocol
+    (``__getitem__``, ``__len__``, ``__iter__``: a dataset, a sampler) holds data, whatever it calls."""
+    methods = {stmt.name for stmt in node.body if type(stmt) in _FUNCTIONS}
+    if methods & _CONTAINER_PROTOCOL:
+        return False
+    if "forward" in methods:
+        return True
+    for call in iter_nodes(node):
+        if type(call) is not ast.Call:
+            continue
+        func = call.func
+        if type(func) is ast.Name and func.id == "self":
+            return True
+        if type(func) is ast.Attribute and type(func.value) is ast.Name and func.value.id == "self":
+            if func.attr in ("parameters", "named_parameters", "modules", "children") or func.attr not in methods:
+                return True
+    return False
+
+
+def _setting_params(init: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     """``__init__`` parameters that hold settings, not modules or tensors: a literal default
     (``drop=0.``) or a plain annotation (``dim: int``)."""
     found = set()
-    params = init.params
-    for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
-        annotation = param.annotation.annotation if param.annotation is not None else None
-        plain = type(annotation) is cst.Name and annotation.value in ("int", "float", "bool", "str")
-        if plain or (param.default is not None and is_literal(param.default) and not (
-                type(param.default) is cst.Name and param.default.value == "None")):
-            found.add(param.name.value)
+    args = init.args
+    positional = [*args.posonlyargs, *args.args]
+    # `defaults` belong to the last positional parameters, `kw_defaults` (None: none) to kwonlyargs.
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    for param, default in [*zip(positional, defaults), *zip(args.kwonlyargs, args.kw_defaults)]:
+        annotation = param.annotation
+        plain = type(annotation) is ast.Name and annotation.id in ("int", "float", "bool", "str")
+        if plain or (default is not None and is_literal(default) and not (
+                type(default) is ast.Constant and default.value is None)):
+            found.add(param.arg)
     return found
 
 
-def frozen_owners(module: cst.Module) -> set[str]:
+def frozen_owners(module: ast.Module) -> set[str]:
     """What the module freezes: ``X`` of ``X.requires_grad_(False)`` and of
     ``for p in X.parameters(): p.requires_grad = False``, as written (``self.backbone``)."""
     found: set[str] = set()
     for node in iter_nodes(module):
-        if type(node) is cst.Call and type(node.func) is cst.Attribute \
-                and node.func.attr.value == "requires_grad_" and node.args and literal_false(node.args[0].value):
+        kind = type(node)
+        if kind is ast.Call and type(node.func) is ast.Attribute \
+                and node.func.attr == "requires_grad_" and literal_false(first_argument(node)):
             owner = dotted(node.func.value)
             if owner:
                 found.add(owner)
-        elif type(node) is cst.Assign and _frozen_on_the_way_in(node.value):
+        elif kind is ast.Assign and _frozen_on_the_way_in(node.value):
             # self.backbone = backbone.requires_grad_(False): the attribute holds it frozen
             for target in node.targets:
-                owner = dotted(target.target)
+                owner = dotted(target)
                 if owner:
                     found.add(owner)
-        elif type(node) is cst.For:
+        elif kind in _FORS:
             owners = _parameter_owners(node)
-            for n in iter_nodes(node.body):
-                if type(n) is cst.Assign and literal_false(n.value) \
-                        and type(n.targets[0].target) is cst.Attribute \
-                        and n.targets[0].target.attr.value == "requires_grad":
-                    owner = owners.get(dotted(n.targets[0].target.value) or "")
-                    if owner:
-                        found.add(owner)
+            for stmt in node.body:
+                for n in iter_nodes(stmt):
+                    if type(n) is ast.Assign and literal_false(n.value) \
+                            and type(n.targets[0]) is ast.Attribute \
+                            and n.targets[0].attr == "requires_grad":
+                        owner = owners.get(dotted(n.targets[0].value) or "")
+                        if owner:
+                            found.add(owner)
     return found
 
 
 def _frozen_on_the_way_in(expr) -> bool:
     """``backbone.requires_grad_(False)`` (also after ``.eval()``/``.to(...)``) as an assigned value."""
-    while type(expr) is cst.Call and type(expr.func) is cst.Attribute:
-        if expr.func.attr.value == "requires_grad_" and expr.args and literal_false(expr.args[0].value):
+    while type(expr) is ast.Call and type(expr.func) is ast.Attribute:
+        if expr.func.attr == "requires_grad_" and literal_false(first_argument(expr)):
             return True
-        if expr.func.attr.value not in ("eval", "to", "cuda", "cpu", "float", "half"):
+        if expr.func.attr not in ("eval", "to", "cuda", "cpu", "float", "half"):
             return False
         expr = expr.func.value
     return False
 
 
-def _parameter_owners(loop: cst.For) -> dict[str, str]:
+def _parameter_owners(loop: ast.For | ast.AsyncFor) -> dict[str, str]:
     """Loop variable -> the module whose parameters it walks: ``for p in m.parameters()``, and
     ``for q, k in zip(a.parameters(), b.parameters())`` (q -> a, k -> b)."""
     def owner(call) -> str | None:
-        if type(call) is cst.Call and type(call.func) is cst.Attribute \
-                and call.func.attr.value in ("parameters", "named_parameters"):
+        if type(call) is ast.Call and type(call.func) is ast.Attribute \
+                and call.func.attr in ("parameters", "named_parameters"):
             return dotted(call.func.value)
         return None
 
     target, iterable = loop.target, loop.iter
-    if type(target) is cst.Name and owner(iterable):
-        return {target.value: owner(iterable)}
-    if type(iterable) is cst.Call and type(iterable.func) is cst.Name and iterable.func.value == "zip" \
-            and type(target) in (cst.Tuple, cst.List):
-        pairs = zip((e.value for e in target.elements), (a.value for a in iterable.args))
-        return {t.value: owner(a) for t, a in pairs if type(t) is cst.Name and owner(a)}
+    if type(target) is ast.Name and owner(iterable):
+        return {target.id: owner(iterable)}
+    if type(iterable) is ast.Call and type(iterable.func) is ast.Name and iterable.func.id == "zip" \
+            and type(target) in (ast.Tuple, ast.List):
+        # (`for *q, k in zip(…)`: a starred target still pairs with its argument)
+        targets = (e.value if type(e) is ast.Starred else e for e in target.elts)
+        pairs = zip(targets, _argument_values(iterable))
+        return {t.id: owner(a) for t, a in pairs if type(t) is ast.Name and owner(a)}
     return {}
 
 
-def nograd_only_callees(module: cst.Module, imports: ImportTable, names: set[str]) -> set[str]:
+def nograd_only_callees(module: ast.Module, imports: ImportTable, names: set[str]) -> set[str]:
     """Module-level functions (of ``names``) that are called, and only ever called, under
     no_grad: from a decorated function or inside a ``with torch.no_grad():`` block."""
     if not names or not mentions_grad_mode(module):
@@ -242,82 +310,115 @@ def nograd_only_callees(module: cst.Module, imports: ImportTable, names: set[str
         while contexts[-1][0] <= at:
             contexts.pop()
         kind = type(node)
-        if kind is cst.FunctionDef:
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             contexts.append((ends[at], decorated_nograd(node, imports)))
-        elif kind is cst.With and any(
-                imports.qualname(i.item.func if type(i.item) is cst.Call else i.item) in NOGRAD
-                for i in node.items):
+        elif kind in _WITHS and any(_opens_nograd(i.context_expr, imports) for i in node.items):
             contexts.append((ends[at], True))
-        elif kind is cst.Call and type(node.func) is cst.Name and node.func.value in names:
-            calls.setdefault(node.func.value, []).append(contexts[-1][1])
+        elif kind is ast.Call and type(node.func) is ast.Name and node.func.id in names:
+            calls.setdefault(node.func.id, []).append(contexts[-1][1])
     return {name for name, contexts in calls.items() if all(contexts)}
+
+
+def _opens_nograd(item: ast.expr, imports: ImportTable) -> bool:
+    return imports.qualname(item.func if type(item) is ast.Call else item) in NOGRAD
 
 
 # The last names of NOGRAD and SET_GRAD_ENABLED: a module naming none of them has no no_grad region.
 _GRAD_MODE_NAMES = frozenset({"no_grad", "inference_mode", "set_grad_enabled"})
 
 
-def mentions_grad_mode(module: cst.Module) -> bool:
+def mentions_grad_mode(module: ast.Module) -> bool:
     """Whether the module names no_grad, inference_mode or set_grad_enabled anywhere (in an
     import, a decorator, a ``with``): without one, nothing in it runs under no_grad."""
-    return any(type(node) is cst.Name and node.value in _GRAD_MODE_NAMES for node in iter_nodes(module))
+    for node in iter_nodes(module):
+        if type(node) is ast.Name:
+            if node.id in _GRAD_MODE_NAMES:
+                return True
+        elif not _GRAD_MODE_NAMES.isdisjoint(_identifiers(node)):
+            return True
+    return False
 
 
-def returns_under_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
+def _identifiers(node: ast.AST) -> list[str]:
+    """The identifiers a node holds as plain strings besides ``Name`` nodes: an attribute's
+    name, a keyword argument's, a parameter's, a def's, an import's parts. libcst made each
+    of them a ``Name`` node, so the scans that collected names from every ``Name`` saw them."""
+    kind = type(node)
+    if kind is ast.Attribute:
+        return [node.attr]
+    if kind is ast.keyword or kind is ast.arg:
+        return [node.arg] if node.arg is not None else []
+    if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+        return [node.name]
+    if kind is ast.alias:
+        parts = node.name.split(".") if node.name != "*" else []
+        return parts + [node.asname] if node.asname else parts
+    if kind is ast.ImportFrom:
+        return node.module.split(".") if node.module else []
+    if kind is ast.Global or kind is ast.Nonlocal:
+        return list(node.names)
+    if kind is ast.ExceptHandler or kind is ast.MatchAs or kind is ast.MatchStar:
+        return [node.name] if node.name else []
+    if kind is ast.MatchMapping:
+        return [node.rest] if node.rest else []
+    if kind is ast.MatchClass:
+        return list(node.kwd_attrs)
+    if kind.__name__ in ("TypeVar", "ParamSpec", "TypeVarTuple"):  # 3.12+
+        return [node.name]
+    return []
+
+
+def returns_under_nograd(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportTable) -> bool:
     """Every ``return`` of the function is inside a ``with torch.no_grad():`` block (or the
     function is decorated): what it returns has no history."""
     if decorated_nograd(node, imports):
         return True
-    if not any(type(child) is cst.With for child in iter_nodes(node, into_functions=False)):
+    if not any(type(child) in _WITHS for child in iter_nodes(node, into_functions=False)):
         return False  # (the common case, read without the passes below)
     inside: set[int] = set()  # returns and assignments inside a no_grad block
     returns, bound_outside = [], set()
     for child in iter_nodes(node, into_functions=False):
-        if type(child) is cst.With and any(
-                imports.qualname(i.item.func if type(i.item) is cst.Call else i.item) in NOGRAD
-                for i in child.items):
+        if type(child) in _WITHS and any(_opens_nograd(i.context_expr, imports) for i in child.items):
             inside.update(id(n) for n in iter_nodes(child, into_functions=False)
-                          if type(n) in (cst.Return, cst.Assign))
-        elif type(child) is cst.Return and child.value is not None:
+                          if type(n) in (ast.Return, ast.Assign))
+        elif type(child) is ast.Return and child.value is not None:
             returns.append(child)
     for child in iter_nodes(node, into_functions=False):
-        if type(child) is cst.Assign and id(child) not in inside:
-            bound_outside |= {t.target.value for t in child.targets if type(t.target) is cst.Name}
-    bound_inside = {t.target.value for child in iter_nodes(node, into_functions=False)
-                    if type(child) is cst.Assign and id(child) in inside
-                    for t in child.targets if type(t.target) is cst.Name}
+        if type(child) is ast.Assign and id(child) not in inside:
+            bound_outside |= {t.id for t in child.targets if type(t) is ast.Name}
+    bound_inside = {t.id for child in iter_nodes(node, into_functions=False)
+                    if type(child) is ast.Assign and id(child) in inside
+                    for t in child.targets if type(t) is ast.Name}
 
-    def nograd_return(ret: cst.Return) -> bool:
+    def nograd_return(ret: ast.Return) -> bool:
         # `with torch.no_grad(): logits = policy(obs)` and then `return logits` after the block
-        name = ret.value.value if type(ret.value) is cst.Name else None
+        name = ret.value.id if type(ret.value) is ast.Name else None
         return id(ret) in inside or (name in bound_inside and name not in bound_outside)
 
     return bool(returns) and all(nograd_return(r) for r in returns)
 
 
-def _wraps_call_in_nograd(node: cst.FunctionDef, imports: ImportTable) -> bool:
+def _wraps_call_in_nograd(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportTable) -> bool:
     for with_node in iter_nodes(node, into_functions=False):
-        if type(with_node) is cst.With:
+        if type(with_node) in _WITHS:
             for item in with_node.items:
-                call = item.item
-                target = call.func if type(call) is cst.Call else call
-                if imports.qualname(target) in NOGRAD:
+                if _opens_nograd(item.context_expr, imports):
                     return True
     return False
 
 
-def module_info(expr: cst.BaseExpression, imports: ImportTable, classes: dict) -> ModuleInfo | None:
+def module_info(expr: ast.expr, imports: ImportTable, classes: dict) -> ModuleInfo | None:
     """What module a constructor call makes: ``nn.Conv2d(…)``, ``nn.ReLU(inplace=True)``, ``nn.Sequential(…)``."""
-    while type(expr) is cst.Call and type(expr.func) is cst.Attribute and expr.func.attr.value in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
+    while type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
         expr = expr.func.value
-    if type(expr) is not cst.Call:
+    if type(expr) is not ast.Call:
         return None
     name = imports.qualname(expr.func)
     if name is None:
         return None
-    inplace = any(a.keyword is not None and a.keyword.value == "inplace" and literal_true(a.value) for a in expr.args)
+    inplace = any(k.arg == "inplace" and literal_true(k.value) for k in expr.keywords)
     at = saves.inplace_argument(name)
-    positional = [a.value for a in expr.args if a.keyword is None and not a.star]
+    positional = [a for a in expr.args if type(a) is not ast.Starred]
     inplace = inplace or (at is not None and len(positional) > at and literal_true(positional[at]))  # nn.ReLU(True)
     if name.startswith("torch.nn.") and name.split(".")[-1][:1].isupper():
         if name == "torch.nn.Sequential":
@@ -335,8 +436,8 @@ def module_info(expr: cst.BaseExpression, imports: ImportTable, classes: dict) -
     return None
 
 
-def _sequential_info(call: cst.Call, imports: ImportTable, classes: dict) -> ModuleInfo:
-    items = [module_info(a.value, imports, classes) for a in call.args if a.keyword is None and not a.star]
+def _sequential_info(call: ast.Call, imports: ImportTable, classes: dict) -> ModuleInfo:
+    items = [module_info(a, imports, classes) for a in call.args if type(a) is not ast.Starred]
     if not items:
         return ModuleInfo("torch.nn.Sequential")
     first, last = items[0], items[-1]
@@ -350,11 +451,15 @@ def _sequential_info(call: cst.Call, imports: ImportTable, classes: dict) -> Mod
 
 def is_fresh_copy(expr) -> bool:
     """``x.detach().clone()``, ``x.data.clone()``: a copy made to be a new leaf on purpose."""
-    while type(expr) is cst.Call and type(expr.func) is cst.Attribute:
-        if expr.func.attr.value in ("detach", "clone"):
+    while type(expr) is ast.Call and type(expr.func) is ast.Attribute:
+        if expr.func.attr in ("detach", "clone"):
             return True
         expr = expr.func.value
-    return type(expr) is cst.Attribute and expr.attr.value == "data"
+    return type(expr) is ast.Attribute and expr.attr == "data"
+
+
+# Statements that hold other statements and that the loop scan does not enter.
+_NOT_ENTERED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Match)
 
 
 def assigned_and_carried(loop) -> tuple[set[str], set[str]]:
@@ -362,81 +467,82 @@ def assigned_and_carried(loop) -> tuple[set[str], set[str]]:
     carried: set[str] = set()
 
     def reads(node) -> set[str]:
+        # Attribute names and keyword names count as read names too (`x.h` reads `h`), as they
+        # did when libcst made them Name nodes: which names are carried must not change.
         found: set[str] = set()
         if node is None:
             return found
         for child in iter_nodes(node, into_functions=False):
-            if type(child) is cst.Name:
-                found.add(child.value)
-            elif type(child) is cst.Attribute:
+            kind = type(child)
+            if kind is ast.Name:
+                found.add(child.id)
+                continue
+            if kind is ast.Attribute:
                 name = dotted(child)
                 if name is not None and name.startswith("self."):
                     found.add(".".join(name.split(".")[:2]))
+            elif kind is ast.alias or kind is ast.ImportFrom:  # `import self.x` was an Attribute too
+                name = child.name if kind is ast.alias else child.module
+                if name and name.startswith("self."):
+                    found.add(".".join(name.split(".")[:2]))
+            found.update(_identifiers(child))
         return found
 
     def writes(target) -> set[str]:
         out: set[str] = set()
-        if type(target) is cst.Name:
-            out.add(target.value)
-        elif type(target) is cst.Attribute:
+        if type(target) is ast.Name:
+            out.add(target.id)
+        elif type(target) is ast.Attribute:
             name = dotted(target)
             if name is not None and name.startswith("self.") and name.count(".") == 1:
                 out.add(name)
-        elif type(target) in (cst.Tuple, cst.List):
-            for element in target.elements:
-                out |= writes(element.value)
-        elif type(target) is cst.StarredElement:
+        elif type(target) in (ast.Tuple, ast.List):
+            for element in target.elts:
+                out |= writes(element)
+        elif type(target) is ast.Starred:
             out |= writes(target.value)
         return out
 
     order: list[tuple[set[str], set[str]]] = []
 
     def statement(stmt) -> None:
-        if type(stmt) is cst.SimpleStatementLine:
-            for small in stmt.body:
-                if type(small) is cst.Assign:
-                    order.append((reads(small.value), set().union(*(writes(t.target) for t in small.targets))))
-                elif type(small) is cst.AnnAssign:
-                    order.append((reads(small.value), writes(small.target)))
-                elif type(small) is cst.AugAssign:
-                    names = writes(small.target)
-                    order.append((reads(small.value) | names, names))
-                else:
-                    order.append((reads(small), set()))
-        elif type(stmt) is cst.For:
+        kind = type(stmt)
+        if kind is ast.Assign:
+            order.append((reads(stmt.value), set().union(*(writes(t) for t in stmt.targets))))
+        elif kind is ast.AnnAssign:
+            order.append((reads(stmt.value), writes(stmt.target)))
+        elif kind is ast.AugAssign:
+            names = writes(stmt.target)
+            order.append((reads(stmt.value) | names, names))
+        elif kind in _FORS:
             order.append((reads(stmt.iter), writes(stmt.target)))
-            for inner in block_body(stmt.body):
+            for inner in stmt.body:
                 statement(inner)
-        elif type(stmt) in (cst.If, cst.While):
+        elif kind is ast.If or kind is ast.While:
+            # an `elif` is an If inside `orelse`: its test is read in the same order
             order.append((reads(stmt.test), set()))
-            for inner in block_body(stmt.body):
+            for inner in stmt.body:
                 statement(inner)
-            orelse = stmt.orelse
-            while orelse is not None:
-                if type(orelse) is cst.If:
-                    order.append((reads(orelse.test), set()))
-                    for inner in block_body(orelse.body):
-                        statement(inner)
-                    orelse = orelse.orelse
-                else:
-                    for inner in block_body(orelse.body):
-                        statement(inner)
-                    orelse = None
-        elif type(stmt) is cst.With:
+            for inner in stmt.orelse:
+                statement(inner)
+        elif kind in _WITHS:
             for item in stmt.items:
-                order.append((reads(item.item), writes(item.asname.name) if item.asname else set()))
-            for inner in block_body(stmt.body):
+                order.append((reads(item.context_expr),
+                              writes(item.optional_vars) if item.optional_vars is not None else set()))
+            for inner in stmt.body:
                 statement(inner)
-        elif type(stmt) in (cst.Try, cst.TryStar):
-            for inner in block_body(stmt.body):
+        elif kind in _TRIES:
+            for inner in stmt.body:
                 statement(inner)
             for handler in stmt.handlers:
-                for inner in block_body(handler.body):
+                for inner in handler.body:
                     statement(inner)
+        elif kind not in _NOT_ENTERED:
+            order.append((reads(stmt), set()))
 
-    if type(loop) is cst.For:
+    if type(loop) in _FORS:
         order.append((set(), writes(loop.target)))
-    for stmt in block_body(loop.body):
+    for stmt in loop.body:
         statement(stmt)
     every_write = set().union(*(w for _, w in order)) if order else set()
     seen: set[str] = set()
@@ -447,44 +553,97 @@ def assigned_and_carried(loop) -> tuple[set[str], set[str]]:
 
 
 def detached_in(loop) -> set[str]:
-    """Names the loop body rebinds to a detached copy of themselves or detaches in place."""
+    """Names the loop body rebinds to a detached copy of themselves or detaches in place.
+
+    A cut counts for a target only when what it cuts reads that target (``h = h.detach()``,
+    ``h = repackage_hidden(h)``, ``state = {k: v.detach() for k, v in state.items()}``):
+    ``h = cell(x.detach(), h)`` cuts the input, and ``h`` keeps its history."""
     found: set[str] = set()
-    for node in iter_nodes(loop.body, into_functions=False):
-        if type(node) is cst.Assign:
-            value = node.value
-            cuts = any(
-                (type(n) is cst.Call and type(n.func) is cst.Attribute and n.func.attr.value == "detach")
-                or (type(n) is cst.Attribute and n.attr.value == "data")
-                or (type(n) is cst.Call and type(n.func) is cst.Name and DETACHING_HELPERS.search(n.func.value))
-                for n in iter_nodes(value))
-            if cuts:
+    for stmt in loop.body:
+        for node in iter_nodes(stmt, into_functions=False):
+            if type(node) is ast.Assign:
+                value = node.value
+                drawn: dict[str, set[str]] = {}  # a comprehension variable -> what it is drawn from
+                for n in iter_nodes(value):
+                    if type(n) in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
+                        for comp in n.generators:
+                            source = _read_names(comp.iter)
+                            for target in _read_names(comp.target):
+                                drawn.setdefault(target, set()).update(source)
+                cut_reads: set[str] = set()
+                for n in iter_nodes(value):
+                    if type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "detach":
+                        cut_reads |= _read_names(n.func.value)
+                    elif type(n) is ast.Attribute and n.attr == "data":
+                        cut_reads |= _read_names(n.value)
+                    # (a helper that detaches, `repackage_hidden(h)`, is known by its body: the
+                    # summary of its call carries the cut, whatever the helper is named)
+                for name in list(cut_reads):
+                    cut_reads |= drawn.get(name, set())
+                if not cut_reads:
+                    continue
                 for target in node.targets:
-                    for n in iter_nodes(target.target):
-                        name = dotted(n) if type(n) in (cst.Name, cst.Attribute) else None
+                    names: set[str] = set()
+                    for n in iter_nodes(target):
+                        # every name in the target, the attribute names of `self.h` included
+                        name = dotted(n) if type(n) in (ast.Name, ast.Attribute) else None
                         if name:
-                            found.add(name)
-        elif type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "detach_":
-            name = dotted(node.func.value)
+                            names.add(name)
+                        if type(n) is not ast.Name:
+                            names.update(_identifiers(n))
+                    if names & cut_reads:
+                        found |= names
+            elif type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "detach_":
+                name = dotted(node.func.value)
+                if name:
+                    found.add(name)
+    return found
+
+
+def _read_names(expr) -> set[str]:
+    """The names and dotted names (``self.h``, ``state.h``) an expression reads."""
+    found: set[str] = set()
+    for n in iter_nodes(expr):
+        if type(n) in (ast.Name, ast.Attribute):
+            name = dotted(n)
             if name:
                 found.add(name)
     return found
 
 
-def intended_leaves(node: cst.FunctionDef | cst.Module, imports: ImportTable) -> set[str]:
+def intended_leaves(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Module, imports: ImportTable) -> set[str]:
     """Names a function differentiates against (``autograd.grad(out, [x])``) or whose ``.grad``
-    it computes with: a leaf made there on purpose (WGAN-GP interpolates, adversarial inputs)."""
+    it computes with: a leaf made there on purpose (WGAN-GP interpolates, adversarial inputs).
+    Asked by each walk of the function (its summary, the file's walk, a silent walk): read once
+    per lint (the set is shared, not to be changed)."""
+    from gradlint.analysis import tree
+
+    memo = tree._memo
+    if memo is not None:
+        hit = memo.get(("leaves", id(node)))
+        if hit is not None and hit[0] is node and hit[1] is imports:
+            return hit[2]
+    found = _intended_leaves(node, imports)
+    if memo is not None:
+        memo[("leaves", id(node))] = (node, imports, found)
+    return found
+
+
+def _intended_leaves(node, imports: ImportTable) -> set[str]:
     found: set[str] = set()
 
     def names_in(expr) -> None:
-        if type(expr) is cst.Name:
-            found.add(expr.value)
-        elif type(expr) in (cst.List, cst.Tuple):
-            for element in expr.elements:
-                names_in(element.value)
-        elif type(expr) is cst.Dict:  # a param group: {"params": [centers], "lr": …}
-            for element in expr.elements:
-                if type(element) is cst.DictElement:
-                    names_in(element.value)
+        if type(expr) is ast.Starred:
+            expr = expr.value
+        if type(expr) is ast.Name:
+            found.add(expr.id)
+        elif type(expr) in (ast.List, ast.Tuple):
+            for element in expr.elts:
+                names_in(element)
+        elif type(expr) is ast.Dict:  # a param group: {"params": [centers], "lr": …}
+            for key, value in zip(expr.keys, expr.values):
+                if key is not None:
+                    names_in(value)
         elif expr is not None:
             name = dotted(expr)
             if name:
@@ -492,25 +651,27 @@ def intended_leaves(node: cst.FunctionDef | cst.Module, imports: ImportTable) ->
 
     logged: set[int] = set()  # nodes inside print()/logging calls: a .grad read there is a look
     for node_ in iter_nodes(node, into_functions=False):
-        if type(node_) is not cst.Call:
+        if type(node_) is not ast.Call:
             continue
         func = node_.func
-        if (type(func) is cst.Name and func.value == "print") or (
-                type(func) is cst.Attribute and func.attr.value in _LOGGING):
-            logged.update(id(n) for arg in node_.args for n in iter_nodes(arg))
+        if (type(func) is ast.Name and func.id == "print") or (
+                type(func) is ast.Attribute and func.attr in _LOGGING):
+            logged.update(id(n) for arg in [*node_.args, *node_.keywords] for n in iter_nodes(arg))
         elif (imports.qualname(func) or "").startswith("torch.optim.") or (
-                type(func) is cst.Attribute and func.attr.value == "add_param_group"):
-            for arg in node_.args:  # a tensor handed to an optimizer is the thing being solved for
-                names_in(arg.value)
+                type(func) is ast.Attribute and func.attr == "add_param_group"):
+            for value in _argument_values(node_):  # a tensor handed to an optimizer is the thing being solved for
+                names_in(value)
         elif imports.qualname(func) == "torch.autograd.grad":
-            positional = [a.value for a in node_.args if a.keyword is None]
-            keywords = {a.keyword.value: a.value for a in node_.args if a.keyword is not None}
+            # `*a` and `**k` have no keyword: they count among the positionals, as written
+            positional = [a.value if type(a) is ast.Starred else a for a in node_.args] + [
+                k.value for k in node_.keywords if k.arg is None]
+            keywords = {k.arg: k.value for k in node_.keywords if k.arg is not None}
             names_in(keywords.get("inputs", positional[1] if len(positional) > 1 else None))
     for check in iter_nodes(node, into_functions=False):
-        if type(check) is cst.Assert:  # `assert x.grad is not None` only looks
+        if type(check) is ast.Assert:  # `assert x.grad is not None` only looks
             logged.update(id(n) for n in iter_nodes(check))
     for attr in iter_nodes(node, into_functions=False):
-        if type(attr) is cst.Attribute and attr.attr.value == "grad" and id(attr) not in logged:
+        if type(attr) is ast.Attribute and attr.attr == "grad" and id(attr) not in logged:
             name = dotted(attr.value)
             if name:
                 found.add(name)

@@ -1,51 +1,88 @@
-"""A fast pre-order walk over libcst nodes.
+"""A fast pre-order walk over ``ast`` nodes, in source order.
 
-``CSTNode.visit`` rebuilds every node it passes (it is a transformer underneath) and costs more
-than the parse. The scans here only read, so they iterate each node's child fields directly,
-skipping whitespace, commas and parentheses.
+``ast.walk`` is breadth-first and ``ast.iter_child_nodes`` yields a dict's keys before its
+values and a conditional expression's test before its body; the scans here need parents
+before children in the order the source reads. Contexts (``Load``/``Store``) and operators are
+not nodes of the source and are skipped.
 """
 from __future__ import annotations
 
+import ast
 import bisect
 import contextlib
-from dataclasses import fields
-from functools import lru_cache
+import re
 from typing import Iterator
 
-import libcst as cst
-
-_SKIP = ("whitespace", "lpar", "rpar", "comma", "semicolon", "leading_lines", "lines_after",
-         "header", "footer", "colon", "equal", "dot", "star", "lbracket", "rbracket", "lbrace",
-         "rbrace", "newline", "indent", "operator", "asynchronous", "first_line", "trailing")
+_NOT_SOURCE = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 
 
-@lru_cache(maxsize=None)
-def _child_fields(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls) if not f.name.startswith(_SKIP))
+# Field types whose values are never nodes of the source: names, strings, numbers, contexts
+# and operators.
+_NOT_NODES = {"identifier", "string", "constant", "int", "expr_context", "operator", "unaryop",
+              "cmpop", "boolop"}
+_SIGNATURE = re.compile(r"\((.*)\)", re.S)
+_FIELD = re.compile(r"(\w+)([*?]?)\s+(\w+)")
 
 
-# type → 1 a node, 2 a sequence, 0 anything else. ``isinstance(v, cst.CSTNode)`` goes through
-# ABCMeta's check on every call, and the walks below make it hundreds of thousands of times.
-_KIND: dict[type, int] = {tuple: 2, list: 2, str: 0, type(None): 0, bool: 0, int: 0}
+def _shape(cls: type) -> tuple[tuple[str, int], ...]:
+    """The fields of ``cls`` that hold source nodes, in source order, each with its kind: 1 for
+    a list of nodes (``None`` entries skipped), 0 for one node or None, 2 where the class's
+    signature does not say (checked value by value). Decided once per class, from the
+    signature ``ast`` gives each node class (``Call(expr func, expr* args, ...)``)."""
+    if cls is ast.IfExp:
+        return (("body", 0), ("test", 0), ("orelse", 0))
+    declared = {}
+    found = _SIGNATURE.search(cls.__doc__ or "")
+    if found:
+        for kind, mark, name in _FIELD.findall(found.group(1)):
+            declared[name] = (kind, mark)
+    shape = []
+    for name in cls._fields:
+        if name in ("ctx", "op", "ops", "type_comment"):
+            continue
+        if name not in declared:
+            shape.append((name, 2))
+        elif declared[name][0] not in _NOT_NODES:
+            shape.append((name, 1 if declared[name][1] == "*" else 0))
+    if cls in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+        # Decorators come first in the source.
+        shape = [f for f in shape if f[0] == "decorator_list"] + [f for f in shape if f[0] != "decorator_list"]
+    return tuple(shape)
 
 
-def _kind(cls: type) -> int:
-    kind = _KIND.get(cls)
-    if kind is None:
-        kind = _KIND[cls] = 1 if issubclass(cls, cst.CSTNode) else 0
-    return kind
+_SHAPES: dict[type, tuple[tuple[str, int], ...]] = {}
 
 
-def children(node: cst.CSTNode) -> list[cst.CSTNode]:
-    """The node's direct children, in source order."""
-    found = []
-    for name in _child_fields(type(node)):
-        value = getattr(node, name)
-        kind = _kind(type(value))
-        if kind == 1:
+def _children_into(node: ast.AST, cls: type, found: list) -> None:
+    if cls is ast.Dict:  # keys and values interleaved; a ``**x`` entry has no key
+        for key, value in zip(node.keys, node.values):
+            if key is not None:
+                found.append(key)
             found.append(value)
-        elif kind == 2:
-            found.extend(v for v in value if _kind(type(v)) == 1)
+        return
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        shape = _SHAPES[cls] = _shape(cls)
+    for name, kind in shape:
+        value = getattr(node, name, None)
+        if value is None:
+            continue
+        if kind == 1 and type(value) is list:
+            for item in value:
+                if item is not None:
+                    found.append(item)
+        elif kind == 0 and type(value) is not list:
+            found.append(value)
+        elif type(value) is list:
+            found.extend(v for v in value if isinstance(v, ast.AST) and not isinstance(v, _NOT_SOURCE))
+        elif isinstance(value, ast.AST) and not isinstance(value, _NOT_SOURCE):
+            found.append(value)
+
+
+def children(node: ast.AST) -> list[ast.AST]:
+    """The node's direct children, in source order."""
+    found: list = []
+    _children_into(node, type(node), found)
     return found
 
 
@@ -70,15 +107,19 @@ def memoized():
         _memo = outer
 
 
-def iter_nodes(root: cst.CSTNode, *, into_functions: bool = True) -> Iterator[cst.CSTNode]:
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def iter_nodes(root: ast.AST, *, into_functions: bool = True) -> Iterator[ast.AST]:
     """Every node under ``root`` (itself included), parents before children, in source order.
-    With ``into_functions=False`` the bodies of nested functions, lambdas and classes are not entered."""
+    With ``into_functions=False`` the bodies of nested functions, lambdas and classes are not
+    entered (the nested scope's own node is)."""
     if _memo is None:
         return iter(_walk(root, into_functions))
     key = (id(root), into_functions)
     hit = _memo.get(key)
     if hit is None or hit[0] is not root:
-        if type(root) is cst.Module and into_functions:
+        if type(root) is ast.Module and into_functions:
             order = _Order(root)
             _memo.setdefault("orders", []).append(order)
             found = order.nodes
@@ -90,18 +131,62 @@ def iter_nodes(root: cst.CSTNode, *, into_functions: bool = True) -> Iterator[cs
     return iter(hit[1])
 
 
+# Where statements hold statements: a walk of these alone (no expression entered) finds every
+# import and class of a module, in the order of the full walk. An imported file of the project
+# needs those, not the order of every node of it.
+_BLOCKS = ("body", "handlers", "orelse", "finalbody", "cases")
+_BLOCK_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def statements(module: ast.Module) -> Iterator[ast.AST]:
+    """Every statement of the module at any depth (in functions and classes too; with the
+    ``except`` handlers and ``case`` clauses that hold statements), in ``iter_nodes`` order."""
+    stack = [iter(module.body)]
+    blocks = _BLOCK_FIELDS
+    while stack:
+        for stmt in stack[-1]:
+            yield stmt
+            cls = type(stmt)
+            names = blocks.get(cls)
+            if names is None:
+                names = blocks[cls] = tuple(name for name in _BLOCKS if name in cls._fields)
+            if not names:
+                continue
+            inner = [part for part in (getattr(stmt, name, None) for name in names)
+                     if type(part) is list and part]
+            if inner:
+                stack.extend(iter(part) for part in reversed(inner))
+                break
+        else:
+            stack.pop()
+
+
+def every_node(root: ast.AST) -> list[ast.AST]:
+    """``iter_nodes(root)`` as a list, reused where this block already walked ``root`` or the
+    module holding it, else walked once without remembering it (a module's order costs more to
+    build than a plain walk, and is worth it only for the scans that slice it)."""
+    if _memo is not None:
+        hit = _memo.get((id(root), True))
+        if hit is not None and hit[0] is root:
+            return hit[1]
+        found = _from_a_module(root, True)
+        if found is not None:
+            return found
+    return _walk(root, True)
+
+
 class _Order:
     """A module's nodes in walk order, with where each node's subtree ends: the walk of any node
     in it is then a slice of this one (less the bodies of nested scopes), not a walk of its own."""
 
-    def __init__(self, module: cst.Module):
+    def __init__(self, module: ast.Module):
         self.nodes = nodes = []
         self.ends: list[int] = []
         self.at: dict[int, int] = {}
         self.scopes: list[int] = []  # positions of the functions, lambdas and classes
         ends, at, scopes, opened = self.ends, self.at, self.scopes, []
+        shapes = _SHAPES
         stack: list = [module]
-        kinds = _KIND
         while stack:
             node = stack.pop()
             if node is _END:
@@ -112,28 +197,34 @@ class _Order:
             ends.append(here + 1)
             at[id(node)] = here
             cls = type(node)
-            if cls in _SCOPES:
+            if cls in SCOPES:
                 scopes.append(here)
-            below = []
-            for name in _child_fields(cls):
-                value = getattr(node, name)
-                kind = kinds.get(type(value))
-                if kind is None:
-                    kind = _kind(type(value))
-                if kind == 1:
-                    below.append(value)
-                elif kind == 2:
-                    for item in value:
-                        kind = kinds.get(type(item))
-                        if kind == 1 or (kind is None and _kind(type(item)) == 1):
-                            below.append(item)
+            # children(node), inlined: this loop visits every node of every module linted.
+            shape = shapes.get(cls)
+            if shape is None or cls is ast.Dict:
+                below = children(node)
+            else:
+                below = []
+                for name, kind in shape:
+                    value = getattr(node, name, None)
+                    if value is None:
+                        continue
+                    if kind == 1 and type(value) is list:
+                        for item in value:
+                            if item is not None:
+                                below.append(item)
+                    elif kind == 0 and type(value) is not list:
+                        below.append(value)
+                    else:
+                        _children_into(node, cls, below := [])
+                        break
             if below:
                 opened.append(here)
                 stack.append(_END)
                 below.reverse()
                 stack.extend(below)
 
-    def walk(self, root: cst.CSTNode, into_functions: bool) -> list[cst.CSTNode] | None:
+    def walk(self, root: ast.AST, into_functions: bool) -> list[ast.AST] | None:
         start = self.at.get(id(root))
         if start is None or self.nodes[start] is not root:
             return None
@@ -155,7 +246,7 @@ class _Order:
 _END = object()  # on the walk's stack: the subtree of the last node opened ends here
 
 
-def walk_with_ends(module: cst.Module) -> tuple[list[cst.CSTNode], list[int]]:
+def walk_with_ends(module: ast.Module) -> tuple[list[ast.AST], list[int]]:
     """The module's nodes in ``iter_nodes`` order, and for each the position where its subtree
     ends (exclusive): a scan that needs each node's enclosing context reads these in one pass."""
     iter_nodes(module)
@@ -166,7 +257,7 @@ def walk_with_ends(module: cst.Module) -> tuple[list[cst.CSTNode], list[int]]:
     return order.nodes, order.ends
 
 
-def _from_a_module(root: cst.CSTNode, into_functions: bool) -> list[cst.CSTNode] | None:
+def _from_a_module(root: ast.AST, into_functions: bool) -> list[ast.AST] | None:
     for order in _memo.get("orders", ()):
         found = order.walk(root, into_functions)
         if found is not None:
@@ -174,18 +265,37 @@ def _from_a_module(root: cst.CSTNode, into_functions: bool) -> list[cst.CSTNode]
     return None
 
 
-_SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
-
-
-def _walk(root: cst.CSTNode, into_functions: bool) -> list[cst.CSTNode]:
-    # A walk of its own: outside memoized(), or of a node no memoized module holds. The
-    # module's walk (_Order) inlines ``children``, since it visits every node of every module.
+def _walk(root: ast.AST, into_functions: bool) -> list[ast.AST]:
+    # A walk of its own: outside memoized(), or of a node no memoized module holds.
     found = []
     stack = [root]
+    shapes = _SHAPES
     while stack:
         node = stack.pop()
         found.append(node)
-        if not into_functions and type(node) in _SCOPES and node is not root:
+        cls = type(node)
+        if not into_functions and cls in SCOPES and node is not root:
             continue
-        stack.extend(reversed(children(node)))
+        # children(node), inlined as in _Order: the imported files' functions are walked here.
+        shape = shapes.get(cls)
+        if shape is None or cls is ast.Dict:
+            below = children(node)
+        else:
+            below = []
+            for name, kind in shape:
+                value = getattr(node, name, None)
+                if value is None:
+                    continue
+                if kind == 1 and type(value) is list:
+                    for item in value:
+                        if item is not None:
+                            below.append(item)
+                elif kind == 0 and type(value) is not list:
+                    below.append(value)
+                else:
+                    _children_into(node, cls, below := [])
+                    break
+        if below:
+            below.reverse()
+            stack.extend(below)
     return found

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-import libcst as cst
+import ast
 
 EMPTY: frozenset = frozenset()
 
@@ -20,11 +20,11 @@ class Save:
     """A recorded op that saved this tensor for backward (``u ** 2`` saves ``u``)."""
 
     op: str  # as written: "**", "F.relu", "self.conv_1"
-    node: cst.CSTNode = field(compare=False, hash=False)
+    node: ast.AST = field(compare=False, hash=False)
     line_key: int = 0  # id(node): keeps distinct sites distinct in a set
 
     @staticmethod
-    def at(op: str, node: cst.CSTNode) -> "Save":
+    def at(op: str, node: ast.AST) -> "Save":
         return Save(op, node, id(node))
 
 
@@ -60,6 +60,10 @@ class Value:
     live: bool = False  # may require grad by its context (a forward() input, a seeded parameter)
     alias: str | None = None  # the name whose storage it shares (``h.detach()``, ``h[0]``, ``h.data``)
     lost: bool = False  # computed from tensors with history by an op autograd cannot follow (``p > 0.5``)
+    # known to hold no torch tensor: a Python number, bool, string or None, a value of a library
+    # that makes none (math, NumPy, SymPy, argparse), or what is computed from such values only.
+    # ``eta *= 0.5`` on one rebinds a name: nothing is edited in place, nothing was saved.
+    plain: bool = False
 
     @property
     def attached(self) -> bool:
@@ -76,7 +80,7 @@ class Value:
             pulled=self.pulled | other.pulled, rebuilt=self.rebuilt | other.rebuilt,
             carried=self.carried | other.carried, tensor=self.tensor or other.tensor,
             computed=True, const=self.const and other.const, live=self.live or other.live,
-            lost=self.lost or other.lost,
+            lost=self.lost or other.lost, plain=self.plain and other.plain,
         )
 
     def join(self, other: "Value") -> "Value":
@@ -95,7 +99,7 @@ class Value:
             const=self.const and other.const,
             module=self.module if self.module == other.module else None,
             optimizer=self.optimizer and other.optimizer, live=self.live or other.live,
-            lost=self.lost or other.lost,
+            lost=self.lost or other.lost, plain=self.plain and other.plain,
         )
 
     def result(self) -> "Value":
@@ -141,7 +145,7 @@ def union(values) -> Value:
     if not values:
         return CONST
     if len(values) == 1:
-        return CONST | values[0]
+        return replace(CONST | values[0], plain=values[0].plain)
     roots = frozenset().union(*(v.roots for v in values))
     companions: dict = {}
     for value in values:
@@ -156,11 +160,12 @@ def union(values) -> Value:
         carried=frozenset().union(*(v.carried for v in values)),
         tensor=any(v.tensor for v in values), computed=True,
         const=all(v.const for v in values), live=any(v.live for v in values),
-        lost=any(v.lost for v in values),
+        lost=any(v.lost for v in values), plain=all(v.plain for v in values),
     )
 
 
 CONST = Value(const=True)
+PLAIN = Value(const=True, plain=True)  # a literal, a length, a shape: no tensor
 UNKNOWN = Value()
 # An empty list, dict or tuple: what it will hold is joined in later (``losses.append(loss)``),
 # so on the path that never fills it, it does not weaken what the filled path knows.

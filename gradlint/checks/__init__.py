@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import libcst as cst
+import ast
 
 from gradlint.rule import Rule
 
@@ -12,7 +12,7 @@ from gradlint.rule import Rule
 @dataclass(frozen=True)
 class Report:
     rule: Rule
-    node: cst.CSTNode
+    node: ast.AST  # an expression or statement: it has a position
     message: str
     hint: str = ""
     details: dict = field(default_factory=dict, hash=False, compare=False)
@@ -20,6 +20,20 @@ class Report:
     # refs[key] (the first line, for a tuple of nodes), "cell 2, line 4" in a notebook when
     # that line is in another cell. Lines are known only after positions.
     refs: dict = field(default_factory=dict, hash=False, compare=False)
+
+
+def arguments(call: ast.Call) -> list[tuple[str | None, str, ast.expr]]:
+    """``(keyword, star, value)`` per argument of ``call`` in source order, as libcst's
+    ``Call.args`` held them: ``*x`` is ``(None, "*", x)``, ``**x`` is ``(None, "**", x)``.
+    ``ast`` keeps keywords after positionals, but ``f(a=1, *b)`` writes a keyword first."""
+    found = [(None, "*", a.value) if type(a) is ast.Starred else (None, "", a) for a in call.args]
+    if call.keywords:
+        found += [(k.arg, "" if k.arg is not None else "**", k.value) for k in call.keywords]
+        if call.args:
+            nodes = [*call.args, *call.keywords]
+            order = sorted(range(len(found)), key=lambda i: (nodes[i].lineno, nodes[i].col_offset))
+            found = [found[i] for i in order]
+    return found
 
 
 def _checks():

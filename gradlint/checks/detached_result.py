@@ -11,64 +11,69 @@ PyTorch: https://pytorch.org/docs/stable/generated/torch.Tensor.detach.html
 """
 from __future__ import annotations
 
-import re
-
-import libcst as cst
+import ast
 
 from gradlint.analysis.imports import dotted
-from gradlint.analysis.tree import children
+from gradlint.analysis.scan import _parameter_owners
+from gradlint.analysis.tree import children, iter_nodes
 from gradlint.checks import Report
+from gradlint.checks import arguments as _arguments
 from gradlint.rule import BY_CODE
 
 RULE = BY_CODE["GL001"]
 
-# A cut of these is a target or teacher branch, cut on purpose.
-# ("baseline" is not one: REINFORCE's learned baseline is trained.)
-_INTENDED = {"target", "teacher", "ema", "momentum", "frozen", "old", "prev", "pretrained"}
-# What these return is trained through (a training step, a loss function).
-_TRAINING = {"train", "training", "loss", "losses", "step", "objective", "criterion"}
-# What these return are results handed out, not values computed with.
-_EVALUATION = {"eval", "evaluate", "evaluation", "valid", "validate", "validation", "test", "predict",
-               "prediction", "infer", "inference", "metric", "metrics", "score", "sample", "generate",
-               "visualize", "visualise", "plot", "log"}
-# Names of recurrent state handed back detached for the next call (truncated BPTT).
-_STATE = {"h", "c", "hx", "cx", "hn", "cn", "hidden", "hiddens", "state", "states", "memory", "memories",
-          "mem", "mems", "cache", "carry", "past", "kv"}
+# Lightning's hook whose result its Trainer differentiates: an API name, as `forward` is, on a
+# class whose base this file does not define.
+_LOSS_HOOKS = {"training_step"}
+# torch.nn.functional's losses (torch's names, not the program's); the `torch.nn.*Loss` modules
+# are recognised by their class.
+_FUNCTIONAL_LOSSES = {
+    "binary_cross_entropy", "binary_cross_entropy_with_logits", "cosine_embedding_loss", "cross_entropy",
+    "ctc_loss", "gaussian_nll_loss", "hinge_embedding_loss", "huber_loss", "kl_div", "l1_loss",
+    "margin_ranking_loss", "mse_loss", "multi_margin_loss", "multilabel_margin_loss",
+    "multilabel_soft_margin_loss", "nll_loss", "poisson_nll_loss", "smooth_l1_loss", "soft_margin_loss",
+    "triplet_margin_loss", "triplet_margin_with_distance_loss",
+}
 
 
 def check(facts):
     reported = set()
     sinks = _sinks(facts)
     uses = None
+    program = _Program(facts)
     for ret in facts.returns:
         fn = ret.function
         if fn.name == "<module>" or fn.nograd or fn.trains_locally:
             continue
-        if _says(fn.name, _INTENDED) or _says(fn.class_name, _INTENDED):
-            continue
-        # What a training step or a loss function returns is trained through, whatever else
-        # the module returns attached.
-        elsewhere = frozenset() if _says(fn.name, _TRAINING) else _elsewhere(sinks, ret.node)
+        uses = uses or _Uses(facts, program)
+        # What is itself differentiated (a training step's or a loss function's result) is
+        # trained through, whatever else the module returns attached.
+        elsewhere = frozenset() if uses.reaches_backward(fn.node) else _elsewhere(sinks, ret.node)
         # Each element of a returned tuple is an output of its own (`return logits,
-        # aux_logits.detach()`), except state handed back for the next call (TBPTT's hidden).
-        parts = ([value for expr, value in ret.parts if not _says(_last_name(expr), _STATE)]
+        # aux_logits.detach()`), except state the callers hand back into the next call (TBPTT's hidden).
+        state = program.handed_back(fn) if ret.parts else set()
+        parts = ([value for i, (expr, value) in enumerate(ret.parts) if i not in state]
                  if ret.parts else [ret.value])
         for value in parts:
             # A detached by-product of what a sibling output trains (`return loss, logits.detach()`).
             siblings = frozenset().union(*(other.roots for _, other in ret.parts if other is not value))
-            for cut in _broken(value, facts, elsewhere):
+            for cut in _broken(value, facts, elsewhere, program):
+                if cut.kind == "no_grad":
+                    continue  # evaluation returns no_grad results by design: only a loss speaks
                 if ret.parts and cut.upstream <= siblings:
                     continue
                 if any(name.endswith("@input") for name in cut.upstream) and (
                         fn.name != "forward" or value.cuts[cut.node] or value.post):
                     continue  # only a forward's whole output cut from its own input is that sure
-                uses = uses or _Uses(facts)
                 if not uses.trained_through(fn.node):
                     continue  # an export: features for a probe, kNN, a plot; nothing here trains with it
-                yield from _report_return(cut, fn, reported)
+                if cut.function is not None and cut.function.node is not fn.node and any(
+                        other.function.node is cut.function.node and cut.node in other.value.cuts for other in facts.returns):
+                    continue  # the function the cut is in returns it too: named there
+                yield from _report_return(cut, fn, reported, program)
 
     for site in facts.backwards:
-        for cut in _broken(site.value, facts, _elsewhere(sinks, site.node)):
+        for cut in _broken(site.value, facts, _elsewhere(sinks, site.node), program):
             if site.loop is not None and cut.loop is site.loop and cut.carried:
                 continue  # truncated backpropagation: state cut between iterations on purpose
             if cut.node not in reported:
@@ -76,42 +81,15 @@ def check(facts):
                 yield _report(cut, f"becomes part of the loss `{site.root}` (backward at line {{sink}})", sink=site.node)
 
 
-def _last_name(expr) -> str | None:
-    """``h`` for ``h.detach()``, ``self.hidden[0].detach()`` → ``hidden``."""
-    while True:
-        if isinstance(expr, cst.Call) and expr.args and _last_name(expr.func) in ("stack", "cat", "concat"):
-            expr = expr.args[0].value  # `torch.stack(memories)`: the list names what it holds
-        elif isinstance(expr, cst.Call):
-            expr = expr.func
-        elif isinstance(expr, cst.Attribute) and expr.attr.value in ("detach", "data", "detach_", "clone", "contiguous"):
-            expr = expr.value
-        elif isinstance(expr, cst.Subscript):
-            expr = expr.value
-        elif isinstance(expr, cst.Attribute):
-            return expr.attr.value
-        elif isinstance(expr, cst.Name):
-            return expr.value
-        else:
-            return None
-
-
-def _says(name: str | None, words: set[str]) -> bool:
-    """Whether one of the words of ``name`` (``compute_ema_target``, ``EMATeacher``,
-    ``self.target_net``) is in ``words``; ``semantic`` does not say ``ema``."""
-    if not name:
-        return False
-    spaced = re.sub(r"([a-z\d])([A-Z])|([A-Z])([A-Z][a-z])", r"\1\3_\2\4", name)
-    return any(word in words for word in re.split(r"[_.\d@]+", spaced.lower()) if word)
-
-
 def _parameters(node) -> set[str]:
-    params = node.params
-    return {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]}
+    params = node.args
+    return {p.arg for p in [*params.posonlyargs, *params.args, *params.kwonlyargs]}
 
 
-def _report_return(cut, fn, reported):
-    if _says(fn.name, _EVALUATION) and (fn.class_name is None or {u.split("@")[0] for u in cut.upstream} <= _parameters(fn.node)):
-        return  # `def predict(model, x): return model(x).detach()` hands out results
+def _report_return(cut, fn, reported, program):
+    if program.evaluates(fn.node) and (
+            fn.class_name is None or {u.split("@")[0] for u in cut.upstream} <= _parameters(fn.node)):
+        return  # `def f(model, x): model.eval(); return model(x).detach()` hands out results
     if cut.node not in reported:
         reported.add(cut.node)
         yield _report(cut, f"is returned from `{fn.name}()`")
@@ -145,6 +123,19 @@ def _optimized(cut, facts) -> bool:
     (``cut.keys`` holds ``Net.*`` for a cut inside ``Net``, so ``Adam(model.parameters())``
     on a ``Net`` covers it; a probe's ``SGD(model.head.parameters())`` does not.)"""
     return bool(cut.keys & facts.optimized) or bool(_resolve(cut.upstream, facts) & facts.optimized)
+
+
+def _may_be_leaves(upstream, facts) -> bool:
+    """Some of ``upstream`` is a leaf made to require grad here, or a name imported from another
+    file (``from model import scale_a``), which may be one."""
+    names = {root.split(".")[0] for root in upstream}
+    return bool(upstream & facts.leaves) or any(name in facts.imports.names and name in facts.imports.sources
+                                                for name in names)
+
+
+def _one_model(upstream, companions) -> bool:
+    """Both sides are members of the module whose method this is (``self.q`` and ``self.v``)."""
+    return any(r.startswith("self.") for r in upstream) and any(r.startswith("self.") for r in companions)
 
 
 def _named_in_optimizer(cut, facts) -> bool:
@@ -186,16 +177,33 @@ def _resolve(names, facts, depth: int = 0) -> set:
     return out
 
 
-def _broken(value, facts, attached_elsewhere):
+def _broken(value, facts, attached_elsewhere, program):
     """The cuts in ``value`` that starve the trainables upstream of them."""
     for node, companions in value.cuts.items():
         cut = facts.cuts.get(node)
         if cut is None or not cut.upstream:
             continue
-        if any(_says(root, _INTENDED) for root in cut.upstream) and not _named_in_optimizer(cut, facts):
-            continue  # a target or teacher, unless an optimizer is handed exactly that module
+        if all(root.split("@")[0] in program.followers for root in cut.upstream) \
+                and not _named_in_optimizer(cut, facts):
+            continue  # a target or moving average: the file copies another network into it
         if cut.upstream & companions:
             continue  # the same trainables stay attached beside the cut (SimSiam)
+        if companions - cut.upstream and not _optimized(cut, facts) and not _one_model(cut.upstream, companions) \
+                and not _may_be_leaves(cut.upstream, facts):
+            # Another model stays attached beside the cut (a policy's log-probabilities times
+            # a baseline's detached advantages): a stop-gradient between models, a bug only where
+            # what it starves is known to be trained (an optimizer holds it, or it is a leaf made
+            # to require grad).
+            continue
+        if cut.kind == "no_grad" and _overlap(_resolve(cut.upstream, facts), _resolve(value.post | companions, facts)):
+            continue  # the loss trains the same model through another path (targets, pseudo-labels, an RNN's state)
+        if cut.kind == "no_grad" and any(node in switch.value.cuts for switch in facts.switches):
+            continue  # requires_grad switched on after the region: GL003 reports that switch
+        if cut.kind == "no_grad" and not _named_in_optimizer(cut, facts):
+            # Computing under no_grad is how a frozen backbone, a target network or pseudo-labels
+            # are spelled: a loss through it is a bug only where an optimizer is handed exactly
+            # the module (or tensor) whose history the region dropped.
+            continue
         if value.post and not (cut.upstream & value.post) and not _optimized(cut, facts) \
                 and not _inside_one_model(cut, value, facts):
             continue  # the cut feeds a different model (a GAN's discriminator step, a probe)
@@ -214,8 +222,18 @@ def _report(cut, where: str, **refs):
         "this module's parameters (`self`)" if name == "self"
         else f"whatever computed `{name}`" if shown[name].endswith("@input")
         else f"`{name}`" for name in names)
-    expr = f"{cut.tensor}{cut.kind}"
     verb = "gets" if len(names) == 1 and "self" not in names else "get"
+    if cut.kind == "no_grad":
+        return Report(
+            RULE, cut.node,
+            f"`{cut.tensor}` is computed {_region(cut)} and {where}, so {upstream} {verb} no "
+            f"gradient through it, though an optimizer is given {'it' if verb == 'gets' else 'them'}",
+            hint=(f"compute `{cut.tensor}` outside the no_grad region; if the module is meant to "
+                  f"stay frozen, leave it out of the optimizer or call `requires_grad_(False)` on it"),
+            details={"tensor": cut.tensor, "cut": cut.kind, "upstream": names},
+            refs={**refs, "region": cut.region},
+        )
+    expr = f"{cut.tensor}{cut.kind}"
     return Report(
         RULE, cut.node,
         f"the result of `{expr}` {where}, so {upstream} {verb} no gradient through it",
@@ -226,6 +244,180 @@ def _report(cut, where: str, **refs):
     )
 
 
+def _region(cut) -> str:
+    """Where autograd stopped recording, as a message phrase (its line is the ``region`` ref)."""
+    node = cut.region
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        return "inside a no_grad region (line {region})"
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return f"in `{node.name}()`, which runs without recording autograd (line {{region}})"
+    return "where autograd records nothing (line {region})"
+
+
+# ---- what the file's code does with its functions and networks ---------------------------------
+
+class _Program:
+    """Facts about the file that replace words in its names (issue 12): which networks it copies
+    another network into (a target or moving average: a deep copy, a parameter-by-parameter
+    update from another network, a ``load_state_dict`` of another's state), which returned values its callers hand
+    back into the next call (recurrent state), which functions put a model in eval mode, which
+    callables are torch losses."""
+
+    def __init__(self, facts):
+        self.imports = facts.imports
+        self.module = facts.module
+        self.followers: set[str] = set()
+        self.loss_callables: set[str] = set()
+        self.assigns: list[ast.Assign] = []
+        self.instances: dict[str, set[str]] = {}  # class of this file -> names bound to an instance
+        self.class_of: dict[int, ast.ClassDef] = {}  # method node -> its class
+        self.own_classes: set[str] = set()
+        # The module's memoized walk (every fact gathered here is order-free).
+        for node in iter_nodes(self.module):
+            kind = type(node)
+            if kind is ast.ClassDef:
+                self.own_classes.add(node.name)
+                for stmt in node.body:
+                    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        self.class_of[id(stmt)] = node
+            elif kind is ast.Assign:
+                self.assigns.append(node)
+                value = node.value
+                if type(value) is ast.Call:
+                    qual = self.imports.qualname(value.func) or ""
+                    last = qual.rsplit(".", 1)[-1]
+                    for target in node.targets:
+                        name = dotted(target)
+                        if name is None:
+                            continue
+                        if qual.startswith("torch.nn.") and last.endswith("Loss"):
+                            self.loss_callables.add(name)
+                        if type(value.func) is ast.Name:
+                            self.instances.setdefault(value.func.id, set()).add(name)
+                        if qual == "copy.deepcopy" and value.args and dotted(value.args[0]) not in (None, name):
+                            self.followers.add(name)  # `target = copy.deepcopy(online)`: a copy of another network
+            elif kind in (ast.For, ast.AsyncFor):
+                self.followers |= _copied_into(node)
+            elif kind is ast.Call and isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict" \
+                    and node.args and type(node.args[0]) is ast.Call and isinstance(node.args[0].func, ast.Attribute) \
+                    and node.args[0].func.attr == "state_dict":
+                into, source = dotted(node.func.value), dotted(node.args[0].func.value)
+                if into is not None and into != source:
+                    self.followers.add(into)  # `target.load_state_dict(online.state_dict())`
+        self._handed_back: dict[int, set[int]] = {}
+
+    def loss_hook(self, fn) -> bool:
+        """Lightning's ``training_step`` on a class whose base comes from outside this file and
+        torch: its Trainer differentiates what it returns."""
+        cls = self.class_of.get(id(fn))
+        if cls is None or fn.name not in _LOSS_HOOKS:
+            return False
+        for base in cls.bases:
+            qual = self.imports.qualname(base) or ""
+            if qual and qual.split(".")[-1] not in self.own_classes and not qual.startswith("torch."):
+                return True
+        return False
+
+    def is_loss(self, call) -> bool:
+        """``F.cross_entropy(…)``, ``nn.MSELoss()(…)``, ``self.criterion(…)`` where
+        ``self.criterion = nn.CrossEntropyLoss()``: torch's losses, by what they are."""
+        func = call.func
+        if type(func) is ast.Call:
+            qual = self.imports.qualname(func.func) or ""
+            return qual.startswith("torch.nn.") and qual.endswith("Loss")
+        qual = self.imports.qualname(func) or ""
+        if qual.startswith("torch.nn.functional.") and qual.rsplit(".", 1)[-1] in _FUNCTIONAL_LOSSES:
+            return True
+        name = dotted(func)
+        return name is not None and name in self.loss_callables
+
+    def evaluates(self, fn) -> bool:
+        """The function puts a model in eval mode (``model.eval()``, ``model.train(False)``):
+        what it returns is a result handed out (predictions, samples), not computed with."""
+        for node in iter_nodes(fn):
+            if type(node) is ast.Call and isinstance(node.func, ast.Attribute):
+                if node.func.attr == "eval" and not node.args and not node.keywords:
+                    return True
+                if node.func.attr == "train" and node.args and type(node.args[0]) is ast.Constant \
+                        and node.args[0].value is False:
+                    return True
+        return False
+
+    def handed_back(self, fn) -> set[int]:
+        """The positions of ``fn``'s returned tuple that a caller in this file passes back into
+        the next call of the same function (``out, h = model(x, h)``): recurrent state, cut
+        between calls on purpose (truncated backpropagation)."""
+        key = id(fn.node)
+        if key not in self._handed_back:
+            self._handed_back[key] = self._find_handed_back(fn)
+        return self._handed_back[key]
+
+    def _find_handed_back(self, fn) -> set[int]:
+        found: set[int] = set()
+        for assign in self.assigns:
+            call = assign.value
+            if type(call) is not ast.Call or not self._calls(call, fn):
+                continue
+            given = {dotted(n) for arg in [*call.args, *(k.value for k in call.keywords)]
+                     for n in ast.walk(arg) if type(n) in (ast.Name, ast.Attribute)} - {None}
+            for target in assign.targets:
+                for i, element in enumerate(_flat(target)):
+                    name = dotted(element)
+                    if name is not None and name in given:
+                        found.add(i)
+        return found
+
+    def _calls(self, call, fn) -> bool:
+        """Whether ``call`` calls ``fn``: a function by its name, a method by its attribute, a
+        module's forward through a name bound to an instance of its class (or ``self(…)``)."""
+        func = call.func
+        if fn.class_name is None:
+            return type(func) is ast.Name and func.id == fn.name
+        if fn.name in ("forward", "__call__"):
+            name = dotted(func)
+            return name is not None and (name in self.instances.get(fn.class_name, ()) or name == "self")
+        return isinstance(func, ast.Attribute) and func.attr == fn.name
+
+
+def _flat(target) -> list:
+    """A tuple target's elements, nested tuples flattened, as ``Return.parts`` flattens a
+    returned tuple (``out, (h, c) = …``)."""
+    if type(target) in (ast.Tuple, ast.List):
+        out = []
+        for element in target.elts:
+            out.extend(_flat(element.value if type(element) is ast.Starred else element))
+        return out
+    return [target]
+
+
+def _copied_into(loop) -> set[str]:
+    """The networks a loop over two networks' parameters edits in place from the other's:
+    ``for p_t, p in zip(target.parameters(), online.parameters()): p_t.data.mul_(m).add_(p.data)``
+    (a moving average, a hard copy). One network's own parameters edited alone (weight
+    clipping) are not copied from anything."""
+    owners = _parameter_owners(loop)
+    if len(set(owners.values())) < 2:
+        return set()
+    found = set()
+    for stmt in loop.body:
+        for node in ast.walk(stmt):
+            edited = None
+            if type(node) is ast.Call and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr.endswith("_") and not node.func.attr.endswith("__"):
+                edited = node.func.value
+            elif type(node) in (ast.Assign, ast.AugAssign):
+                targets = node.targets if type(node) is ast.Assign else [node.target]
+                edited = next((t for t in targets if isinstance(t, (ast.Attribute, ast.Subscript))), None)
+            while isinstance(edited, (ast.Attribute, ast.Subscript, ast.Call)):
+                edited = edited.func if type(edited) is ast.Call else edited.value
+            if type(edited) is ast.Name and edited.id in owners:
+                reads_other = any(type(n) is ast.Name and n.id in owners and owners[n.id] != owners[edited.id]
+                                  for n in ast.walk(loop))
+                if reads_other:
+                    found.add(owners[edited.id])
+    return found
+
+
 # ---- where the file takes a function's result --------------------------------------------------
 
 # Decorators that leave a function called as it is written (anything else may register it:
@@ -233,8 +425,6 @@ def _report(cut, where: str, **refs):
 _PLAIN_DECORATORS = {"staticmethod", "classmethod", "torch.no_grad", "torch.inference_mode"}
 # Methods that put their argument into the receiver (`feats.append(e)`): the container holds it.
 _FILLS = {"append", "extend", "insert", "add", "update", "put", "setdefault", "appendleft"}
-# A value handed to a call named with one of these, or bound to a name with one, is a loss term.
-_LOSS = {"loss", "losses", "criterion", "objective", "entropy"}
 
 
 class _Unit:
@@ -249,7 +439,7 @@ class _Unit:
         self.names: set[str] = set()  # names read (a call's own name excluded)
         self.dotted: set[str] = set()  # attribute chains read (`self.bank`, `self.bank.T`)
         self.bare_attrs: set[str] = set()  # `x.name` read without calling it
-        self.calls: list[cst.Call] = []
+        self.calls: list[ast.Call] = []
         self.backward = False  # backward(), manual_backward(), autograd.grad()/backward()
         self.returns = False  # a return or a yield: what it reads leaves through the owner
 
@@ -271,11 +461,14 @@ class _Uses:
     every function of the file. Where it is unsure it sees a use: the cut is reported as before.
     """
 
-    def __init__(self, facts):
+    def __init__(self, facts, program):
+        self.program = program
         self.imports = facts.imports
+        self.leaves = facts.leaves
+        self.returns = facts.returns
         self.module = facts.module
         self.units: dict[int, list[_Unit]] = {id(self.module): []}
-        self.defs: dict[str, list[tuple[cst.FunctionDef, bool]]] = {}  # name -> (def, is a method)
+        self.defs: dict[str, list[tuple[ast.FunctionDef, bool]]] = {}  # name -> (def, is a method)
         self.memo: dict[tuple, bool] = {}
         self._block(self.module.body, [self.module], in_class=False)
         self.all_units = self.units[id(self.module)]
@@ -287,14 +480,7 @@ class _Uses:
             self._statement(stmt, owners, in_class)
 
     def _body(self, node, owners, in_class=False):
-        if node is None:
-            return
-        body = node.body
-        if isinstance(body, cst.BaseSuite):
-            body = body.body
-        if isinstance(body, (list, tuple)) and body and not isinstance(body[0], cst.BaseStatement):
-            body = [cst.SimpleStatementLine(list(body))]
-        self._block(body, owners, in_class)
+        self._block(node.body, owners, in_class)
 
     def _unit(self, owners, reads, targets=(), returns=False):
         unit = _Unit(owners[-1], reads, targets)
@@ -302,62 +488,61 @@ class _Uses:
         for expr in unit.reads:
             self._scan(expr, unit)
         for target in unit.targets:  # `d[key] = e`, `self.x[i] = e`: the index is read
-            if isinstance(target, cst.Subscript):
-                for element in target.slice:
+            if isinstance(target, ast.Subscript):
+                for element in _subscript_elements(target.slice):
                     self._scan(element, unit)
         for owner in owners:
             self.units[id(owner)].append(unit)
         return unit
 
     def _statement(self, stmt, owners, in_class):
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if isinstance(small, cst.Assign):
-                    self._unit(owners, [small.value], [t.target for t in small.targets])
-                elif isinstance(small, cst.AnnAssign):
-                    self._unit(owners, [small.value], [small.target] if small.value is not None else [])
-                elif isinstance(small, cst.AugAssign):
-                    self._unit(owners, [small.value, small.target], [small.target])
-                elif isinstance(small, cst.Expr):
-                    self._unit(owners, [small.value])
-                elif isinstance(small, cst.Return):
-                    self._unit(owners, [small.value], returns=True)
-                elif isinstance(small, (cst.Raise, cst.Assert, cst.Del)):
-                    self._unit(owners, [c for c in children(small) if isinstance(c, cst.BaseExpression)])
-        elif isinstance(stmt, cst.FunctionDef):
-            self.defs.setdefault(stmt.name.value, []).append((stmt, in_class))
-            for deco in stmt.decorators:
-                self._unit(owners, [deco.decorator])
+        kind = type(stmt)
+        if kind is ast.Assign:
+            self._unit(owners, [stmt.value], stmt.targets)
+        elif kind is ast.AnnAssign:
+            self._unit(owners, [stmt.value], [stmt.target] if stmt.value is not None else [])
+        elif kind is ast.AugAssign:
+            self._unit(owners, [stmt.value, stmt.target], [stmt.target])
+        elif kind is ast.Expr:
+            self._unit(owners, [stmt.value])
+        elif kind is ast.Return:
+            self._unit(owners, [stmt.value], returns=True)
+        elif kind is ast.Raise:
+            self._unit(owners, [stmt.exc])  # libcst held `from cause` in a node of its own, not read
+        elif kind is ast.Assert:
+            self._unit(owners, [stmt.test, stmt.msg])
+        elif kind is ast.Delete:
+            # `del a, b` was one tuple, whose elements the scan's stack visits last first
+            self._unit(owners, stmt.targets[::-1])
+        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef):
+            self.defs.setdefault(stmt.name, []).append((stmt, in_class))
+            for deco in stmt.decorator_list:
+                self._unit(owners, [deco])
             self.units[id(stmt)] = []
             self._body(stmt, [*owners, stmt])
-        elif isinstance(stmt, cst.ClassDef):
-            self._unit(owners, [arg.value for arg in stmt.bases])
+        elif kind is ast.ClassDef:
+            self._unit(owners, list(stmt.bases))
             self._body(stmt, owners, in_class=True)
-        elif isinstance(stmt, (cst.If, cst.While)):
+        elif kind in (ast.If, ast.While):
             self._unit(owners, [stmt.test])
             self._body(stmt, owners)
-            orelse = stmt.orelse
-            if isinstance(orelse, cst.If):
-                self._statement(orelse, owners, in_class)
-            elif orelse is not None:
-                self._body(orelse, owners)
-        elif isinstance(stmt, cst.For):
+            self._block(stmt.orelse, owners, in_class=False)  # an `elif` is an If in it
+        elif kind in (ast.For, ast.AsyncFor):
             self._unit(owners, [stmt.iter], [stmt.target])
             self._body(stmt, owners)
-            if stmt.orelse is not None:
-                self._body(stmt.orelse, owners)
-        elif isinstance(stmt, cst.With):
+            self._block(stmt.orelse, owners, in_class=False)
+        elif kind in (ast.With, ast.AsyncWith):
             for item in stmt.items:
-                self._unit(owners, [item.item], [item.asname.name] if item.asname is not None else [])
+                self._unit(owners, [item.context_expr],
+                           [item.optional_vars] if item.optional_vars is not None else [])
             self._body(stmt, owners)
-        elif isinstance(stmt, (cst.Try, cst.TryStar)):
+        elif kind in _TRY:
             self._body(stmt, owners)
             for handler in stmt.handlers:
                 self._body(handler, owners)
             for part in (stmt.orelse, stmt.finalbody):
-                if part is not None:
-                    self._body(part, owners)
-        elif isinstance(stmt, cst.Match):
+                self._block(part, owners, in_class=False)
+        elif kind is ast.Match:
             self._unit(owners, [stmt.subject])
             for case in stmt.cases:
                 self._body(case, owners)
@@ -366,40 +551,40 @@ class _Uses:
         stack = [node]
         while stack:
             node = stack.pop()
-            if isinstance(node, cst.Name):
-                unit.names.add(node.value)
+            kind = type(node)
+            if kind is ast.Name:
+                unit.names.add(node.id)
                 continue
-            if isinstance(node, cst.Attribute):
-                unit.bare_attrs.add(node.attr.value)
+            if kind is ast.Attribute:
+                unit.bare_attrs.add(node.attr)
                 chain = dotted(node)
                 if chain is not None:
                     unit.dotted.add(chain)
                 stack.append(node.value)
                 continue
-            if isinstance(node, cst.Call):
+            if kind is ast.Call:
                 unit.calls.append(node)
                 func = node.func
-                if isinstance(func, cst.Attribute):
-                    if func.attr.value in ("backward", "manual_backward"):
+                if isinstance(func, ast.Attribute):
+                    if func.attr in ("backward", "manual_backward"):
                         unit.backward = True
                     chain = dotted(func.value)
                     if chain is not None and "." in chain:
                         unit.dotted.add(chain)  # `self.bank.mean(0)` reads `self.bank`
                     stack.append(func.value)  # the called attribute itself is not a bare reference
-                elif not isinstance(func, cst.Name):
+                elif not isinstance(func, ast.Name):
                     stack.append(func)
                 if (self.imports.qualname(func) or "") in ("torch.autograd.grad", "torch.autograd.backward"):
                     unit.backward = True
-                stack.extend(arg.value for arg in node.args)
+                stack.extend(value for _, _, value in _arguments(node))
                 continue
-            if isinstance(node, (cst.Yield,)):
+            if kind is ast.arg:  # a lambda's parameter: a name (libcst read it as one)
+                unit.names.add(node.arg)
+            if kind is ast.Yield or kind is ast.YieldFrom:
                 unit.returns = True
-            if isinstance(node, cst.NamedExpr):
+            if kind is ast.NamedExpr:
                 unit.targets.append(node.target)
-            if isinstance(node, cst.Arg):
-                stack.append(node.value)
-                continue
-            stack.extend(children(node))
+            stack.extend(_children(node))
 
     # ---- the questions ----
 
@@ -412,12 +597,34 @@ class _Uses:
         self.memo[key] = result = self._trained_through(fn)
         return result
 
-    def _trained_through(self, fn) -> bool:
-        name = fn.name.value
-        if name in ("forward", "__call__") or _says(name, _TRAINING):
+    def reaches_backward(self, fn) -> bool:
+        """Whether what ``fn`` returns is itself differentiated: it reaches a ``backward()`` or
+        ``autograd.grad()`` root through assignments, containers and this file's functions
+        (a training step's result, a loss function's), not only a loss term or another output."""
+        key = ("strict", id(fn))
+        if key in self.memo:
+            return self.memo[key]
+        self.memo[key] = False
+        self.memo[key] = result = self._reaches_backward(fn)
+        return result
+
+    def _reaches_backward(self, fn) -> bool:
+        if self.program.loss_hook(fn):
             return True
-        for deco in fn.decorators:
-            expr = deco.decorator.func if isinstance(deco.decorator, cst.Call) else deco.decorator
+        method = any(d is fn and is_method for d, is_method in self.defs.get(fn.name, ()))
+        return any(self._calls(call, fn.name, method) and self._flows(unit.owner, set(), call, strict=True)
+                   for unit in self.all_units for call in unit.calls)
+
+    def _trained_through(self, fn) -> bool:
+        name = fn.name
+        if name in ("forward", "__call__") or self.program.loss_hook(fn):
+            return True
+        if any(ret.function.node is fn and ret.value.roots & self.leaves for ret in self.returns):
+            # Its result carries history from leaves this file makes to require grad: that is
+            # what will be differentiated, here or by the file that imports it (a loss function).
+            return True
+        for deco in fn.decorator_list:
+            expr = deco.func if isinstance(deco, ast.Call) else deco
             if (self.imports.qualname(expr) or "") not in _PLAIN_DECORATORS:
                 return True
         method = any(d is fn and is_method for d, is_method in self.defs.get(name, ()))
@@ -433,20 +640,21 @@ class _Uses:
     def _calls(call, name, method) -> bool:
         func = call.func
         if method:
-            return isinstance(func, cst.Attribute) and func.attr.value == name
-        return isinstance(func, cst.Name) and func.value == name
+            return isinstance(func, ast.Attribute) and func.attr == name
+        return isinstance(func, ast.Name) and func.id == name
 
-    def _parameter_trained_through(self, fn, param: str) -> bool:
-        key = ("param", id(fn), param)
+    def _parameter_trained_through(self, fn, param: str, strict: bool = False) -> bool:
+        key = ("param", id(fn), param, strict)
         if key not in self.memo:
             self.memo[key] = False
-            self.memo[key] = self._flows(fn, {param}, None)
+            self.memo[key] = self._flows(fn, {param}, None, strict)
         return self.memo[key]
 
-    def _flows(self, scope, tainted: set, source) -> bool:
+    def _flows(self, scope, tainted: set, source, strict: bool = False) -> bool:
         """Whether the value of ``source`` (a call) or of the names ``tainted``, in the function
         ``scope``, reaches a place a gradient is asked for. Attributes it is stored in
-        (``self.bank``) are followed into every function of the file."""
+        (``self.bank``) are followed into every function of the file. ``strict``: only a
+        backward root counts (not a loss term, nor a place this file cannot follow)."""
         tainted = set(tainted)
         attrs: set[str] = set()
         seen: set[int] = set()
@@ -462,21 +670,45 @@ class _Uses:
                         or (source is not None and any(c is source for c in unit.calls))):
                     continue
                 seen.add(id(unit))
+                mentioned = tainted | attrs
+                if strict:
+                    # Only the value itself, passed on as it is (unpacked, indexed, averaged,
+                    # scaled by a number), is differentiated: not one computed with other values
+                    # (a target subtracted from a prediction).
+                    if unit.backward and any(_copy_of(root, mentioned, source) for root in _backward_roots(unit, self.imports)):
+                        return True
+                    if unit.returns and unit.owner is not self.module and unit.reads \
+                            and _copy_of(unit.reads[0], mentioned, source) and self.reaches_backward(unit.owner):
+                        return True
+                    for call in unit.calls:
+                        if call is not source and self._feeds_callee(call, mentioned, source, strict):
+                            return True
+                    if not (unit.reads and _copy_of(unit.reads[0], mentioned, source)):
+                        continue
+                    for target in unit.targets:
+                        for name in _bound_names(target) or ():
+                            into = attrs if "." in name else tainted
+                            if name not in into:
+                                into.add(name)
+                                changed = True
+                    continue
                 if unit.backward:
                     return True
                 if unit.returns and unit.owner is not self.module and self.trained_through(unit.owner):
                     return True
-                mentioned = tainted | attrs
                 for call in unit.calls:
-                    if call is not source and self._feeds_callee(call, mentioned, source):
+                    if call is not source and self._feeds_callee(call, mentioned, source, strict):
                         return True
-                    if _is_loss(call) and any(self._mentions(arg.value, mentioned, source) for arg in call.args):
+                    if not strict and self.program.is_loss(call) \
+                            and any(self._mentions(value, mentioned, source) for _, _, value in _arguments(call)):
                         return True  # `F.cross_entropy(head(z), y)`, `criterion(z, y)`: a loss term
                     func = call.func
-                    if isinstance(func, cst.Attribute) and func.attr.value in _FILLS \
-                            and any(self._mentions(arg.value, mentioned, source) for arg in call.args):
+                    if isinstance(func, ast.Attribute) and func.attr in _FILLS \
+                            and any(self._mentions(value, mentioned, source) for _, _, value in _arguments(call)):
                         receiver = dotted(func.value)
                         if receiver is None:
+                            if strict:
+                                continue
                             return True  # kept where this file cannot follow
                         into = attrs if "." in receiver else tainted
                         if receiver not in into:
@@ -484,8 +716,10 @@ class _Uses:
                             changed = True
                 for target in unit.targets:
                     names = _bound_names(target)
-                    if names is None or any(_says(name.rsplit(".", 1)[-1], _LOSS) for name in names):
-                        return True  # a loss term, or stored where this file cannot follow
+                    if names is None:
+                        if strict:
+                            continue
+                        return True  # stored where this file cannot follow
                     for name in names:
                         into = attrs if "." in name else tainted
                         if name not in into:
@@ -493,36 +727,40 @@ class _Uses:
                             changed = True
         return False
 
-    def _feeds_callee(self, call, tainted, source) -> bool:
+    def _feeds_callee(self, call, tainted, source, strict: bool = False) -> bool:
         """A tainted argument handed to a function of this file that trains with it."""
         func = call.func
-        if isinstance(func, cst.Name):
-            name, method = func.value, False
-        elif isinstance(func, cst.Attribute):
-            name, method = func.attr.value, True
+        if isinstance(func, ast.Name):
+            name, method = func.id, False
+        elif isinstance(func, ast.Attribute):
+            name, method = func.attr, True
         else:
             return False
         for fn, is_method in self.defs.get(name, ()):
             if is_method != method:
                 continue
-            params = fn.params
-            positional = [p.name.value for p in [*params.posonly_params, *params.params]]
+            params = fn.args
+            positional = [p.arg for p in [*params.posonlyargs, *params.args]]
             if is_method and not any(
-                    (self.imports.qualname(d.decorator) or "") == "staticmethod" for d in fn.decorators):
+                    (self.imports.qualname(d) or "") == "staticmethod" for d in fn.decorator_list):
                 positional = positional[1:]
-            keywords = {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]}
+            keywords = {p.arg for p in [*params.posonlyargs, *params.args, *params.kwonlyargs]}
             index = 0
-            for arg in call.args:
-                if arg.keyword is None and not arg.star:
+            for keyword, star, value in _arguments(call):
+                if keyword is None and not star:
                     param = positional[index] if index < len(positional) else None
                     index += 1
-                elif arg.keyword is not None:
-                    param = arg.keyword.value if arg.keyword.value in keywords else None
+                elif keyword is not None:
+                    param = keyword if keyword in keywords else None
                 else:
                     param = None
-                if not self._mentions(arg.value, tainted, source):
+                if not (_copy_of(value, tainted, source) if strict else self._mentions(value, tainted, source)):
                     continue
-                if param is None or self._parameter_trained_through(fn, param):
+                if param is None:
+                    if strict:
+                        continue
+                    return True
+                if self._parameter_trained_through(fn, param, strict):
                     return True
         return False
 
@@ -533,45 +771,109 @@ class _Uses:
             node = stack.pop()
             if node is source:
                 return True
-            if isinstance(node, cst.Name):
-                if node.value in tainted:
+            kind = type(node)
+            if kind is ast.Name:
+                if node.id in tainted:
                     return True
                 continue
-            if isinstance(node, cst.Attribute):
+            if kind is ast.Attribute:
                 if dotted(node) in tainted:
                     return True
                 stack.append(node.value)
                 continue
-            stack.extend(children(node))
+            # libcst held a keyword argument's name and a lambda's parameter as names, and this
+            # reading counted them: `f(target=1)` mentions `target`.
+            if kind is ast.Call and any(k.arg in tainted for k in node.keywords if k.arg is not None):
+                return True
+            if kind is ast.arg and node.arg in tainted:
+                return True
+            stack.extend(_children(node))
         return False
 
 
-def _is_loss(call) -> bool:
-    """``F.cross_entropy(…)``, ``self.criterion(…)``, ``nn.MSELoss()(…)``, ``kl_div(…)``."""
-    func = call.func
-    while isinstance(func, cst.Call):
-        func = func.func
-    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
-    return _says(name, _LOSS) or name == "kl_div"
+def _backward_roots(unit, imports) -> list:
+    """The roots of the backward calls of a unit: ``loss`` of ``loss.backward()``, of
+    ``manual_backward(loss)`` and of ``autograd.grad(loss, …)``."""
+    roots = []
+    for call in unit.calls:
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "backward":
+            roots.append(func.value)
+        elif isinstance(func, ast.Attribute) and func.attr == "manual_backward" and call.args:
+            roots.append(call.args[0])
+        elif (imports.qualname(func) or "") in ("torch.autograd.grad", "torch.autograd.backward") and call.args:
+            roots.append(call.args[0])
+    return roots
+
+
+def _copy_of(expr, tainted, source) -> bool:
+    """Whether ``expr`` is the tainted value itself, as passed on: ``out["loss"]``, ``loss.mean()``,
+    ``loss / steps``, ``scaler.scale(loss)``, an unpacked call's result."""
+    while True:
+        if expr is source:
+            return True
+        kind = type(expr)
+        if kind is ast.Name:
+            return expr.id in tainted
+        if kind is ast.Attribute:
+            if dotted(expr) in tainted:
+                return True
+            expr = expr.value
+        elif kind in (ast.Subscript, ast.Starred):
+            expr = expr.value
+        elif kind is ast.UnaryOp:
+            expr = expr.operand
+        elif kind is ast.BinOp:
+            sides = [side for side in (expr.left, expr.right) if any(type(n) is ast.Name for n in ast.walk(side))]
+            return bool(sides) and all(_copy_of(side, tainted, source) for side in sides)
+        elif kind is ast.Call and isinstance(expr.func, ast.Attribute):
+            func = expr.func
+            receiver_copies = _copy_of(func.value, tainted, source)
+            if receiver_copies:
+                return True
+            # `scaler.scale(loss)`: a method of something else handing the value through
+            return len(expr.args) == 1 and not expr.keywords and _copy_of(expr.args[0], tainted, source)
+        else:
+            return False
 
 
 def _bound_names(target) -> set[str] | None:
     """The names an assignment target binds: ``d`` for ``d[k] = …``, ``self.bank`` for
     ``self.bank = …``; None for a target it cannot name (``f(x).y = …``)."""
-    if isinstance(target, (cst.Name, cst.Attribute)):
+    if isinstance(target, (ast.Name, ast.Attribute)):
         name = dotted(target)
         return {name} if name is not None else None
-    if isinstance(target, (cst.Tuple, cst.List)):
+    if isinstance(target, (ast.Tuple, ast.List)):
         out: set[str] = set()
-        for element in target.elements:
-            inner = _bound_names(element.value)
+        for element in target.elts:
+            inner = _bound_names(element)
             if inner is None:
                 return None
             out |= inner
         return out
-    if isinstance(target, cst.StarredElement):
+    if isinstance(target, ast.Starred):
         return _bound_names(target.value)
-    if isinstance(target, cst.Subscript):
+    if isinstance(target, ast.Subscript):
         base = dotted(target.value)
         return {base} if base is not None else None
     return None
+
+
+_TRY = (ast.Try, getattr(ast, "TryStar", ast.Try))
+
+
+def _children(node) -> list:
+    """``tree.children``, but a conditional expression's test first, in the order libcst held
+    its fields: the scans visit what they find in that order."""
+    if type(node) is ast.IfExp:
+        return [node.test, node.body, node.orelse]
+    return children(node)
+
+
+def _subscript_elements(index) -> list:
+    """The elements libcst split ``d[i, j]`` into; ``d[(i, j)]`` is one (a parenthesized tuple
+    starts before its first element)."""
+    if type(index) is ast.Tuple and index.elts and (index.lineno, index.col_offset) == (
+            index.elts[0].lineno, index.elts[0].col_offset):
+        return index.elts
+    return [index]

@@ -10,7 +10,7 @@ PyTorch: https://pytorch.org/docs/stable/notes/autograd.html#in-place-correctnes
 """
 from __future__ import annotations
 
-import libcst as cst
+import ast
 
 from gradlint.analysis.tree import walk_with_ends
 from gradlint.checks import Report
@@ -26,15 +26,15 @@ def _hint(edit, facts) -> str:
         return f"compute a new tensor instead of writing through `{edit.name}.data`"
     if isinstance(how, tuple):  # `x += y` or `x[i] = y`
         target, suffix = how
-        if isinstance(target, cst.Subscript):
+        if isinstance(target, ast.Subscript):
             return f"assign into a copy instead: `{edit.name} = {edit.name}.clone()` before the assignment"
         return f"write it out of place: `{edit.name} = {edit.name} {suffix.split()[0][:-1]} …`"
-    if isinstance(how, cst.Call) and any(a.keyword is not None and a.keyword.value == "inplace" for a in how.args):
+    if isinstance(how, ast.Call) and any(k.arg == "inplace" for k in how.keywords):
         return "drop inplace=True"
-    if isinstance(how, cst.Call) and any(a.keyword is not None and a.keyword.value == "out" for a in how.args):
+    if isinstance(how, ast.Call) and any(k.arg == "out" for k in how.keywords):
         return "drop out= and bind the result to a new name"
-    if isinstance(how, cst.Call) and isinstance(how.func, cst.Attribute) and how.func.attr.value.endswith("_"):
-        method = how.func.attr.value
+    if isinstance(how, ast.Call) and isinstance(how.func, ast.Attribute) and how.func.attr.endswith("_"):
+        method = how.func.attr
         return f"use the out-of-place `{method[:-1]}`: `{edit.name} = {edit.name}.{method[:-1]}(...)`"
     return "drop inplace=True, or apply it to a `.clone()`"
 

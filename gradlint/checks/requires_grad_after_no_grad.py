@@ -7,11 +7,14 @@ leaf: the parameters that produced it still get no gradient. A leaf made on purp
 code differentiates against (``autograd.grad(out, x)``) or whose ``.grad`` it uses, as for
 WGAN-GP interpolates and adversarial inputs — is not reported.
 
+Also: a function of this file that backpropagates through what it computes (an adversarial
+attack, an inner optimisation step), called inside a no_grad or inference_mode region elsewhere.
+
 PyTorch: https://pytorch.org/docs/stable/notes/autograd.html#locally-disabling-gradient-computation
 """
 from __future__ import annotations
 
-import libcst as cst
+import ast
 
 from gradlint.checks import Report
 from gradlint.rule import BY_CODE
@@ -37,14 +40,48 @@ def check(facts):
         )
 
 
+    for site in facts.nograd_backprops:
+        if _under_local_context(facts, site):
+            continue
+        yield Report(
+            RULE, site.node,
+            f"this call runs backward() (line {{backward}}) on a loss it computes, but it is made "
+            f"{_describe(facts, site.region)}: nothing it computes is recorded, so that backward() "
+            f"raises \"element 0 of tensors does not require grad\"",
+            hint="make the call outside the no_grad region, or wrap the code that backpropagates "
+                 "in `with torch.enable_grad():`",
+            details={"callee": site.callee},
+            refs={"region": site.region, "backward": site.backward},
+        )
+
+
+def _under_local_context(facts, site) -> bool:
+    """The call sits in a ``with`` of a context manager this file binds itself
+    (``ctx = torch.enable_grad if ttt else nullcontext``): it may switch recording back on."""
+    point = (site.node.lineno, site.node.col_offset)
+    for node in ast.walk(site.function.node):
+        if type(node) not in (ast.With, ast.AsyncWith) or node is site.region:
+            continue
+        if not ((node.lineno, node.col_offset) <= point <= (node.end_lineno, node.end_col_offset)):
+            continue
+        for item in node.items:
+            expr = item.context_expr.func if isinstance(item.context_expr, ast.Call) else item.context_expr
+            head = expr
+            while isinstance(head, ast.Attribute):
+                head = head.value
+            if isinstance(head, ast.Name) and head.id not in facts.imports.names:
+                return True
+    return False
+
+
 def _describe(facts, node) -> str:
-    if isinstance(node, cst.With):
-        items = ", ".join(facts.code(item.item) for item in node.items)
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        items = ", ".join(facts.code(item.context_expr) for item in node.items)
         return f"under `with {items}` (line {{region}})"
-    if isinstance(node, cst.FunctionDef):
-        return f"in `{node.name.value}()`, which runs without recording autograd (line {{region}})"
-    if isinstance(node, cst.Call):
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return f"in `{node.name}()`, which runs without recording autograd (line {{region}})"
+    if isinstance(node, ast.Call):
         return f"by `{facts.code(node.func)}(…)`, which runs without recording autograd (line {{region}})"
-    if isinstance(node, cst.Expr):
+    if isinstance(node, ast.Expr):
         return f"after `{facts.code(node)}` (line {{region}})"
     return "where autograd recorded nothing (line {region})"

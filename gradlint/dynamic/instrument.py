@@ -13,9 +13,13 @@ then rewrites only those expressions:
 *after* it, ``s(fid, thunk)`` the edited tensor just before a statement runs; all three return
 their value unchanged. Nothing is added on new lines, so tracebacks and the user's line numbers
 stay right. libcst does the rewriting; torch is not imported here.
+
+The analysis reads ``ast`` nodes and libcst rewrites its own, so each node a probe goes on is
+found in libcst's tree by its place in the source and its kind (``_Twins``).
 """
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -59,20 +63,16 @@ def instrument(source: str, path: str, wanted: list[dict]) -> Instrumented:
     from gradlint.analysis.facts import module_facts
     from gradlint.checks import CHECKS
 
-    module = cst.parse_module(source)
-    facts = module_facts(module)
+    module = cst.parse_module(source)  # first: what libcst cannot read fails as it always did
+    tree = ast.parse(source)
+    facts = module_facts(tree, source)
     reports = [r for check in CHECKS for r in check.check(facts)]
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-
-    def where(node):
-        rng = positions[node]
-        return rng.start.line, rng.start.column + 1, rng.end.line, rng.end.column + 1
-
-    by_place = {(r.rule.code, *where(r.node)): r for r in reports}
+    lines = facts.lines
+    by_place = {(r.rule.code, *_span(r.node, lines)): r for r in reports}
     edits = {edit.node: edit for edit in facts.edits}
-    wrappers = _variable_wrappers(module)
-    plan = _Plan()
+    wrappers = _variable_wrappers(tree)
     out = Instrumented(source)
+    placing = []  # (site, its plan on ast nodes, the report's node)
     for want in wanted:
         key = (want["code"], want["line"], want["column"], want["end_line"], want["end_column"])
         report = by_place.get(key)
@@ -80,15 +80,29 @@ def instrument(source: str, path: str, wanted: list[dict]) -> Instrumented:
         if report is None:
             out.unplaced[fid] = "the static pass no longer reports this site in the file it ran"
             continue
-        site = Site(fid, want["code"], path, want["line"], want["end_line"], _code(module, report.node),
+        site = Site(fid, want["code"], path, want["line"], want["end_line"], "",
                     tensor=str(report.details.get("tensor") or report.details.get("root") or ""))
+        own = _Plan()
         try:
-            _place(plan, fid, report, edits, wrappers, facts.imports)
+            _place(own, fid, report, edits, wrappers, facts.imports)
         except _CannotProbe as err:
             out.unplaced[fid] = str(err)
             continue
+        placing.append((site, own, report.node))
+    if not placing:
+        return out
+    twins = _Twins(module, lines, [node for _, own, at in placing for node in (*own.nodes(), at)])
+    plan = _Plan()
+    for site, own, at in placing:
+        labelled = twins.get(at)
+        site.label = _code(module, labelled) if labelled is not None else _ast_code(lines, at)
+        try:
+            own.map_into(plan, twins)
+        except _CannotProbe as err:
+            out.unplaced[site.fid] = str(err)
+            continue
         site.placed = True
-        out.sites[fid] = site
+        out.sites[site.fid] = site
     if plan.empty():
         return out
     rewritten = module.visit(_Rewriter(plan)).code
@@ -96,6 +110,106 @@ def instrument(source: str, path: str, wanted: list[dict]) -> Instrumented:
         raise AssertionError(f"instrumenting {path} changed its line count")
     out.source = rewritten
     return out
+
+
+def _span(node: ast.AST, lines: list[str]) -> tuple[int, int, int, int]:
+    """A node's 1-based (line, column, end line, end column) in characters, as ``gradlint
+    check`` prints a finding (``ast`` counts columns in UTF-8 bytes)."""
+    return (node.lineno, _characters(lines, node.lineno, node.col_offset) + 1,
+            node.end_lineno, _characters(lines, node.end_lineno, node.end_col_offset) + 1)
+
+
+def _characters(lines: list[str], line: int, offset: int) -> int:
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    return offset if text.isascii() else len(text.encode()[:offset].decode(errors="replace"))
+
+
+# ast class -> the libcst classes of the same construct. ``True``/``False``/``None`` are names
+# to libcst; the other constants are literals of their own class.
+_TWIN_CLASSES = {
+    ast.Name: (cst.Name,), ast.Attribute: (cst.Attribute,), ast.Call: (cst.Call,),
+    ast.Subscript: (cst.Subscript,), ast.Starred: (cst.StarredElement,),
+    ast.Constant: (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString,
+                   cst.Ellipsis, cst.Name),
+    ast.JoinedStr: (cst.FormattedString, cst.ConcatenatedString), ast.BinOp: (cst.BinaryOperation,),
+    ast.UnaryOp: (cst.UnaryOperation,), ast.BoolOp: (cst.BooleanOperation,),
+    ast.Compare: (cst.Comparison,), ast.IfExp: (cst.IfExp,), ast.Lambda: (cst.Lambda,),
+    ast.NamedExpr: (cst.NamedExpr,), ast.Await: (cst.Await,), ast.Yield: (cst.Yield,),
+    ast.YieldFrom: (cst.Yield,), ast.Tuple: (cst.Tuple,), ast.List: (cst.List,),
+    ast.Set: (cst.Set,), ast.Dict: (cst.Dict,), ast.ListComp: (cst.ListComp,),
+    ast.SetComp: (cst.SetComp,), ast.DictComp: (cst.DictComp,),
+    ast.GeneratorExp: (cst.GeneratorExp,),
+    ast.Assign: (cst.Assign,), ast.AugAssign: (cst.AugAssign,), ast.AnnAssign: (cst.AnnAssign,),
+    ast.Expr: (cst.Expr,),
+}
+
+
+class _Twins:
+    """The libcst node of the same construct over the same characters as an ``ast`` node.
+
+    libcst's position of a node leaves out its own parentheses, as ``ast``'s does, except that
+    ``ast`` counts a parenthesized tuple's parentheses (and a lone generator argument's, the
+    call's) as the node's: those are looked up again inside them."""
+
+    def __init__(self, module: cst.Module, lines: list[str], nodes):
+        self.lines = lines
+        wanted = {twin for node in nodes for twin in _TWIN_CLASSES.get(type(node), ())}
+        self.index: dict[tuple, cst.CSTNode] = {}
+        if not wanted:
+            return
+        positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        for node, rng in positions.items():
+            if type(node) in wanted:
+                self.index.setdefault((type(node), rng.start.line, rng.start.column, rng.end.line, rng.end.column), node)
+
+    def get(self, node: ast.AST):
+        classes = _TWIN_CLASSES.get(type(node))
+        if not classes or getattr(node, "end_lineno", None) is None:
+            return None
+        line, column, end_line, end_column = _span(node, self.lines)
+        for place in (line, column - 1, end_line, end_column - 1), self._inside_parentheses(node):
+            if place is None:
+                continue
+            for cls in classes:
+                found = self.index.get((cls, *place))
+                if found is not None:
+                    return found
+        return None
+
+    def _inside_parentheses(self, node: ast.AST):
+        if type(node) not in (ast.Tuple, ast.GeneratorExp):
+            return None
+        line, column, end_line, end_column = _span(node, self.lines)
+        column, end_column = column - 1, end_column - 1
+        first, last = self.lines[line - 1], self.lines[end_line - 1]
+        if first[column:column + 1] != "(" or last[end_column - 1:end_column] != ")":
+            return None
+        column += 1
+        end_column -= 1
+        # Past the blanks after "(" and before ")" (a newline inside them included).
+        while True:
+            text = self.lines[line - 1]
+            while column < len(text) and text[column] in " \t\f":
+                column += 1
+            if column < len(text) and text[column] not in "\r\n\\" or line >= end_line:
+                break
+            line, column = line + 1, 0
+        while True:
+            text = self.lines[end_line - 1]
+            while end_column > 0 and text[end_column - 1] in " \t\f":
+                end_column -= 1
+            if end_column > 0 or end_line <= line:
+                break
+            end_line -= 1
+            end_column = len(self.lines[end_line - 1].rstrip("\r\n").rstrip("\\"))
+        return line, column, end_line, end_column
+
+
+def _ast_code(lines: list[str], node: ast.AST) -> str:
+    from gradlint.analysis.facts import source_segment
+
+    text = " ".join(source_segment(lines, node).replace("\\\n", " ").split())
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 class _CannotProbe(Exception):
@@ -106,10 +220,35 @@ class _CannotProbe(Exception):
 class _Plan:
     before: dict = field(default_factory=dict)  # node -> [fid]: wrap in b(fid, ·)
     after: dict = field(default_factory=dict)  # node -> [fid]: wrap in a(fid, ·)
-    statement: dict = field(default_factory=dict)  # small statement -> [(fid, expression text)]
+    statement: dict = field(default_factory=dict)  # small statement -> [(fid, expression)]
 
     def empty(self) -> bool:
         return not (self.before or self.after or self.statement)
+
+    def nodes(self):
+        """The ``ast`` nodes this plan places probes at, or reads an expression from."""
+        yield from self.before
+        yield from self.after
+        for node, entries in self.statement.items():
+            yield node
+            yield from (expr for _, expr in entries if isinstance(expr, ast.AST))
+
+    def map_into(self, plan: "_Plan", twins: _Twins) -> None:
+        """Add this plan, on ``ast`` nodes, to ``plan`` on their libcst twins; all or nothing."""
+        def twin(node):
+            found = twins.get(node)
+            if found is None:
+                raise _CannotProbe(f"no libcst node matches the {type(node).__name__} at "
+                                   f"{node.lineno}:{node.col_offset + 1}")
+            return found
+
+        before = [(twin(node), fids) for node, fids in self.before.items()]
+        after = [(twin(node), fids) for node, fids in self.after.items()]
+        statement = [(twin(node), [(fid, twin(expr) if isinstance(expr, ast.AST) else expr) for fid, expr in entries])
+                     for node, entries in self.statement.items()]
+        for into, pairs in ((plan.before, before), (plan.after, after), (plan.statement, statement)):
+            for node, items in pairs:
+                into.setdefault(node, []).extend(items)
 
 
 def _place(plan: _Plan, fid: int, report, edits, wrappers, facts_imports) -> None:
@@ -124,8 +263,8 @@ def _place(plan: _Plan, fid: int, report, edits, wrappers, facts_imports) -> Non
             plan.before.setdefault(source, []).append(fid)
         plan.after.setdefault(node, []).append(fid)
     elif code == "GL003":
-        if isinstance(node, cst.Assign):  # x.requires_grad = True
-            plan.statement.setdefault(node, []).append((fid, node.targets[0].target.value))
+        if isinstance(node, ast.Assign):  # x.requires_grad = True
+            plan.statement.setdefault(node, []).append((fid, node.targets[0].value))
         elif _method(node) == "requires_grad_":
             plan.before.setdefault(_receiver(node), []).append(fid)
         else:  # Variable(features, requires_grad=True): a new leaf copied from the features
@@ -138,9 +277,9 @@ def _place(plan: _Plan, fid: int, report, edits, wrappers, facts_imports) -> Non
         if edit is not None:
             _place_edit(plan, fid, node, edit, facts_imports)
         elif _method(node) == "step":  # optimizer.step(), or scaler.step(optimizer)
-            has_argument = any(a.keyword is None and not a.star for a in node.args)
+            has_argument = any(type(a) is not ast.Starred for a in node.args)
             plan.before.setdefault(_first_argument(node) if has_argument else _receiver(node), []).append(fid)
-        elif isinstance(node, cst.Call):  # nn.ReLU(inplace=True) inside nn.Sequential(...)
+        elif isinstance(node, ast.Call):  # nn.ReLU(inplace=True) inside nn.Sequential(...)
             plan.after.setdefault(node, []).append(fid)
         else:
             raise _CannotProbe(f"no probe for a {type(node).__name__} site")
@@ -156,61 +295,62 @@ def _is_module(expr, imports) -> bool:
 
 
 def _place_edit(plan: _Plan, fid: int, node, edit, imports) -> None:
-    if isinstance(node, (cst.AugAssign, cst.Assign)):  # x += y, x[i] = y
+    if isinstance(node, (ast.AugAssign, ast.Assign)):  # x += y, x[i] = y
         plan.statement.setdefault(node, []).append((fid, cst.parse_expression(edit.name if not edit.via_data else edit.name + ".data")))
         return
-    if not isinstance(node, cst.Call):
+    if not isinstance(node, ast.Call):
         raise _CannotProbe(f"no probe for a {type(node).__name__} edit")
     method = _method(node)
     if method is not None and method.endswith("_") and not _is_module(node.func.value, imports):
         plan.before.setdefault(_receiver(node), []).append(fid)  # x.add_(1), x.data.clamp_(0)
         return
-    keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+    keywords = {k.arg: k.value for k in node.keywords if k.arg is not None}
     if "out" in keywords and "inplace" not in keywords:
         plan.before.setdefault(keywords["out"], []).append(fid)
     else:  # F.relu(x, inplace=True), self.act(x) with an in-place module
         plan.before.setdefault(_first_argument(node), []).append(fid)
 
 
-def _variable_wrappers(module: cst.Module) -> dict:
+def _variable_wrappers(tree: ast.Module) -> dict:
     """``Variable(h.data)`` -> {``h.data``: the call}: the old ``Variable`` wrapper makes a new
     tensor outside the torch functions the tracer sees, so the cut value is tagged after it."""
+    from gradlint.checks import arguments
+
     found = {}
-
-    class Visitor(cst.CSTVisitor):
-        def visit_Call(self, node):
+    for node in ast.walk(tree):
+        if type(node) is ast.Call:
             func = node.func
-            name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
-            if name == "Variable" and node.args and node.args[0].keyword is None:
-                found[node.args[0].value] = node
-
-    module.visit(Visitor())
+            name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else None
+            if name == "Variable" and (node.args or node.keywords):
+                keyword, _, value = arguments(node)[0]
+                if keyword is None:
+                    found[value] = node
     return found
 
 
 def _method(node) -> str | None:
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-        return node.func.attr.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.attr
     return None
 
 
-def _receiver(node) -> cst.BaseExpression:
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+def _receiver(node) -> ast.expr:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         return node.func.value
-    if isinstance(node, cst.Attribute):
+    if isinstance(node, ast.Attribute):
         return node.value
     raise _CannotProbe(f"no receiver in a {type(node).__name__}")
 
 
-def _first_argument(node) -> cst.BaseExpression:
-    if isinstance(node, cst.Call):
+def _first_argument(node) -> ast.expr:
+    if isinstance(node, ast.Call):
         for arg in node.args:
-            if arg.keyword is None and not arg.star:
-                return arg.value
+            if type(arg) is not ast.Starred:
+                return arg
     raise _CannotProbe("the call has no positional argument to probe")
 
 
-def _pulled_tensor(node) -> cst.BaseExpression:
+def _pulled_tensor(node) -> ast.expr:
     """The tensor read by ``x.item()`` / ``x.tolist()`` / ``x.numpy()`` / ``float(x)``."""
     if _method(node) is not None:
         return _receiver(node)

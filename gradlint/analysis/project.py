@@ -1,0 +1,594 @@
+"""The project's own files: where an import of the linted module leads, and what calling the
+imported function or class does (its ``summaries.Summary``).
+
+A module of the project is read, parsed with ``ast`` and summarized by the same walker as the
+linted one (``flow._summaries``): one model, whichever file a function is in. Findings stay in
+the linted file: a summary's facts are used at the call site there, and a message names a line of
+another file as ``helpers.py, line 19`` (``display``).
+
+What is followed, and what is not:
+
+* ``import pkg.mod``, ``from pkg.mod import f``, ``from .mod import f``, ``from . import mod``,
+  resolved to ``pkg/mod.py`` or ``pkg/mod/__init__.py`` under the importing file's own folder
+  first (a script run from its folder, Python's ``sys.path[0]``), then the project root and its
+  ``src/``. Nothing outside the root is read (torch, site-packages), nor the importing file itself.
+* Imports are followed ``FOLLOW`` files deep (the linted file's imports, and theirs): each
+  module is summarized at a depth, and its own imports at one less, so an import cycle unrolls
+  into a bounded chain instead of looping, and the answer does not depend on which file was
+  linted first. A module that cannot be read or parsed gives no summary, never an error.
+* Per process, a module is parsed and summarized once per (path, depth, root) and reused while
+  its bytes (and those of the modules it followed) hash the same: a file imported by many files
+  is summarized once. ``View.dependencies`` lists the files a lint used, with their hashes, for
+  the cache.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import functools
+import os
+from pathlib import Path
+
+MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+FOLLOW = 2  # files followed beyond the linted one: its imports, and their imports
+_OUTSIDE = {"site-packages", "dist-packages", "__pycache__"}
+
+# (path, depth, root) -> _Module: what this process has read of the project's files.
+_MODULES: dict[tuple[str, int, str], "_Module"] = {}
+# id(node) -> (node, module): the nodes of other files that summaries carry into a lint (cuts,
+# saves, regions, backward calls). The node is held, so its id cannot be reused while registered.
+_ORIGIN: dict[int, tuple[ast.AST, "_Module"]] = {}
+
+
+def find_root(start: str | os.PathLike) -> Path:
+    """The project root for files under ``start`` (a folder): the nearest folder at or above it
+    holding pyproject.toml, setup.py, setup.cfg or .git; else ``start`` itself."""
+    return _find_root(os.path.abspath(start))
+
+
+@functools.lru_cache(maxsize=1024)  # (a run asks once per linted file; most share a folder)
+def _find_root(start: str) -> Path:
+    here = Path(start)
+    for folder in (here, *here.parents):
+        if any((folder / marker).exists() for marker in MARKERS):
+            return folder
+    return here
+
+
+def for_file(path: str | None, root: str | os.PathLike | None = None) -> "Project | None":
+    """The project a linted file's imports resolve in: ``root`` when given (the folder the linted
+    paths share; its nearest marked folder above is the root), else the file's own folder's. None
+    for standard input without a name, or a name whose folder does not exist."""
+    top = root_for(path, root)
+    return None if top is None else Project(top)
+
+
+def root_for(path: str | None, root: str | os.PathLike | None = None) -> Path | None:
+    """The root ``for_file`` gives (the cache keeps it with a file's findings)."""
+    if not path or path == "-":
+        return None
+    folder = os.path.dirname(os.path.abspath(path))
+    key = (folder, None if root is None else os.fspath(root))
+    top = _ROOTS.get(key)
+    if top is not None:  # (the files of a folder share their root: asked once per folder)
+        return top
+    if not os.path.isdir(folder):
+        return None
+    top = find_root(root if root is not None else folder)
+    if not _within(Path(folder), top):  # a file outside the shared folder's project: its own
+        top = find_root(folder)
+    if len(_ROOTS) < 4096:
+        _ROOTS[key] = top
+    return top
+
+
+_ROOTS: dict[tuple, Path] = {}
+
+
+class Project:
+    def __init__(self, root: str | os.PathLike):
+        self.root = Path(os.path.abspath(root))
+
+    def view(self, path: str, imports, depth: int = FOLLOW) -> "View":
+        """Where the imports of the module at ``path`` lead (attached to its ``ImportTable``)."""
+        if depth >= FOLLOW:
+            _begin()  # the linted module's own view: a new lint
+        view = View(self, Path(os.path.abspath(path)), imports, depth)
+        imports.project = view
+        return view
+
+
+class View:
+    """One module's imports, resolved in the project."""
+
+    def __init__(self, project: Project, path: Path, imports, depth: int):
+        self.project = project
+        self.path = path
+        self.folder = path.parent
+        self.imports = imports
+        self.depth = depth
+        self.used: dict[str, _Module] = {}  # path -> module this view read
+        self.keys: dict[str, tuple[_Module, str]] = {}  # injected class key -> (module, class)
+        self._found: dict[tuple[int, str], tuple | None] = {}
+
+    # ---- resolution -----------------------------------------------------------------------
+
+    def _bases(self) -> list[Path]:
+        root = self.project.root
+        bases = [self.folder, root, root / "src"]
+        return [b for i, b in enumerate(bases) if b not in bases[:i] and b.is_dir()]
+
+    def locate(self, level: int, dotted: str) -> tuple[Path, list[str]] | None:
+        """The file of the project that ``dotted`` (imported with ``level`` leading dots) names,
+        and the attribute path left inside it: ``helpers.embed`` -> (helpers.py, ["embed"])."""
+        parts = [p for p in dotted.split(".") if p]
+        if level:
+            base = self.folder
+            for _ in range(level - 1):
+                base = base.parent
+            if not _within(base, self.project.root):
+                return None
+            bases = [base]
+        else:
+            if not parts:
+                return None
+            candidates = self._bases()
+            # Python takes the first path entry holding the top-level module or package.
+            bases = [b for b in candidates if (b / (parts[0] + ".py")).is_file()
+                     or (b / parts[0] / "__init__.py").is_file()]
+            bases = bases[:1] or [b for b in candidates if (b / parts[0]).is_dir()][:1]
+        for base in bases:
+            for i in range(len(parts), -1, -1):
+                folder = base.joinpath(*parts[:i])
+                if i and (folder / "__init__.py").is_file():
+                    found = folder / "__init__.py"
+                elif i and folder.with_name(folder.name + ".py").is_file():
+                    found = folder.with_name(folder.name + ".py")
+                elif i == 0 and level and (folder / "__init__.py").is_file():
+                    found = folder / "__init__.py"  # `from . import x`: the package's own names
+                else:
+                    continue
+                if not self._allowed(found):
+                    return None
+                return found, parts[i:]
+        return None
+
+    def _allowed(self, found: Path) -> bool:
+        try:
+            real = Path(os.path.realpath(found))
+        except OSError:
+            return False
+        if real == Path(os.path.realpath(self.path)):
+            return False  # the module itself (a script importing itself by name)
+        if _OUTSIDE.intersection(real.parts):
+            return False
+        return _within(real, Path(os.path.realpath(self.project.root)))
+
+    def load(self, level: int, dotted: str) -> tuple["_Module", list[str]] | None:
+        """The module ``dotted`` leads to, read at one depth less, and the attributes left."""
+        if self.depth <= 0:
+            return None
+        key = (level, dotted)
+        if key not in self._found:
+            where = self.locate(level, dotted)
+            found = None
+            if where is not None:
+                module = _module(where[0], self.depth - 1, self.project)
+                if module is not None:
+                    self.used[str(module.path)] = module
+                    found = (module, where[1])
+            self._found[key] = found
+        return self._found[key]
+
+    # ---- what the linted module asks -------------------------------------------------------
+
+    def callee(self, qualname: str):
+        """The summary of calling ``qualname`` (a name of the module, resolved through its
+        imports: ``helpers.embed``, ``blocks.Head`` for an instance, ``blocks.Head.encode``)
+        where it is a function or class of another file of the project; else None."""
+        for key, (module, name) in self.keys.items():
+            if qualname == key or qualname.startswith(key + "."):
+                return module.summary(name + qualname[len(key):])
+        target = self.imports.target(qualname)
+        if target is None:
+            return None
+        found = self.load(*target)
+        if found is None:
+            return None
+        module, attrs = found
+        return module.attribute_summary(attrs)
+
+    def classes(self) -> dict:
+        """The classes of other files of the project that the module imports, keyed as the
+        module's walk names them (``blocks.Head``, or ``Head`` for a relative import), for the
+        walker's class table: a model built from one is known to be a module, and its calls
+        are read through its summary. Only classes known to be ``nn.Module``s or to have no
+        base are given (as for a class of the file itself)."""
+        out: dict = {}
+        imports = self.imports
+        bindings = [(name, level, target) for name, (level, target) in imports.sources.items()]
+        bindings += [(module, 0, module) for module in sorted(imports.modules) if "." in module]
+        for name, level, target in bindings:
+            found = self.load(level, target)
+            if found is None:
+                continue
+            module, attrs = found
+            shown = imports.names.get(name, name)  # as the module's walk qualifies the name
+            if not attrs:  # a module: its classes as attributes
+                for cls in module.own_classes:
+                    self._inject(out, f"{shown}.{cls}", module, cls)
+            elif len(attrs) == 1:
+                resolved = module.class_module(attrs[0])
+                if resolved is not None:
+                    self._inject(out, shown, *resolved)
+        return out
+
+    def _inject(self, out: dict, key: str, module: "_Module", cls: str) -> None:
+        info = module.exported_class(cls)
+        if info is None or key in out:
+            return
+        out[key] = info
+        self.keys[key] = (module, cls)
+        # The classes its members are built from, under keys of their own (``self.block =
+        # Block()`` in that file is that file's Block, not one of the linting module's).
+        for other, inner in module.exported_classes().items():
+            inner_key = module.key_of(other)
+            if inner_key not in out:
+                out[inner_key] = inner
+                self.keys[inner_key] = (module, other)
+
+    def dependencies(self) -> dict[str, str]:
+        """Every file of the project this lint read (transitively), with its content hash."""
+        out: dict[str, str] = {}
+        for module in self.used.values():
+            module.dependencies(out)
+        return out
+
+
+class _Parsed:
+    """One file of the project as read: its tree, lines, imports, classes and top-level functions,
+    shared by every depth it is followed at and kept per process while its bytes hash the same."""
+
+    def __init__(self, path: Path, digest: str, tree, lines, imports):
+        from gradlint.analysis.scan import returns_under_nograd, scan_classes
+
+        self.path = path
+        self.digest = digest
+        self.tree = tree
+        self.lines = lines
+        self.imports = imports
+        self.own_classes = scan_classes(tree, imports)
+        self.functions = {s.name: returns_under_nograd(s, imports) for s in tree.body if type(s) in _FUNCTIONS}
+        self._exported: dict | None = None
+        self.registered: list[int] = []
+
+    def key_of(self, cls: str) -> str:
+        """The key a class of this file has in another module's class table."""
+        return f"<{self.path}>.{cls}"
+
+    def exported_classes(self) -> dict:
+        """Copies of this file's classes for another module's class table: their members'
+        module classes renamed to ``key_of`` keys. Only ``nn.Module``s and classes without a
+        base; each copy is marked ``foreign`` (an optimizer given its parameters is taken to
+        cover what this file cannot name)."""
+        if self._exported is None:
+            self._exported = {}
+            for name, info in self.own_classes.items():
+                if not (info.is_module or not info.bases):
+                    continue
+                twin = copy.copy(info)
+                twin.attrs = {attr: (_renamed(held, self) if held is not None and held.qualname in self.own_classes else held)
+                              for attr, held in info.attrs.items()}
+                twin.foreign = True
+                self._exported[name] = twin
+        return self._exported
+
+    def register(self, summary) -> None:
+        """Note the nodes of this file that a summary of it carries into other lints."""
+        nodes = [summary.node, summary.backward, *summary.cuts]
+        for fact in summary.cut_facts.values():
+            nodes += [fact.node, fact.region]
+        saves = [summary.saved_output, *getattr(summary, "saved_parts", ())]
+        nodes += [save.node for save in saves if save is not None]
+        for node in nodes:
+            if node is not None and id(node) not in _ORIGIN and _owned(node, self.tree):
+                _ORIGIN[id(node)] = (node, self)
+                self.registered.append(id(node))
+
+    def forget(self) -> None:
+        for key in self.registered:
+            _ORIGIN.pop(key, None)
+        self.registered.clear()
+
+
+class _Module:
+    """One file of the project read at a depth: its imports resolved one depth less; its class
+    table and each summary computed when first asked."""
+
+    def __init__(self, parsed: _Parsed, depth: int, project: Project):
+        self.parsed = parsed
+        self.path = parsed.path
+        self.digest = parsed.digest
+        self.depth = depth
+        self.tree = parsed.tree
+        self.lines = parsed.lines
+        self.imports = imports = copy.copy(parsed.imports)  # its own ``project`` view
+        self.view = project.view(str(parsed.path), imports, depth) if depth > 0 else None
+        if self.view is None:
+            imports.project = None
+        self.own_classes = parsed.own_classes
+        self.functions = parsed.functions
+        self._classes: dict | None = None
+        self._table = None
+
+    @property
+    def classes(self) -> dict:
+        """Its class table: its own classes and those of the files it imports."""
+        if self._classes is None:
+            self._classes = dict(self.own_classes)
+            if self.view is not None:
+                for key, info in self.view.classes().items():
+                    self._classes.setdefault(key, info)
+        return self._classes
+
+    def key_of(self, cls: str) -> str:
+        return self.parsed.key_of(cls)
+
+    def exported_classes(self) -> dict:
+        return self.parsed.exported_classes()
+
+    def exported_class(self, name: str):
+        return self.parsed.exported_classes().get(name)
+
+    def class_module(self, name: str):
+        """(module, class) for the class ``name`` of this file, or one it imports (a package's
+        ``__init__`` re-exporting it), else None."""
+        if name in self.own_classes:
+            return self, name
+        source = self.imports.sources.get(name)
+        if source is None or self.view is None:
+            return None
+        found = self.view.load(*source)
+        if found is None or len(found[1]) != 1:
+            return None
+        return found[0].class_module(found[1][0])
+
+    def summary(self, key: str):
+        if self._table is None:
+            from gradlint.analysis.flow import _summaries
+
+            try:
+                self._table = _summaries(self.tree, self.lines, self.imports, self.classes, self.functions)
+            except (RecursionError, MemoryError):
+                self._table = _NO_SUMMARIES
+                return None
+            self._table.on_summary = self.parsed.register
+        _ACTIVE.append(self.parsed)
+        try:
+            return self._table.get(key)
+        except (RecursionError, MemoryError):
+            return None
+        finally:
+            _ACTIVE.pop()
+
+    def attribute_summary(self, attrs: list[str]):
+        """The summary of calling the attribute path ``attrs`` of this module: a function, a
+        class (an instance called), a method; or, for a name this module imports, its own."""
+        if not attrs or len(attrs) > 2:
+            return None
+        key = ".".join(attrs)
+        found = self.summary(key)
+        if found is not None:
+            return found
+        if self.view is not None and attrs[0] in self.imports.sources and attrs[0] not in self.own_classes:
+            level, target = self.imports.sources[attrs[0]]
+            inner = self.view.load(level, ".".join([target, *attrs[1:]]))
+            if inner is not None:
+                return inner[0].attribute_summary(inner[1])
+        return None
+
+    def dependencies(self, out: dict) -> None:
+        if str(self.path) in out:
+            return
+        out[str(self.path)] = self.digest
+        if self.view is not None:
+            for module in list(self.view.used.values()):
+                module.dependencies(out)
+
+    def fresh(self, seen: set | None = None) -> bool:
+        """Whether the files this module followed still hash as they did."""
+        seen = set() if seen is None else seen
+        if self.view is None:
+            return True
+        for module in list(self.view.used.values()):
+            if module.path in seen:
+                continue
+            seen.add(module.path)
+            if _digest(module.path) != module.digest or not module.fresh(seen):
+                return False
+        return True
+
+
+class _None:
+    def get(self, key):
+        return None
+
+
+_NO_SUMMARIES = _None()
+
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _renamed(held, module):
+    from dataclasses import replace
+
+    return replace(held, qualname=module.key_of(held.qualname))
+
+
+def _owned(node: ast.AST, tree: ast.Module) -> bool:
+    nodes = getattr(tree, "_gradlint_ids", None)
+    if nodes is None:
+        from gradlint.analysis.tree import every_node
+
+        # The file's memoized walk where this lint made one (a summary's nodes are source
+        # nodes: the contexts and operators ast.walk would add are never asked about).
+        nodes = tree._gradlint_ids = {id(n) for n in every_node(tree)}
+    return id(node) in nodes
+
+
+def _within(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+    except ValueError:
+        return False
+    return True
+
+
+def _digest(path: Path) -> str | None:
+    """The hash of a file's bytes, read at most once per lint (``_begin`` starts one)."""
+    key = str(path)
+    if key not in _HASHES:
+        from gradlint.cache import content_hash
+        from gradlint.files import read_regular
+
+        data = read_regular(path)
+        _HASHES[key] = None if data is None else (content_hash(data), data)
+    found = _HASHES[key]
+    return None if found is None else found[0]
+
+
+# path -> (hash, bytes) or None, for the lint under way: a file imported by many of the modules
+# it follows is read and hashed once.
+_HASHES: dict = {}
+# path -> _Parsed: the files parsed by this process, the most recently used last.
+_PARSED: dict[str, _Parsed] = {}
+KEEP = 192  # parsed files kept between lints: a bound, so memory stays flat as the corpus grows
+
+
+def _begin() -> None:
+    """A new lint: files are hashed again (they may have changed since), and the files parsed
+    by earlier lints beyond ``KEEP`` are forgotten, least recently used first, with every module
+    that followed them (it holds their summaries' nodes)."""
+    _HASHES.clear()
+    if len(_PARSED) <= KEEP:
+        return
+    dropped = set()
+    for path in list(_PARSED)[:len(_PARSED) - KEEP // 2]:
+        _PARSED.pop(path).forget()
+        dropped.add(path)
+    changed = True
+    while changed:
+        changed = False
+        for key, module in list(_MODULES.items()):
+            used = module.view.used if module.view is not None else {}
+            if key[0] in dropped or dropped.intersection(used):
+                del _MODULES[key]
+                if key[0] not in dropped:
+                    dropped.add(key[0])
+                    parsed = _PARSED.pop(key[0], None)
+                    if parsed is not None:
+                        parsed.forget()
+                changed = True
+
+
+def _module(path: Path, depth: int, project: Project) -> _Module | None:
+    """The module at ``path`` read ``depth`` imports deep: from this process's memory while it
+    and what it followed are unchanged, else read, parsed and scanned now; None if it cannot be."""
+    path = Path(os.path.abspath(path))
+    digest = _digest(path)
+    if digest is None:
+        return None
+    key = (str(path), depth, str(project.root))
+    known = _MODULES.get(key)
+    if known is not None:
+        if known.digest == digest and known.fresh():
+            _touch(known.parsed)
+            return known
+        del _MODULES[key]
+    if key in _BUSY:
+        return None
+    _BUSY.add(key)
+    try:
+        parsed = _parse(path, digest)
+        module = None if parsed is None else _Module(parsed, depth, project)
+    finally:
+        _BUSY.discard(key)
+    if module is not None:
+        _MODULES[key] = module
+    return module
+
+
+def _touch(parsed: _Parsed) -> None:
+    if _PARSED.get(str(parsed.path)) is parsed:
+        _PARSED[str(parsed.path)] = _PARSED.pop(str(parsed.path))
+
+
+_BUSY: set = set()
+
+
+def _parse(path: Path, digest: str) -> _Parsed | None:
+    key = str(path)
+    known = _PARSED.get(key)
+    if known is not None and known.digest == digest:
+        _touch(known)
+        return known
+    if known is not None:
+        _PARSED.pop(key).forget()
+        for stale in [k for k, m in _MODULES.items() if m.parsed is known]:
+            del _MODULES[stale]
+    data = _HASHES[key][1]
+    parsed = _read(path, data, digest)
+    if parsed is not None:
+        _PARSED[key] = parsed
+    return parsed
+
+
+def _read(path: Path, data: bytes, digest: str) -> _Parsed | None:
+    from gradlint import engine
+    from gradlint.analysis.facts import source_lines
+    from gradlint.analysis.imports import collect_imports
+
+    try:
+        tree, unreadable = engine._read_ast(data)
+        if unreadable is not None:
+            return None
+        text = engine._as_python_reads(data, data.decode("utf-8", errors="replace"))
+        lines = source_lines(text)
+        return _Parsed(path, digest, tree, lines, collect_imports(tree))
+    except (RecursionError, MemoryError, ValueError, SyntaxError):
+        return None
+
+
+def origin(node: ast.AST):
+    """The module of another file that ``node`` belongs to (it has ``path`` and ``lines``), or
+    None for a node of the linted file."""
+    entry = _ORIGIN.get(id(node))
+    if entry is None or entry[0] is not node:
+        return None
+    # While a file's own functions are being summarized, its nodes are its own, not another
+    # file's (as when every summary of a file was computed before any was registered).
+    return None if entry[1] in _ACTIVE else entry[1]
+
+
+# The files whose summaries are being computed, innermost last.
+_ACTIVE: list = []
+
+
+def display(path: Path, linted: str, root: Path | None) -> str:
+    """How a message names another file: relative to the linted file's folder when it is under
+    it, else to the project root."""
+    folder = Path(os.path.abspath(linted)).parent
+    for base in (folder, root):
+        if base is not None and _within(path, base):
+            return path.relative_to(base).as_posix()
+    return path.as_posix()
+
+
+def clear() -> None:
+    """Forget every module read (tests)."""
+    for parsed in _PARSED.values():
+        parsed.forget()
+    _PARSED.clear()
+    _MODULES.clear()
+    _HASHES.clear()

@@ -1,0 +1,347 @@
+"""What calling a function, method or module of this file does, in autograd's terms.
+
+A summary is computed by the flow walker itself (``flow.Walker.summary_body``), run on the
+function with each parameter seeded as a symbolic trainable root (``%k``): whatever reaches the
+returned value from parameter ``k`` carries ``%k``, so what the body does to it (cut it with
+``.detach()``, compute from it under ``torch.no_grad()``, pass it on, save it) is read off the
+value the walker computes for the returns, not from a second set of syntactic rules. Call sites
+(``flow.Walker.name_call``/``apply_module``) read summaries through ``facts.callee(qualname)``.
+
+Parameter 0 of a method is the receiver; what the body reaches through ``self.x`` counts as
+reached from parameter 0. Functions are summarized in source order, so a call of a function
+defined later (or of itself) is read as unknown, as it was before summaries.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from gradlint.analysis.values import EMPTY, Save
+
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+SYMBOL = "%"  # a seeded parameter's root: "%0", "%1", …
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What one call of the function does. Parameter indices count the receiver of a method as 0."""
+
+    node: ast.AST = field(compare=False, hash=False)  # the def
+    params: tuple = ()  # parameter names in order (positional, then keyword-only)
+    positional: int = 0  # how many of params can be given by position (no ``*args``: no more)
+    method: bool = False  # params[0] is the receiver (bound at the call, not passed)
+    # The trainables the result carries that are no parameter: a global model, and for a method
+    # the receiver's own members (``self.head``), named as the body names them.
+    roots: frozenset = EMPTY
+    # Parameters whose autograd history reaches the result attached (not through a cut).
+    passes: frozenset = EMPTY
+    # Cut nodes inside it that the result descends from (``.detach()``, ``.data``, an expression
+    # computed under no_grad) -> the parameters whose history the cut operand carried.
+    cuts: dict = field(default_factory=dict, compare=False, hash=False)
+    # cut node -> the Cut fact the summary walk recorded (kind, operand as written, region).
+    cut_facts: dict = field(default_factory=dict, compare=False, hash=False)
+    # Its result is computed under no_grad/inference_mode from what it is given (no history).
+    nograd: bool = False
+    # Its returned tensor was saved for backward by the last op that computed it (a forward ending
+    # in sigmoid/exp/relu/tanh): an in-place edit of the result breaks the caller's backward.
+    saved_output: Save | None = None
+    # Where every return is a tuple of the same length (``return mean, torch.exp(log_std)``): per
+    # element, the Save of the op that saved that element (None: nothing saved it); the caller's
+    # unpacking gives each name its own.
+    saved_parts: tuple = field(default=(), compare=False, hash=False)
+    # It calls backward()/autograd.grad() on a root it computes (not on a parameter handed straight
+    # to it), where autograd's grad mode is the caller's; ``backward`` is that call.
+    backprops: bool = False
+    backward: ast.AST | None = field(default=None, compare=False, hash=False)
+    edits: frozenset = EMPTY  # parameters it edits in place
+    returns_number: bool = False  # a Python number pulled out of a tensor (``.item()``), or a constant
+    tensor: bool = False  # the result is known to be a tensor
+    generator: bool = False  # a generator: calling it runs nothing yet
+
+
+def param_index(root: str, method: bool) -> int | None:
+    """The parameter a root of the summary walk stands for (None: a global or the walk's own)."""
+    if root.startswith(SYMBOL):
+        return int(root[1:])
+    if method and (root == "self" or root.startswith("self.")):
+        return 0
+    return None
+
+
+def summarize(module: ast.Module, lines, imports=None, classes=None, functions=None,
+              globals_env=None) -> dict[str, Summary]:
+    """``"f"`` / ``"Class.method"`` / ``"Class"`` -> Summary, for the module's own functions and
+    the methods of its classes. The summary walks record into a ModuleFacts of their own, so the
+    facts the checks read come from the module's one real walk."""
+    from gradlint.analysis import flow
+    from gradlint.analysis.facts import Function, ModuleFacts
+    from gradlint.analysis.imports import collect_imports
+    from gradlint.analysis.scan import decorated_nograd, returns_under_nograd, scan_classes
+
+    imports = imports if imports is not None else collect_imports(module)
+    classes = classes if classes is not None else scan_classes(module, imports)
+    if functions is None:
+        functions = {s.name: returns_under_nograd(s, imports) for s in module.body if type(s) in FUNCTIONS}
+    out: dict[str, Summary] = {}
+    globals_env = globals_env if globals_env is not None else {}
+
+    def one(node, cls):
+        # Facts of its own per walk: a cut another summary's walk reached holds that walk's
+        # parameters, not this one's.
+        scratch = ModuleFacts(module=module, imports=imports)
+        scratch.lines = lines
+        scratch.summaries = out  # later functions read the summaries of earlier ones
+        nograd = decorated_nograd(node, imports) or bool(
+            cls is not None and cls.nograd_call and node.name in ("forward", "__call__"))
+        function = Function(node, node.name, cls.name if cls else None, nograd=nograd)
+        walker = flow.Walker(scratch, classes, functions, globals_env, function, cls=cls)
+        try:
+            params, positional = walker.summary_body(node)
+        except RecursionError:
+            return None
+        return _read(node, cls, params, positional, scratch, walker)
+
+    for stmt in module.body:
+        if type(stmt) in FUNCTIONS:
+            summary = one(stmt, None)
+            if summary is not None:
+                out[stmt.name] = summary
+        elif type(stmt) is ast.ClassDef:
+            cls = classes.get(stmt.name)
+            if cls is None:
+                continue
+            for inner in stmt.body:
+                if type(inner) not in FUNCTIONS or not _plain_method(inner):
+                    continue
+                summary = one(inner, cls)
+                if summary is None:
+                    continue
+                out[f"{stmt.name}.{inner.name}"] = summary
+                if inner.name == "__call__" or (inner.name == "forward" and stmt.name not in out):
+                    out[stmt.name] = summary  # what calling an instance does
+    return out
+
+
+class Table:
+    """The summaries ``summarize`` gives, each computed only when a call site asks for it
+    (``get``), and kept. The source-order rule holds as if all were computed in order: the walk
+    of a function sees only the summaries of the functions before it (``Visible``), so a call of
+    one defined later (or of itself) stays unknown, and an answer never depends on which was
+    asked first."""
+
+    def __init__(self, module: ast.Module, lines, imports, classes, functions, prepare):
+        self.module, self.lines, self.imports = module, lines, imports
+        self.classes, self.functions = classes, functions
+        self._prepare = prepare  # () -> the globals a silent walk of the top level binds, or None
+        self._globals = self._failed = None
+        # slot: (node, class info, [(key, conditional)]) in the order summarize meets them; a
+        # conditional key (a forward's ``Class``) is bound only where no earlier slot bound it.
+        self.slots: list = []
+        self.by_key: dict[str, list[int]] = {}
+        self.done: dict[int, Summary | None] = {}
+        for stmt in module.body:
+            if type(stmt) in FUNCTIONS:
+                self._slot(stmt, None, [(stmt.name, False)])
+            elif type(stmt) is ast.ClassDef:
+                cls = classes.get(stmt.name)
+                if cls is None:
+                    continue
+                for inner in stmt.body:
+                    if type(inner) not in FUNCTIONS or not _plain_method(inner):
+                        continue
+                    keys = [(f"{stmt.name}.{inner.name}", False)]
+                    if inner.name == "__call__":
+                        keys.append((stmt.name, False))
+                    elif inner.name == "forward":
+                        keys.append((stmt.name, True))
+                    self._slot(inner, cls, keys)
+        self.on_summary = None  # called with each summary computed (project registers its nodes)
+
+    def _slot(self, node, cls, keys) -> None:
+        index = len(self.slots)
+        self.slots.append((node, cls, keys))
+        for key, _ in keys:
+            self.by_key.setdefault(key, []).append(index)
+
+    def get(self, key: str, limit: int | None = None):
+        """What ``summarize(...)[key]`` was once the slots before ``limit`` (all: None) ran."""
+        slots = self.by_key.get(key)
+        if not slots:
+            return None
+        for index in reversed(slots):
+            if limit is not None and index >= limit:
+                continue
+            summary = self.summary_at(index)
+            if summary is None:
+                continue
+            if any(k == key and conditional for k, conditional in self.slots[index][2]) \
+                    and self.get(key, index) is not None:
+                continue  # the forward's key was already bound: the earlier binding stands
+            return summary
+        return None
+
+    def summary_at(self, index: int):
+        if index in self.done:
+            return self.done[index]
+        self.done[index] = None  # (a recursive ask finds nothing, as in source order)
+        if self._globals is None and not self._failed:
+            self._globals = _deep(self._prepare)
+            self._failed = self._globals is None
+        if self._failed:
+            return None
+        node, cls, _ = self.slots[index]
+        summary = _deep(lambda: _one(self, node, cls, index))
+        self.done[index] = summary
+        if summary is not None and self.on_summary is not None:
+            self.on_summary(summary)
+        return summary
+
+
+class Visible:
+    """The summaries a walk in source order sees: those of the slots before ``limit``."""
+
+    __slots__ = ("table", "limit")
+
+    def __init__(self, table: Table, limit: int):
+        self.table, self.limit = table, limit
+
+    def get(self, key: str, default=None):
+        found = self.table.get(key, self.limit)
+        return default if found is None else found
+
+
+def _deep(run):
+    """Run a summary walk asked for from inside another walk with the stack headroom it has when
+    summaries are computed up front: nested asks must not hit the recursion limit sooner."""
+    import sys
+
+    depth = 0
+    frame = sys._getframe(1)
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    global _BASE
+    old = sys.getrecursionlimit()
+    outer = _BASE is None
+    if outer:
+        _BASE = old
+    sys.setrecursionlimit(max(old, _BASE + depth))
+    try:
+        return run()
+    finally:
+        sys.setrecursionlimit(old)
+        if outer:
+            _BASE = None
+
+
+_BASE = None  # the recursion limit outside any nested summary walk
+
+
+def _one(table: Table, node, cls, index: int):
+    from gradlint.analysis import flow
+    from gradlint.analysis.facts import Function, ModuleFacts
+    from gradlint.analysis.scan import decorated_nograd
+
+    imports = table.imports
+    scratch = ModuleFacts(module=table.module, imports=imports)
+    scratch.lines = table.lines
+    scratch.summaries = Visible(table, index)  # later functions read the summaries of earlier ones
+    nograd = decorated_nograd(node, imports) or bool(
+        cls is not None and cls.nograd_call and node.name in ("forward", "__call__"))
+    function = Function(node, node.name, cls.name if cls else None, nograd=nograd)
+    walker = flow.Walker(scratch, table.classes, table.functions, table._globals, function, cls=cls)
+    try:
+        params, positional = walker.summary_body(node)
+    except RecursionError:
+        return None
+    return _read(node, cls, params, positional, scratch, walker)
+
+
+def _plain_method(node) -> bool:
+    """A method called on an instance with it as the first argument."""
+    for deco in node.decorator_list:
+        name = deco.id if type(deco) is ast.Name else deco.attr if type(deco) is ast.Attribute else None
+        if name in ("staticmethod", "classmethod", "property"):
+            return False
+    return True
+
+
+def _read(node, cls, params, positional, scratch, walker) -> Summary:
+    method = cls is not None
+    returns = [r for r in scratch.returns if r.function.node is node]
+    generator = any(type(n) in (ast.Yield, ast.YieldFrom) for n in _own_nodes(node))
+    value = None
+    for ret in returns:
+        value = ret.value if value is None else value.join(ret.value)
+    passes: set[int] = set()
+    own_roots: set[str] = set()
+    cuts: dict = {}
+    cut_facts: dict = {}
+    saved = None
+    nograd = False
+    number = False
+    tensor = False
+    if value is not None:
+        for root in value.roots | value.post:
+            k = param_index(root, method)
+            if k is not None:
+                passes.add(k)
+            if k is None or (k == 0 and method and not root.startswith(SYMBOL)):
+                own_roots.add(root)
+        for cut_node in value.cuts:
+            fact = scratch.cuts.get(cut_node)
+            if fact is None or (fact.upstream and fact.upstream <= value.cuts[cut_node]):
+                continue  # (what it cut stays attached beside it in the result: nothing is starved)
+            ks = frozenset(k for k in (param_index(r, method) for r in fact.upstream) if k is not None)
+            cuts[cut_node] = ks
+            cut_facts[cut_node] = fact
+        if value.saved:
+            saved = min(value.saved, key=lambda s: (getattr(s.node, "lineno", 0), getattr(s.node, "col_offset", 0), s.op))
+        nograd = bool(value.nograd) and not value.attached
+        number = (bool(value.pulled) or value.const) and not value.tensor and not value.attached and not value.cuts
+        tensor = value.tensor
+    backward = None
+    for site in scratch.backwards:
+        if site.function.node is not node or walker.grad_forced_at(site.node):
+            continue
+        # Any op under the caller's no_grad drops history: a root computed in here (even from
+        # what it is given) has none then; a parameter handed straight to backward() keeps its own.
+        own = {r for r in site.value.roots | site.value.post if param_index(r, False) is None}
+        if own or site.value.computed:
+            backward = site.node
+            break
+    edits = set()
+    for edit in scratch.edits:
+        if edit.function.node is node and edit.name in params:
+            edits.add(params.index(edit.name))
+    return Summary(
+        node=node, params=tuple(params), positional=positional, method=method,
+        passes=frozenset(passes), roots=frozenset(own_roots), cuts=cuts,
+        cut_facts=cut_facts, nograd=nograd, saved_output=saved, saved_parts=_saved_parts(returns),
+        backprops=backward is not None,
+        backward=backward, edits=frozenset(edits), returns_number=number, tensor=tensor,
+        generator=generator,
+    )
+
+
+def _saved_parts(returns) -> tuple:
+    """Per element of the returned tuple, the first Save of that element's tensor (in source
+    order), or None; () unless every return is a tuple of one length and some element is saved."""
+    if not returns or any(not r.parts for r in returns) or len({len(r.parts) for r in returns}) != 1:
+        return ()
+    out = []
+    for k in range(len(returns[0].parts)):
+        saves = [save for r in returns for save in r.parts[k][1].saved]
+        out.append(min(saves, key=lambda s: (getattr(s.node, "lineno", 0), getattr(s.node, "col_offset", 0), s.op))
+                   if saves else None)
+    return tuple(out) if any(save is not None for save in out) else ()
+
+
+def _own_nodes(node):
+    """The nodes of a function's body, not those of functions or classes nested in it (a
+    statement of the body is entered even where it is a nested def: its decorators, defaults
+    and body, though not the scopes nested in those). Read from the memoized walks."""
+    from gradlint.analysis.tree import iter_nodes
+
+    for stmt in node.body:
+        yield from iter_nodes(stmt, into_functions=False)

@@ -1,0 +1,120 @@
+"""What torch's public callables return: the measured table the static pass reads.
+
+Whether a call such as ``torch.argmax(x)`` or ``x.item()`` yields a tensor that can carry autograd
+history (a grad_fn reachable from a leaf that requires grad), a tuple of tensors, or a plain Python
+value decides whether a rule follows the value as a possible trained-through tensor. Integer and
+bool outputs never require grad, and autograd marks some outputs non-differentiable (the indices of
+``max(x, dim)``); see the PyTorch autograd notes
+(https://pytorch.org/docs/stable/notes/autograd.html) and ``torch.Tensor.requires_grad``.
+
+The table lives in ``gradlint/data/torch_types.json``. It is generated from torch itself by
+``tools/gen_torch_types.py``, which calls each public callable on sample inputs that require grad
+(taken from PyTorch's operator database) and records what came back; it is never written by hand.
+This module only reads it, once and lazily: it never imports torch.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+__all__ = ["carries_grad", "data_version", "known_names", "result_kinds", "result_of"]
+
+_DATA_NAME = "torch_types.json"
+
+# Module spellings the table records under one name. ``torch.Tensor.x`` and ``Tensor.x`` both
+# name the method; ``torch.functional`` is where some ``torch.<fn>`` are defined.
+_PREFIXES = (
+    ("torch.Tensor.", "Tensor."),
+    ("torch.nn.functional.", "torch.nn.functional."),
+    ("torch.functional.", "torch."),
+)
+
+
+def _data_path() -> Path:
+    return Path(__file__).resolve().parent.parent / "data" / _DATA_NAME
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict[str, Any]:
+    """The parsed table, read once. Prefers importlib.resources; falls back to the file next to
+    the package."""
+    text: str | None = None
+    try:
+        from importlib.resources import files
+
+        text = files("gradlint").joinpath("data").joinpath(_DATA_NAME).read_text(encoding="utf-8")
+    except Exception:  # noqa: BLE001 - fall back to the path next to this package
+        text = None
+    if text is None:
+        text = _data_path().read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def _canonical(name: str) -> str:
+    for prefix, replacement in _PREFIXES:
+        if name.startswith(prefix):
+            return replacement + name[len(prefix):]
+    return name
+
+
+def _entry(name: str) -> dict[str, Any] | None:
+    return _data()["names"].get(_canonical(name))
+
+
+def result_of(name: str) -> str | None:
+    """What a call of ``name`` returns: ``"tensor"``, ``"tensors"`` (a tuple, list or named tuple
+    of tensors), ``"number"`` (a Python int/float/complex/bool or a ``torch.Size``), ``"none"`` or
+    ``"other"``; None if the name was not measured.
+
+    name: ``torch.argmax``, ``torch.nn.functional.relu``, ``torch.linalg.svd``, or a method as
+    ``Tensor.argmax`` (``torch.Tensor.argmax`` also accepted). When the measured calls of one name
+    disagree (``torch.max(x)`` is a tensor, ``torch.max(x, 1)`` a named tuple) this is the
+    richest kind seen, in the order tensors, tensor, number, other, none; :func:`result_kinds`
+    gives them all.
+    """
+    entry = _entry(name)
+    return None if entry is None else str(entry["result"])
+
+
+def result_kinds(name: str) -> frozenset[str] | None:
+    """Every kind the measured calls of ``name`` returned (see :func:`result_of`); None if unknown."""
+    entry = _entry(name)
+    if entry is None:
+        return None
+    return frozenset(entry.get("results") or [entry["result"]])
+
+
+def carries_grad(name: str, output_index: int | None = None) -> bool | None:
+    """Whether the tensor result of ``name`` can carry autograd history when its inputs require
+    grad (https://pytorch.org/docs/stable/notes/autograd.html); None if not known.
+
+    False for integer and bool results (``argmax``, ``eq``, ``nonzero``), for non-tensor results
+    (``item``, ``numel``) and for outputs autograd marks non-differentiable. Measured
+    conservatively: False only if no measured call produced a result requiring grad.
+
+    output_index: for a ``"tensors"`` result, the position in the tuple (``torch.max(x, 1)``:
+    0 the values, True; 1 the indices, False). Without it, or when the outputs of ``name`` all
+    agree, the answer covers any output. An index past the measured outputs of a fixed-size tuple
+    gives None.
+    """
+    entry = _entry(name)
+    if entry is None:
+        return None
+    per_output = entry.get("grad_outputs")
+    if output_index is None or per_output is None:
+        return bool(entry["grad"])
+    if -len(per_output) <= output_index < len(per_output):
+        return bool(per_output[output_index])
+    return None
+
+
+def known_names() -> frozenset[str]:
+    """Every measured name (``torch.x``, ``torch.nn.functional.x``, ``Tensor.x``, ...)."""
+    return frozenset(_data()["names"])
+
+
+def data_version() -> str:
+    """The torch version the table was measured with (e.g. ``"2.13.0+cpu"``)."""
+    return str(_data()["torch_version"])
