@@ -1092,15 +1092,8 @@ class Walker:
             if cut is None:
                 cut = self.facts.cuts[node] = Cut(node, kind, self.written(operand_expr), function=self.function,
                                                   loop=self.loops[-1].node if self.loops else None)
-            cut.upstream |= operand.roots | operand.post
+            self.add_upstream(cut, operand.roots | operand.post)
             cut.carried |= bool(operand.carried)
-            for name in operand.roots | operand.post:
-                cut.keys.add(self.key(name.split("@")[0]))
-                module = self.lookup(name).module
-                if self.cls is not None and name.startswith("self."):
-                    cut.keys.add(f"{self.cls.name}.*")
-                elif module is not None and module.qualname in self.classes:
-                    cut.keys.add(f"{module.qualname}.*")
             cuts = {**operand.cuts, node: EMPTY}
         else:
             cuts = operand.cuts

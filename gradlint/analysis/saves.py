@@ -75,23 +75,25 @@ class ModuleSaves:
     inplace_output: bool = False  # with inplace=True, editing its output breaks backward
 
 
-def _data_path() -> Path:
-    return Path(__file__).resolve().parent.parent / "data" / _DATA_NAME
-
-
 @lru_cache(maxsize=1)
 def _data() -> dict[str, Any]:
-    """The parsed table, read once. Prefers importlib.resources; falls back to the file next to
-    the package (a namespace/zip-less source tree)."""
+    """The parsed table, read once."""
+    return read_table(_DATA_NAME)
+
+
+def read_table(name: str) -> dict[str, Any]:
+    """A measured table of ``gradlint/data`` (``saved_tensors.json``, ``torch_types.json``).
+    Prefers importlib.resources; falls back to the file next to the package (a namespace/zip-less
+    source tree)."""
     text: str | None = None
     try:
         from importlib.resources import files
 
-        text = files("gradlint").joinpath("data").joinpath(_DATA_NAME).read_text(encoding="utf-8")
+        text = files("gradlint").joinpath("data").joinpath(name).read_text(encoding="utf-8")
     except Exception:  # noqa: BLE001 - fall back to the path next to this package
         text = None
     if text is None:
-        text = _data_path().read_text(encoding="utf-8")
+        text = (Path(__file__).resolve().parent.parent / "data" / name).read_text(encoding="utf-8")
     return json.loads(text)
 
 

@@ -14,9 +14,7 @@ This module only reads it, once and lazily: it never imports torch.
 """
 from __future__ import annotations
 
-import json
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 __all__ = ["carries_grad", "data_version", "known_names", "result_kinds", "result_of"]
@@ -32,24 +30,12 @@ _PREFIXES = (
 )
 
 
-def _data_path() -> Path:
-    return Path(__file__).resolve().parent.parent / "data" / _DATA_NAME
-
-
 @lru_cache(maxsize=1)
 def _data() -> dict[str, Any]:
-    """The parsed table, read once. Prefers importlib.resources; falls back to the file next to
-    the package."""
-    text: str | None = None
-    try:
-        from importlib.resources import files
+    """The parsed table, read once (by the loader of the saved-tensor table)."""
+    from gradlint.analysis.saves import read_table
 
-        text = files("gradlint").joinpath("data").joinpath(_DATA_NAME).read_text(encoding="utf-8")
-    except Exception:  # noqa: BLE001 - fall back to the path next to this package
-        text = None
-    if text is None:
-        text = _data_path().read_text(encoding="utf-8")
-    return json.loads(text)
+    return read_table(_DATA_NAME)
 
 
 def _canonical(name: str) -> str:

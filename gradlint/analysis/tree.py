@@ -269,32 +269,13 @@ def _walk(root: ast.AST, into_functions: bool) -> list[ast.AST]:
     # A walk of its own: outside memoized(), or of a node no memoized module holds.
     found = []
     stack = [root]
-    shapes = _SHAPES
     while stack:
         node = stack.pop()
         found.append(node)
         cls = type(node)
         if not into_functions and cls in SCOPES and node is not root:
             continue
-        # children(node), inlined as in _Order: the imported files' functions are walked here.
-        shape = shapes.get(cls)
-        if shape is None or cls is ast.Dict:
-            below = children(node)
-        else:
-            below = []
-            for name, kind in shape:
-                value = getattr(node, name, None)
-                if value is None:
-                    continue
-                if kind == 1 and type(value) is list:
-                    for item in value:
-                        if item is not None:
-                            below.append(item)
-                elif kind == 0 and type(value) is not list:
-                    below.append(value)
-                else:
-                    _children_into(node, cls, below := [])
-                    break
+        below = children(node)
         if below:
             below.reverse()
             stack.extend(below)
