@@ -59,12 +59,6 @@ class ClassInfo:
         return self.is_module or self.unseen_base
 
 
-def block_body(body: list) -> list:
-    """A compound statement's body: in ``ast`` already the list of its statements (kept as a
-    function because the walkers call it wherever libcst had an indented block)."""
-    return body
-
-
 def first_argument(call: ast.Call) -> ast.expr | None:
     """The value of a call's first argument as written, positional or keyword (``f(x=False)``
     gives ``False``; ``*a`` and ``**k`` give ``a`` and ``k``). ``ast`` lists keywords apart from

@@ -17,7 +17,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["carries_grad", "data_version", "known_names", "result_kinds", "result_of"]
+__all__ = ["carries_grad", "data_version", "result_kinds", "result_of"]
 
 _DATA_NAME = "torch_types.json"
 
@@ -94,11 +94,6 @@ def carries_grad(name: str, output_index: int | None = None) -> bool | None:
     if -len(per_output) <= output_index < len(per_output):
         return bool(per_output[output_index])
     return None
-
-
-def known_names() -> frozenset[str]:
-    """Every measured name (``torch.x``, ``torch.nn.functional.x``, ``Tensor.x``, ...)."""
-    return frozenset(_data()["names"])
 
 
 def data_version() -> str:
