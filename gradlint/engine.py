@@ -107,12 +107,29 @@ def _collector_paused():
 
 def _lint(source: str | bytes, text: str, path: str, codes: frozenset[str], locate: Locate | None,
           project=None, dependencies: dict | None = None) -> list[Finding]:
-    tree, unreadable = _read_ast(source)
+    # A file of the project is parsed once per process: the tree its importers read is the one
+    # linted, whichever came first (only for bytes read from a file: a notebook's joined cells
+    # or standard input are no file's).
+    shared = project is not None and isinstance(source, bytes)
+    if shared:
+        from gradlint.analysis import project as projects
+
+        tree, unreadable = projects.parsed(path, source), None
+        if tree is None:
+            tree, unreadable = _read_ast(source)
+            shared = unreadable is None
+        else:
+            shared = False  # known already
+    else:
+        tree, unreadable = _read_ast(source)
     if unreadable is not None:
         found = [not_checked(path, unreadable.line, unreadable.column, unreadable.message,
                              code=unreadable.code, hint=unreadable.hint)] if unreadable.code in codes else []
         return suppression.apply(found, text)
-    found = _run_checks(tree, _as_python_reads(source, text), path, codes, locate, project, dependencies)
+    read = _as_python_reads(source, text)
+    if shared:
+        projects.keep(path, source, tree, read)
+    found = _run_checks(tree, read, path, codes, locate, project, dependencies)
     if suppression.UNUSED in codes:  # judged on the findings before any is suppressed
         found += suppression.unused(found, text, path, codes)
     return sorted(suppression.apply(found, text))

@@ -92,7 +92,7 @@ class Project:
     def view(self, path: str, imports, depth: int = FOLLOW) -> "View":
         """Where the imports of the module at ``path`` lead (attached to its ``ImportTable``)."""
         if depth >= FOLLOW:
-            _begin()  # the linted module's own view: a new lint
+            _begin(path)  # the linted module's own view: a new lint
         view = View(self, Path(os.path.abspath(path)), imports, depth)
         imports.project = view
         return view
@@ -249,18 +249,33 @@ class _Parsed:
     """One file of the project as read: its tree, lines, imports, classes and top-level functions,
     shared by every depth it is followed at and kept per process while its bytes hash the same."""
 
-    def __init__(self, path: Path, digest: str, tree, lines, imports):
-        from gradlint.analysis.scan import returns_under_nograd, scan_classes
-
+    def __init__(self, path: Path, digest: str, tree, lines):
         self.path = path
         self.digest = digest
         self.tree = tree
         self.lines = lines
-        self.imports = imports
-        self.own_classes = scan_classes(tree, imports)
-        self.functions = {s.name: returns_under_nograd(s, imports) for s in tree.body if type(s) in _FUNCTIONS}
         self._exported: dict | None = None
         self.registered: list[int] = []
+
+    # Computed when another file first imports this one: a linted file is kept here too (its
+    # parse is shared), and most linted files are never imported.
+    @functools.cached_property
+    def imports(self):
+        from gradlint.analysis.imports import collect_imports
+
+        return collect_imports(self.tree)
+
+    @functools.cached_property
+    def own_classes(self) -> dict:
+        from gradlint.analysis.scan import scan_classes
+
+        return scan_classes(self.tree, self.imports)
+
+    @functools.cached_property
+    def functions(self) -> dict:
+        from gradlint.analysis.scan import returns_under_nograd
+
+        return {s.name: returns_under_nograd(s, self.imports) for s in self.tree.body if type(s) in _FUNCTIONS}
 
     def key_of(self, cls: str) -> str:
         """The key a class of this file has in another module's class table."""
@@ -316,10 +331,16 @@ class _Module:
         self.view = project.view(str(parsed.path), imports, depth) if depth > 0 else None
         if self.view is None:
             imports.project = None
-        self.own_classes = parsed.own_classes
-        self.functions = parsed.functions
         self._classes: dict | None = None
         self._table = None
+
+    @property
+    def own_classes(self) -> dict:
+        return self.parsed.own_classes
+
+    @property
+    def functions(self) -> dict:
+        return self.parsed.functions
 
     @property
     def classes(self) -> dict:
@@ -466,10 +487,12 @@ _PARSED: dict[str, _Parsed] = {}
 KEEP = 192  # parsed files kept between lints: a bound, so memory stays flat as the corpus grows
 
 
-def _begin() -> None:
+def _begin(path: str) -> None:
     """A new lint: files are hashed again (they may have changed since), and the files parsed
     by earlier lints beyond ``KEEP`` are forgotten, least recently used first, with every module
     that followed them (it holds their summaries' nodes)."""
+    global _LINTED
+    _LINTED = Path(os.path.abspath(path))
     _HASHES.clear()
     if len(_PARSED) <= KEEP:
         return
@@ -547,17 +570,42 @@ def _parse(path: Path, digest: str) -> _Parsed | None:
 def _read(path: Path, data: bytes, digest: str) -> _Parsed | None:
     from gradlint import engine
     from gradlint.analysis.facts import source_lines
-    from gradlint.analysis.imports import collect_imports
 
     try:
         tree, unreadable = engine._read_ast(data)
         if unreadable is not None:
             return None
         text = engine._as_python_reads(data, data.decode("utf-8", errors="replace"))
-        lines = source_lines(text)
-        return _Parsed(path, digest, tree, lines, collect_imports(tree))
+        return _Parsed(path, digest, tree, source_lines(text))
     except (RecursionError, MemoryError, ValueError, SyntaxError):
         return None
+
+
+def parsed(path: str, data: bytes):
+    """The tree of the file at ``path`` whose bytes are ``data``, if this process has parsed
+    those bytes (as another file's import, or when it was linted), else None."""
+    from gradlint.cache import content_hash
+
+    known = _PARSED.get(os.path.abspath(path))
+    if known is None or known.digest != content_hash(data):
+        return None
+    _touch(known)
+    return known.tree
+
+
+def keep(path: str, data: bytes, tree: ast.Module, text: str) -> None:
+    """Keep the linted file's tree (``data`` parsed, read as ``text``) for the files that import
+    it: a file of the project is parsed once per process, whether it is linted or imported first."""
+    from gradlint.analysis.facts import source_lines
+    from gradlint.cache import content_hash
+
+    key = os.path.abspath(path)
+    known = _PARSED.pop(key, None)
+    if known is not None:
+        known.forget()
+        for stale in [k for k, m in _MODULES.items() if m.parsed is known]:
+            del _MODULES[stale]
+    _PARSED[key] = _Parsed(Path(key), content_hash(data), tree, source_lines(text))
 
 
 def origin(node: ast.AST):
@@ -567,12 +615,14 @@ def origin(node: ast.AST):
     if entry is None or entry[0] is not node:
         return None
     # While a file's own functions are being summarized, its nodes are its own, not another
-    # file's (as when every summary of a file was computed before any was registered).
-    return None if entry[1] in _ACTIVE else entry[1]
+    # file's (as when every summary of a file was computed before any was registered); and the
+    # linted file's tree is the one its importers read (``keep``), so its nodes are its own too.
+    return None if entry[1] in _ACTIVE or entry[1].path == _LINTED else entry[1]
 
 
 # The files whose summaries are being computed, innermost last.
 _ACTIVE: list = []
+_LINTED: Path | None = None  # the file being linted
 
 
 def display(path: Path, linted: str, root: Path | None) -> str:
