@@ -22,20 +22,6 @@ class Report:
     refs: dict = field(default_factory=dict, hash=False, compare=False)
 
 
-def arguments(call: ast.Call) -> list[tuple[str | None, str, ast.expr]]:
-    """``(keyword, star, value)`` per argument of ``call`` in source order, as libcst's
-    ``Call.args`` held them: ``*x`` is ``(None, "*", x)``, ``**x`` is ``(None, "**", x)``.
-    ``ast`` keeps keywords after positionals, but ``f(a=1, *b)`` writes a keyword first."""
-    found = [(None, "*", a.value) if type(a) is ast.Starred else (None, "", a) for a in call.args]
-    if call.keywords:
-        found += [(k.arg, "" if k.arg is not None else "**", k.value) for k in call.keywords]
-        if call.args:
-            nodes = [*call.args, *call.keywords]
-            order = sorted(range(len(found)), key=lambda i: (nodes[i].lineno, nodes[i].col_offset))
-            found = [found[i] for i in order]
-    return found
-
-
 def _checks():
     from gradlint.checks import (
         detached_result, inplace_on_saved, python_roundtrip, requires_grad_after_no_grad,

@@ -314,7 +314,7 @@ def _place_edit(plan: _Plan, fid: int, node, edit, imports) -> None:
 def _variable_wrappers(tree: ast.Module) -> dict:
     """``Variable(h.data)`` -> {``h.data``: the call}: the old ``Variable`` wrapper makes a new
     tensor outside the torch functions the tracer sees, so the cut value is tagged after it."""
-    from gradlint.checks import arguments
+    from gradlint.analysis.uses import arguments
 
     found = {}
     for node in ast.walk(tree):
