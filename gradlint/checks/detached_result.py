@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import ast
 
-from gradlint.checks import Report
-from gradlint.rule import BY_CODE
+from gradlint.checks import Flag, Rule
 
-RULE = BY_CODE["GL001"]
+RULE = Rule(
+    "GL001", "detached-result",
+    "A detached tensor is returned or becomes the loss, so the parameters upstream of it get no gradient.",
+)
+
 
 def check(facts):
     from gradlint.analysis.uses import Program, Uses
@@ -56,13 +59,13 @@ def check(facts):
                     continue  # the function the cut is in returns it too: named there
                 yield from _report_return(cut, fn, reported, program)
 
-    for site in facts.backwards:
-        for cut in _broken(site.value, facts, _elsewhere(sinks, site.node), program):
-            if site.loop is not None and cut.loop is site.loop and cut.carried:
+    for backward in facts.backwards:
+        for cut in _broken(backward.value, facts, _elsewhere(sinks, backward.node), program):
+            if backward.loop is not None and cut.loop is backward.loop and cut.carried:
                 continue  # truncated backpropagation: state cut between iterations on purpose
             if cut.node not in reported:
                 reported.add(cut.node)
-                yield _report(cut, f"becomes part of the loss `{site.root}` (backward at line {{sink}})", sink=site.node)
+                yield _report(cut, f"becomes part of the loss `{backward.root}` (backward at line {{sink}})", sink=backward.node)
 
 
 def _parameters(node) -> set[str]:
@@ -81,8 +84,8 @@ def _report_return(cut, fn, reported, program):
 
 def _sinks(facts) -> dict:
     """Where a value leaves the code to be trained through: backward roots, and tensors
-    returned from functions. Sink node -> the trainable roots attached there."""
-    sinks = {site.node: site.value.roots for site in facts.backwards}
+    returned from functions. Sink node -> the trainables attached there (``Value.roots``)."""
+    sinks = {backward.node: backward.value.roots for backward in facts.backwards}
     for ret in facts.returns:
         if ret.function.name != "<module>" and ret.value.tensor:
             sinks[ret.node] = ret.value.roots
@@ -90,16 +93,16 @@ def _sinks(facts) -> dict:
 
 
 def _elsewhere(sinks: dict, here) -> frozenset:
-    return frozenset().union(*(roots for node, roots in sinks.items() if node is not here))
+    return frozenset().union(*(trainables for node, trainables in sinks.items() if node is not here))
 
 
-def _overlap(upstream, roots) -> bool:
+def _overlap(upstream, trainables) -> bool:
     """Shared trainables; ``self`` (the whole module, as in ``self.forward(x)``) shares with
     every ``self.x``."""
-    if upstream & roots:
+    if upstream & trainables:
         return True
-    whole = "self" in upstream or "self" in roots
-    return whole and any(r.startswith("self.") for r in upstream | roots)
+    whole = "self" in upstream or "self" in trainables
+    return whole and any(r.startswith("self.") for r in upstream | trainables)
 
 
 def _optimized(cut, facts) -> bool:
@@ -208,7 +211,7 @@ def _report(cut, where: str, **refs):
         else f"`{name}`" for name in names)
     verb = "gets" if len(names) == 1 and "self" not in names else "get"
     if cut.kind == "no_grad":
-        return Report(
+        return Flag(
             RULE, cut.node,
             f"`{cut.tensor}` is computed {_region(cut)} and {where}, so {upstream} {verb} no "
             f"gradient through it, though an optimizer is given {'it' if verb == 'gets' else 'them'}",
@@ -218,7 +221,7 @@ def _report(cut, where: str, **refs):
             refs={**refs, "region": cut.region},
         )
     expr = f"{cut.tensor}{cut.kind}"
-    return Report(
+    return Flag(
         RULE, cut.node,
         f"the result of `{expr}` {where}, so {upstream} {verb} no gradient through it",
         hint=(f"use the attached `{cut.tensor}` there and detach only the copy you log or store; "
@@ -236,3 +239,23 @@ def _region(cut) -> str:
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return f"in `{node.name}()`, which runs without recording autograd (line {{region}})"
     return "where autograd records nothing (line {region})"
+
+
+# ---- the dynamic pass -------------------------------------------------------------------------
+
+def probe(probes, flag) -> None:
+    """``h.detach()`` / ``h.data``: the tensor before the cut, and the cut value."""
+    from gradlint.dynamic.instrument import receiver
+
+    node = flag.node
+    probes.before(receiver(node))
+    probes.after(probes.wrappers.get(node, node))
+
+
+def decide(tracer, evidence) -> tuple[str, str]:
+    """Confirmed when leaves that influenced a backward root through the cut got no gradient on
+    that path and were meant to train; a leaf reached only through another use of it (a
+    weight-decay term) counts as starved."""
+    from gradlint.dynamic.verdicts import reach
+
+    return reach(tracer, evidence, "the tensor it cuts", other_use=True)

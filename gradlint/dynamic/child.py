@@ -39,7 +39,7 @@ class Session:
         from gradlint.dynamic.tracer import Tracer
 
         self.files = {os.path.realpath(path): findings for path, findings in files.items()}
-        self.sites: dict[int, dict] = {}
+        self.findings: dict[int, dict] = {}  # fid -> the finding as the tracer received it
         self.unplaced: dict[int, str] = {}
         self.tracer = Tracer(set(self.files), show_graph=show_graph)
         self._undo = []
@@ -86,9 +86,9 @@ class Session:
                 self.unplaced[want["fid"]] = f"gradlint could not instrument {path}: {type(err).__name__}: {err}"
             return compile(source, path, "exec", dont_inherit=True)
         self.unplaced.update(result.unplaced)
-        for fid, site in result.sites.items():
-            self.sites[fid] = site.to_json()
-            self.tracer.add_site(fid, self.sites[fid])
+        for fid, finding in result.findings.items():
+            self.findings[fid] = finding.to_json()
+            self.tracer.add_finding(fid, self.findings[fid])
         return compile(result.source, path, "exec", dont_inherit=True)
 
 
