@@ -48,13 +48,13 @@ def check(facts):
         else:
             continue
         yield Flag(RULE, backward.node, f"retain_graph=True inside a loop: {why}", hint=hint,
-                     details={"root": backward.root, "carried": carried})
+                   details={"root": backward.root, "carried": carried})
 
 
 # ---- the dynamic pass -------------------------------------------------------------------------
 
 def probe(probes, flag) -> None:
-    """None: the tracer recognises the backward call by its line."""
+    """No probe: the tracer recognises the flagged backward call by its line (``backwards.py``)."""
 
 
 def decide(tracer, evidence) -> tuple[str, str]:
