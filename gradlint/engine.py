@@ -360,11 +360,11 @@ def _run_checks(tree: ast.Module, text: str, path: str, codes: frozenset[str], l
     from gradlint.analysis.facts import module_facts
     from gradlint.analysis.project import display, origin
     from gradlint.analysis.tree import memoized
-    from gradlint.checks import CHECKS
+    from gradlint.checks import MODULES
 
     with memoized():
         facts = module_facts(tree, text, project=project, path=path if project is not None else None)
-        reports = [r for check in CHECKS if check.RULE.code in codes for r in check.check(facts)]
+        reports = [r for rule in MODULES if rule.RULE.code in codes for r in rule.check(facts)]
     view = facts.imports.project
     if dependencies is not None and view is not None:
         dependencies.update(view.dependencies())

@@ -1,42 +1,17 @@
-"""The rule catalogue: each rule's code, name and one-line summary, and its document in ``rules/``.
+"""The rule catalogue: each rule's code, name and one-line summary, and the selectors.
 
 A rule's words live in one place, ``rules/GLxxx-name.md``; ``gradlint rule`` renders it, the
-tests run its examples. The check that implements a rule lives in ``gradlint/checks/``.
+tests run its examples. Everything else about a rule (its metadata, check, probes and verdict)
+is its module in ``gradlint/checks/``; the catalogue is built from those modules.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
+from gradlint import checks
+from gradlint.checks import Rule
 from gradlint.finding import Severity
-
-
-@dataclass(frozen=True)
-class Rule:
-    code: str
-    name: str
-    summary: str
-    severity: Severity = Severity.WARNING
-    # Off by default (like ruff's RUF100): run only when a selector names it (its code, a prefix
-    # of it, its name, ALL), never by ``select`` left unset.
-    default: bool = True
-
-    @property
-    def doc_path(self) -> Path | None:
-        for folder in _doc_folders():
-            path = folder / f"{self.code}-{self.name}.md"
-            if path.is_file():
-                return path
-        return None
-
-    def doc(self) -> str:
-        """The rule's Markdown document; raises FileNotFoundError if the install lacks it."""
-        path = self.doc_path
-        if path is None:
-            raise FileNotFoundError(f"no document for {self.code} ({self.name})")
-        return path.read_text(encoding="utf-8")
-
 
 def _doc_folders() -> list[Path]:
     here = Path(__file__).resolve().parent
@@ -44,16 +19,16 @@ def _doc_folders() -> list[Path]:
     return [here / "_rules", here.parent / "rules"]
 
 
-RULES: tuple[Rule, ...] = (
+# The engine's own rules, which no check raises: a file not read (GL000, GL010), a suppression
+# that silenced nothing (GL900). Every other rule is a module of ``checks/``.
+_ENGINE = (
     Rule("GL000", "syntax-error", "The file does not parse, so nothing in it was checked.", Severity.ERROR),
-    Rule("GL001", "detached-result", "A detached tensor is returned or becomes the loss, so the parameters upstream of it get no gradient."),
-    Rule("GL002", "python-roundtrip", "A tensor is rebuilt from values pulled out of tensors and made to require grad; the history before it is lost."),
-    Rule("GL003", "requires-grad-after-no-grad", "requires_grad is switched on for a tensor made without autograd history; the parameters that produced it still get no gradient."),
-    Rule("GL004", "retain-graph-in-loop", "backward(retain_graph=True) in a loop keeps a graph alive past its iteration; it grows, and gradients include earlier steps."),
-    Rule("GL005", "inplace-on-saved", "An in-place edit of a tensor that an earlier recorded op saved for backward."),
     Rule("GL010", "parser-limit", "Python accepts the file, but it is too large or too complex for gradlint's parser, or in syntax the parser cannot read, so nothing in it was checked.", Severity.ERROR),
     Rule("GL900", "unused-suppression", "A `# noqa: GL…` or `# gradlint: ignore` that silenced nothing in this run (off by default).", default=False),
 )
+
+RULES: tuple[Rule, ...] = tuple(sorted((*_ENGINE, *(module.RULE for module in checks.MODULES)),
+                                       key=lambda rule: rule.code))
 
 BY_CODE = {rule.code: rule for rule in RULES}
 DEFAULT_CODES = frozenset(rule.code for rule in RULES if rule.default)

@@ -20,8 +20,8 @@ HERE = __file__
 
 def _tracer(code: str, line: int = 1, end_line: int | None = None, label: str = "h.detach()", tensor: str = "h"):
     tracer = Tracer({HERE})
-    tracer.add_site(0, {"code": code, "path": HERE, "line": line, "end_line": end_line or line,
-                        "label": label, "tensor": tensor})
+    tracer.add_finding(0, {"code": code, "path": HERE, "line": line, "end_line": end_line or line,
+                           "label": label, "tensor": tensor})
     return tracer
 
 

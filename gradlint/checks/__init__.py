@@ -1,47 +1,77 @@
-"""One module per rule. Each has ``RULE`` (its entry in the catalogue) and
-``check(facts) -> Iterable[Report]``; the engine turns reports into positioned findings."""
+"""One module per rule, and what they share.
+
+A rule module holds everything about its rule: ``RULE`` (its code, name, summary and
+severity: its entry in the catalogue, ``rule.RULES``), ``check(facts)`` (the flags it raises
+from the facts of one module), ``probe(probes, flag)`` (where the dynamic pass places its
+probes: ``dynamic/instrument.py``) and ``decide(tracer, evidence)`` (the dynamic pass's
+verdict, from the evidence the tracer gathered). Its document is ``rules/GLxxx-name.md``, its
+programs ``fixtures/GLxxx/``. A rule is registered by its line in ``MODULES``.
+
+A rule module's top level imports nothing but ``ast`` and this package: ``gradlint.rule``
+builds the catalogue from the modules when the CLI starts, before it knows whether anything
+will be checked, so the model (``gradlint.analysis``), libcst and torch are imported inside
+the functions that use them.
+"""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import ast
+from dataclasses import dataclass, field
+from pathlib import Path
 
-from gradlint.rule import Rule
+from gradlint.finding import Severity
 
 
 @dataclass(frozen=True)
-class Report:
+class Rule:
+    code: str
+    name: str
+    summary: str
+    severity: Severity = Severity.WARNING
+    # Off by default (like ruff's RUF100): run only when a selector names it (its code, a prefix
+    # of it, its name, ALL), never by ``select`` left unset.
+    default: bool = True
+
+    @property
+    def doc_path(self) -> Path | None:
+        from gradlint.rule import _doc_folders  # where the documents are is the catalogue's to say
+
+        for folder in _doc_folders():
+            path = folder / f"{self.code}-{self.name}.md"
+            if path.is_file():
+                return path
+        return None
+
+    def doc(self) -> str:
+        """The rule's Markdown document; raises FileNotFoundError if the install lacks it."""
+        path = self.doc_path
+        if path is None:
+            raise FileNotFoundError(f"no document for {self.code} ({self.name})")
+        return path.read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class Flag:
+    """What a check yields: a rule's finding on an ``ast`` node, before the engine places it
+    (line, column, the lines its refs name) and it becomes a ``finding.Finding``."""
+
     rule: Rule
     node: ast.AST  # an expression or statement: it has a position
     message: str
     hint: str = ""
     details: dict = field(default_factory=dict, hash=False, compare=False)
-    # Other sites the message names by line: "line {key}" in the message becomes the line of
+    # Other nodes the message names by line: "line {key}" in the message becomes the line of
     # refs[key] (the first line, for a tuple of nodes), "cell 2, line 4" in a notebook when
     # that line is in another cell. Lines are known only after positions.
     refs: dict = field(default_factory=dict, hash=False, compare=False)
 
 
-def arguments(call: ast.Call) -> list[tuple[str | None, str, ast.expr]]:
-    """``(keyword, star, value)`` per argument of ``call`` in source order, as libcst's
-    ``Call.args`` held them: ``*x`` is ``(None, "*", x)``, ``**x`` is ``(None, "**", x)``.
-    ``ast`` keeps keywords after positionals, but ``f(a=1, *b)`` writes a keyword first."""
-    found = [(None, "*", a.value) if type(a) is ast.Starred else (None, "", a) for a in call.args]
-    if call.keywords:
-        found += [(k.arg, "" if k.arg is not None else "**", k.value) for k in call.keywords]
-        if call.args:
-            nodes = [*call.args, *call.keywords]
-            order = sorted(range(len(found)), key=lambda i: (nodes[i].lineno, nodes[i].col_offset))
-            found = [found[i] for i in order]
-    return found
+# The rule modules, in catalogue order: one line registers a rule. (Imported after the names
+# above, which the modules import from here.)
+from gradlint.checks import detached_result  # noqa: E402
+from gradlint.checks import python_roundtrip  # noqa: E402
+from gradlint.checks import requires_grad_after_no_grad  # noqa: E402
+from gradlint.checks import retain_graph_in_loop  # noqa: E402
+from gradlint.checks import inplace_on_saved  # noqa: E402
 
-
-def _checks():
-    from gradlint.checks import (
-        detached_result, inplace_on_saved, python_roundtrip, requires_grad_after_no_grad,
-        retain_graph_in_loop,
-    )
-    return (detached_result, python_roundtrip, requires_grad_after_no_grad, retain_graph_in_loop, inplace_on_saved)
-
-
-CHECKS = _checks()
+MODULES = (detached_result, python_roundtrip, requires_grad_after_no_grad, retain_graph_in_loop, inplace_on_saved)
+BY_CODE = {module.RULE.code: module for module in MODULES}

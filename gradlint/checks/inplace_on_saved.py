@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import ast
 
-from gradlint.analysis.tree import walk_with_ends
-from gradlint.checks import Report
-from gradlint.rule import BY_CODE
+from gradlint.checks import Flag, Rule
 
-RULE = BY_CODE["GL005"]
+RULE = Rule(
+    "GL005", "inplace-on-saved",
+    "An in-place edit of a tensor that an earlier recorded op saved for backward.",
+)
 
 
 def _hint(edit, facts) -> str:
@@ -40,6 +41,8 @@ def _hint(edit, facts) -> str:
 
 
 def check(facts):
+    from gradlint.analysis.tree import walk_with_ends
+
     order = None
     for edit in facts.edits:
         if not edit.saved:
@@ -57,7 +60,7 @@ def check(facts):
         consequence = ("`.data` hides the edit from the version counter, so backward() silently "
                        "uses the edited values and computes a wrong gradient" if edit.via_data else
                        "backward() will fail with \"modified by an inplace operation\"")
-        yield Report(
+        yield Flag(
             RULE, edit.node,
             f"`{how}` modifies `{edit.name}` in place, but {by} saved it for backward: {consequence}",
             hint=_hint(edit, facts),
@@ -65,7 +68,7 @@ def check(facts):
             refs=refs,
         )
     for step in facts.steps:
-        yield Report(
+        yield Flag(
             RULE, step.node,
             f"`{step.optimizer}.step()` edits the parameters in place between two backward calls "
             f"through one graph: `{step.root}` (backward at line {{second}}) was computed before the step, "
@@ -76,10 +79,88 @@ def check(facts):
         )
     for edit in facts.sequential_edits:
         module, previous = facts.code(edit.module), facts.code(edit.previous)
-        yield Report(
+        yield Flag(
             RULE, edit.node,
             f"`{module}` edits in place the output of `{previous}`, which saved it for backward: "
             f"backward() will fail with \"modified by an inplace operation\"",
             hint="drop inplace=True here",
             details={"module": module, "previous": previous},
         )
+
+
+# ---- the dynamic pass -------------------------------------------------------------------------
+
+def probe(probes, flag) -> None:
+    """The tensor an edit changes, read just before it; the parameters an optimizer steps; the
+    module that edits its input in place."""
+    from gradlint.dynamic.instrument import CannotProbe, first_argument, method, receiver
+
+    node = flag.node
+    edit = probes.edits.get(node)
+    if edit is not None:
+        _probe_edit(probes, node, edit)
+    elif method(node) == "step":  # optimizer.step(), or scaler.step(optimizer)
+        has_argument = any(type(a) is not ast.Starred for a in node.args)
+        probes.before(first_argument(node) if has_argument else receiver(node))
+    elif isinstance(node, ast.Call):  # nn.ReLU(inplace=True) inside nn.Sequential(...)
+        probes.after(node)
+    else:
+        raise CannotProbe(f"no probe for a {type(node).__name__} site")
+
+
+def _probe_edit(probes, node, edit) -> None:
+    import libcst as cst
+
+    from gradlint.dynamic.instrument import CannotProbe, first_argument, method, receiver
+
+    if isinstance(node, (ast.AugAssign, ast.Assign)):  # x += y, x[i] = y
+        probes.statement(node, cst.parse_expression(edit.name if not edit.via_data else edit.name + ".data"))
+        return
+    if not isinstance(node, ast.Call):
+        raise CannotProbe(f"no probe for a {type(node).__name__} edit")
+    called = method(node)
+    if called is not None and called.endswith("_") and not _is_module(node.func.value, probes.facts.imports):
+        probes.before(receiver(node))  # x.add_(1), x.data.clamp_(0)
+        return
+    keywords = {k.arg: k.value for k in node.keywords if k.arg is not None}
+    if "out" in keywords and "inplace" not in keywords:
+        probes.before(keywords["out"])
+    else:  # F.relu(x, inplace=True), self.act(x) with an in-place module
+        probes.before(first_argument(node))
+
+
+def _is_module(expr, imports) -> bool:
+    """``torch`` / ``F`` / ``torch.nn.functional`` in ``torch.relu_(g)``: a module, not a tensor."""
+    name = imports.qualname(expr)
+    return name is not None and (name == "torch" or name.startswith("torch.")) and \
+        name.split(".")[-1] in ("torch", "functional", "special", "linalg", "fft", "nn")
+
+
+def decide(tracer, evidence) -> tuple[str, str]:
+    """Confirmed when a backward read a saved tensor the edit made stale (PyTorch's version
+    check, or the same memory edited through ``.data``), or raised for one of its shape."""
+    from gradlint.dynamic import record
+    from gradlint.dynamic.backwards import edit_behind
+    from gradlint.dynamic.verdicts import elsewhere
+
+    finding = evidence.finding
+    if evidence.stale:
+        return "confirmed", evidence.stale
+    if not evidence.edits and not evidence.runs:
+        return "not-reached", f"`{finding['label']}` (line {finding['line']}) never ran{elsewhere(tracer)}"
+    raised = tracer.raised
+    if isinstance(raised, RuntimeError) and edit_behind(evidence, None, raised) is not None:
+        shape = list(record.stale(raised)[0])
+        return "confirmed", (f"backward() raised PyTorch's \"modified by an inplace operation\" for a tensor "
+                             f"of shape {shape}, the one `{finding['label']}` (line {finding['line']}) edits")
+    if not evidence.edits:
+        return "inconclusive", f"`{finding['label']}` (line {finding['line']}) ran, but edited no tensor"
+    last = evidence.edits[-1]
+    if last.after_backwards >= tracer.backwards:
+        return "inconclusive", f"`{finding['label']}` (line {finding['line']}) ran, but no backward() followed it"
+    if not evidence.checked:
+        return "inconclusive", (f"`{finding['label']}` (line {finding['line']}) ran, but no later backward() read a "
+                                "record made before it, so nothing could have used what it changed")
+    tensor = last.label if len({e.label for e in evidence.edits}) == 1 else "the tensors it edits"
+    return "dismissed", (f"{tensor} changed version at line {finding['line']}, and no tensor saved for backward "
+                         f"in the records read afterwards held it: the edit cannot change a gradient")

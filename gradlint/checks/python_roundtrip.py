@@ -9,10 +9,12 @@ tensor with no autograd history (also known as a 'leaf tensor')").
 """
 from __future__ import annotations
 
-from gradlint.checks import Report
-from gradlint.rule import BY_CODE
+from gradlint.checks import Flag, Rule
 
-RULE = BY_CODE["GL002"]
+RULE = Rule(
+    "GL002", "python-roundtrip",
+    "A tensor is rebuilt from values pulled out of tensors and made to require grad; the history before it is lost.",
+)
 
 
 def check(facts):
@@ -27,11 +29,11 @@ def check(facts):
         for node in switch.value.rebuilt:
             flagged.setdefault(node, f"and `{switch.name}` is then made to require grad" if switch.name
                                else "and is then made to require grad")
-    for site in facts.backwards:
-        if site.value.attached:
+    for backward in facts.backwards:
+        if backward.value.attached:
             continue
-        for node in site.value.rebuilt:
-            flagged.setdefault(node, f"and backpropagated as the loss `{site.root}`")
+        for node in backward.value.rebuilt:
+            flagged.setdefault(node, f"and backpropagated as the loss `{backward.root}`")
     # `Variable(torch.FloatTensor([x.item()]), requires_grad=True)`: one round trip, reported once,
     # at the outer rebuild.
     inner = {n for node in flagged for n in by_node[node].source.rebuilt}
@@ -46,7 +48,7 @@ def check(facts):
         else:
             origin = "another tensor's values"
             refs = {}
-        yield Report(
+        yield Flag(
             RULE, node,
             f"`{facts.code(node.func)}(…)` rebuilds a tensor from {origin} {how}: "
             "it is a new leaf, so nothing computed before it gets a gradient",
@@ -55,3 +57,35 @@ def check(facts):
             details={"factory": rebuild.factory},
             refs=refs,
         )
+
+
+# ---- the dynamic pass -------------------------------------------------------------------------
+
+def probe(probes, flag) -> None:
+    """``torch.tensor(x.item(), requires_grad=True)``: each tensor a value was pulled from (or
+    the data argument), and the rebuilt tensor."""
+    from gradlint.dynamic.instrument import first_argument
+
+    node = flag.node
+    pulls = flag.refs.get("pulled", ())
+    sources = [_pulled_tensor(p) for p in pulls] or [first_argument(node)]
+    for source in sources:
+        probes.before(source)
+    probes.after(node)
+
+
+def _pulled_tensor(node):
+    """The tensor read by ``x.item()`` / ``x.tolist()`` / ``x.numpy()`` / ``float(x)``."""
+    from gradlint.dynamic.instrument import first_argument, method, receiver
+
+    if method(node) is not None:
+        return receiver(node)
+    return first_argument(node)
+
+
+def decide(tracer, evidence) -> tuple[str, str]:
+    """Confirmed when leaves upstream of the pulled values influenced a backward root through the
+    rebuilt tensor and were meant to train."""
+    from gradlint.dynamic.verdicts import reach
+
+    return reach(tracer, evidence, "the values it rebuilds", rebuilt=True)

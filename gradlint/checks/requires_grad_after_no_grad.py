@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import ast
 
-from gradlint.checks import Report
-from gradlint.rule import BY_CODE
+from gradlint.checks import Flag, Rule
 
-RULE = BY_CODE["GL003"]
+RULE = Rule(
+    "GL003", "requires-grad-after-no-grad",
+    "requires_grad is switched on for a tensor made without autograd history; the parameters that produced it still get no gradient.",
+)
 
 
 def check(facts):
@@ -29,7 +31,7 @@ def check(facts):
             continue
         region = next(iter(value.nograd))
         tensor = f"`{switch.name}`" if switch.name else "the tensor"
-        yield Report(
+        yield Flag(
             RULE, switch.node,
             f"{tensor} was computed {_describe(facts, region)} and has no history: switching "
             f"requires_grad on makes it a new leaf, and what produced it still gets no gradient",
@@ -40,27 +42,27 @@ def check(facts):
         )
 
 
-    for site in facts.nograd_backprops:
-        if _under_local_context(facts, site):
+    for call in facts.nograd_backprops:
+        if _under_local_context(facts, call):
             continue
-        yield Report(
-            RULE, site.node,
+        yield Flag(
+            RULE, call.node,
             f"this call runs backward() (line {{backward}}) on a loss it computes, but it is made "
-            f"{_describe(facts, site.region)}: nothing it computes is recorded, so that backward() "
+            f"{_describe(facts, call.region)}: nothing it computes is recorded, so that backward() "
             f"raises \"element 0 of tensors does not require grad\"",
             hint="make the call outside the no_grad region, or wrap the code that backpropagates "
                  "in `with torch.enable_grad():`",
-            details={"callee": site.callee},
-            refs={"region": site.region, "backward": site.backward},
+            details={"callee": call.callee},
+            refs={"region": call.region, "backward": call.backward},
         )
 
 
-def _under_local_context(facts, site) -> bool:
+def _under_local_context(facts, call) -> bool:
     """The call sits in a ``with`` of a context manager this file binds itself
     (``ctx = torch.enable_grad if ttt else nullcontext``): it may switch recording back on."""
-    point = (site.node.lineno, site.node.col_offset)
-    for node in ast.walk(site.function.node):
-        if type(node) not in (ast.With, ast.AsyncWith) or node is site.region:
+    point = (call.node.lineno, call.node.col_offset)
+    for node in ast.walk(call.function.node):
+        if type(node) not in (ast.With, ast.AsyncWith) or node is call.region:
             continue
         if not ((node.lineno, node.col_offset) <= point <= (node.end_lineno, node.end_col_offset)):
             continue
@@ -85,3 +87,34 @@ def _describe(facts, node) -> str:
     if isinstance(node, ast.Expr):
         return f"after `{facts.code(node)}` (line {{region}})"
     return "where autograd recorded nothing (line {region})"
+
+
+# ---- the dynamic pass -------------------------------------------------------------------------
+
+def probe(probes, flag) -> None:
+    """The tensor whose requires_grad is switched on, read before the switch."""
+    from gradlint.dynamic.instrument import first_argument, method, receiver
+
+    node = flag.node
+    if isinstance(node, ast.Assign):  # x.requires_grad = True
+        probes.statement(node, node.targets[0].value)
+    elif method(node) == "requires_grad_":
+        probes.before(receiver(node))
+    else:  # Variable(features, requires_grad=True): a new leaf copied from the features
+        probes.before(first_argument(node))
+        probes.after(node)
+
+
+def decide(tracer, evidence) -> tuple[str, str]:
+    """Confirmed when the switch raised PyTorch's inference-tensor error, or when leaves that
+    influenced the tensor reached a backward root only through the new leaf."""
+    from gradlint.dynamic.verdicts import raised_at, reach
+
+    finding = evidence.finding
+    raised = tracer.raised
+    if isinstance(raised, RuntimeError) and "inference tensor" in str(raised) \
+            and finding["line"] <= raised_at(tracer, raised) <= finding["end_line"]:
+        at = f"`{finding['label']}` (line {finding['line']})"
+        return "confirmed", (f"{at} raised RuntimeError: {str(raised).splitlines()[0]} — the tensor was "
+                             "made under inference_mode and has no history")
+    return reach(tracer, evidence, "the tensor", rebuilt=True)

@@ -12,38 +12,71 @@ PyTorch: https://pytorch.org/docs/stable/generated/torch.Tensor.backward.html (`
 """
 from __future__ import annotations
 
-from gradlint.checks import Report
-from gradlint.rule import BY_CODE
+from gradlint.checks import Flag, Rule
 
-RULE = BY_CODE["GL004"]
+RULE = Rule(
+    "GL004", "retain-graph-in-loop",
+    "backward(retain_graph=True) in a loop keeps a graph alive past its iteration; it grows, and gradients include earlier steps.",
+)
 
 
 def check(facts):
-    for site in facts.backwards:
-        if site.loop is None or not site.retain_graph or site.create_graph:
+    for backward in facts.backwards:
+        if backward.loop is None or not backward.retain_graph or backward.create_graph:
             continue  # create_graph=True: higher-order gradients (MAML, penalties) keep graphs on purpose
-        carried = sorted(site.value.carried)
+        carried = sorted(backward.value.carried)
         if carried:
             names = ", ".join(f"`{n}`" for n in carried)
-            subject = (f"`{site.root}` is carried" if carried == [site.root]
-                       else f"`{site.root}` depends on {names}, carried")
+            subject = (f"`{backward.root}` is carried" if carried == [backward.root]
+                       else f"`{backward.root}` depends on {names}, carried")
             why = (f"{subject} from the previous iteration without "
                    f".detach(): the retained graph grows every iteration and each backward also "
                    f"differentiates every earlier iteration")
             hint = f"detach the carried state at the end of each iteration ({carried[0]} = {carried[0]}.detach()) and drop retain_graph=True"
-        elif not site.accumulates:
+        elif not backward.accumulates:
             continue  # autograd.grad over one graph again and again: Jacobian rows, Hessian-vector products
-        elif site.root_from_outside:
-            why = (f"`{site.root}` is computed before the loop, so every iteration backpropagates "
+        elif backward.root_from_outside:
+            why = (f"`{backward.root}` is computed before the loop, so every iteration backpropagates "
                    f"the same retained graph again and its gradients accumulate")
             hint = "compute the loss inside the loop, from a fresh forward pass"
-        elif not site.freed_later and not site.window and not site.root_is_item:
+        elif not backward.freed_later and not backward.window and not backward.root_is_item:
             # (a window's graph is reused until its detach; a loop over the losses of one
             # forward needs the graph until the last of them)
-            why = (f"no later backward in the iteration uses the retained graph of `{site.root}`; "
+            why = (f"no later backward in the iteration uses the retained graph of `{backward.root}`; "
                    f"it stays alive into the next iteration")
             hint = "drop retain_graph=True, or detach whatever carries the graph across iterations"
         else:
             continue
-        yield Report(RULE, site.node, f"retain_graph=True inside a loop: {why}", hint=hint,
-                     details={"root": site.root, "carried": carried})
+        yield Flag(RULE, backward.node, f"retain_graph=True inside a loop: {why}", hint=hint,
+                   details={"root": backward.root, "carried": carried})
+
+
+# ---- the dynamic pass -------------------------------------------------------------------------
+
+def probe(probes, flag) -> None:
+    """No probe: the tracer recognises the flagged backward call by its line (``backwards.py``)."""
+
+
+def decide(tracer, evidence) -> tuple[str, str]:
+    """Confirmed when the flagged call's record grew from call to call, or when calls started
+    from the same record again; dismissed when it stayed the same size."""
+    from gradlint.dynamic.verdicts import elsewhere
+
+    finding = evidence.finding
+    counts = evidence.counts
+    if not counts:
+        return "not-reached", f"the backward call at line {finding['line']} never ran{elsewhere(tracer)}"
+    root = evidence.root
+    if evidence.same_root:
+        return "confirmed", (f"{evidence.same_root + 1} backward calls at line {finding['line']} started from the same "
+                             f"record of {root}: its gradients were added again each time")
+    if len(counts) < 2:
+        return "inconclusive", f"the backward call at line {finding['line']} ran once: nothing to compare"
+    if all(b > a for a, b in zip(counts, counts[1:])):
+        return "confirmed", (f"the record of {root} grew from {counts[0]} to {counts[-1]} nodes "
+                             f"over {len(counts)} backward calls (line {finding['line']})")
+    if counts[-1] > counts[0] and len(set(counts)) > 2:
+        return "confirmed", (f"the record of {root} grew from {counts[0]} to {counts[-1]} nodes "
+                             f"over {len(counts)} backward calls (line {finding['line']})")
+    return "dismissed", (f"the record of {root} stayed at {max(counts)} nodes or fewer over {len(counts)} "
+                         f"backward calls (line {finding['line']}): no iteration's graph was carried into the next")

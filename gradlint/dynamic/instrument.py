@@ -4,7 +4,8 @@ The dynamic pass needs the runtime objects at each flagged site: the tensor befo
 ``.detach()``, the tensor an ``.item()`` read, the tensor given ``requires_grad``, the tensor an
 in-place edit changes. ``instrument`` re-runs the static analysis on the module to get the
 findings' nodes (and the nodes they refer to, such as the ``.item()`` behind a rebuilt tensor),
-then rewrites only those expressions:
+then rewrites only those expressions. Where a rule's probes go is its module's ``probe``
+(``gradlint/checks/``), which fills in a ``Probes``:
 
     h.detach()            →  __gradlint__.a(0, __gradlint__.b(0, h).detach())
     x += residual         →  __gradlint__.s(3, lambda: x); x += residual
@@ -29,8 +30,8 @@ PROBE = "__gradlint__"  # the builtin the child installs; a name no program uses
 
 
 @dataclass
-class Site:
-    """What the tracer needs to know about one finding's probes."""
+class ProbedFinding:
+    """A finding as the child's tracer receives it, once its probes are placed."""
 
     fid: int
     code: str
@@ -48,7 +49,7 @@ class Site:
 @dataclass
 class Instrumented:
     source: str  # the rewritten module
-    sites: dict[int, Site] = field(default_factory=dict)
+    findings: dict[int, ProbedFinding] = field(default_factory=dict)
     unplaced: dict[int, str] = field(default_factory=dict)  # fid -> why no probe could be placed
 
 
@@ -61,48 +62,51 @@ def instrument(source: str, path: str, wanted: list[dict]) -> Instrumented:
     Raises ``libcst.ParserSyntaxError`` if the source does not parse.
     """
     from gradlint.analysis.facts import module_facts
-    from gradlint.checks import CHECKS
+    from gradlint.checks import MODULES
 
     module = cst.parse_module(source)  # first: what libcst cannot read fails as it always did
     tree = ast.parse(source)
     facts = module_facts(tree, source)
-    reports = [r for check in CHECKS for r in check.check(facts)]
+    flags = [flag for rule in MODULES for flag in rule.check(facts)]
     lines = facts.lines
-    by_place = {(r.rule.code, *_span(r.node, lines)): r for r in reports}
-    edits = {edit.node: edit for edit in facts.edits}
-    wrappers = _variable_wrappers(tree)
+    by_place = {(flag.rule.code, *_span(flag.node, lines)): flag for flag in flags}
+    by_code = {rule.RULE.code: rule for rule in MODULES}
+    context = _Module(tree, facts)
     out = Instrumented(source)
-    placing = []  # (site, its plan on ast nodes, the report's node)
+    placing = []  # (the finding, its probes on ast nodes, the flag's node)
     for want in wanted:
         key = (want["code"], want["line"], want["column"], want["end_line"], want["end_column"])
-        report = by_place.get(key)
+        flag = by_place.get(key)
         fid = want["fid"]
-        if report is None:
+        if flag is None:
             out.unplaced[fid] = "the static pass no longer reports this site in the file it ran"
             continue
-        site = Site(fid, want["code"], path, want["line"], want["end_line"], "",
-                    tensor=str(report.details.get("tensor") or report.details.get("root") or ""))
-        own = _Plan()
+        finding = ProbedFinding(fid, want["code"], path, want["line"], want["end_line"], "",
+                                tensor=str(flag.details.get("tensor") or flag.details.get("root") or ""))
+        probes = Probes(fid, context)
         try:
-            _place(own, fid, report, edits, wrappers, facts.imports)
-        except _CannotProbe as err:
+            rule = by_code.get(flag.rule.code)
+            if rule is None or not hasattr(rule, "probe"):
+                raise CannotProbe(f"{flag.rule.code} has no dynamic check")
+            rule.probe(probes, flag)
+        except CannotProbe as err:
             out.unplaced[fid] = str(err)
             continue
-        placing.append((site, own, report.node))
+        placing.append((finding, probes.plan, flag.node))
     if not placing:
         return out
     twins = _Twins(module, lines, [node for _, own, at in placing for node in (*own.nodes(), at)])
     plan = _Plan()
-    for site, own, at in placing:
+    for finding, own, at in placing:
         labelled = twins.get(at)
-        site.label = _code(module, labelled) if labelled is not None else _ast_code(lines, at)
+        finding.label = _code(module, labelled) if labelled is not None else _ast_code(lines, at)
         try:
             own.map_into(plan, twins)
-        except _CannotProbe as err:
-            out.unplaced[site.fid] = str(err)
+        except CannotProbe as err:
+            out.unplaced[finding.fid] = str(err)
             continue
-        site.placed = True
-        out.sites[site.fid] = site
+        finding.placed = True
+        out.findings[finding.fid] = finding
     if plan.empty():
         return out
     rewritten = module.visit(_Rewriter(plan)).code
@@ -212,8 +216,8 @@ def _ast_code(lines: list[str], node: ast.AST) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-class _CannotProbe(Exception):
-    pass
+class CannotProbe(Exception):
+    """A rule's ``probe`` found no node to place a probe on; the message says why."""
 
 
 @dataclass
@@ -238,7 +242,7 @@ class _Plan:
         def twin(node):
             found = twins.get(node)
             if found is None:
-                raise _CannotProbe(f"no libcst node matches the {type(node).__name__} at "
+                raise CannotProbe(f"no libcst node matches the {type(node).__name__} at "
                                    f"{node.lineno}:{node.col_offset + 1}")
             return found
 
@@ -251,70 +255,67 @@ class _Plan:
                 into.setdefault(node, []).extend(items)
 
 
-def _place(plan: _Plan, fid: int, report, edits, wrappers, facts_imports) -> None:
-    code, node = report.rule.code, report.node
-    if code == "GL001":  # h.detach() / h.data: the tensor before the cut, and the cut value
-        plan.before.setdefault(_receiver(node), []).append(fid)
-        plan.after.setdefault(wrappers.get(node, node), []).append(fid)
-    elif code == "GL002":  # torch.tensor(x.item(), requires_grad=True)
-        pulls = report.refs.get("pulled", ())
-        sources = [_pulled_tensor(p) for p in pulls] or [_first_argument(node)]
-        for source in sources:
-            plan.before.setdefault(source, []).append(fid)
-        plan.after.setdefault(node, []).append(fid)
-    elif code == "GL003":
-        if isinstance(node, ast.Assign):  # x.requires_grad = True
-            plan.statement.setdefault(node, []).append((fid, node.targets[0].value))
-        elif _method(node) == "requires_grad_":
-            plan.before.setdefault(_receiver(node), []).append(fid)
-        else:  # Variable(features, requires_grad=True): a new leaf copied from the features
-            plan.before.setdefault(_first_argument(node), []).append(fid)
-            plan.after.setdefault(node, []).append(fid)
-    elif code == "GL004":
-        pass  # the tracer recognises the backward call by its line
-    elif code == "GL005":
-        edit = edits.get(node)
-        if edit is not None:
-            _place_edit(plan, fid, node, edit, facts_imports)
-        elif _method(node) == "step":  # optimizer.step(), or scaler.step(optimizer)
-            has_argument = any(type(a) is not ast.Starred for a in node.args)
-            plan.before.setdefault(_first_argument(node) if has_argument else _receiver(node), []).append(fid)
-        elif isinstance(node, ast.Call):  # nn.ReLU(inplace=True) inside nn.Sequential(...)
-            plan.after.setdefault(node, []).append(fid)
-        else:
-            raise _CannotProbe(f"no probe for a {type(node).__name__} site")
-    else:
-        raise _CannotProbe(f"{code} has no dynamic check")
+class _Module:
+    """What the probes of one module's findings may read: its tree and facts, and facts about
+    it worked out when a rule first asks."""
+
+    def __init__(self, tree: ast.Module, facts):
+        self.tree = tree
+        self.facts = facts
+        self._edits = None
+        self._wrappers = None
+
+    @property
+    def edits(self) -> dict:
+        if self._edits is None:
+            self._edits = {edit.node: edit for edit in self.facts.edits}
+        return self._edits
+
+    @property
+    def wrappers(self) -> dict:
+        if self._wrappers is None:
+            self._wrappers = _variable_wrappers(self.tree)
+        return self._wrappers
 
 
-def _is_module(expr, imports) -> bool:
-    """``torch`` / ``F`` / ``torch.nn.functional`` in ``torch.relu_(g)``: a module, not a tensor."""
-    name = imports.qualname(expr)
-    return name is not None and (name == "torch" or name.startswith("torch.")) and \
-        name.split(".")[-1] in ("torch", "functional", "special", "linalg", "fft", "nn")
+class Probes:
+    """Where one finding's probes go, on ``ast`` nodes: what a rule module's ``probe(probes,
+    flag)`` fills in. ``before(node)``: ``b(fid, ·)`` around the node, the value it reads;
+    ``after(node)``: ``a(fid, ·)``, its result; ``statement(node, expr)``: ``s(fid, lambda:
+    expr)`` just before a small statement. ``facts``, ``edits`` (facts' in-place edits by node)
+    and ``wrappers`` (``Variable(h.data)`` calls by their argument) are the module's."""
 
+    def __init__(self, fid: int, module: _Module):
+        self.fid = fid
+        self.plan = _Plan()
+        self._module = module
 
-def _place_edit(plan: _Plan, fid: int, node, edit, imports) -> None:
-    if isinstance(node, (ast.AugAssign, ast.Assign)):  # x += y, x[i] = y
-        plan.statement.setdefault(node, []).append((fid, cst.parse_expression(edit.name if not edit.via_data else edit.name + ".data")))
-        return
-    if not isinstance(node, ast.Call):
-        raise _CannotProbe(f"no probe for a {type(node).__name__} edit")
-    method = _method(node)
-    if method is not None and method.endswith("_") and not _is_module(node.func.value, imports):
-        plan.before.setdefault(_receiver(node), []).append(fid)  # x.add_(1), x.data.clamp_(0)
-        return
-    keywords = {k.arg: k.value for k in node.keywords if k.arg is not None}
-    if "out" in keywords and "inplace" not in keywords:
-        plan.before.setdefault(keywords["out"], []).append(fid)
-    else:  # F.relu(x, inplace=True), self.act(x) with an in-place module
-        plan.before.setdefault(_first_argument(node), []).append(fid)
+    @property
+    def facts(self):
+        return self._module.facts
+
+    @property
+    def edits(self) -> dict:
+        return self._module.edits
+
+    @property
+    def wrappers(self) -> dict:
+        return self._module.wrappers
+
+    def before(self, node) -> None:
+        self.plan.before.setdefault(node, []).append(self.fid)
+
+    def after(self, node) -> None:
+        self.plan.after.setdefault(node, []).append(self.fid)
+
+    def statement(self, node, expr) -> None:
+        self.plan.statement.setdefault(node, []).append((self.fid, expr))
 
 
 def _variable_wrappers(tree: ast.Module) -> dict:
     """``Variable(h.data)`` -> {``h.data``: the call}: the old ``Variable`` wrapper makes a new
     tensor outside the torch functions the tracer sees, so the cut value is tagged after it."""
-    from gradlint.checks import arguments
+    from gradlint.analysis.uses import arguments
 
     found = {}
     for node in ast.walk(tree):
@@ -328,33 +329,26 @@ def _variable_wrappers(tree: ast.Module) -> dict:
     return found
 
 
-def _method(node) -> str | None:
+def method(node) -> str | None:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         return node.func.attr
     return None
 
 
-def _receiver(node) -> ast.expr:
+def receiver(node) -> ast.expr:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         return node.func.value
     if isinstance(node, ast.Attribute):
         return node.value
-    raise _CannotProbe(f"no receiver in a {type(node).__name__}")
+    raise CannotProbe(f"no receiver in a {type(node).__name__}")
 
 
-def _first_argument(node) -> ast.expr:
+def first_argument(node) -> ast.expr:
     if isinstance(node, ast.Call):
         for arg in node.args:
             if type(arg) is not ast.Starred:
                 return arg
-    raise _CannotProbe("the call has no positional argument to probe")
-
-
-def _pulled_tensor(node) -> ast.expr:
-    """The tensor read by ``x.item()`` / ``x.tolist()`` / ``x.numpy()`` / ``float(x)``."""
-    if _method(node) is not None:
-        return _receiver(node)
-    return _first_argument(node)
+    raise CannotProbe("the call has no positional argument to probe")
 
 
 def _code(module: cst.Module, node) -> str:

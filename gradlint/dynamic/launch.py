@@ -1,7 +1,7 @@
 """The parent side of ``--dynamic``: run drivers in child processes, attach their verdicts.
 
 The parent never imports torch or the user's code. Each driver runs in its own child process
-(forked by a warm worker, ``gradlint.dynamic.child --serve``), in its own session, with a time
+(forked by a warm worker, ``gradlint.dynamic.server``), in its own session, with a time
 limit; whatever the child does (``sys.exit``, ``os._exit``, a crash, an endless loop, an
 allocation that fails, killing the worker, a daemon that leaves its session) ends as verdicts,
 nothing it started outlives the run, and the static findings are never lost: a torch that fails
@@ -189,13 +189,13 @@ if sys.path and sys.path[0] == "":
     del sys.path[0]
 if sys.argv[1] not in sys.path:
     sys.path.append(sys.argv[1])
-from gradlint.dynamic.child import serve
+from gradlint.dynamic.server import serve
 sys.exit(serve())
 """
 
 
 class _Server:
-    """One warm child process (``gradlint.dynamic.child --serve``) that imports torch once and
+    """One warm child process (``gradlint.dynamic.server``) that imports torch once and
     forks a fresh process per run, so a run costs a fork rather than an interpreter and a torch
     import. Started on first use; every wait for it is bounded. While it exists this process
     is a child subreaper (Linux: ``reap``), so what a run started stays below this process even

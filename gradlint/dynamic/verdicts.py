@@ -1,0 +1,104 @@
+"""What the rules' verdicts share: the reach decision of GL001, GL002 and GL003, why a leaf
+was meant to train, and how a site that never ran is explained.
+
+A rule's ``decide(tracer, evidence)`` (in its module under ``gradlint/checks/``) returns
+(status, the sentence that states the evidence); these read the tracer's record of the run.
+"""
+from __future__ import annotations
+
+
+def intent(tracer, key: int, lenient: bool = False) -> str:
+    """Why this leaf should have received a gradient, or "" if nothing says it should.
+    ``lenient``: in a run without optimizers, requiring grad is reason enough (a value
+    rebuilt or switched to require grad is never a deliberate stop-gradient)."""
+    leaf = tracer.leaves[key]
+    t = leaf.ref()
+    ident = id(t) if t is not None else None
+    if ident in tracer.held:
+        return "an optimizer holds it"
+    if tracer.optimizers:
+        return ""
+    if ident in tracer.asked:
+        return "the program asks autograd.grad for its gradient"
+    if t is not None and t._version != leaf.version:
+        return "the program updates it"
+    if ident in tracer.grad_read:
+        return "the program reads its .grad"
+    if lenient and t is not None and t.requires_grad:
+        return "it requires grad"
+    return ""
+
+
+def used_otherwise(tracer, evidence, key: int) -> bool:
+    """A leaf that backward reaches, but never the way the record before the cut used it: a
+    weight-decay term (``PowBackward0`` on the weight) keeps the weight reachable while every
+    use of it in the forward pass is cut. A stop-gradient on one branch (SimSiam) leaves the
+    same use (``TBackward0``, ``ConvolutionBackward0``) reached through the other branch."""
+    before = evidence.uses.get(key)
+    return bool(before and key in tracer.reached and not before & tracer.reached_uses.get(key, set()))
+
+
+def elsewhere(tracer) -> str:
+    """For a site that never ran: the program started processes, and what they ran is not
+    followed (``mp.spawn`` workers, a forked ``Process``)."""
+    if not tracer.processes:
+        return ""
+    return (f" in the driver's process (the program started {tracer.processes} other process"
+            f"{'es' if tracer.processes != 1 else ''}; code they run is not followed)")
+
+
+def raised_at(tracer, err: BaseException) -> int:
+    """The last line of the user's code in the traceback of ``err``."""
+    line, tb = 0, err.__traceback__
+    while tb is not None:
+        if tracer.is_user(tb.tb_frame.f_code.co_filename):
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def reach(tracer, evidence, what: str, rebuilt: bool = False, other_use: bool = False) -> tuple[str, str]:
+    """The verdict on a cut (GL001) or a new leaf (GL002, GL003): whether leaves that influenced
+    a backward root through the finding got no gradient on that path, and were meant to.
+    ``what``: what the probe read, as the evidence names it ("the tensor it cuts"). ``rebuilt``:
+    the value takes part in the loss as if trained through (a rebuilt or switched value), so
+    the path it cuts is missing even where the leaf gets a gradient by another path.
+    ``other_use``: a leaf reached only through another use of it (``used_otherwise``) counts
+    as starved."""
+    finding = evidence.finding
+    at = f"`{finding['label']}` (line {finding['line']})"
+    if not evidence.runs:
+        return "not-reached", f"{at} never ran{elsewhere(tracer)}"
+    if not evidence.upstream:
+        return "dismissed", f"no leaf that requires grad influenced {what}: there was no gradient to lose"
+    if not evidence.carried_backwards:
+        if not tracer.backwards:
+            return "inconclusive", f"{at} ran, but no backward() or autograd.grad() followed"
+        return "dismissed", (f"what {at} produced never reached a backward root "
+                             f"({tracer.backwards} backward call{'s' if tracer.backwards != 1 else ''} ran without it)")
+    # A .detach() beside an attached path of the same leaves is a stop-gradient (SimSiam).
+    starved = [k for k in evidence.influenced
+               if rebuilt or k not in tracer.reached or other_use and used_otherwise(tracer, evidence, k)]
+    meant = [(k, intent(tracer, k, lenient=rebuilt)) for k in sorted(starved, key=tracer.shown)]
+    meant = [(k, why) for k, why in meant if why]
+    if meant:
+        unreached = [(k, why) for k, why in meant if k not in tracer.reached]
+        key, why = (unreached or meant)[0]
+        root, where, _ = evidence.influenced[key]
+        rest = sorted(set(tracer.shown(k) for k, _ in meant) - {tracer.shown(key)})
+        listed = rest if len(rest) <= 3 else rest[:2]
+        others = (f", {', '.join(listed)}" + (f" and {len(rest) - 2} more" if len(rest) > 3 else "")) if rest else ""
+        if unreached:
+            return "confirmed", (f"{tracer.shown(key)}{others} influenced {root} ({where}) but no backward "
+                                 f"reached it: the path stops at {at}; {why}")
+        other = sorted(tracer.reached_uses.get(key, ()))
+        how = f" (its gradient comes only through {', '.join(other[:2])}, another use of it)" if \
+            other_use and used_otherwise(tracer, evidence, key) else " (it reaches the leaf only by another path)"
+        return "confirmed", (f"{tracer.shown(key)}{others} influenced {root} ({where}) through {at}, and its "
+                             f"gradient leaves that path out{how}; {why}")
+    if starved:
+        names = ", ".join(tracer.shown(k) for k in starved[:3])
+        why = "no optimizer of the run holds" if tracer.optimizers else "the program never updates or reads the gradient of"
+        return "dismissed", f"{names} got no gradient through {at}, but {why} them: left out on purpose"
+    names = ", ".join(tracer.shown(k) for k in sorted(evidence.upstream)[:3])
+    return "dismissed", f"every leaf upstream of {at} ({names}) received a gradient through another path"
