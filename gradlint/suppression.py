@@ -254,7 +254,20 @@ def unknown_rules(text: str) -> list[tuple[int, str, str, str | None]]:
 
 def may_name_rules(text: str | bytes) -> bool:
     """Whether ``text`` (or a file's bytes) may hold a directive with a code of gradlint's."""
-    pattern = _NAMES_RULES_BYTES if isinstance(text, bytes) else _NAMES_RULES
+    # A case-insensitive search with an alternation scans at ~60 ns a byte (0.9 s over a
+    # 15 MB corpus, most of a warm run); both branches start with a literal, which lowering
+    # and ``in`` find at memory speed, so the regex runs only on the few files holding one.
+    # Lowering matches IGNORECASE only for ASCII: in a str, 'İ' and 'ı' match 'i' too.
+    if isinstance(text, bytes):
+        lowered, pattern = text.lower(), _NAMES_RULES_BYTES
+        if b"noqa:" not in lowered and b"gradlint:" not in lowered:
+            return False
+    else:
+        pattern = _NAMES_RULES
+        if text.isascii():
+            lowered = text.lower()
+            if "noqa:" not in lowered and "gradlint:" not in lowered:
+                return False
     return pattern.search(text) is not None
 
 

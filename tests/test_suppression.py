@@ -337,3 +337,16 @@ def test_the_command_warns_once_per_code_from_a_cold_or_warm_cache_and_a_pool(tm
         code, out, err = cli.main(["check", *args, "."]), *capsys.readouterr()
         assert (code, out) == (0, "")
         assert err.splitlines() == [*expected, "No findings (5 files checked)."], args
+
+
+@pytest.mark.parametrize("text", [
+    "x = 1  # noqa: GL001\n", "x = 1  # NOQA:gl01\n", "x = 1  # noqa: E501, GL9\n", "# noqa: E501\n",
+    "# Gradlint: Ignore[detached-result]\n", "# gradlint:ignore\n", "# gradlint: skip-file\n",
+    "x = 1\n", "noqa GL001\n", "# noqa:\tgl\n", "# gradlİnt: ignore[GL001]\n", "# gradlınt: ignore[x]\n",
+    "# noqa: GL001 é\n", "",
+])
+def test_may_name_rules_says_what_its_pattern_says_of_bytes_and_text(text):
+    # The literal pre-check must never answer "no" where the case-insensitive pattern finds one.
+    assert suppression.may_name_rules(text) == (suppression._NAMES_RULES.search(text) is not None)
+    data = text.encode()
+    assert suppression.may_name_rules(data) == (suppression._NAMES_RULES_BYTES.search(data) is not None)
