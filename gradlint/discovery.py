@@ -18,7 +18,7 @@ import stat
 from collections.abc import Callable, Iterable
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from gradlint.files import MAX_BYTES, read_regular
 
@@ -62,6 +62,7 @@ def discover(
     walker = _Walker(root, patterns, on_error)
     found: dict[str, Path] = {}  # where the file is → path as the user spelled it; dedupes `. a.py`
     real: dict[str, str] = {}  # folder → its real path
+    cwd = os.getcwd()
     for arg in paths:
         path = Path(arg)
         try:
@@ -75,15 +76,15 @@ def discover(
             continue
         files = walker.walk(path) if is_dir else [path]
         for file in files:
-            found.setdefault(_where(file, real), file)
+            found.setdefault(_where(file, real, cwd), file)
     return sorted(found.values(), key=lambda p: p.as_posix())
 
 
-def _where(file: Path, real: dict[str, str]) -> str:
+def _where(file: Path, real: dict[str, str], cwd: str) -> str:
     """The file's folder as the system resolves it (``real`` remembers folders), and its name:
     `link/../x.py` is the `x.py` beside the link's target, not the one here; a symlinked file
     keeps its own name."""
-    absolute = os.path.join(os.getcwd(), file)
+    absolute = os.path.join(cwd, file)
     folder = os.path.dirname(absolute)
     if folder not in real:
         real[folder] = os.path.realpath(folder)
@@ -115,6 +116,19 @@ def passed_by(
         absolute, is_dir=False)
 
 
+class _Folder(NamedTuple):
+    """What deciding on the entries of one folder needs, worked out once for all of them: the
+    folder relative to the root as pathspec reads it (``a/b/``; empty for the root itself), and
+    the .gitignore files that count there, deepest first, each with the folder's path from the
+    .gitignore's folder (same spelling)."""
+
+    relative: str
+    gitignores: list[tuple[Match, str]]
+    # The root's own name when this folder holds it from outside (``gradlint check ..``): the
+    # root is matched as ``.``, which no pattern names, not by the path to it.
+    root_name: str | None
+
+
 class _Walker:
     def __init__(
         self, root: Path, patterns: list[str], on_error: Callable[[str], None] | None
@@ -122,15 +136,18 @@ class _Walker:
         self.root = root
         self.patterns = patterns
         self.on_error = on_error
-        self._gitignores: dict[Path, GitIgnoreSpec | None] = {}
-        self._repo_tops: dict[Path, Path | None] = {}
+        # By absolute folder, as a string: Paths cost more to build, hash and compare than the
+        # rest of a warm run's walk.
+        self._gitignores: dict[str, Match | None] = {}
+        self._repo_tops: dict[str, str | None] = {}
+        self._folders: dict[tuple[str, str], _Folder] = {}
         self._base = root
 
     @cached_property
-    def exclude(self) -> GitIgnoreSpec:
+    def exclude(self) -> Match:
         # pathspec is imported only when something is matched: a run on files named one by one
         # (pre-commit, an editor) never needs it.
-        return _spec(self.patterns)
+        return _matcher(_spec(self.patterns))
 
     def walk(self, top: Path) -> list[Path]:
         absolute = Path(os.path.abspath(top))
@@ -138,16 +155,23 @@ class _Walker:
         # folder down when it lies outside the root.
         self._base = self.root if absolute.is_relative_to(self.root) else absolute
         files = []
+        # Strings, not Paths, per entry: a warm run over 1,600 files spent most of its walk
+        # building and comparing Path objects. What depends only on the folder (its path from
+        # the root, the .gitignore files above it) is worked out once per folder (``_folder``).
         for dirpath, dirnames, filenames in os.walk(top, onerror=self._cannot_list):
-            here = Path(dirpath)
+            folder = os.path.abspath(dirpath)
+            here = self._folder(folder)
             # Sorted and pruned in place, so os.walk descends in a fixed order and skips the rest.
-            dirnames[:] = sorted(d for d in dirnames if not self._skipped(here / d, is_dir=True))
-            files.extend(
-                here / name for name in sorted(filenames)
+            dirnames[:] = sorted(d for d in dirnames if not self._skipped_in(folder, here, d, is_dir=True))
+            kept = [
+                name for name in sorted(filenames)
                 if name.endswith(PYTHON_SUFFIXES)
-                and _may_be_a_file(here / name)
-                and not self._skipped(here / name, is_dir=False)
-            )
+                and _may_be_a_file(os.path.join(dirpath, name))
+                and not self._skipped_in(folder, here, name, is_dir=False)
+            ]
+            if kept:
+                parent = Path(dirpath)
+                files.extend(parent / name for name in kept)
         return files
 
     def fail(self, message: str, err: OSError) -> None:
@@ -160,46 +184,127 @@ class _Walker:
         self.fail(f"{Path(err.filename)}: cannot list: {_reason(err)}", err)
 
     def _skipped(self, path: Path, is_dir: bool) -> bool:
-        absolute = Path(os.path.abspath(path))
-        if is_dir and _is_file(absolute / "pyvenv.cfg"):
-            return True
-        if self.exclude.match_file(_spec_path(_relative(absolute, self.root), is_dir)):
-            return True
-        return self._gitignored(absolute, is_dir)
+        absolute = os.path.abspath(path)
+        folder, name = os.path.split(absolute)
+        return self._skipped_in(folder, self._folder(folder), name, is_dir)
 
-    def _gitignored(self, path: Path, is_dir: bool) -> bool:
+    def _skipped_in(self, folder: str, here: _Folder, name: str, is_dir: bool) -> bool:
+        """Whether the entry ``name`` of the absolute ``folder`` (``here``: its ``_folder``) is
+        excluded, a virtualenv or gitignored."""
+        if is_dir and _is_file(os.path.join(folder, name, "pyvenv.cfg")):
+            return True
+        # gitignore's ``build/`` matches folders only; pathspec tells them apart by the trailing slash.
+        tail = f"{name}/" if is_dir else name
+        relative = here.relative + tail if name != here.root_name else ("./" if is_dir else ".")
+        if self.exclude(relative):
+            return True
         # The deepest .gitignore with a pattern for the path decides, as in git: a nested file can
         # re-include (``!name``) what a parent ignores.
-        for folder in _ancestors(path.parent, self._top(path.parent)):
-            spec = self._gitignore(folder)
-            if spec is None:
-                continue
-            result = spec.check_file(_spec_path(path.relative_to(folder), is_dir))
-            if result.include is not None:
-                return result.include
+        for match, prefix in here.gitignores:
+            include = match(prefix + tail)
+            if include is not None:
+                return include
         return False
 
-    def _top(self, folder: Path) -> Path:
-        """Where .gitignore files start to count: the top of the repository holding ``folder``."""
-        return self._repo_top(folder) or self._base
+    def _folder(self, folder: str) -> _Folder:
+        """``folder`` (absolute, normalized) as ``_Folder``, from its parent's: walked top-down,
+        the parent is already known, and a folder's .gitignore files are its own and those that
+        count in its parent, unless the folder is where they start (``_top``)."""
+        base = str(self._base)
+        key = (folder, base)
+        found = self._folders.get(key)
+        if found is not None:
+            return found
+        root = str(self.root)
+        parent, name = os.path.split(folder)
+        own = self._gitignore(folder)
+        gitignores = [] if own is None else [(own, "")]
+        if parent != folder and self._top(folder) != folder:
+            gitignores += [(match, f"{prefix}{name}/") for match, prefix in self._folder(parent).gitignores]
+        if folder == root:
+            relative = ""
+        elif folder.startswith(root if root.endswith("/") else root + "/"):
+            relative = folder[len(root):].lstrip("/") + "/"
+        else:
+            relative = _prefix(_relative(Path(folder), self.root))
+        holds_root = folder == os.path.dirname(root) and folder != root
+        found = self._folders[key] = _Folder(relative, gitignores, os.path.basename(root) if holds_root else None)
+        return found
 
-    def _repo_top(self, folder: Path) -> Path | None:
+    def _top(self, folder: str) -> str:
+        """Where .gitignore files start to count: the top of the repository holding ``folder``."""
+        return self._repo_top(folder) or str(self._base)
+
+    def _repo_top(self, folder: str) -> str | None:
         if folder not in self._repo_tops:
-            if _exists(folder / ".git"):
+            parent = os.path.dirname(folder)
+            if _exists(os.path.join(folder, ".git")):
                 self._repo_tops[folder] = folder
-            elif folder.parent == folder:
+            elif parent == folder:
                 self._repo_tops[folder] = None
             else:
-                self._repo_tops[folder] = self._repo_top(folder.parent)
+                self._repo_tops[folder] = self._repo_top(parent)
         return self._repo_tops[folder]
 
-    def _gitignore(self, folder: Path) -> GitIgnoreSpec | None:
+    def _gitignore(self, folder: str) -> Match | None:
         if folder not in self._gitignores:
             # Absent, unreadable or not a regular file (a FIFO is not waited on): it ignores nothing.
-            data = read_regular(folder / ".gitignore", limit=MAX_BYTES)
+            data = read_regular(os.path.join(folder, ".gitignore"), limit=MAX_BYTES)
             lines = [] if data is None else data.decode("utf-8", errors="replace").splitlines()
-            self._gitignores[folder] = _gitignore_spec(lines) if lines else None
+            self._gitignores[folder] = _matcher(_gitignore_spec(lines)) if lines else None
         return self._gitignores[folder]
+
+
+# What a GitIgnoreSpec's ``check_file(path).include`` says of a path: True if a pattern ignores
+# it, False if one re-includes it (``!name``), None if none names it.
+Match = Callable[[str], "bool | None"]
+_DIR_GROUP = "(?P<ps_d>/)"  # how pathspec marks a match by a folder's pattern (``build/``)
+
+
+def _matcher(spec: GitIgnoreSpec) -> Match:
+    """``spec.check_file(path).include``, as one regular expression when no pattern re-includes:
+    then the answer is True as soon as any pattern matches, whichever, and pathspec's loop over
+    the patterns, a search and a few Python calls each (18 of them for ``DEFAULT_EXCLUDE``), is
+    most of the time of a walk. Any pattern this cannot fold (a ``!``, a bracket expression,
+    a form of pathspec's it does not know) is still searched on its own."""
+    import re
+
+    from pathspec.util import normalize_file
+
+    def check(path: str) -> bool | None:
+        return spec.check_file(path).include
+
+    patterns = [p for p in spec.patterns if p.include is not None]
+    regexes = [getattr(p, "regex", None) for p in patterns]
+    if any(p.include is not True for p in patterns) or not all(
+            isinstance(r, re.Pattern) and isinstance(r.pattern, str) for r in regexes):
+        return check
+    folded, alone = [], []
+    for regex in regexes:
+        # The folder group only tells pathspec which pattern won, which matters only when one
+        # re-includes; in a bracket expression the same text would be characters, not a group.
+        text = regex.pattern.replace(_DIR_GROUP, "(?:/)")
+        if "(?P" in text or "[" in regex.pattern or regex.flags != re.UNICODE:
+            alone.append(regex)
+        else:
+            folded.append(f"(?:{text})")
+    try:
+        # Each pattern is searched for anywhere, as pathspec searches it: the alternation
+        # matches somewhere exactly when one of them does.
+        if folded:
+            alone.insert(0, re.compile("|".join(folded)))
+    except re.error:
+        return check
+    searches = [regex.search for regex in alone]
+
+    def match(path: str) -> bool | None:
+        path = normalize_file(path)
+        for search in searches:
+            if search(path) is not None:
+                return True
+        return None
+
+    return match
 
 
 def _spec(lines: Iterable[str]) -> GitIgnoreSpec:
@@ -230,7 +335,7 @@ def _is_pattern(line: str) -> bool:
     return True
 
 
-def _may_be_a_file(path: Path) -> bool:
+def _may_be_a_file(path: str | Path) -> bool:
     """False for what is surely not a regular file: a dangling symlink or loop, a pipe, a socket.
 
     Any other failure to look counts as a file, so that reading it reports the real reason.
@@ -244,18 +349,19 @@ def _may_be_a_file(path: Path) -> bool:
 # Probes inside a folder that may not be entered answer "no" rather than raise: the walk then
 # reports that folder once, as "cannot list", or the file inside it as "cannot read".
 
-def _is_file(path: Path) -> bool:
+def _is_file(path: str) -> bool:
     try:
-        return path.is_file()
-    except OSError:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
         return False
 
 
-def _exists(path: Path) -> bool:
+def _exists(path: str) -> bool:
     try:
-        return path.exists()
-    except OSError:
+        os.stat(path)
+    except (OSError, ValueError):
         return False
+    return True
 
 
 def _reason(err: OSError) -> str:
@@ -279,7 +385,7 @@ def _relative(path: Path, root: Path) -> Path:
     return path.relative_to(root) if path.is_relative_to(root) else Path(*path.parts[1:])
 
 
-def _spec_path(path: Path, is_dir: bool) -> str:
-    # gitignore's ``build/`` matches folders only; pathspec tells them apart by the trailing slash.
-    text = path.as_posix()
-    return f"{text}/" if is_dir else text
+def _prefix(relative: Path) -> str:
+    """A folder's relative path as the start of its entries' (``a/b/``); empty for ``.``."""
+    text = relative.as_posix()
+    return "" if text == "." else f"{text}/"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gradlint.discovery import discover, passed_by
+from gradlint.discovery import DEFAULT_EXCLUDE, _matcher, _spec, discover, passed_by
 
 
 def make(root: Path, *files: str) -> None:
@@ -220,3 +220,18 @@ def test_a_gitignore_line_pathspec_rejects_is_skipped_as_git_skips_it(tmp_path, 
     assert passed_by(tmp_path / "scratch.py", root=tmp_path)
     assert not passed_by(tmp_path / "pkg" / "c.py", root=tmp_path)
     assert found(tmp_path, "scratch.py", force_exclude=True) == []
+
+
+@pytest.mark.parametrize("lines", [
+    list(DEFAULT_EXCLUDE),
+    ["build/", "/top.py", "a/**/b", "*.py[co]", "docs/*.md", "x?y", "\\#literal", "sp\\ ace"],
+    ["*.py", "!keep.py", "build/"],  # re-includes: pathspec decides
+    [],
+])
+def test_the_folded_matcher_answers_as_pathspec_does(lines):
+    spec = _spec(lines)
+    match = _matcher(spec)
+    for path in ["a.py", "build/", "build", "src/build/x.py", "top.py", "src/top.py", "a/b", "a/c/d/b/",
+                 "m.pyc", "docs/x.md", "docs/sub/x.md", "xzy", "#literal", "sp ace", "keep.py",
+                 "x.egg-info/", "pkg/.venv/", "./build/", "/abs/build", ".", "./", ""]:
+        assert match(path) == spec.check_file(path).include, path
