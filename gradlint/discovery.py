@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from gradlint.files import MAX_BYTES, read_regular
 
 if TYPE_CHECKING:
+    import re
+
     from pathspec import GitIgnoreSpec
 
 DEFAULT_EXCLUDE: tuple[str, ...] = (
@@ -147,7 +149,7 @@ class _Walker:
     def exclude(self) -> Match:
         # pathspec is imported only when something is matched: a run on files named one by one
         # (pre-commit, an editor) never needs it.
-        return _matcher(_spec(self.patterns))
+        return _lines_matcher(self.patterns)
 
     def walk(self, top: Path) -> list[Path]:
         absolute = Path(os.path.abspath(top))
@@ -251,7 +253,7 @@ class _Walker:
             # Absent, unreadable or not a regular file (a FIFO is not waited on): it ignores nothing.
             data = read_regular(os.path.join(folder, ".gitignore"), limit=MAX_BYTES)
             lines = [] if data is None else data.decode("utf-8", errors="replace").splitlines()
-            self._gitignores[folder] = _matcher(_gitignore_spec(lines)) if lines else None
+            self._gitignores[folder] = _lines_matcher(lines, _gitignore_spec) if lines else None
         return self._gitignores[folder]
 
 
@@ -259,6 +261,31 @@ class _Walker:
 # it, False if one re-includes it (``!name``), None if none names it.
 Match = Callable[[str], "bool | None"]
 _DIR_GROUP = "(?P<ps_d>/)"  # how pathspec marks a match by a folder's pattern (``build/``)
+# A line that is a name, possibly with ``*`` and a trailing ``/`` (every DEFAULT_EXCLUDE line,
+# most of a .gitignore): its regex is written here as pathspec writes it
+# (tests/test_discovery.py checks they agree), so that such a spec needs no pathspec, whose
+# import costs more than a warm run's whole walk.
+_NAME_LINE = r"(?!.*\*\*)[\w.+*-]*[\w.+-][\w.+*-]*/?"
+
+
+def _lines_matcher(lines: list[str], spec: Callable[[list[str]], GitIgnoreSpec] | None = None) -> Match:
+    """The ``_matcher`` of the gitignore ``lines`` (made into a spec by ``spec``, default
+    ``_spec``), built without pathspec when every line is a plain name (``_NAME_LINE``)."""
+    import re
+
+    plain = [line for line in lines if line]
+    if all(re.fullmatch(_NAME_LINE, line, re.ASCII) for line in plain):
+        return _searcher([_name_regex(line) for line in plain])
+    return _matcher((spec or _spec)(lines))
+
+
+def _name_regex(line: str) -> str:
+    """The regex pathspec's GitIgnoreSpec makes of a ``_NAME_LINE``, its folder group unnamed."""
+    import re
+
+    name = line.rstrip("/")
+    body = "".join("[^/]*" if char == "*" else re.escape(char) for char in name)
+    return f"^(?:.+/)?{body}" + ("(?:/)" if line.endswith("/") else "(?:(?:/)|$)")
 
 
 def _matcher(spec: GitIgnoreSpec) -> Match:
@@ -268,8 +295,6 @@ def _matcher(spec: GitIgnoreSpec) -> Match:
     most of the time of a walk. Any pattern this cannot fold (a ``!``, a bracket expression,
     a form of pathspec's it does not know) is still searched on its own."""
     import re
-
-    from pathspec.util import normalize_file
 
     def check(path: str) -> bool | None:
         return spec.check_file(path).include
@@ -284,27 +309,56 @@ def _matcher(spec: GitIgnoreSpec) -> Match:
         # The folder group only tells pathspec which pattern won, which matters only when one
         # re-includes; in a bracket expression the same text would be characters, not a group.
         text = regex.pattern.replace(_DIR_GROUP, "(?:/)")
-        if "(?P" in text or "[" in regex.pattern or regex.flags != re.UNICODE:
+        # ``[^/]`` is pathspec's own ``*``.
+        if "(?P" in text or "[" in regex.pattern.replace("[^/]", "") or regex.flags != re.UNICODE:
             alone.append(regex)
         else:
-            folded.append(f"(?:{text})")
+            folded.append(text)
     try:
-        # Each pattern is searched for anywhere, as pathspec searches it: the alternation
-        # matches somewhere exactly when one of them does.
-        if folded:
-            alone.insert(0, re.compile("|".join(folded)))
+        return _searcher(folded, alone)
     except re.error:
         return check
-    searches = [regex.search for regex in alone]
+
+
+def _searcher(folded: list[str], alone: Iterable[re.Pattern] = ()) -> Match:
+    """True for a path one of the regexes ``folded`` (searched as one alternation: it matches
+    somewhere exactly when one of them does) or ``alone`` finds, else None."""
+    import re
+
+    searches = [re.compile(_alternation(folded)).search] if folded else []
+    searches += [regex.search for regex in alone]
 
     def match(path: str) -> bool | None:
-        path = normalize_file(path)
+        path = _normalize(path)
         for search in searches:
             if search(path) is not None:
                 return True
         return None
 
     return match
+
+
+def _alternation(texts: list[str]) -> str:
+    """One regex for ``texts``, their shared start written once: sre does not see that
+    ``(?:^a)|(?:^b)`` is anchored and tries it at every position of the path, and with the
+    start shared (``^(?:.+/)?(?:a|b)``) each folder boundary is tried once for all."""
+    for start in ("^(?:.+/)?", "^"):
+        if all(text.startswith(start) for text in texts):
+            return start + "(?:" + "|".join(f"(?:{text[len(start):]})" for text in texts) + ")"
+    return "|".join(f"(?:{text})" for text in texts)
+
+
+def _normalize(path: str) -> str:
+    """The path as pathspec matches it (its ``util.normalize_file``): ``/`` between parts,
+    relative (a leading ``/`` or ``./`` dropped)."""
+    for sep in (os.sep, os.altsep):
+        if sep and sep != "/":
+            path = path.replace(sep, "/")
+    if path.startswith("/"):
+        return path[1:]
+    if path.startswith("./"):
+        return path[2:]
+    return path
 
 
 def _spec(lines: Iterable[str]) -> GitIgnoreSpec:

@@ -235,3 +235,23 @@ def test_the_folded_matcher_answers_as_pathspec_does(lines):
                  "m.pyc", "docs/x.md", "docs/sub/x.md", "xzy", "#literal", "sp ace", "keep.py",
                  "x.egg-info/", "pkg/.venv/", "./build/", "/abs/build", ".", "./", ""]:
         assert match(path) == spec.check_file(path).include, path
+
+
+@pytest.mark.parametrize("line", [
+    *DEFAULT_EXCLUDE, "build/", "*.py", "foo*", "a*b", ".*", "*/x", "x-y.z", "f*o*o", ".venv/", "A.B",
+    ".", "..", "...", "-", "+", "_", "a.", "*a", "a*/", "*.egg-info/", "**", "a**", "*", "*/",
+    "é", "a b", "#x", "!x", "a/b", "/a", "x\\", "[ab]", "a?",
+])
+def test_a_plain_name_line_gets_the_regex_pathspec_would_make(line):
+    import re
+
+    from pathspec import GitIgnoreSpec
+
+    from gradlint.discovery import _DIR_GROUP, _NAME_LINE, _name_regex
+
+    if not re.fullmatch(_NAME_LINE, line, re.ASCII):
+        assert line in ("**", "a**", "*", "*/", "é", "a b", "#x", "!x", "a/b", "/a", "x\\", "[ab]", "a?", "*/x")
+        return
+    (pattern,) = GitIgnoreSpec.from_lines([line]).patterns
+    assert pattern.include is True
+    assert _name_regex(line) == pattern.regex.pattern.replace(_DIR_GROUP, "(?:/)")
