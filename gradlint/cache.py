@@ -89,6 +89,7 @@ def content_hash(source: bytes) -> str:
 
 
 PACKS = "0123456789abcdef"
+HELD_BYTES = 64 * 2**20  # the most bytes of files read as dependencies kept for their own lookup
 KEEP = 4  # namespaces kept: this code's and the three most recently written others
 
 
@@ -102,6 +103,12 @@ class Cache:
     _packs: dict = field(default_factory=dict, compare=False, repr=False)  # pack -> {key: entry}
     _changed: dict = field(default_factory=dict, compare=False, repr=False)  # pack -> {key: entry}
     _hashes: dict = field(default_factory=dict, compare=False, repr=False)  # path -> hash (this run)
+    # Files of this run still to be looked up (``expect``), and the bytes of those a lookup
+    # already read as another file's dependency, with their hash: ``take`` hands them over, so a
+    # warm run reads and hashes each file once.
+    _expected: set = field(default_factory=set, compare=False, repr=False)
+    _held: dict = field(default_factory=dict, compare=False, repr=False)  # path -> (bytes, hash)
+    _held_bytes: int = field(default=0, compare=False, repr=False)
 
     @property
     def namespace(self) -> Path:
@@ -117,6 +124,13 @@ class Cache:
         ``content_hash``) when linted with ``codes`` and its imports resolved in the project
         ``root``, while the other files they were computed from are unchanged; None on a miss,
         including an entry that is unreadable, corrupt or not gradlint's."""
+        hit = self.lookup(name, codes, digest, root)
+        return None if hit is None else hit[0]
+
+    def lookup(self, name: str, codes: frozenset[str], digest: str,
+               root: str | None = None) -> tuple[list[Finding], bool] | None:
+        """As ``get``, with whether the file's bytes may hold a suppression naming a rule
+        (``suppression.may_name_rules``) as ``put`` was told; True when it was not told."""
         key, _ = self._key(name, codes)
         entry = self._pack(key[0]).get(key)
         try:
@@ -125,25 +139,47 @@ class Cache:
             deps = entry.get("deps", {})
             if not isinstance(deps, dict) or any(self._hash(path) != known for path, known in deps.items()):
                 return None
-            return [_load(name, item) for item in entry["findings"]]
+            directives = entry.get("directives", True)
+            return [_load(name, item) for item in entry["findings"]], directives is not False
         except (ValueError, TypeError, KeyError, AttributeError):
             return None
+
+    def expect(self, names) -> None:
+        """The files this run will look up, so that a lookup reading one of them as another's
+        dependency keeps its bytes for ``take``."""
+        self._expected.update(os.path.abspath(name) for name in names)
+
+    def take(self, name: str) -> tuple[bytes, str] | None:
+        """The bytes of the regular file ``name`` and their hash, if a lookup read them already
+        (once: they are handed over, not kept)."""
+        path = os.path.abspath(name)
+        self._expected.discard(path)
+        held = self._held.pop(path, None)
+        if held is not None:
+            self._held_bytes -= len(held[0])
+        return held
 
     def _hash(self, path: str) -> str | None:
         """The hash of a file's bytes now (None: gone or unreadable), read once per run."""
         if path not in self._hashes:
             data = read_regular(path) if isinstance(path, str) else None
             self._hashes[path] = None if data is None else content_hash(data)
+            if data is not None and path in self._expected and self._held_bytes + len(data) <= HELD_BYTES:
+                self._held[path] = (data, self._hashes[path])
+                self._held_bytes += len(data)
         return self._hashes[path]
 
     def put(self, name: str, codes: frozenset[str], digest: str, findings: list[Finding],
-            deps: dict[str, str] | None = None, root: str | None = None) -> None:
+            deps: dict[str, str] | None = None, root: str | None = None,
+            directives: bool = True) -> None:
         """Keep ``findings`` for the file, to be written by ``save``, with the project root its
-        imports were resolved in and the files (path -> hash) the findings were computed from."""
+        imports were resolved in, the files (path -> hash) the findings were computed from, and
+        whether its bytes may hold a suppression naming a rule (False spares a warm run the
+        search for one)."""
         key, path = self._key(name, codes)
         self._changed.setdefault(key[0], {})[key] = {
             "path": path, "hash": digest, "findings": [_dump(f) for f in findings],
-            "root": root, "deps": dict(deps or {})}
+            "root": root, "deps": dict(deps or {}), "directives": bool(directives)}
 
     def save(self) -> str | None:
         """Write the packs ``put`` changed; a one-line warning if one could not be written (the

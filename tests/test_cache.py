@@ -427,3 +427,22 @@ def test_a_cache_dir_that_is_not_a_folder_says_so(project, capsys, kind):
     warnings = [line for line in err.splitlines() if "warning" in line]
     assert warnings == [f"gradlint: warning: cannot write the cache in {project / 'c'} (not a folder); "
                         "continuing without it"]
+
+
+def test_a_file_read_as_a_dependency_is_handed_over_once_and_the_entry_says_if_it_names_rules(project):
+    (project / "dep.py").write_text(GOOD)
+    dep = os.path.abspath("dep.py")
+    digest = cache.content_hash(GOOD.encode())
+    codes = frozenset({"GL005"})
+    first = cache.Cache(project / "c")
+    first.put("bad.py", codes, "h1", [], deps={dep: digest}, directives=False)
+    first.put("dep.py", codes, digest, [])  # not told: a warm run searches its bytes
+    assert first.save() is None
+    warm = cache.Cache(project / "c")
+    warm.expect(["bad.py", "dep.py"])
+    assert warm.lookup("bad.py", codes, "h1") == ([], False)
+    assert warm.take("dep.py") == (GOOD.encode(), digest)
+    assert warm.take("dep.py") is None  # handed over, not kept
+    assert warm.lookup("dep.py", codes, digest) == ([], True)
+    (project / "dep.py").write_text(GOOD + "y = 1\n")
+    assert cache.Cache(project / "c").lookup("bad.py", codes, "h1") is None  # its dependency changed
