@@ -76,21 +76,22 @@ def discover(
             continue
         if not is_dir and force_exclude and passed_by(path, exclude, extend_exclude, root):
             continue
-        files = walker.walk(path) if is_dir else [path]
-        for file in files:
-            found.setdefault(_where(file, real, cwd), file)
+        for files in walker.walk(path) if is_dir else [[path]]:
+            # The files of one folder of the walk share where they are.
+            folder = _real_folder(files[0], real, cwd)
+            for file in files:
+                found.setdefault(os.path.join(folder, file.name), file)
     return sorted(found.values(), key=lambda p: p.as_posix())
 
 
-def _where(file: Path, real: dict[str, str], cwd: str) -> str:
-    """The file's folder as the system resolves it (``real`` remembers folders), and its name:
-    `link/../x.py` is the `x.py` beside the link's target, not the one here; a symlinked file
-    keeps its own name."""
-    absolute = os.path.join(cwd, file)
-    folder = os.path.dirname(absolute)
+def _real_folder(file: Path, real: dict[str, str], cwd: str) -> str:
+    """The file's folder as the system resolves it (``real`` remembers folders): with the file's
+    name, where the file is. `link/../x.py` is the `x.py` beside the link's target, not the one
+    here; a symlinked file keeps its own name."""
+    folder = os.path.dirname(os.path.join(cwd, file))
     if folder not in real:
         real[folder] = os.path.realpath(folder)
-    return os.path.join(real[folder], os.path.basename(absolute))
+    return real[folder]
 
 
 def passed_by(
@@ -151,7 +152,8 @@ class _Walker:
         # (pre-commit, an editor) never needs it.
         return _lines_matcher(self.patterns)
 
-    def walk(self, top: Path) -> list[Path]:
+    def walk(self, top: Path) -> list[list[Path]]:
+        """The files to lint under the folder ``top``, a list per folder, in order."""
         absolute = Path(os.path.abspath(top))
         # Outside a git repository, .gitignore files count from the root down, or from the walked
         # folder down when it lies outside the root.
@@ -173,7 +175,7 @@ class _Walker:
             ]
             if kept:
                 parent = Path(dirpath)
-                files.extend(parent / name for name in kept)
+                files.append([parent / name for name in kept])
         return files
 
     def fail(self, message: str, err: OSError) -> None:
