@@ -37,7 +37,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -251,6 +250,8 @@ class Cache:
                 except OSError:
                     continue
         for _, path in sorted(others, reverse=True)[KEEP - 1:]:
+            import shutil  # only a run that makes a namespace prunes
+
             shutil.rmtree(path, ignore_errors=True)
 
 

@@ -10,7 +10,6 @@ import argparse
 import os
 import signal
 import sys
-import traceback
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -78,6 +77,8 @@ def run() -> None:
         except Exception:
             # A bug of gradlint's. The traceback is for the report; the status must still say
             # "error" (2), not "findings" (1), which is what Python would exit with.
+            import traceback
+
             traceback.print_exc()
             _error("internal error; please report it with the traceback above")
             status = EXIT_ERROR

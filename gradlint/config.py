@@ -19,7 +19,6 @@ file without the table: the user named it to be read.
 """
 from __future__ import annotations
 
-import difflib
 import os
 import sys
 from dataclasses import dataclass, field
@@ -32,10 +31,6 @@ from gradlint.rule import select_codes
 if TYPE_CHECKING:
     from pathspec import GitIgnoreSpec
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
 
 SECTION = "[tool.gradlint]"
 
@@ -148,6 +143,12 @@ def _table(path: Path, data: dict) -> dict | None:
 
 
 def _read(path: Path) -> dict:
+    # Imported here: a run with no pyproject.toml to read (a warm run over a checkout without
+    # one) is spared its 10 ms.
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle)
@@ -166,6 +167,8 @@ def _parse(path: Path, table: dict) -> Config:
     shown = _display(path)
     for key, value in table.items():
         if key not in KEYS:
+            import difflib
+
             close = difflib.get_close_matches(key, KEYS, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else f" (valid keys: {', '.join(KEYS)})"
             raise ConfigError(f"{shown}: unknown key '{key}' in {SECTION}{hint}")

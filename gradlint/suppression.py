@@ -25,10 +25,7 @@ closest rule, as ruff warns of an invalid code in a ``# noqa``. Other tools' cod
 """
 from __future__ import annotations
 
-import difflib
-import io
 import re
-import tokenize
 from dataclasses import dataclass, field
 
 from gradlint.finding import Finding
@@ -89,6 +86,8 @@ def apply(findings: list[Finding], text: str) -> list[Finding]:
 
 def scan(text: str) -> Directives:
     """Every suppression directive in ``text``, keyed by 1-based line."""
+    import tokenize  # here: a warm run whose files name no rule never tokenizes
+
     directives = Directives()
     try:
         comments = list(_comments(text))
@@ -115,6 +114,9 @@ def _comments(text: str):
     real comment."""
     # A lone \r ends a line for Python but not for ``tokenize`` before 3.12: read it as \n, which
     # keeps every line and column in place.
+    import io
+    import tokenize
+
     for tok in tokenize.generate_tokens(io.StringIO(re.sub(r"\r(?!\n)", "\n", text)).readline):
         if tok.type == tokenize.COMMENT:
             line = tok.start[0]
@@ -287,6 +289,8 @@ def unknown_rule_warnings(texts: dict[str | tuple[str, int], str]) -> list[str]:
 
 def _closest(code: str) -> str | None:
     spellings = {rule.code.lower(): rule.code for rule in RULES} | {rule.name: rule.name for rule in RULES}
+    import difflib
+
     close = difflib.get_close_matches(code.lower(), spellings, n=1)
     return spellings[close[0]] if close else None
 
