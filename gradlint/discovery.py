@@ -229,8 +229,8 @@ class _Walker:
             relative = ""
         elif folder.startswith(root if root.endswith("/") else root + "/"):
             relative = folder[len(root):].lstrip("/") + "/"
-        else:
-            relative = _prefix(_relative(Path(folder), self.root))
+        else:  # as ``_relative`` has it: without the leading slash (``//`` too, a root of its own)
+            relative = folder.lstrip("/") + "/" if folder.lstrip("/") else ""
         holds_root = folder == os.path.dirname(root) and folder != root
         found = self._folders[key] = _Folder(relative, gitignores, os.path.basename(root) if holds_root else None)
         return found
