@@ -76,9 +76,7 @@ def discover(
             continue
         if not is_dir and force_exclude and passed_by(path, exclude, extend_exclude, root):
             continue
-        for files in walker.walk(path) if is_dir else [[path]]:
-            # The files of one folder of the walk share where they are.
-            folder = _real_folder(files[0], real, cwd)
+        for folder, files in walker.walk(path, cwd) if is_dir else [(_real_folder(path, real, cwd), [path])]:
             for file in files:
                 found.setdefault(os.path.join(folder, file.name), file)
     return sorted(found.values(), key=lambda p: p.as_posix())
@@ -152,21 +150,28 @@ class _Walker:
         # (pre-commit, an editor) never needs it.
         return _lines_matcher(self.patterns)
 
-    def walk(self, top: Path) -> list[list[Path]]:
-        """The files to lint under the folder ``top``, a list per folder, in order."""
+    def walk(self, top: Path, cwd: str) -> list[tuple[str, list[Path]]]:
+        """The files to lint under the folder ``top``, in order, by folder, with the folder's
+        real path (``_real_folder``; ``cwd`` is the current folder)."""
         absolute = Path(os.path.abspath(top))
         # Outside a git repository, .gitignore files count from the root down, or from the walked
         # folder down when it lies outside the root.
         self._base = self.root if absolute.is_relative_to(self.root) else absolute
         files = []
+        # os.walk enters no symlinked folder, so below ``top`` a folder's real path is its
+        # parent's and its name: one realpath for the walk, not one (a lstat per part) a folder.
+        real = {os.fspath(top): os.path.realpath(os.path.join(cwd, top))}
         # Strings, not Paths, per entry: a warm run over 1,600 files spent most of its walk
         # building and comparing Path objects. What depends only on the folder (its path from
         # the root, the .gitignore files above it) is worked out once per folder (``_folder``).
         for dirpath, dirnames, filenames in os.walk(top, onerror=self._cannot_list):
             folder = os.path.abspath(dirpath)
             here = self._folder(folder)
+            real_folder = real.pop(dirpath)
             # Sorted and pruned in place, so os.walk descends in a fixed order and skips the rest.
             dirnames[:] = sorted(d for d in dirnames if not self._skipped_in(folder, here, d, is_dir=True))
+            for name in dirnames:
+                real[os.path.join(dirpath, name)] = os.path.join(real_folder, name)
             kept = [
                 name for name in sorted(filenames)
                 if name.endswith(PYTHON_SUFFIXES)
@@ -175,7 +180,7 @@ class _Walker:
             ]
             if kept:
                 parent = Path(dirpath)
-                files.append([parent / name for name in kept])
+                files.append((real_folder, [parent / name for name in kept]))
         return files
 
     def fail(self, message: str, err: OSError) -> None:
