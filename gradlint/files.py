@@ -65,13 +65,13 @@ def read(path: str | os.PathLike) -> Read:
     return Read(source, regular)
 
 
-def _read_sized(handle: int, size: int) -> bytes:
-    """A regular file's bytes to its end, ``size`` the length fstat gave: read in one call, then
-    to the end in case it grew since (as far as one byte past ``MAX_BYTES``)."""
-    parts = [os.read(handle, size + 1)]
+def _read_sized(handle: int, size: int, limit: int | None = MAX_BYTES + 1) -> bytes:
+    """A regular file's bytes to its end, at most ``limit`` of them (None: no limit), ``size``
+    the length fstat gave: read in one call, then on in case it grew since."""
+    parts = [os.read(handle, size + 1 if limit is None else min(size + 1, limit))]
     total = len(parts[0])
-    while total <= MAX_BYTES:
-        part = os.read(handle, min(2**16, MAX_BYTES + 1 - total))
+    while parts[0] and (limit is None or total < limit):
+        part = os.read(handle, 2**16 if limit is None else min(2**16, limit - total))
         if not part:
             break
         parts.append(part)
@@ -95,10 +95,12 @@ def read_regular(path: str | os.PathLike, limit: int | None = None) -> bytes | N
     except OSError:
         return None
     try:
-        if not stat.S_ISREG(os.fstat(handle).st_mode):
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode):
             return None
-        with os.fdopen(handle, "rb", closefd=False) as stream:
-            return stream.read() if limit is None else stream.read(limit)
+        # os.read sized by fstat, as ``read``: a warm run reads every file its cached findings
+        # depend on this way.
+        return _read_sized(handle, info.st_size, limit)
     except OSError:
         return None
     finally:
