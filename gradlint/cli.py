@@ -112,9 +112,38 @@ def _replace_unencodable(stream) -> None:
         reconfigure(errors="replace")
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's own, as wide as the terminal as argparse finds it, without importing shutil
+    (with bz2, lzma and zlib) for that: argparse makes a formatter for every add_argument, so
+    every run paid 4 ms for it."""
+
+    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None):
+        if width is None:
+            width = _columns() - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+def _columns() -> int:
+    # shutil.get_terminal_size().columns: $COLUMNS, else the terminal's, else 80.
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 class _Parser(argparse.ArgumentParser):
     """Usage errors as one line, like every other error, naming the command's --help rather
     than printing its whole usage block."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):
         self.exit(EXIT_ERROR, f"gradlint: error: {message} (see '{self.prog} --help')\n")

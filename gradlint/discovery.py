@@ -142,6 +142,7 @@ class _Walker:
         self._gitignores: dict[str, Match | None] = {}
         self._repo_tops: dict[str, str | None] = {}
         self._folders: dict[tuple[str, str], _Folder] = {}
+        self._no_git: set[str] = set()  # walked folders whose listing has no .git
         self._base = root
 
     @cached_property
@@ -158,24 +159,30 @@ class _Walker:
         # folder down when it lies outside the root.
         self._base = self.root if absolute.is_relative_to(self.root) else absolute
         files = []
-        # os.walk enters no symlinked folder, so below ``top`` a folder's real path is its
+        # The walk enters no symlinked folder, so below ``top`` a folder's real path is its
         # parent's and its name: one realpath for the walk, not one (a lstat per part) a folder.
         real = {os.fspath(top): os.path.realpath(os.path.join(cwd, top))}
         # Strings, not Paths, per entry: a warm run over 1,600 files spent most of its walk
         # building and comparing Path objects. What depends only on the folder (its path from
         # the root, the .gitignore files above it) is worked out once per folder (``_folder``).
-        for dirpath, dirnames, filenames in os.walk(top, onerror=self._cannot_list):
+        for dirpath, dirnames, filenames, plain in _scan(os.fspath(top), self._cannot_list):
             folder = os.path.abspath(dirpath)
+            # The listing already says whether the folder holds a .gitignore (a regular file
+            # must be among the non-folders) or a .git: no probe for either in most folders.
+            if ".gitignore" not in filenames:
+                self._gitignores.setdefault(folder, None)
+            if ".git" not in dirnames and ".git" not in filenames:
+                self._no_git.add(folder)
             here = self._folder(folder)
             real_folder = real.pop(dirpath)
-            # Sorted and pruned in place, so os.walk descends in a fixed order and skips the rest.
+            # Sorted and pruned in place, so the walk descends in a fixed order and skips the rest.
             dirnames[:] = sorted(d for d in dirnames if not self._skipped_in(folder, here, d, is_dir=True))
             for name in dirnames:
                 real[os.path.join(dirpath, name)] = os.path.join(real_folder, name)
             kept = [
                 name for name in sorted(filenames)
                 if name.endswith(PYTHON_SUFFIXES)
-                and _may_be_a_file(os.path.join(dirpath, name))
+                and (name in plain or _may_be_a_file(os.path.join(dirpath, name)))
                 and not self._skipped_in(folder, here, name, is_dir=False)
             ]
             if kept:
@@ -247,7 +254,7 @@ class _Walker:
     def _repo_top(self, folder: str) -> str | None:
         if folder not in self._repo_tops:
             parent = os.path.dirname(folder)
-            if _exists(os.path.join(folder, ".git")):
+            if folder not in self._no_git and _exists(os.path.join(folder, ".git")):
                 self._repo_tops[folder] = folder
             elif parent == folder:
                 self._repo_tops[folder] = None
@@ -394,6 +401,49 @@ def _is_pattern(line: str) -> bool:
     except (ValueError, re.error):
         return False
     return True
+
+
+def _scan(top: str, onerror: Callable[[OSError], None]):
+    """``os.walk(top, onerror=onerror)`` as Python 3.11 walks (top-down, in the order of the
+    folder names the caller leaves in place, a symlinked folder listed but not entered, a folder
+    whose listing fails told to ``onerror`` and skipped), with a fourth item: the names the
+    listing itself shows to be regular files and not symlinks, which need no stat to be sure of
+    (``_may_be_a_file``); os.walk keeps that from its caller and costs a stat per file."""
+    dirs, nondirs, plain, links = [], [], set(), set()
+    try:
+        entries = os.scandir(top)
+    except OSError as error:
+        onerror(error)
+        return
+    with entries:
+        while True:
+            try:
+                try:
+                    entry = next(entries)
+                except StopIteration:
+                    break
+            except OSError as error:
+                onerror(error)
+                return
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            try:
+                if is_dir:
+                    dirs.append(entry.name)
+                    if entry.is_symlink():
+                        links.add(entry.name)
+                else:
+                    nondirs.append(entry.name)
+                    if entry.is_file(follow_symlinks=False):
+                        plain.add(entry.name)
+            except OSError:  # as os.path.islink, a link that cannot be looked at is entered
+                pass
+    yield top, dirs, nondirs, plain
+    for name in dirs:
+        if name not in links:
+            yield from _scan(os.path.join(top, name), onerror)
 
 
 def _may_be_a_file(path: str | Path) -> bool:
