@@ -146,8 +146,10 @@ def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]], *
             # The entry says whether its bytes may name a rule in a suppression at all: most
             # hold none, and searching 15 MB for one took a fifth of a warm run.
             found, directives = hit
-            shown = texts(source, target.name) if found or (
-                directives and suppression.may_name_rules(source)) else {}
+            if not found and not (directives and suppression.may_name_rules(source)):
+                result.files_checked += 1  # (what _collect makes of an outcome with nothing in it)
+                continue
+            shown = texts(source, target.name)
             _collect(result, errors, index, Outcome(found, shown if found else {},
                                                     warnings=suppression.unknown_rule_warnings(shown)), notes)
     by_index = {job.index: job for job in todo}
