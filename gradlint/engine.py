@@ -366,8 +366,10 @@ def _run_checks(tree: ast.Module, text: str, path: str, codes: frozenset[str], l
         facts = module_facts(tree, text, project=project, path=path if project is not None else None)
         reports = [r for rule in MODULES if rule.RULE.code in codes for r in rule.check(facts)]
     view = facts.imports.project
-    if dependencies is not None and view is not None:
-        dependencies.update(view.dependencies())
+    if view is not None:
+        if dependencies is not None:
+            dependencies.update(view.dependencies())
+        view.close()
     if not reports:
         return []
     lines = facts.lines

@@ -237,6 +237,14 @@ class View:
                 out[inner_key] = inner
                 self.keys[inner_key] = (module, other)
 
+    def close(self) -> None:
+        """The lint is over: unlink the view from its module's imports (each refers to the
+        other), so reference counting frees both and the modules it read stay only cached."""
+        self.imports.project = None
+        self.used = {}
+        self.keys.clear()
+        self._found.clear()
+
     def dependencies(self) -> dict[str, str]:
         """Every file of the project this lint read (transitively), with its content hash."""
         out: dict[str, str] = {}
@@ -311,9 +319,15 @@ class _Parsed:
                 self.registered.append(id(node))
 
     def forget(self) -> None:
+        """Out of the cache: what it computed goes with it. (Its class copies and the modules
+        that read it refer back to it; left to the cyclic collector, a forgotten file would
+        stay in memory until a full collection, which traverses every file still cached.)"""
         for key in self.registered:
             _ORIGIN.pop(key, None)
         self.registered.clear()
+        self._exported = None
+        for name in ("imports", "own_classes", "functions"):
+            self.__dict__.pop(name, None)
 
 
 class _Module:
@@ -416,6 +430,14 @@ class _Module:
             for module in list(self.view.used.values()):
                 module.dependencies(out)
 
+    def release(self) -> None:
+        """Out of the cache: unlink it from its view (which refers back to it through its
+        imports), as ``_Parsed.forget`` does, so reference counting frees it."""
+        view, self.view = self.view, None
+        if view is not None:
+            view.close()
+        self._table = self._classes = None
+
     def fresh(self, seen: set | None = None) -> bool:
         """Whether the files this module followed still hash as they did."""
         seen = set() if seen is None else seen
@@ -507,6 +529,7 @@ def _begin(path: str) -> None:
             used = module.view.used if module.view is not None else {}
             if key[0] in dropped or dropped.intersection(used):
                 del _MODULES[key]
+                module.release()
                 if key[0] not in dropped:
                     dropped.add(key[0])
                     parsed = _PARSED.pop(key[0], None)
@@ -639,6 +662,8 @@ def clear() -> None:
     """Forget every module read (tests)."""
     for parsed in _PARSED.values():
         parsed.forget()
+    for module in _MODULES.values():
+        module.release()
     _PARSED.clear()
     _MODULES.clear()
     _HASHES.clear()

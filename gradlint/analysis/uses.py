@@ -262,6 +262,25 @@ class Uses:
         self.memo: dict[tuple, bool] = {}
         self._block(self.module.body, [self.module], in_class=False)
         self.all_units = self.units[id(self.module)]
+        # Every call of the file by what it calls (``f(…)``: ("f", False); ``x.f(…)``: ("f",
+        # True)), and every name and attribute referred to: the questions below ask them per
+        # function, and a file has thousands of calls.
+        self.callers: dict[tuple[str, bool], list] = {}
+        self.referred: set[str] = set()
+        self.referred_attrs: set[str] = set()
+        self.unit_of: dict[int, _Unit] = {}  # id(call) -> the unit it is in
+        self.local: dict[int, set[int]] = {}  # id(scope) -> ids of its units
+        self.signatures: dict[int, tuple[list[str], set[str]]] = {}
+        for unit in self.all_units:
+            self.referred |= unit.names
+            self.referred_attrs |= unit.bare_attrs
+            for call in unit.calls:
+                self.unit_of[id(call)] = unit
+                func = call.func
+                key = (func.id, False) if type(func) is ast.Name else \
+                    (func.attr, True) if type(func) is ast.Attribute else None
+                if key is not None:
+                    self.callers.setdefault(key, []).append((unit, call))
 
     # ---- the index ----
 
@@ -402,8 +421,8 @@ class Uses:
         if self.program.loss_hook(fn):
             return True
         method = any(d is fn and is_method for d, is_method in self.defs.get(fn.name, ()))
-        return any(self._calls(call, fn.name, method) and self._flows(unit.owner, set(), call, strict=True)
-                   for unit in self.all_units for call in unit.calls)
+        return any(self._flows(unit.owner, set(), call, strict=True)
+                   for unit, call in self.callers.get((fn.name, method), ()))
 
     def _trained_through(self, fn) -> bool:
         name = fn.name
@@ -418,20 +437,9 @@ class Uses:
             if (self.imports.qualname(expr) or "") not in _PLAIN_DECORATORS:
                 return True
         method = any(d is fn and is_method for d, is_method in self.defs.get(name, ()))
-        for unit in self.all_units:
-            if (name in unit.bare_attrs) if method else (name in unit.names):
-                return True  # referred to without being called: a callback, a hook, a property
-            for call in unit.calls:
-                if self._calls(call, name, method) and self._flows(unit.owner, set(), call):
-                    return True
-        return False
-
-    @staticmethod
-    def _calls(call, name, method) -> bool:
-        func = call.func
-        if method:
-            return isinstance(func, ast.Attribute) and func.attr == name
-        return isinstance(func, ast.Name) and func.id == name
+        if name in (self.referred_attrs if method else self.referred):
+            return True  # referred to without being called: a callback, a hook, a property
+        return any(self._flows(unit.owner, set(), call) for unit, call in self.callers.get((name, method), ()))
 
     def _parameter_trained_through(self, fn, param: str, strict: bool = False) -> bool:
         key = ("param", id(fn), param, strict)
@@ -449,15 +457,17 @@ class Uses:
         attrs: set[str] = set()
         seen: set[int] = set()
         changed = True
+        units = self.units.get(id(scope), ())
+        local = self.local.get(id(scope))
+        if local is None:
+            local = self.local[id(scope)] = {id(unit) for unit in units}
+        at = self.unit_of.get(id(source)) if source is not None else None
         while changed:
             changed = False
-            units = self.units.get(id(scope), ())
-            local = {id(unit) for unit in units}
             for unit in [*units, *(self.all_units if attrs else ())]:
                 if id(unit) in seen:
                     continue
-                if not (unit.names & tainted and id(unit) in local or unit.dotted & attrs
-                        or (source is not None and any(c is source for c in unit.calls))):
+                if not (unit.names & tainted and id(unit) in local or unit.dotted & attrs or unit is at):
                     continue
                 seen.add(id(unit))
                 mentioned = tainted | attrs
@@ -529,12 +539,16 @@ class Uses:
         for fn, is_method in self.defs.get(name, ()):
             if is_method != method:
                 continue
-            params = fn.args
-            positional = [p.arg for p in [*params.posonlyargs, *params.args]]
-            if is_method and not any(
-                    (self.imports.qualname(d) or "") == "staticmethod" for d in fn.decorator_list):
-                positional = positional[1:]
-            keywords = {p.arg for p in [*params.posonlyargs, *params.args, *params.kwonlyargs]}
+            signature = self.signatures.get(id(fn))
+            if signature is None:
+                params = fn.args
+                positional = [p.arg for p in [*params.posonlyargs, *params.args]]
+                if is_method and not any(
+                        (self.imports.qualname(d) or "") == "staticmethod" for d in fn.decorator_list):
+                    positional = positional[1:]
+                keywords = {p.arg for p in [*params.posonlyargs, *params.args, *params.kwonlyargs]}
+                signature = self.signatures[id(fn)] = (positional, keywords)
+            positional, keywords = signature
             index = 0
             for keyword, star, value in arguments(call):
                 if keyword is None and not star:
