@@ -68,15 +68,20 @@ def read(path: str | os.PathLike) -> Read:
 def _read_sized(handle: int, size: int, limit: int | None = MAX_BYTES + 1) -> bytes:
     """A regular file's bytes to its end, at most ``limit`` of them (None: no limit), ``size``
     the length fstat gave: read in one call, then on in case it grew since."""
-    parts = [os.read(handle, size + 1 if limit is None else min(size + 1, limit))]
-    total = len(parts[0])
-    while parts[0] and (limit is None or total < limit):
+    want = size + 1 if limit is None else min(size + 1, limit)
+    first = os.read(handle, want)
+    # Less than asked for is the end: a regular file's read is cut short only there (it is not
+    # interrupted by signals), so the usual file takes one read, not a second to see the end.
+    if len(first) < want or (limit is not None and len(first) >= limit):
+        return first
+    parts, total = [first], len(first)
+    while limit is None or total < limit:  # it grew since fstat: on to its end
         part = os.read(handle, 2**16 if limit is None else min(2**16, limit - total))
         if not part:
             break
         parts.append(part)
         total += len(part)
-    return parts[0] if len(parts) == 1 else b"".join(parts)
+    return b"".join(parts)
 
 
 def read_stream(stream: BinaryIO) -> bytes:

@@ -216,3 +216,16 @@ def test_gradlints_own_output_as_a_path_is_an_error_not_a_wait(output):
         pytest.fail(f"reading {output} waited for gradlint's own output to end")
     assert proc.returncode == 2
     assert f"gradlint: error: {output}: cannot read: it is gradlint's own output" in proc.stderr
+
+
+def test_a_file_that_grew_since_its_size_was_taken_is_read_to_its_end(tmp_path):
+    path = tmp_path / "grown.py"
+    path.write_bytes(b"x = 1\n" * 30000)
+    for size, limit, expected in ((10, None, 180000), (10, 150001, 150001), (180000, 0, 0),
+                                  (180000, None, 180000), (200000, None, 180000)):
+        handle = os.open(path, os.O_RDONLY)
+        try:
+            assert len(files._read_sized(handle, size, limit)) == expected, (size, limit)
+        finally:
+            os.close(handle)
+    assert files.read_regular(path, limit=7) == b"x = 1\nx"
