@@ -120,7 +120,33 @@ class View:
 
     def locate(self, level: int, dotted: str) -> tuple[Path, list[str]] | None:
         """The file of the project that ``dotted`` (imported with ``level`` leading dots) names,
-        and the attribute path left inside it: ``helpers.embed`` -> (helpers.py, ["embed"])."""
+        and the attribute path left inside it: ``helpers.embed`` -> (helpers.py, ["embed"]).
+
+        Remembered per process while the folders it was looked up in are unchanged (their
+        modification times): the files of a folder import the same modules, and most imports
+        (``torch``, ``numpy``) are of no file of the project, which takes a dozen file system
+        lookups to show each time."""
+        key = (str(self.folder), str(self.project.root), level, dotted)
+        known = _LOCATED.get(key)
+        if known is None or known[0] != _stamp(known[1]):
+            found = self._locate(level, dotted)
+            # the folders searched, and the found file's own
+            folders = [self.folder, self.project.root, self.project.root / "src"]
+            if found is not None:
+                folders.append(found[0].parent)
+            known = (_stamp(folders), folders, found, found and os.path.realpath(found[0]))
+            if len(_LOCATED) >= 65536:
+                _LOCATED.clear()
+            _LOCATED[key] = known
+        if known[2] is not None and known[3] == self._real:
+            return None  # the module itself (a script importing itself by name)
+        return known[2]
+
+    @functools.cached_property
+    def _real(self) -> str:
+        return os.path.realpath(self.path)
+
+    def _locate(self, level: int, dotted: str) -> tuple[Path, list[str]] | None:
         parts = [p for p in dotted.split(".") if p]
         if level:
             base = self.folder
@@ -158,8 +184,6 @@ class View:
             real = Path(os.path.realpath(found))
         except OSError:
             return False
-        if real == Path(os.path.realpath(self.path)):
-            return False  # the module itself (a script importing itself by name)
         if _OUTSIDE.intersection(real.parts):
             return False
         return _within(real, Path(os.path.realpath(self.project.root)))
@@ -504,6 +528,24 @@ def _digest(path: Path) -> str | None:
 # path -> (hash, bytes) or None, for the lint under way: a file imported by many of the modules
 # it follows is read and hashed once.
 _HASHES: dict = {}
+# folder -> its modification time (None: not a folder), for the lint under way.
+_STAMPS: dict = {}
+# (importing file, root, level, dotted) -> (stamp of the folders searched, those folders, where
+# ``View.locate`` found it)
+_LOCATED: dict = {}
+
+
+def _stamp(folders) -> tuple:
+    out = []
+    for folder in folders:
+        key = str(folder)
+        if key not in _STAMPS:
+            try:
+                _STAMPS[key] = os.stat(key).st_mtime_ns
+            except OSError:
+                _STAMPS[key] = None
+        out.append(_STAMPS[key])
+    return tuple(out)
 # path -> _Parsed: the files parsed by this process, the most recently used last.
 _PARSED: dict[str, _Parsed] = {}
 KEEP = 192  # parsed files kept between lints: a bound, so memory stays flat as the corpus grows
@@ -516,6 +558,7 @@ def _begin(path: str) -> None:
     global _LINTED
     _LINTED = Path(os.path.abspath(path))
     _HASHES.clear()
+    _STAMPS.clear()
     if len(_PARSED) <= KEEP:
         return
     dropped = set()
@@ -667,3 +710,4 @@ def clear() -> None:
     _PARSED.clear()
     _MODULES.clear()
     _HASHES.clear()
+    _LOCATED.clear()
