@@ -240,10 +240,12 @@ _seat = 0
 def _check_chunk(items: list[tuple[int, runner.Target, frozenset[str]]],
                  hashed: bool) -> list[tuple[int, runner.Outcome]]:
     done = []
-    for index, target, codes in items:
-        if _current is not None:
-            _current[_seat] = index
-        done.append((index, runner.check(target, codes, hashed)))
+    with runner.collecting_per_file() as collect:
+        for index, target, codes in items:
+            if _current is not None:
+                _current[_seat] = index
+            done.append((index, runner.check(target, codes, hashed)))
+            collect()
     if _current is not None:
         _current[_seat] = -1
     return done

@@ -11,14 +11,31 @@ import ast
 
 def dotted(expr: ast.AST | None) -> str | None:
     """``a.b.c`` for a chain of names and attributes; None for anything else."""
-    parts: list[str] = []
-    while type(expr) is ast.Attribute:
-        parts.append(expr.attr)
-        expr = expr.value
-    if type(expr) is not ast.Name:
+    kind = type(expr)
+    if kind is ast.Name:
+        return expr.id
+    if kind is not ast.Attribute:
         return None
-    parts.append(expr.id)
-    return ".".join(reversed(parts))
+    # Kept on the node: the walker and the rules ask it of the same chains many times, and
+    # the trees are never changed.
+    state = expr.__dict__
+    found = state.get("_gradlint_dotted", _UNSET)
+    if found is not _UNSET:
+        return found
+    parts: list[str] = []
+    node = expr
+    while type(node) is ast.Attribute:
+        parts.append(node.attr)
+        node = node.value
+    found = None
+    if type(node) is ast.Name:
+        parts.append(node.id)
+        found = ".".join(reversed(parts))
+    state["_gradlint_dotted"] = found
+    return found
+
+
+_UNSET = object()
 
 
 class ImportTable:

@@ -565,6 +565,8 @@ def _begin(path: str) -> None:
     for path in list(_PARSED)[:len(_PARSED) - KEEP // 2]:
         _PARSED.pop(path).forget()
         dropped.add(path)
+    # A module that followed a forgotten file goes too (it holds summaries with that file's
+    # nodes), and those that followed it in turn; their own parses stay.
     changed = True
     while changed:
         changed = False
@@ -573,11 +575,7 @@ def _begin(path: str) -> None:
             if key[0] in dropped or dropped.intersection(used):
                 del _MODULES[key]
                 module.release()
-                if key[0] not in dropped:
-                    dropped.add(key[0])
-                    parsed = _PARSED.pop(key[0], None)
-                    if parsed is not None:
-                        parsed.forget()
+                dropped.add(key[0])
                 changed = True
 
 

@@ -146,21 +146,38 @@ def union(values) -> Value:
         return CONST
     if len(values) == 1:
         return replace(CONST | values[0], plain=values[0].plain)
-    roots = frozenset().union(*(v.roots for v in values))
+    # One pass over the operands (the walker joins hundreds of thousands of them per corpus,
+    # and most of their sets are empty).
+    roots = post = nograd = pulled = rebuilt = carried = EMPTY
+    tensor = live = lost = False
+    const = plain = True
     companions: dict = {}
     for value in values:
-        for cut, joined in value.cuts.items():
+        state = value.__dict__
+        if state["roots"]:
+            roots = roots | state["roots"]
+        if state["post"]:
+            post = post | state["post"]
+        if state["nograd"]:
+            nograd = nograd | state["nograd"]
+        if state["pulled"]:
+            pulled = pulled | state["pulled"]
+        if state["rebuilt"]:
+            rebuilt = rebuilt | state["rebuilt"]
+        if state["carried"]:
+            carried = carried | state["carried"]
+        tensor = tensor or state["tensor"]
+        live = live or state["live"]
+        lost = lost or state["lost"]
+        const = const and state["const"]
+        plain = plain and state["plain"]
+        for cut, joined in state["cuts"].items():
             companions.setdefault(cut, []).append(joined)
     return _value(
-        roots=roots, post=frozenset().union(*(v.post for v in values)),
+        roots=roots, post=post,
         cuts={cut: roots.union(*joined) for cut, joined in companions.items()},
-        nograd=frozenset().union(*(v.nograd for v in values)),
-        pulled=frozenset().union(*(v.pulled for v in values)),
-        rebuilt=frozenset().union(*(v.rebuilt for v in values)),
-        carried=frozenset().union(*(v.carried for v in values)),
-        tensor=any(v.tensor for v in values), computed=True,
-        const=all(v.const for v in values), live=any(v.live for v in values),
-        lost=any(v.lost for v in values), plain=all(v.plain for v in values),
+        nograd=nograd, pulled=pulled, rebuilt=rebuilt, carried=carried,
+        tensor=tensor, computed=True, const=const, live=live, lost=lost, plain=plain,
     )
 
 
