@@ -107,19 +107,16 @@ def _collector_paused():
 
 def _lint(source: str | bytes, text: str, path: str, codes: frozenset[str], locate: Locate | None,
           project=None, dependencies: dict | None = None) -> list[Finding]:
-    # A file of the project is parsed once per process: the tree its importers read is the one
-    # linted, whichever came first (only for bytes read from a file: a notebook's joined cells
-    # or standard input are no file's).
-    shared = project is not None and isinstance(source, bytes)
-    if shared:
+    # A file of the project that another file's lint imported is linted from the tree read
+    # then (only for bytes read from a file: a notebook's joined cells or standard input are
+    # no file's). A linted file's tree is not kept for its importers: most files are never
+    # imported by one linted after them, and the trees kept would double the memory of a run.
+    if project is not None and isinstance(source, bytes):
         from gradlint.analysis import project as projects
 
         tree, unreadable = projects.parsed(path, source), None
         if tree is None:
             tree, unreadable = _read_ast(source)
-            shared = unreadable is None
-        else:
-            shared = False  # known already
     else:
         tree, unreadable = _read_ast(source)
     if unreadable is not None:
@@ -127,8 +124,6 @@ def _lint(source: str | bytes, text: str, path: str, codes: frozenset[str], loca
                              code=unreadable.code, hint=unreadable.hint)] if unreadable.code in codes else []
         return suppression.apply(found, text)
     read = _as_python_reads(source, text)
-    if shared:
-        projects.keep(path, source, tree, read)
     found = _run_checks(tree, read, path, codes, locate, project, dependencies)
     if suppression.UNUSED in codes:  # judged on the findings before any is suppressed
         found += suppression.unused(found, text, path, codes)

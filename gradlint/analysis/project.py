@@ -657,21 +657,6 @@ def parsed(path: str, data: bytes):
     return known.tree
 
 
-def keep(path: str, data: bytes, tree: ast.Module, text: str) -> None:
-    """Keep the linted file's tree (``data`` parsed, read as ``text``) for the files that import
-    it: a file of the project is parsed once per process, whether it is linted or imported first."""
-    from gradlint.analysis.facts import source_lines
-    from gradlint.cache import content_hash
-
-    key = os.path.abspath(path)
-    known = _PARSED.pop(key, None)
-    if known is not None:
-        known.forget()
-        for stale in [k for k, m in _MODULES.items() if m.parsed is known]:
-            del _MODULES[stale]
-    _PARSED[key] = _Parsed(Path(key), content_hash(data), tree, source_lines(text))
-
-
 def origin(node: ast.AST):
     """The module of another file that ``node`` belongs to (it has ``path`` and ``lines``), or
     None for a node of the linted file."""
@@ -680,7 +665,8 @@ def origin(node: ast.AST):
         return None
     # While a file's own functions are being summarized, its nodes are its own, not another
     # file's (as when every summary of a file was computed before any was registered); and the
-    # linted file's tree is the one its importers read (``keep``), so its nodes are its own too.
+    # linted file may be linted from the tree its importers read (``parsed``): its nodes are
+    # its own too.
     return None if entry[1] in _ACTIVE or entry[1].path == _LINTED else entry[1]
 
 
