@@ -127,8 +127,9 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
     iter_nodes(module)  # the module's order first: each later walk of a node of it is a slice
     classes = scan_classes(module, imports)
     if imports.project is not None:  # classes of other files, known by their own definitions
-        for key, info in imports.project.classes().items():
-            classes.setdefault(key, info)
+        from gradlint.analysis.project import ClassTable
+
+        classes = ClassTable(classes, imports.project)
     functions = {  # module-level function -> what it returns has no history
         stmt.name: returns_under_nograd(stmt, imports)
         for stmt in module.body if type(stmt) in FUNCTIONS
@@ -850,7 +851,8 @@ class Walker:
         for name in root.roots:
             key = self.key(name)
             module = self.lookup(name).module
-            cls = key.split(".")[0] if key.startswith(tuple(c + "." for c in self.classes)) else None
+            parts = key.split(".")  # a class of the table heads the key (``Net.self.conv``)
+            cls = parts[0] if any(".".join(parts[:i]) in self.classes for i in range(1, len(parts))) else None
             if key in covers or (cls and f"{cls}.*" in covers) or (
                     module is not None and f"{module.qualname}.*" in covers):
                 found.add(name)

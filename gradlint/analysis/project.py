@@ -109,6 +109,9 @@ class View:
         self.depth = depth
         self.used: dict[str, _Module] = {}  # path -> module this view read
         self.keys: dict[str, tuple[_Module, str]] = {}  # injected class key -> (module, class)
+        self._classes: dict = {}  # class key -> ClassInfo, of the keys asked so far
+        self._asked: set[str] = set()
+        self._by_name: dict | None = None
         self._found: dict[tuple[int, str], tuple | None] = {}
 
     # ---- resolution -----------------------------------------------------------------------
@@ -210,6 +213,9 @@ class View:
         """The summary of calling ``qualname`` (a name of the module, resolved through its
         imports: ``helpers.embed``, ``blocks.Head`` for an instance, ``blocks.Head.encode``)
         where it is a function or class of another file of the project; else None."""
+        parts = qualname.split(".")
+        for i in range(1, len(parts) + 1):  # the classes it may be called through
+            self.class_for(".".join(parts[:i]))
         for key, (module, name) in self.keys.items():
             if qualname == key or qualname.startswith(key + "."):
                 return module.summary(name + qualname[len(key):])
@@ -222,30 +228,52 @@ class View:
         module, attrs = found
         return module.attribute_summary(attrs)
 
-    def classes(self) -> dict:
-        """The classes of other files of the project that the module imports, keyed as the
-        module's walk names them (``blocks.Head``, or ``Head`` for a relative import), for the
-        walker's class table: a model built from one is known to be a module, and its calls
-        are read through its summary. Only classes known to be ``nn.Module``s or to have no
-        base are given (as for a class of the file itself)."""
-        out: dict = {}
-        imports = self.imports
-        bindings = [(name, level, target) for name, (level, target) in imports.sources.items()]
-        bindings += [(module, 0, module) for module in sorted(imports.modules) if "." in module]
-        for name, level, target in bindings:
+    def class_for(self, key: str):
+        """The class of another file of the project that the module imports under ``key``, as
+        the module's walk names it (``blocks.Head``, or ``Head`` for a relative import), else
+        None: a model built from one is known to be a module, and its calls are read through
+        its summary. Only classes known to be ``nn.Module``s or to have no base are given (as
+        for a class of the file itself). Read when first asked (``ClassTable``): a module
+        imports many classes and its walk asks about few, and reading them all parsed every
+        file it imports."""
+        out = self._classes
+        if key in out:
+            return out[key]
+        if key in self._asked:
+            return None
+        self._asked.add(key)
+        if key.startswith("<"):
+            return None  # another file's own class: known once a class of that file was read
+        head = key.rpartition(".")[0]
+        bindings = self._bindings()
+        for _, shown, level, target in sorted([*bindings.get(key, ()), *(bindings.get(head, ()) if head else ())]):
             found = self.load(level, target)
             if found is None:
                 continue
             module, attrs = found
-            shown = imports.names.get(name, name)  # as the module's walk qualifies the name
             if not attrs:  # a module: its classes as attributes
-                for cls in module.own_classes:
-                    self._inject(out, f"{shown}.{cls}", module, cls)
-            elif len(attrs) == 1:
+                if shown == head and key[len(head) + 1:] in module.own_classes:
+                    self._inject(out, key, module, key[len(head) + 1:])
+            elif len(attrs) == 1 and shown == key:
                 resolved = module.class_module(attrs[0])
                 if resolved is not None:
-                    self._inject(out, shown, *resolved)
-        return out
+                    self._inject(out, key, *resolved)
+            if key in out:  # the first import that gives it (a later one is not read)
+                return out[key]
+        return None
+
+    def _bindings(self) -> dict:
+        """Each name the module binds to something it imports, as its walk names it -> (order,
+        name, leading dots, what was imported)."""
+        if self._by_name is None:
+            imports = self.imports
+            bindings = [(name, level, target) for name, (level, target) in imports.sources.items()]
+            bindings += [(module, 0, module) for module in sorted(imports.modules) if "." in module]
+            self._by_name = {}
+            for order, (name, level, target) in enumerate(bindings):
+                shown = imports.names.get(name, name)
+                self._by_name.setdefault(shown, []).append((order, shown, level, target))
+        return self._by_name
 
     def _inject(self, out: dict, key: str, module: "_Module", cls: str) -> None:
         info = module.exported_class(cls)
@@ -268,6 +296,7 @@ class View:
         self.used = {}
         self.keys.clear()
         self._found.clear()
+        self._classes.clear()
 
     def dependencies(self) -> dict[str, str]:
         """Every file of the project this lint read (transitively), with its content hash."""
@@ -275,6 +304,30 @@ class View:
         for module in self.used.values():
             module.dependencies(out)
         return out
+
+
+class ClassTable(dict):
+    """A module's class table for the walker: its own classes, and those of the project's files
+    it imports (``View.class_for``), each read when the walk first asks for it."""
+
+    def __init__(self, own: dict, view: "View | None"):
+        super().__init__(own)
+        self.view = view
+
+    def get(self, key, default=None):
+        if dict.__contains__(self, key):
+            return dict.__getitem__(self, key)
+        found = self.view.class_for(key) if self.view is not None and type(key) is str else None
+        return default if found is None else found
+
+    def __contains__(self, key) -> bool:
+        return self.get(key) is not None
+
+    def __getitem__(self, key):
+        found = self.get(key)
+        if found is None:
+            raise KeyError(key)
+        return found
 
 
 class _Parsed:
@@ -384,10 +437,7 @@ class _Module:
     def classes(self) -> dict:
         """Its class table: its own classes and those of the files it imports."""
         if self._classes is None:
-            self._classes = dict(self.own_classes)
-            if self.view is not None:
-                for key, info in self.view.classes().items():
-                    self._classes.setdefault(key, info)
+            self._classes = ClassTable(self.own_classes, self.view)
         return self._classes
 
     def key_of(self, cls: str) -> str:
