@@ -19,7 +19,7 @@ def _random_value(rng: random.Random) -> V.Value:
 
     flag = lambda: rng.random() < 0.5  # noqa: E731
     return V._value(
-        roots=some(), post=some(), nograd=some(), pulled=some(), rebuilt=some(), carried=some(),
+        trainables=some(), post=some(), nograd=some(), pulled=some(), rebuilt=some(), carried=some(),
         saved=some(), cuts={cut: some() for cut in rng.sample(["c1", "c2", "c3", "c4"], rng.randint(0, 3))},
         tensor=flag(), computed=flag(), const=flag(), live=flag(), lost=flag(), optimizer=flag(),
         alias=rng.choice([None, "h"]),

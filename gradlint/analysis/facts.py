@@ -32,7 +32,7 @@ class Cut:
     node: ast.AST
     kind: str  # ".detach()" or ".data"
     tensor: str  # the operand as written
-    upstream: set = field(default_factory=set)  # trainable roots the operand carried
+    upstream: set = field(default_factory=set)  # the trainables the operand carried
     function: Function | None = None
     loop: ast.AST | None = None  # the innermost loop it is in
     carried: bool = False  # its operand is state carried from the previous iteration
@@ -171,7 +171,7 @@ class ModuleFacts:
     intended_rebuilds: set = field(default_factory=set)
     frozen: set = field(default_factory=set)  # what the module freezes (`X.requires_grad_(False)`)
     parameters: dict = field(default_factory=dict)  # module-level function -> its parameter names
-    # A function parameter taken to be a model (``net@embed``) -> the roots its callers pass.
+    # A function parameter taken to be a model (``net@embed``) -> the trainables its callers pass.
     param_sources: dict = field(default_factory=dict)
     # What call sites hand module-level functions, per parameter (``probs@mask_invalid_``):
     # a tensor that may require grad, and the Saves of tensors an op saved.

@@ -1,7 +1,7 @@
 """Walk each function body once, in source order, and record the facts the checks read.
 
 The walker is a small abstract interpreter over ``ast`` nodes. Each name holds a ``Value``:
-which trainable roots its autograd history reaches (``self.encoder``, a global leaf made with
+which trainables its autograd history reaches (``self.encoder``, a global leaf made with
 ``requires_grad=True``, a module object), which ``.detach()`` cuts, ``no_grad`` regions and
 ``.item()`` pulls it descends from, and which recorded ops saved it for backward. Branches are
 walked separately and joined; loop bodies are walked twice so values carried from one
@@ -303,7 +303,7 @@ class Walker:
                 # `model.eval()`). One only called (`encoder(x)`) may as well be a function
                 # (`loss_fn(pred, y)`): there a name like a model's adds the evidence; alone it
                 # decides nothing. Scoped to the function: another function's `model` is another.
-                self.env[name] = Value(roots=frozenset({f"{name}@{node.name}"}), live=live)
+                self.env[name] = Value(trainables=frozenset({f"{name}@{node.name}"}), live=live)
             else:
                 self.env[name] = LIVE if live else UNKNOWN
         for star in (params.vararg, params.kwarg):
@@ -468,8 +468,8 @@ class Walker:
         seeds = {}
         for name, entry in entries.items():
             # a computed tensor's grad_fn leads back to before this iteration: set aside
-            kept = EMPTY if entry.computed else entry.roots
-            seeds[name] = replace(entry, roots=kept, post=EMPTY if entry.computed else entry.post,
+            kept = EMPTY if entry.computed else entry.trainables
+            seeds[name] = replace(entry, trainables=kept, post=EMPTY if entry.computed else entry.post,
                                   carried=frozenset({marks[name]}), cuts={})
         # (the pass is silent, but a cut still notes whether its operand was carried)
         flags = {node: cut.carried for node, cut in self.facts.cuts.items()}
@@ -487,10 +487,10 @@ class Walker:
             if end is None or not (end.carried & every_mark):
                 continue  # rebuilt, reset or detached: nothing of the previous iteration
             history = end.carried - every_mark
-            if not (end.roots or end.post or history):
+            if not (end.trainables or end.post or history):
                 continue  # no op on a trainable recorded in the iteration
-            holds_object = entry.module is not None or (entry.roots and not entry.computed and not entry.tensor)
-            if holds_object and end.roots <= entry.roots and not end.post and not history:
+            holds_object = entry.module is not None or (entry.trainables and not entry.computed and not entry.tensor)
+            if holds_object and end.trainables <= entry.trainables and not end.post and not history:
                 continue  # the module object itself, moved or cast
             grown.add(name)
         return grown
@@ -517,7 +517,7 @@ class Walker:
             base = base.value
         name = dotted(base)
         if name and (name.startswith("self.") or value.module is not None):
-            return Value(roots=value.roots, carried=value.carried)
+            return Value(trainables=value.trainables, carried=value.carried)
         if value.computed and value.tensor:  # the tensors of a list a model computed
             return replace(value, saved=EMPTY, module=None, optimizer=False, alias=None)
         if value.plain:  # range(n), a list of numbers (pulled out of a tensor, perhaps)
@@ -565,7 +565,7 @@ class Walker:
             leaf = module is None and self.makes_leaf(expr)
             if leaf:
                 self.facts.leaves.add(name)  # made to be trained: requires_grad=True, nn.Parameter
-            return Value(roots=frozenset({name}), module=module, tensor=leaf)
+            return Value(trainables=frozenset({name}), module=module, tensor=leaf)
         value = self.expr(expr)
         if name is not None and type(expr) is ast.Call:
             qual = self.imports.qualname(expr.func)
@@ -764,10 +764,10 @@ class Walker:
         no_grad cuts it already descends from are kept (the first place history was lost)."""
         lost = value.attached or value.live
         cuts = {c: EMPTY for c in value.cuts if getattr(self.facts.cuts.get(c), "kind", None) == "no_grad"}
-        if node is not None and (value.roots or value.post):
+        if node is not None and (value.trainables or value.post):
             self.nograd_cut(node, value)
             cuts[node] = EMPTY
-        return replace(value, roots=EMPTY, post=EMPTY, cuts=cuts, carried=EMPTY,
+        return replace(value, trainables=EMPTY, post=EMPTY, cuts=cuts, carried=EMPTY,
                        nograd=value.nograd | ({self.nograd} if lost else EMPTY),
                        const=True, saved=EMPTY, live=False)
 
@@ -778,7 +778,7 @@ class Walker:
             cut = self.facts.cuts[node] = Cut(node, "no_grad", self.written(node), function=self.function,
                                               loop=self.loops[-1].node if self.loops else None,
                                               region=self.nograd)
-        self.add_upstream(cut, value.roots | value.post)
+        self.add_upstream(cut, value.trainables | value.post)
 
     def add_upstream(self, cut: Cut, names) -> None:
         """The trainables ``names`` (as this walker names them) starve behind ``cut``."""
@@ -846,9 +846,9 @@ class Walker:
         """The trainables of ``root``'s graph that the stepped optimizer updates; without knowing
         what it updates, those of a graph kept with retain_graph=True."""
         if covers is None:
-            return root.roots if self.retained else EMPTY
+            return root.trainables if self.retained else EMPTY
         found = set()
-        for name in root.roots:
+        for name in root.trainables:
             key = self.key(name)
             module = self.lookup(name).module
             parts = key.split(".")  # a class of the table heads the key (``Net.self.conv``)
@@ -908,9 +908,9 @@ class Walker:
                 return UNKNOWN  # a plain class's attributes: settings, data, not parameters
             if module is not None and not module.parameters:
                 return Value(module=module)
-            return Value(roots=frozenset({name}), module=module)
+            return Value(trainables=frozenset({name}), module=module)
         if head == "self" and name.count(".") == 1:
-            return Value(roots=frozenset({name}))
+            return Value(trainables=frozenset({name}))
         if name in self.globals:
             return replace(self.globals[name], saved=EMPTY)
         if "." in name:
@@ -966,7 +966,7 @@ class Walker:
             values = [self.expr(node.left)] + [self.expr(c) for c in node.comparators]
             out = union(values)
             # A comparison is not differentiable: the result has no history, but had some to lose.
-            return replace(out, roots=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True,
+            return replace(out, trainables=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True,
                            live=False, lost=out.lost or out.attached or out.live)
         if kind is ast.Subscript:
             base = self.expr(node.value)
@@ -1070,8 +1070,8 @@ class Walker:
             return True
         if name == "self":
             return self.cls is not None and self.cls.is_module
-        return name is not None and bool(value.roots) and not value.computed and not value.tensor \
-            and name.split(".")[0] in ("self",) + tuple(value.roots)
+        return name is not None and bool(value.trainables) and not value.computed and not value.tensor \
+            and name.split(".")[0] in ("self",) + tuple(value.trainables)
 
     def from_plain_library(self, expr) -> bool:
         """``expr`` names something of a library that makes no tensor (``np.mean``, ``sympy.S``),
@@ -1085,16 +1085,16 @@ class Walker:
 
     def cut(self, node, operand_expr, kind: str) -> Value:
         operand = self.expr(operand_expr)
-        input_name = dotted(operand_expr) if operand.live and not (operand.roots or operand.post) else None
+        input_name = dotted(operand_expr) if operand.live and not (operand.trainables or operand.post) else None
         if input_name is not None and self.nograd is None and "." not in input_name:
             # `pred = pred.data` in a loss's forward: what computed `pred` is the caller's model.
-            operand = replace(operand, roots=frozenset({f"{input_name}@input"}), computed=True)
-        if self.nograd is None and (operand.roots or operand.post) and operand.computed:
+            operand = replace(operand, trainables=frozenset({f"{input_name}@input"}), computed=True)
+        if self.nograd is None and (operand.trainables or operand.post) and operand.computed:
             cut = self.facts.cuts.get(node)
             if cut is None:
                 cut = self.facts.cuts[node] = Cut(node, kind, self.written(operand_expr), function=self.function,
                                                   loop=self.loops[-1].node if self.loops else None)
-            self.add_upstream(cut, operand.roots | operand.post)
+            self.add_upstream(cut, operand.trainables | operand.post)
             cut.carried |= bool(operand.carried)
             cuts = {**operand.cuts, node: EMPTY}
         else:
@@ -1173,11 +1173,11 @@ class Walker:
                 return self.no_history_call(node, args)
             callee = self.lookup(head)
             if head in ("self.forward", "self.__call__"):
-                callee = Value(roots=frozenset({"self"}))  # the module itself
-            if not callee.roots and callee.module is None and head not in self.env \
+                callee = Value(trainables=frozenset({"self"}))  # the module itself
+            if not callee.trainables and callee.module is None and head not in self.env \
                     and self.cls is not None and head in self.cls.attrs:
-                callee = Value(roots=frozenset({head}))  # self.model(x) in a trainer class
-            if callee.roots or callee.module is not None:
+                callee = Value(trainables=frozenset({head}))  # self.model(x) in a trainer class
+            if callee.trainables or callee.module is not None:
                 return self.apply_module(node, callee, self.arg_values(node), positional)
         if head is not None and head.count(".") == 1 and not head.startswith("self."):
             # `policy.pi(h)` on an instance of this file's class: the submodule it was built with.
@@ -1185,7 +1185,7 @@ class Walker:
             cls = self.classes.get(owner.qualname) if owner is not None else None
             module = cls.attrs.get("self." + head.split(".")[1]) if cls is not None else None
             if module is not None:
-                callee = Value(roots=self.lookup(head.split(".")[0]).roots, module=module)
+                callee = Value(trainables=self.lookup(head.split(".")[0]).trainables, module=module)
                 return self.apply_module(node, callee, self.arg_values(node), positional)
         if head is not None and self.imports.project is not None and head not in self.functions \
                 and head.split(".")[0] in self.imports.sources and head.split(".")[0] not in self.env \
@@ -1228,7 +1228,7 @@ class Walker:
             retain = literal_true(keywords.get("retain_graph"))
             create = literal_true(keywords.get("create_graph"))
             self.backward(node, root_expr, root, retain, create, accumulates=qual != "torch.autograd.grad")
-            return replace(union(values), roots=EMPTY, post=EMPTY, cuts={}, tensor=True, const=not create)
+            return replace(union(values), trainables=EMPTY, post=EMPTY, cuts={}, tensor=True, const=not create)
         if qual in REBUILDERS:
             values = self.arg_values(node)
             source = self.expr(positional[0]) if positional else CONST
@@ -1373,8 +1373,8 @@ class Walker:
         owner_is_model = receiver.module is not None or not name or not name.startswith("self.") or (
             self.cls is not None and self.cls.is_module)
         is_root_object = name is not None and owner_is_model and (receiver.module is not None or (
-            receiver.roots and not receiver.computed and not receiver.tensor
-            and name.split(".")[0] in ("self",) + tuple(receiver.roots)))
+            receiver.trainables and not receiver.computed and not receiver.tensor
+            and name.split(".")[0] in ("self",) + tuple(receiver.trainables)))
         if is_root_object and meth not in CAST_METHODS and meth not in MODULE_ITERATORS \
                 and meth not in CONTAINER_METHODS:
             return self.apply_module(node, receiver, values, positional, method=True)
@@ -1430,7 +1430,7 @@ class Walker:
         for i, name in enumerate(names):
             if i == 0 and self.cls is not None:
                 continue  # the receiver: `self.x` is looked up as the class's member
-            self.env[name] = Value(roots=frozenset({f"%{i}"}), live=True)
+            self.env[name] = Value(trainables=frozenset({f"%{i}"}), live=True)
         for star in (params.vararg, params.kwarg):
             if star is not None:
                 self.env[star.arg] = UNKNOWN
@@ -1458,7 +1458,7 @@ class Walker:
             key = f"{self.cls.name}.{func.attr}"
             summary = self.facts.callee(key)
             if summary is not None and summary.node is not getattr(self.function, "node", None):
-                return key, Value(roots=summary.roots)
+                return key, Value(trainables=summary.trainables)
         return None, None
 
     def apply_summary(self, node: ast.Call, summary, receiver: Value | None, values: list[Value],
@@ -1491,8 +1491,8 @@ class Walker:
         if summary.method:
             given[0] = receiver if receiver is not None else UNKNOWN
         passing = [given[k] for k in sorted(summary.passes) if k in given]
-        own = (receiver.roots if summary.method and receiver is not None and 0 in summary.passes else EMPTY) \
-            | (summary.roots if not summary.method else frozenset(r for r in summary.roots if not r.startswith("self")))
+        own = (receiver.trainables if summary.method and receiver is not None and 0 in summary.passes else EMPTY) \
+            | (summary.trainables if not summary.method else frozenset(r for r in summary.trainables if not r.startswith("self")))
         base = union(passing) if passing else CONST
         every = union(values) if values else CONST
         cuts = dict(base.cuts)
@@ -1503,7 +1503,7 @@ class Walker:
                 # (a method's receiver: its members inside the callee, `inside`, stand for it)
                 source = given.get(k) if not (summary.method and k == 0) else None
                 if source is not None:
-                    upstream |= source.roots | source.post
+                    upstream |= source.trainables | source.post
             # (``x@input``: the callee's guess at what computed its input; here the caller's
             # arguments say what did)
             own_upstream = {r for r in (template.upstream if template else ()) if not r.startswith("%")
@@ -1544,10 +1544,10 @@ class Walker:
                 cut.upstream |= own_upstream
             cuts[cut_node] = EMPTY
             self.facts.call_sites.setdefault(cut_node, node)  # (a cut in another file is reported here)
-        roots = base.roots | own
+        roots = base.trainables | own
         if cuts:
             cuts = {c: companions | roots for c, companions in cuts.items()}
-        out = replace(base, roots=roots, cuts=cuts, pulled=every.pulled, rebuilt=every.rebuilt,
+        out = replace(base, trainables=roots, cuts=cuts, pulled=every.pulled, rebuilt=every.rebuilt,
                       carried=base.carried, tensor=summary.tensor or base.tensor, computed=True,
                       const=base.const and not own, saved=EMPTY, module=None, optimizer=False,
                       alias=None, nograd=base.nograd | ({node} if summary.nograd else EMPTY))
@@ -1581,14 +1581,14 @@ class Walker:
     def no_history_call(self, node: ast.Call, args: Value) -> Value:
         """The result of a call that runs under no_grad (a decorated function, a module whose
         ``__call__`` disables recording): a tensor without history."""
-        return replace(args, roots=EMPTY, post=EMPTY, cuts={}, carried=EMPTY,
+        return replace(args, trainables=EMPTY, post=EMPTY, cuts={}, carried=EMPTY,
                        nograd=args.nograd | {node}, tensor=True, computed=True, const=True, saved=EMPTY, live=False)
 
     def name_call(self, node: ast.Call, name: str, positional, keywords) -> Value:
         if name in self.classes and self.lookup(name) is DEFINITION:  # `Loss(2.0)`: what its __init__ is given
             self.note_forward_arguments(f"{name}.__init__", node, positional)
         if name == "self" and self.cls is not None and self.cls.may_be_module:
-            return self.apply_module(node, Value(roots=frozenset({"self"})), self.arg_values(node), positional)
+            return self.apply_module(node, Value(trainables=frozenset({"self"})), self.arg_values(node), positional)
         values = self.arg_values(node)
         if name in self.functions and self.env.get(name, DEFINITION) is DEFINITION:
             # What this call site hands the module-level function `name`, keyed `param@name`.
@@ -1604,9 +1604,9 @@ class Walker:
                     # `mask_invalid_(probs, m)` hands the helper a tensor an op saved: an edit
                     # of that parameter in the helper breaks the caller's backward.
                     self.facts.saved_arguments.setdefault(f"{param}@{name}", set()).update(value.saved)
-                if param is not None and value.roots:
+                if param is not None and value.trainables:
                     # `embed(encoder, x)`: inside embed(), the model `net@embed` is `encoder`.
-                    self.facts.param_sources.setdefault(f"{param}@{name}", set()).update(value.roots)
+                    self.facts.param_sources.setdefault(f"{param}@{name}", set()).update(value.trainables)
                 instance = self.instance_of(arg.value if type(arg) is ast.keyword else arg, value)
                 if param is not None:
                     self.facts.param_instances.setdefault(f"{param}@{name}", set()).add(instance)
@@ -1623,9 +1623,9 @@ class Walker:
             return CONST
         if name in PASSTHROUGH_BUILTINS:
             return replace(args, computed=args.computed)
-        if name in self.env and (self.env[name].module is not None or self.env[name].roots):
+        if name in self.env and (self.env[name].module is not None or self.env[name].trainables):
             return self.apply_module(node, self.env[name], values, positional)
-        if name not in self.env and name in self.globals and (self.globals[name].module is not None or self.globals[name].roots):
+        if name not in self.env and name in self.globals and (self.globals[name].module is not None or self.globals[name].trainables):
             return self.apply_module(node, self.lookup(name), values, positional)
         bound = self.env.get(name, DEFINITION)
         if bound is NOGRAD_DEFINITION or (self.functions.get(name) and bound is DEFINITION):
@@ -1659,11 +1659,11 @@ class Walker:
             result = self.apply_summary(node, self.facts.callee(qualname), receiver, values, qualname)
             if result is not None:
                 return result
-        names = callee.roots
+        names = callee.trainables
         if args.cuts:
             out = replace(args, post=args.post | names)
         else:
-            out = replace(args, roots=args.roots | names)
+            out = replace(args, trainables=args.trainables | names)
         out = replace(out, carried=args.carried | callee.carried, tensor=True, computed=True, const=False,
                       saved=EMPTY, module=None, optimizer=False)
         if module is None or method or self.nograd is not None:
@@ -1715,7 +1715,7 @@ def _plain_of(value: Value) -> Value:
 def _without_history(value: Value) -> Value:
     """The result of an op autograd does not differentiate (integer or bool outputs): it has no
     history, and a cut above it loses nothing, but it had history to lose (``lost``)."""
-    return replace(value, roots=EMPTY, post=EMPTY, cuts={}, carried=EMPTY, computed=True, const=True,
+    return replace(value, trainables=EMPTY, post=EMPTY, cuts={}, carried=EMPTY, computed=True, const=True,
                    live=False, saved=EMPTY, lost=value.lost or value.attached or value.live, tensor=True)
 
 

@@ -32,7 +32,7 @@ class Summary:
     method: bool = False  # params[0] is the receiver (bound at the call, not passed)
     # The trainables the result carries that are no parameter: a global model, and for a method
     # the receiver's own members (``self.head``), named as the body names them.
-    roots: frozenset = EMPTY
+    trainables: frozenset = EMPTY
     # Parameters whose autograd history reaches the result attached (not through a cut).
     passes: frozenset = EMPTY
     # Cut nodes inside it that the result descends from (``.detach()``, ``.data``, an expression
@@ -282,7 +282,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
     number = False
     tensor = False
     if value is not None:
-        for root in value.roots | value.post:
+        for root in value.trainables | value.post:
             k = param_index(root, method)
             if k is not None:
                 passes.add(k)
@@ -306,7 +306,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
             continue
         # Any op under the caller's no_grad drops history: a root computed in here (even from
         # what it is given) has none then; a parameter handed straight to backward() keeps its own.
-        own = {r for r in site.value.roots | site.value.post if param_index(r, False) is None}
+        own = {r for r in site.value.trainables | site.value.post if param_index(r, False) is None}
         if own or site.value.computed:
             backward = site.node
             break
@@ -316,7 +316,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
             edits.add(params.index(edit.name))
     return Summary(
         node=node, params=tuple(params), positional=positional, method=method,
-        passes=frozenset(passes), roots=frozenset(own_roots), cuts=cuts,
+        passes=frozenset(passes), trainables=frozenset(own_roots), cuts=cuts,
         cut_facts=cut_facts, nograd=nograd, saved_output=saved, saved_parts=_saved_parts(returns),
         backprops=backward is not None,
         backward=backward, edits=frozenset(edits), returns_number=number, tensor=tensor,

@@ -428,7 +428,7 @@ class Uses:
         name = fn.name
         if name in ("forward", "__call__") or self.program.loss_hook(fn):
             return True
-        if any(ret.function.node is fn and ret.value.roots & self.leaves for ret in self.returns):
+        if any(ret.function.node is fn and ret.value.trainables & self.leaves for ret in self.returns):
             # Its result carries history from leaves this file makes to require grad: that is
             # what will be differentiated, here or by the file that imports it (a loss function).
             return True

@@ -1,7 +1,7 @@
 """The abstract value of an expression: what a name holds, in autograd's terms.
 
 The flow walker (``flow.py``) computes one ``Value`` per expression and per name binding.
-Sets hold what is true on some path. A cut keeps, per cut, the roots that accompany it on the
+Sets hold what is true on some path. A cut keeps, per cut, the trainables that accompany it on the
 paths where it is present, so a branch that detaches and one that does not are told apart when
 they join, and a stop-gradient beside an attached operand is told from a cut of the only path.
 """
@@ -42,9 +42,9 @@ class ModuleInfo:
 
 @dataclass(frozen=True)
 class Value:
-    roots: frozenset = EMPTY  # may: trainable roots whose history it carries, not through a cut
+    trainables: frozenset = EMPTY  # may: the trainables whose history it carries, not through a cut
     post: frozenset = EMPTY  # may: trainables applied to it downstream of a cut
-    # may: the .detach()/.data nodes it descends from, each with the roots that join it on the
+    # may: the .detach()/.data nodes it descends from, each with the trainables that join it on the
     # paths where that cut is present (an attached operand beside a stop-gradient)
     cuts: dict = field(default_factory=dict)
     nograd: frozenset = EMPTY  # may: no_grad/inference_mode regions it was computed in
@@ -68,14 +68,14 @@ class Value:
     @property
     def attached(self) -> bool:
         """Whether it may carry autograd history from a known trainable."""
-        return bool(self.roots or self.post or self.carried)
+        return bool(self.trainables or self.post or self.carried)
 
     def __or__(self, other: "Value") -> "Value":
         """Both operands of one operation, on the same path."""
-        both = self.roots | other.roots
+        both = self.trainables | other.trainables
         cuts = {c: _companions(self, other, c) | both for c in self.cuts.keys() | other.cuts.keys()}
         return _value(
-            roots=both, post=self.post | other.post,
+            trainables=both, post=self.post | other.post,
             cuts=cuts, nograd=self.nograd | other.nograd,
             pulled=self.pulled | other.pulled, rebuilt=self.rebuilt | other.rebuilt,
             carried=self.carried | other.carried, tensor=self.tensor or other.tensor,
@@ -91,7 +91,7 @@ class Value:
             return other
         cuts = {c: _companions(self, other, c) for c in self.cuts.keys() | other.cuts.keys()}
         return _value(
-            roots=self.roots | other.roots, post=self.post | other.post,
+            trainables=self.trainables | other.trainables, post=self.post | other.post,
             cuts=cuts, nograd=self.nograd | other.nograd,
             pulled=self.pulled | other.pulled, rebuilt=self.rebuilt | other.rebuilt,
             carried=self.carried | other.carried, saved=self.saved | other.saved,
@@ -139,7 +139,7 @@ def _companions(a: Value, b: Value, cut) -> frozenset:
 def union(values) -> Value:
     """``CONST | v1 | v2 | ...`` (the operands of one operation), in one pass: folding ``|``
     copies every cut met so far at each step, so a list of thousands of ``.detach()`` calls took
-    time quadratic in them. Each cut ends with its own companions and every operand's roots, as
+    time quadratic in them. Each cut ends with its own companions and every operand's trainables, as
     the fold gives it."""
     values = list(values)
     if not values:
@@ -148,14 +148,14 @@ def union(values) -> Value:
         return replace(CONST | values[0], plain=values[0].plain)
     # One pass over the operands (the walker joins hundreds of thousands of them per corpus,
     # and most of their sets are empty).
-    roots = post = nograd = pulled = rebuilt = carried = EMPTY
+    trainables = post = nograd = pulled = rebuilt = carried = EMPTY
     tensor = live = lost = False
     const = plain = True
     companions: dict = {}
     for value in values:
         state = value.__dict__
-        if state["roots"]:
-            roots = roots | state["roots"]
+        if state["trainables"]:
+            trainables = trainables | state["trainables"]
         if state["post"]:
             post = post | state["post"]
         if state["nograd"]:
@@ -174,8 +174,8 @@ def union(values) -> Value:
         for cut, joined in state["cuts"].items():
             companions.setdefault(cut, []).append(joined)
     return _value(
-        roots=roots, post=post,
-        cuts={cut: roots.union(*joined) for cut, joined in companions.items()},
+        trainables=trainables, post=post,
+        cuts={cut: trainables.union(*joined) for cut, joined in companions.items()},
         nograd=nograd, pulled=pulled, rebuilt=rebuilt, carried=carried,
         tensor=tensor, computed=True, const=const, live=live, lost=lost, plain=plain,
     )

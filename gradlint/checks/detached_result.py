@@ -43,7 +43,7 @@ def check(facts):
                  if ret.parts else [ret.value])
         for value in parts:
             # A detached by-product of what a sibling output trains (`return loss, logits.detach()`).
-            siblings = frozenset().union(*(other.roots for _, other in ret.parts if other is not value))
+            siblings = frozenset().union(*(other.trainables for _, other in ret.parts if other is not value))
             for cut in _broken(value, facts, elsewhere, program):
                 if cut.kind == "no_grad":
                     continue  # evaluation returns no_grad results by design: only a loss speaks
@@ -84,11 +84,11 @@ def _report_return(cut, fn, reported, program):
 
 def _sinks(facts) -> dict:
     """Where a value leaves the code to be trained through: backward roots, and tensors
-    returned from functions. Sink node -> the trainables attached there (``Value.roots``)."""
-    sinks = {backward.node: backward.value.roots for backward in facts.backwards}
+    returned from functions. Sink node -> the trainables attached there (``Value.trainables``)."""
+    sinks = {backward.node: backward.value.trainables for backward in facts.backwards}
     for ret in facts.returns:
         if ret.function.name != "<module>" and ret.value.tensor:
-            sinks[ret.node] = ret.value.roots
+            sinks[ret.node] = ret.value.trainables
     return sinks
 
 
@@ -138,8 +138,8 @@ def _inside_one_model(cut, value, facts) -> bool:
     not a GAN's discriminator step, which lives in training code. A file with optimizers says
     what they train, and ``_optimized`` decides there."""
     fn = cut.function
-    if fn is None or fn.class_name is None or facts.optimized or facts.optimizers_open or value.roots:
-        return False  # (value.roots: something trainable stays attached beside it: an auxiliary head)
+    if fn is None or fn.class_name is None or facts.optimized or facts.optimizers_open or value.trainables:
+        return False  # (value.trainables: something trainable stays attached beside it: an auxiliary head)
     names = cut.upstream | value.post
     return all(n == "self" or n.startswith("self.") for n in names)
 
