@@ -598,7 +598,7 @@ class Walker:
                     if module is not None and module.qualname in self.classes:
                         keys.add(f"{module.qualname}.{'self.' + rest if rest else '*'}")
                         if getattr(self.classes[module.qualname], "foreign", False):
-                            # another file's class (project.View.classes): the keys its own
+                            # another file's class (project.View.class_for): the keys its own
                             # walk gave its members are not this module's
                             self.facts.optimizers_open = True
                     elif head != "self" and (module is None or rest):
