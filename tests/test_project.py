@@ -95,6 +95,18 @@ def test_from_import_of_a_sibling_module(tmp_path):
     assert "helpers.py, line 6" in found[0][1]
 
 
+def test_a_module_created_after_a_lint_is_followed_by_the_next_lint(tmp_path):
+    # An editor's server lints again after the user creates the module an import names, in a
+    # folder without __init__.py: where imports lead is remembered, but not past a change.
+    (tmp_path / "pyproject.toml").write_text("")
+    write(tmp_path, {"main.py": _main("from pkg.later import embed"), "pkg/other.py": ""})
+    assert gl001(tmp_path / "main.py") == []
+    write(tmp_path, {"pkg/later.py": HELPER})
+    assert [line for line, _ in gl001(tmp_path / "main.py")] == [CALL_LINE]
+    (tmp_path / "pkg" / "later.py").unlink()
+    assert gl001(tmp_path / "main.py") == []
+
+
 def test_import_of_a_module_and_an_attribute_call(tmp_path):
     (tmp_path / "pyproject.toml").write_text("")
     write(tmp_path, {"helpers.py": HELPER,

@@ -125,25 +125,36 @@ class View:
         """The file of the project that ``dotted`` (imported with ``level`` leading dots) names,
         and the attribute path left inside it: ``helpers.embed`` -> (helpers.py, ["embed"]).
 
-        Remembered per process while the folders it was looked up in are unchanged (their
-        modification times): the files of a folder import the same modules, and most imports
-        (``torch``, ``numpy``) are of no file of the project, which takes a dozen file system
-        lookups to show each time."""
+        Remembered per process while every folder it may be found in keeps its modification
+        time (a file created or removed there changes it): the files of a folder import the
+        same modules, and most imports (``torch``, ``numpy``) are of no file of the project,
+        which takes a dozen file system lookups to show each time."""
         key = (str(self.folder), str(self.project.root), level, dotted)
         known = _LOCATED.get(key)
         if known is None or known[0] != _stamp(known[1]):
             found = self._locate(level, dotted)
-            # the folders searched, and the found file's own
-            folders = [self.folder, self.project.root, self.project.root / "src"]
-            if found is not None:
-                folders.append(found[0].parent)
-            known = (_stamp(folders), folders, found, found and os.path.realpath(found[0]))
+            known = (_stamp(folders := self._searched(level, dotted)), folders, found,
+                     found and os.path.realpath(found[0]))
             if len(_LOCATED) >= 65536:
                 _LOCATED.clear()
             _LOCATED[key] = known
         if known[2] is not None and known[3] == self._real:
             return None  # the module itself (a script importing itself by name)
         return known[2]
+
+    def _searched(self, level: int, dotted: str) -> list[Path]:
+        """The folders whose entries decide where ``dotted`` leads: each base searched, and
+        the folders along the dotted path under it (``pkg`` for ``pkg.later``)."""
+        parts = [p for p in dotted.split(".") if p]
+        if level:
+            base = self.folder
+            for _ in range(level - 1):
+                base = base.parent
+            bases = [base]
+        else:
+            root = self.project.root
+            bases = [self.folder, root, root / "src"]
+        return [base.joinpath(*parts[:i]) for base in bases for i in range(len(parts))] or bases
 
     @functools.cached_property
     def _real(self) -> str:
