@@ -121,7 +121,9 @@ class Cache:
     def _key(name: str, codes: frozenset[str], path: str | None = None) -> tuple[str, str]:
         """The entry's key and the file's absolute path (``path``, when known already)."""
         path = path or os.path.abspath(name)
-        return hashlib.blake2b(f"{path}\0{','.join(sorted(codes))}".encode(), digest_size=16).hexdigest(), path
+        # (a file name that is not UTF-8 holds surrogates: its bytes as the file system has them)
+        key = f"{path}\0{','.join(sorted(codes))}".encode("utf-8", "surrogateescape")
+        return hashlib.blake2b(key, digest_size=16).hexdigest(), path
 
     def get(self, name: str, codes: frozenset[str], digest: str, root: str | None = None) -> list[Finding] | None:
         """The cached findings of the file ``name`` whose bytes hash to ``digest`` (see

@@ -229,3 +229,18 @@ def test_a_file_that_grew_since_its_size_was_taken_is_read_to_its_end(tmp_path):
         finally:
             os.close(handle)
     assert files.read_regular(path, limit=7) == b"x = 1\nx"
+
+
+@pytest.mark.parametrize("extra", [[], ["--no-cache"], ["--output-format", "sarif"]])
+def test_a_file_name_that_is_not_utf8_is_linted_and_cached(tmp_path, monkeypatch, capsys, extra):
+    monkeypatch.chdir(tmp_path)
+    name = os.fsdecode(b"bad\xff.py")
+    Path(name).write_text(BAD)
+    Path("good.py").write_text("x = 1\n")
+    for _ in range(2):  # cold, then warm from the cache
+        code = cli.main(["check", "--cache-dir", "c", *extra, "."] if "--no-cache" not in extra
+                        else ["check", *extra, "."])
+        out, err = capsys.readouterr()
+        assert code == 1, err
+        assert "internal error" not in err and "Traceback" not in err
+        assert "GL00" in out

@@ -155,7 +155,8 @@ def _artifact(name: str) -> dict:
     if PurePath(relative).is_absolute():  # outside the current folder: no base to be relative to
         return {"uri": Path(relative).as_uri()}
     # A URI reference: percent-encoded, so a space, '%', '#' or ':' in a file name stays a path.
-    return {"uri": quote(relative, safe="/"), "uriBaseId": SRCROOT}
+    # (a name that is not UTF-8: its bytes, as the file system has them)
+    return {"uri": quote(relative.encode("utf-8", "surrogateescape"), safe="/"), "uriBaseId": SRCROOT}
 
 
 def _section(doc: str, title: str) -> str | None:
