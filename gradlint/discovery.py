@@ -409,12 +409,28 @@ def _scan(top: str, onerror: Callable[[OSError], None]):
     whose listing fails told to ``onerror`` and skipped), with a fourth item: the names the
     listing itself shows to be regular files and not symlinks, which need no stat to be sure of
     (``_may_be_a_file``); os.walk keeps that from its caller and costs a stat per file."""
+    # A stack, not recursion: a tree nested a thousand folders deep is walked, not a
+    # RecursionError (os.walk became iterative in Python 3.12 for the same reason).
+    stack = [top]
+    while stack:
+        top = stack.pop()
+        listed = _list(top, onerror)
+        if listed is None:
+            continue
+        dirs, nondirs, plain, links = listed
+        yield top, dirs, nondirs, plain
+        stack.extend(os.path.join(top, name) for name in reversed(dirs) if name not in links)
+
+
+def _list(top: str, onerror: Callable[[OSError], None]):
+    """(folders, other names, plain files, symlinked folders) of ``top``; None where its listing
+    fails (told to ``onerror``)."""
     dirs, nondirs, plain, links = [], [], set(), set()
     try:
         entries = os.scandir(top)
     except OSError as error:
         onerror(error)
-        return
+        return None
     with entries:
         while True:
             try:
@@ -424,7 +440,7 @@ def _scan(top: str, onerror: Callable[[OSError], None]):
                     break
             except OSError as error:
                 onerror(error)
-                return
+                return None
             try:
                 is_dir = entry.is_dir()
             except OSError:
@@ -440,10 +456,7 @@ def _scan(top: str, onerror: Callable[[OSError], None]):
                         plain.add(entry.name)
             except OSError:  # as os.path.islink, a link that cannot be looked at is entered
                 pass
-    yield top, dirs, nondirs, plain
-    for name in dirs:
-        if name not in links:
-            yield from _scan(os.path.join(top, name), onerror)
+    return dirs, nondirs, plain, links
 
 
 def _may_be_a_file(path: str | Path) -> bool:

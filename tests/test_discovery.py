@@ -255,3 +255,14 @@ def test_a_plain_name_line_gets_the_regex_pathspec_would_make(line):
     (pattern,) = GitIgnoreSpec.from_lines([line]).patterns
     assert pattern.include is True
     assert _name_regex(line) == pattern.regex.pattern.replace(_DIR_GROUP, "(?:/)")
+
+
+def test_a_folder_nested_a_thousand_deep_is_walked(tmp_path):
+    # made one level at a time: os.makedirs itself recurses once per level
+    folder = str(tmp_path)
+    for _ in range(1000):
+        folder = os.path.join(folder, "d")
+        os.mkdir(folder)
+    Path(folder, "x.py").write_text("x = 1\n")
+    (tmp_path / "top.py").write_text("y = 2\n")
+    assert sorted(p.name for p in discover([tmp_path], root=tmp_path)) == ["top.py", "x.py"]
