@@ -258,11 +258,17 @@ def test_a_plain_name_line_gets_the_regex_pathspec_would_make(line):
 
 
 def test_a_folder_nested_a_thousand_deep_is_walked(tmp_path):
-    # made one level at a time: os.makedirs itself recurses once per level
-    folder = str(tmp_path)
+    # Made and removed one level at a time: os.makedirs and shutil.rmtree (pytest's clean-up of
+    # old temporary folders) recurse once per level.
+    folders = [str(tmp_path)]
     for _ in range(1000):
-        folder = os.path.join(folder, "d")
-        os.mkdir(folder)
-    Path(folder, "x.py").write_text("x = 1\n")
+        folders.append(os.path.join(folders[-1], "d"))
+        os.mkdir(folders[-1])
+    Path(folders[-1], "x.py").write_text("x = 1\n")
     (tmp_path / "top.py").write_text("y = 2\n")
-    assert sorted(p.name for p in discover([tmp_path], root=tmp_path)) == ["top.py", "x.py"]
+    try:
+        assert sorted(p.name for p in discover([tmp_path], root=tmp_path)) == ["top.py", "x.py"]
+    finally:
+        os.remove(os.path.join(folders[-1], "x.py"))
+        for folder in reversed(folders[1:]):
+            os.rmdir(folder)
