@@ -147,14 +147,18 @@ class View:
         the folders along the dotted path under it (``pkg`` for ``pkg.later``)."""
         parts = [p for p in dotted.split(".") if p]
         if level:
-            base = self.folder
-            for _ in range(level - 1):
-                base = base.parent
-            bases = [base]
+            bases = [self._package(level)]
         else:
             root = self.project.root
             bases = [self.folder, root, root / "src"]
         return [base.joinpath(*parts[:i]) for base in bases for i in range(len(parts))] or bases
+
+    def _package(self, level: int) -> Path:
+        """The folder an import with ``level`` leading dots starts from."""
+        base = self.folder
+        for _ in range(level - 1):
+            base = base.parent
+        return base
 
     @functools.cached_property
     def _real(self) -> str:
@@ -163,9 +167,7 @@ class View:
     def _locate(self, level: int, dotted: str) -> tuple[Path, list[str]] | None:
         parts = [p for p in dotted.split(".") if p]
         if level:
-            base = self.folder
-            for _ in range(level - 1):
-                base = base.parent
+            base = self._package(level)
             if not _within(base, self.project.root):
                 return None
             bases = [base]
@@ -353,8 +355,8 @@ class _Parsed:
         self._exported: dict | None = None
         self.registered: list[int] = []
 
-    # Computed when another file first imports this one: a linted file is kept here too (its
-    # parse is shared), and most linted files are never imported.
+    # Computed when another file first imports this one (a file parsed for an import may be
+    # linted later from this parse, without them).
     @functools.cached_property
     def imports(self):
         from gradlint.analysis.imports import collect_imports
