@@ -188,7 +188,58 @@ def _summaries(module: ast.Module, lines: list[str], imports, classes: dict, fun
             return None
         return top.env
 
-    return Table(module, lines, imports, classes, functions, prepare)
+    return Table(module, lines, imports, classes, functions, _Globals(module, imports, prepare))
+
+
+class _Globals:
+    """The globals a summary walk sees: what the silent walk of the module's top level binds.
+    That walk costs as much as the top level (a script's whole training loop), and most summary
+    walks look up no name it binds other than a function or class defined at the top level, whose
+    value is known without it: the walk runs when a summary first asks for any other name the
+    top level's statements mention (the only names its environment can hold)."""
+
+    __slots__ = ("mentioned", "defined", "prepare", "env")
+
+    def __init__(self, module: ast.Module, imports, prepare):
+        self.prepare, self.env = prepare, None
+        self.defined: dict[str, Value] = {}
+        self.mentioned: set[str] = set()
+        for stmt in module.body:
+            kind = type(stmt)
+            if kind in FUNCTIONS or kind is ast.ClassDef:
+                nograd = kind in FUNCTIONS and returns_under_nograd(stmt, imports)
+                if stmt.name in self.defined:
+                    self.mentioned.add(stmt.name)
+                self.defined[stmt.name] = NOGRAD_DEFINITION if nograd else DEFINITION
+            elif kind in COMPOUND or kind in SMALL:
+                for node in ast.walk(stmt):
+                    if type(node) is ast.Name:
+                        self.mentioned.add(node.id)
+                    elif type(node) in FUNCTIONS or type(node) is ast.ClassDef:
+                        self.mentioned.add(node.name)
+
+    def _walked(self) -> dict:
+        if self.env is None:
+            from gradlint.analysis.summaries import _deep
+
+            self.env = _deep(self.prepare)
+            if self.env is None:
+                self.env = False
+        if self.env is False:
+            raise RecursionError("the module's top level is too deep to walk")
+        return self.env
+
+    def __contains__(self, name: str) -> bool:
+        head = name.partition(".")[0]
+        if head in self.mentioned:
+            return name in self._walked()
+        return name in self.defined
+
+    def __getitem__(self, name: str) -> Value:
+        head = name.partition(".")[0]
+        if head in self.mentioned:
+            return self._walked()[name]
+        return self.defined[name]
 
 
 def _close_coverage(facts: ModuleFacts, classes: dict) -> None:

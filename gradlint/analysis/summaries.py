@@ -129,11 +129,11 @@ class Table:
     one defined later (or of itself) stays unknown, and an answer never depends on which was
     asked first."""
 
-    def __init__(self, module: ast.Module, lines, imports, classes, functions, prepare):
+    def __init__(self, module: ast.Module, lines, imports, classes, functions, globals_env):
         self.module, self.lines, self.imports = module, lines, imports
         self.classes, self.functions = classes, functions
-        self._prepare = prepare  # () -> the globals a silent walk of the top level binds, or None
-        self._globals = self._failed = None
+        # what a silent walk of the top level binds (``flow._Globals``: walked when first needed)
+        self.globals = globals_env
         # slot: (node, class info, [(key, conditional)]) in the order summarize meets them; a
         # conditional key (a forward's ``Class``) is bound only where no earlier slot bound it.
         self.slots: list = []
@@ -184,11 +184,6 @@ class Table:
         if index in self.done:
             return self.done[index]
         self.done[index] = None  # (a recursive ask finds nothing, as in source order)
-        if self._globals is None and not self._failed:
-            self._globals = _deep(self._prepare)
-            self._failed = self._globals is None
-        if self._failed:
-            return None
         node, cls, _ = self.slots[index]
         summary = _deep(lambda: _one(self, node, cls, index))
         self.done[index] = summary
@@ -249,7 +244,7 @@ def _one(table: Table, node, cls, index: int):
     nograd = decorated_nograd(node, imports) or bool(
         cls is not None and cls.nograd_call and node.name in ("forward", "__call__"))
     function = Function(node, node.name, cls.name if cls else None, nograd=nograd)
-    walker = flow.Walker(scratch, table.classes, table.functions, table._globals, function, cls=cls)
+    walker = flow.Walker(scratch, table.classes, table.functions, table.globals, function, cls=cls)
     try:
         params, positional = walker.summary_body(node)
     except RecursionError:

@@ -25,12 +25,16 @@ def check(facts):
     from gradlint.analysis.uses import Program, Uses
 
     reported = set()
+    if not any(cut.upstream for cut in facts.cuts.values()):
+        return  # nothing starves a trainable: the use analysis below is the costly part
     sinks = _sinks(facts)
     uses = None
     program = Program(facts)
     for ret in facts.returns:
         fn = ret.function
         if fn.name == "<module>" or fn.nograd or fn.trains_locally:
+            continue
+        if not _may_break(ret, facts):
             continue
         uses = uses or Uses(facts, program)
         # What is itself differentiated (a training step's or a loss function's result) is
@@ -162,6 +166,16 @@ def _resolve(names, facts, depth: int = 0) -> set:
         else:
             out.add(name)
     return out
+
+
+def _may_break(ret, facts) -> bool:
+    """Whether some part of a return descends from a cut of trainables (what ``_broken`` reads)."""
+    for value in [value for _, value in ret.parts] if ret.parts else [ret.value]:
+        for node in value.cuts:
+            cut = facts.cuts.get(node)
+            if cut is not None and cut.upstream:
+                return True
+    return False
 
 
 def _broken(value, facts, attached_elsewhere, program):
