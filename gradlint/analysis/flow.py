@@ -464,6 +464,15 @@ class Walker:
         self.loops.pop()
         end_env = self.env
         carried_env = _join_envs(before, end_env, self.outside)
+        if not record:
+            # A silent walk (an enclosing loop's first pass or its carried-state pass, or the
+            # top level walked for the globals) wants what names hold after the loop, not its
+            # findings: one iteration joined with none is that, and walking the iteration twice
+            # more at each depth of nesting made a nest of k loops cost 3^k iterations.
+            self.record = record
+            self.env = carried_env
+            self.block(stmt.orelse)
+            return
         # State the body cuts somewhere (`h = h.detach()`, every k steps or not) is truncated
         # on purpose: it is not carried with its whole history.
         truncated = carried & detached_in(stmt)
