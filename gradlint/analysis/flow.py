@@ -188,7 +188,7 @@ def _summaries(module: ast.Module, lines: list[str], imports, classes: dict, fun
             return None
         return top.env
 
-    return Table(module, lines, imports, classes, functions, _Globals(module, imports, prepare))
+    return Table(module, lines, imports, classes, functions, _Globals(module, functions, prepare))
 
 
 class _Globals:
@@ -200,14 +200,14 @@ class _Globals:
 
     __slots__ = ("mentioned", "defined", "prepare", "env")
 
-    def __init__(self, module: ast.Module, imports, prepare):
+    def __init__(self, module: ast.Module, functions: dict, prepare):
         self.prepare, self.env = prepare, None
         self.defined: dict[str, Value] = {}
         self.mentioned: set[str] = set()
         for stmt in module.body:
             kind = type(stmt)
             if kind in FUNCTIONS or kind is ast.ClassDef:
-                nograd = kind in FUNCTIONS and returns_under_nograd(stmt, imports)
+                nograd = kind in FUNCTIONS and functions.get(stmt.name, False)
                 if stmt.name in self.defined:
                     self.mentioned.add(stmt.name)
                 self.defined[stmt.name] = NOGRAD_DEFINITION if nograd else DEFINITION

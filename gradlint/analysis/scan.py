@@ -365,6 +365,12 @@ def _identifiers(node: ast.AST) -> list[str]:
 def returns_under_nograd(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportTable) -> bool:
     """Every ``return`` of the function is inside a ``with torch.no_grad():`` block (or the
     function is decorated): what it returns has no history."""
+    from gradlint.analysis.tree import once
+
+    return once("nograd-returns", node, _returns_under_nograd, imports)
+
+
+def _returns_under_nograd(node, imports: ImportTable) -> bool:
     if decorated_nograd(node, imports):
         return True
     if not any(type(child) in _WITHS for child in iter_nodes(node, into_functions=False)):
@@ -458,6 +464,12 @@ _NOT_ENTERED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Match)
 
 def assigned_and_carried(loop) -> tuple[set[str], set[str]]:
     """Names a loop body binds, and those it reads before binding them in the same iteration."""
+    from gradlint.analysis.tree import once
+
+    return once("carried", loop, _assigned_and_carried)
+
+
+def _assigned_and_carried(loop) -> tuple[set[str], set[str]]:
     carried: set[str] = set()
 
     def reads(node) -> set[str]:
@@ -552,6 +564,12 @@ def detached_in(loop) -> set[str]:
     A cut counts for a target only when what it cuts reads that target (``h = h.detach()``,
     ``h = repackage_hidden(h)``, ``state = {k: v.detach() for k, v in state.items()}``):
     ``h = cell(x.detach(), h)`` cuts the input, and ``h`` keeps its history."""
+    from gradlint.analysis.tree import once
+
+    return once("detached", loop, _detached_in)
+
+
+def _detached_in(loop) -> set[str]:
     found: set[str] = set()
     for stmt in loop.body:
         for node in iter_nodes(stmt, into_functions=False):
@@ -610,17 +628,9 @@ def intended_leaves(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Module, i
     it computes with: a leaf made there on purpose (WGAN-GP interpolates, adversarial inputs).
     Asked by each walk of the function (its summary, the file's walk, a silent walk): read once
     per lint (the set is shared, not to be changed)."""
-    from gradlint.analysis import tree
+    from gradlint.analysis.tree import once
 
-    memo = tree._memo
-    if memo is not None:
-        hit = memo.get(("leaves", id(node)))
-        if hit is not None and hit[0] is node and hit[1] is imports:
-            return hit[2]
-    found = _intended_leaves(node, imports)
-    if memo is not None:
-        memo[("leaves", id(node))] = (node, imports, found)
-    return found
+    return once("leaves", node, _intended_leaves, imports)
 
 
 def _intended_leaves(node, imports: ImportTable) -> set[str]:
@@ -643,29 +653,38 @@ def _intended_leaves(node, imports: ImportTable) -> set[str]:
             if name:
                 found.add(name)
 
-    logged: set[int] = set()  # nodes inside print()/logging calls: a .grad read there is a look
+    calls, asserts, grads = [], [], []
     for node_ in iter_nodes(node, into_functions=False):
-        if type(node_) is not ast.Call:
-            continue
+        kind = type(node_)
+        if kind is ast.Call:
+            calls.append(node_)
+        elif kind is ast.Attribute and node_.attr == "grad":
+            grads.append(node_)
+        elif kind is ast.Assert:
+            asserts.append(node_)
+    logged: set[int] = set()  # nodes inside print()/logging calls: a .grad read there is a look
+    for node_ in calls:
         func = node_.func
         if (type(func) is ast.Name and func.id == "print") or (
                 type(func) is ast.Attribute and func.attr in _LOGGING):
-            logged.update(id(n) for arg in [*node_.args, *node_.keywords] for n in iter_nodes(arg))
-        elif (imports.qualname(func) or "").startswith("torch.optim.") or (
-                type(func) is ast.Attribute and func.attr == "add_param_group"):
+            if grads:
+                logged.update(id(n) for arg in [*node_.args, *node_.keywords] for n in iter_nodes(arg))
+            continue
+        qual = imports.qualname(func) or ""
+        if qual.startswith("torch.optim.") or (type(func) is ast.Attribute and func.attr == "add_param_group"):
             for value in _argument_values(node_):  # a tensor handed to an optimizer is the thing being solved for
                 names_in(value)
-        elif imports.qualname(func) == "torch.autograd.grad":
+        elif qual == "torch.autograd.grad":
             # `*a` and `**k` have no keyword: they count among the positionals, as written
             positional = [a.value if type(a) is ast.Starred else a for a in node_.args] + [
                 k.value for k in node_.keywords if k.arg is None]
             keywords = {k.arg: k.value for k in node_.keywords if k.arg is not None}
             names_in(keywords.get("inputs", positional[1] if len(positional) > 1 else None))
-    for check in iter_nodes(node, into_functions=False):
-        if type(check) is ast.Assert:  # `assert x.grad is not None` only looks
+    if grads:
+        for check in asserts:  # `assert x.grad is not None` only looks
             logged.update(id(n) for n in iter_nodes(check))
-    for attr in iter_nodes(node, into_functions=False):
-        if type(attr) is ast.Attribute and attr.attr == "grad" and id(attr) not in logged:
+    for attr in grads:
+        if id(attr) not in logged:
             name = dotted(attr.value)
             if name:
                 found.add(name)

@@ -107,6 +107,22 @@ def memoized():
         _memo = outer
 
 
+def once(kind: str, node: ast.AST, compute, *given):
+    """``compute(node, *given)``, read once per node for the block ``memoized()`` holds: each walk
+    of a function (the file's, its summary's, a loop's passes) asks the same scans of it. The
+    answer is kept for the same ``given`` objects only, and must not be changed by its reader."""
+    memo = _memo
+    if memo is None:
+        return compute(node, *given)
+    key = (kind, id(node))
+    hit = memo.get(key)
+    if hit is not None and hit[0] is node and all(a is b for a, b in zip(hit[1], given)):
+        return hit[2]
+    found = compute(node, *given)
+    memo[key] = (node, given, found)
+    return found
+
+
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
