@@ -25,12 +25,12 @@ from gradlint.analysis.imports import collect_imports
 from gradlint.analysis.imports import dotted as _dotted
 from gradlint.analysis.project import origin
 from gradlint.analysis.scan import (
-    ENABLE_GRAD, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
+    ENABLE_GRAD, GRAD_MODE_NAMES, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, literal_false,
     literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
     trains_locally,
 )
-from gradlint.analysis.tree import iter_nodes
+from gradlint.analysis.tree import iter_nodes, once
 from gradlint.analysis.values import ModuleInfo
 from gradlint.analysis.values import CONST, EMPTY, LIVE, NOTHING_YET, PLAIN, UNKNOWN, Save, Value, replace, union
 
@@ -138,8 +138,13 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
         stmt.name: [p.arg for p in [*stmt.args.posonlyargs, *stmt.args.args]]
         for stmt in module.body if type(stmt) in FUNCTIONS
     }
-    nograd_only = nograd_only_callees(module, imports, set(functions))
-    facts.frozen = frozen_owners(module)
+    text = "".join(lines)
+    # A scan of every node for what only some words spell is skipped where the text has none of
+    # them (in ASCII text: elsewhere an identifier may be spelled in characters Python folds).
+    spells = text.__contains__ if text.isascii() else lambda word: True
+    nograd_only = nograd_only_callees(module, imports, set(functions)) \
+        if any(spells(word) for word in GRAD_MODE_NAMES) else set()
+    facts.frozen = frozen_owners(module) if spells("requires_grad") else set()
     facts.summaries = _summaries(module, lines, imports, classes, functions)
     top = Function(module, "<module>")
     walker = Walker(facts, classes, functions, globals_env={}, function=top)
@@ -709,18 +714,7 @@ class Walker:
     def used_as_modules(self) -> set[str]:
         """The names and attributes the module calls (``encoder(x)``) or uses as an
         ``nn.Module`` only is used (``MODULE_USES``), computed once per module."""
-        found = getattr(self.facts, "_used_as_modules", None)
-        if found is None:
-            found = set()
-            for node in iter_nodes(self.facts.module):
-                if type(node) is ast.Call:
-                    func = node.func
-                    if type(func) is ast.Attribute and func.attr in MODULE_USES:
-                        found.add(dotted(func.value))
-                    elif type(func) in (ast.Name, ast.Attribute):
-                        found.add(dotted(func))
-            self.facts._used_as_modules = found
-        return found
+        return once("used-as-modules", self.facts.module, _used_as_modules)
 
     def bind(self, target, value: Value, node) -> None:
         if self.loops and value.cuts:
@@ -1739,6 +1733,18 @@ class Walker:
         if module.saves_output:
             out = replace(out, saved=frozenset({save}))
         return out
+
+
+def _used_as_modules(module: ast.Module) -> set[str]:
+    found = set()
+    for node in iter_nodes(module):
+        if type(node) is ast.Call:
+            func = node.func
+            if type(func) is ast.Attribute and func.attr in MODULE_USES:
+                found.add(dotted(func.value))
+            elif type(func) in (ast.Name, ast.Attribute):
+                found.add(dotted(func))
+    return found
 
 
 def module_info_of_class(qualname: str, classes: dict) -> ModuleInfo:

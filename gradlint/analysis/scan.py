@@ -318,7 +318,7 @@ def _opens_nograd(item: ast.expr, imports: ImportTable) -> bool:
 
 
 # The last names of NOGRAD and SET_GRAD_ENABLED: a module naming none of them has no no_grad region.
-_GRAD_MODE_NAMES = frozenset({"no_grad", "inference_mode", "set_grad_enabled"})
+GRAD_MODE_NAMES = frozenset({"no_grad", "inference_mode", "set_grad_enabled"})
 
 
 def mentions_grad_mode(module: ast.Module) -> bool:
@@ -326,9 +326,9 @@ def mentions_grad_mode(module: ast.Module) -> bool:
     import, a decorator, a ``with``): without one, nothing in it runs under no_grad."""
     for node in iter_nodes(module):
         if type(node) is ast.Name:
-            if node.id in _GRAD_MODE_NAMES:
+            if node.id in GRAD_MODE_NAMES:
                 return True
-        elif not _GRAD_MODE_NAMES.isdisjoint(_identifiers(node)):
+        elif not GRAD_MODE_NAMES.isdisjoint(_identifiers(node)):
             return True
     return False
 
