@@ -18,7 +18,7 @@ from gradlint import PYGLS_HINT, TORCH_HINT, __version__, config as config_file,
 from gradlint.discovery import discover, passed_by
 from gradlint.finding import STATUSES, Finding
 from gradlint.parallel import ignore_interrupts
-from gradlint.report import FORMATS
+from gradlint.report import FORMATS, from_here
 from gradlint.rule import BY_CODE, RULES, Rule, select_codes
 
 if TYPE_CHECKING:
@@ -208,8 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="lint standard input under this name (per-file-ignores match it; "
                        "other paths are then ignored)")
     check.add_argument("--force-exclude", action="store_true",
-                       help="apply exclude, extend-exclude and .gitignore to files named on the "
-                       "command line and to --stdin-filename too (for pre-commit and editors)")
+                       help="apply exclude, extend-exclude and .gitignore to files and folders named "
+                       "on the command line and to --stdin-filename too (for pre-commit and editors)")
     check.add_argument("--config", metavar="PATH",
                        help="the pyproject.toml to read [tool.gradlint] from "
                        "(default: the nearest one that has it)")
@@ -344,6 +344,7 @@ def _check(args: argparse.Namespace) -> int:
                               f"{_plural(hidden['error'], 'finding')} (verdict: error); run without "
                               "--dynamic-only to see why")
 
+    result.findings = from_here(result.findings)
     output_format = args.output_format or ("full" if sys.stdout.isatty() else "concise")
     if not args.statistics or output_format in MACHINE_FORMATS:
         FORMATS[output_format](result.findings, sys.stdout, result.sources, errors)

@@ -4,11 +4,13 @@
 Skipped, as ruff does: folders that are never user code (VCS metadata, caches, virtualenvs, build
 output: ``DEFAULT_EXCLUDE``, which a config's ``exclude`` replaces and ``extend-exclude`` adds to),
 any folder holding a ``pyvenv.cfg`` (a virtualenv under any name), and whatever the ``.gitignore``
-files from the repository's top down to the file ignore. A file named on the command line is
-linted regardless: the user asked for it by name, unless ``force_exclude`` is set (ruff's
-``--force-exclude``, for pre-commit, which names every file). In a searched folder only regular
-files count: a dangling symlink named ``*.py`` (an editor's lock file, ``.#train.py``) or a pipe
-is passed by.
+files from the repository's top down to the file ignore, as git reads them: a pattern names
+the file or folder it matches, never what lies under a folder (git does not enter an ignored
+folder, so nothing in it can be re-included). A file or folder named on the command line is
+linted regardless, with all it holds: the user asked for it by name, unless ``force_exclude`` is
+set (ruff's ``--force-exclude``, for pre-commit, which names every file). In a searched folder
+only regular files count: a dangling symlink named ``*.py`` (an editor's lock file,
+``.#train.py``) or a pipe is passed by.
 """
 from __future__ import annotations
 
@@ -49,20 +51,25 @@ def discover(
 
     ``exclude`` and ``extend_exclude`` are gitignore-style patterns relative to ``root`` (the
     config file's folder; default the current directory); ``exclude=None`` means
-    ``DEFAULT_EXCLUDE``. Paths come back as spelled from the arguments (``src`` → ``src/a.py``).
+    ``DEFAULT_EXCLUDE``. Paths come back as spelled from the arguments (``src`` → ``src/a.py``),
+    normalized (``a/../b`` → ``b``, ``./a/`` → ``a``) unless a symlink makes the short spelling
+    another file (``link/../x.py``). A file with several names (a symlink to it, or the same file
+    named twice) comes back once, by its own name rather than a link's when both are found.
 
     A path that cannot be looked at (missing, a symlink loop) or a folder that cannot be listed
     is skipped and told to ``on_error`` as one line, path first: ``nope.py: no such file or
     directory``, ``data: cannot list: Permission denied``. Without ``on_error`` its OSError is
     raised instead.
 
-    With ``force_exclude``, a file named in ``paths`` is dropped too when a search would pass it
-    by (``passed_by``).
+    With ``force_exclude``, a file or folder named in ``paths`` is dropped too when a search would
+    pass it by (``passed_by``).
     """
     root = Path(os.path.abspath(root if root is not None else os.curdir))
     patterns = list(DEFAULT_EXCLUDE if exclude is None else exclude) + list(extend_exclude)
     walker = _Walker(root, patterns, on_error)
-    found: dict[str, Path] = {}  # where the file is → path as the user spelled it; dedupes `. a.py`
+    # Where the file really is → (path as the user spelled it, whether that is a symlink's name):
+    # dedupes `. a.py`, and a symlink beside its target.
+    found: dict[str, tuple[Path, bool]] = {}
     real: dict[str, str] = {}  # folder → its real path
     cwd = os.getcwd()
     for arg in paths:
@@ -74,18 +81,39 @@ def discover(
         except OSError as err:
             walker.fail(f"{arg}: {_lowercase_first(_reason(err))}", err)
             continue
-        if not is_dir and force_exclude and passed_by(path, exclude, extend_exclude, root):
+        path = _normal(path)
+        if force_exclude and passed_by(path, exclude, extend_exclude, root, is_dir=is_dir):
             continue
-        for folder, files in walker.walk(path, cwd) if is_dir else [(_real_folder(path, real, cwd), [path])]:
-            for file in files:
-                found.setdefault(os.path.join(folder, file.name), file)
-    return sorted(found.values(), key=lambda p: p.as_posix())
+        for where, file, linked in walker.walk(path, cwd) if is_dir else [_named(path, real, cwd)]:
+            if where not in found or (found[where][1] and not linked):
+                found[where] = (file, linked)
+    return sorted((file for file, _ in found.values()), key=lambda p: p.as_posix())
+
+
+def _normal(path: Path) -> Path:
+    """``path`` (which exists) without ``..``, as ruff prints paths (``../pkg/a.py`` run in pkg
+    is ``a.py``), when that names the same file: after a symlinked folder, ``link/..`` is the
+    link's target's parent, and the spelling the user gave is kept. Path itself already drops
+    ``.`` and doubled or trailing slashes."""
+    if ".." not in path.parts:
+        return path
+    short = Path(os.path.normpath(path) if path.is_absolute() else os.path.relpath(os.path.abspath(path)))
+    return short if os.path.realpath(short) == os.path.realpath(path) else path
+
+
+def _named(file: Path, real: dict[str, str], cwd: str) -> tuple[str, Path, bool]:
+    """A file named on the command line as ``_Walker.walk`` gives a file: where it really is,
+    the path, and whether that is a symlink's name."""
+    absolute = os.path.join(cwd, file)
+    if os.path.islink(absolute):
+        return os.path.realpath(absolute), file, True
+    return os.path.join(_real_folder(file, real, cwd), file.name), file, False
 
 
 def _real_folder(file: Path, real: dict[str, str], cwd: str) -> str:
     """The file's folder as the system resolves it (``real`` remembers folders): with the file's
     name, where the file is. `link/../x.py` is the `x.py` beside the link's target, not the one
-    here; a symlinked file keeps its own name."""
+    here."""
     folder = os.path.dirname(os.path.join(cwd, file))
     if folder not in real:
         real[folder] = os.path.realpath(folder)
@@ -97,9 +125,10 @@ def passed_by(
     exclude: Iterable[str] | None = None,
     extend_exclude: Iterable[str] = (),
     root: str | Path | None = None,
+    is_dir: bool = False,
 ) -> bool:
-    """Whether a search of ``root`` would pass the file ``path`` by: the file, or a folder
-    between ``root`` and it, is excluded, gitignored or a virtualenv.
+    """Whether a search of ``root`` would pass the file ``path`` (the folder, with ``is_dir``)
+    by: it, or a folder between ``root`` and it, is excluded, gitignored or a virtualenv.
 
     For the editor, which opens one file at a time where ``discover`` would lint any file named
     by hand. Patterns and ``root`` are as for ``discover``; a file outside ``root`` is judged
@@ -107,14 +136,24 @@ def passed_by(
     """
     root = Path(os.path.abspath(root if root is not None else os.curdir))
     absolute = Path(os.path.abspath(path))
-    top = root if absolute.is_relative_to(root) else absolute.parent
+    if is_dir and root.is_relative_to(absolute):
+        return False  # the searched folder, or one above it, is never skipped
     patterns = list(DEFAULT_EXCLUDE if exclude is None else exclude) + list(extend_exclude)
     walker = _Walker(root, patterns, on_error=None)
-    walker._base = top
-    # The searched folder itself is never skipped, as in ``discover``: only what lies below it.
-    folders = _ancestors(absolute.parent, top)[:-1]
-    return any(walker._skipped(folder, is_dir=True) for folder in folders) or walker._skipped(
-        absolute, is_dir=False)
+    if absolute.is_relative_to(root):
+        # The searched folder itself is never skipped, as in ``discover``: only what lies below it.
+        folders = _ancestors(absolute.parent, root)[:-1]
+        if any(walker._skipped(folder, is_dir=True) for folder in folders):
+            return True
+    else:
+        walker._base = absolute.parent
+        # No search of the root reaches it. The folders it lies in are still judged by their
+        # names, as an unanchored pattern reads a path (``site-packages``: a library's file an
+        # editor opened from a traceback), since a pattern only names a path itself.
+        folders = _ancestors(absolute.parent, Path(absolute.anchor))[:-1]
+        if any(walker.exclude(_normalize(os.fspath(folder)) + "/") for folder in folders):
+            return True
+    return walker._skipped(absolute, is_dir=is_dir)
 
 
 class _Folder(NamedTuple):
@@ -151,9 +190,9 @@ class _Walker:
         # (pre-commit, an editor) never needs it.
         return _lines_matcher(self.patterns)
 
-    def walk(self, top: Path, cwd: str) -> list[tuple[str, list[Path]]]:
-        """The files to lint under the folder ``top``, in order, by folder, with the folder's
-        real path (``_real_folder``; ``cwd`` is the current folder)."""
+    def walk(self, top: Path, cwd: str) -> list[tuple[str, Path, bool]]:
+        """The files to lint under the folder ``top``, in order, each with where it really is
+        (``cwd`` is the current folder) and whether its path is a symlink's name."""
         absolute = Path(os.path.abspath(top))
         # Outside a git repository, .gitignore files count from the root down, or from the walked
         # folder down when it lies outside the root.
@@ -187,7 +226,12 @@ class _Walker:
             ]
             if kept:
                 parent = Path(dirpath)
-                files.append((real_folder, [parent / name for name in kept]))
+                for name in kept:
+                    # Only a name the listing did not show as a plain file may be a symlink: a
+                    # link to a file of the tree is that file, met twice.
+                    linked = name not in plain and os.path.islink(os.path.join(dirpath, name))
+                    where = os.path.realpath(os.path.join(folder, name)) if linked else os.path.join(real_folder, name)
+                    files.append((where, parent / name, linked))
         return files
 
     def fail(self, message: str, err: OSError) -> None:
@@ -215,7 +259,8 @@ class _Walker:
         if self.exclude(relative):
             return True
         # The deepest .gitignore with a pattern for the path decides, as in git: a nested file can
-        # re-include (``!name``) what a parent ignores.
+        # re-include (``!name``) what a parent ignores, but only an entry of a folder the walk
+        # entered; a pattern never answers for what lies under a folder (``_entry_regex``).
         for match, prefix in here.gitignores:
             include = match(prefix + tail)
             if include is not None:
@@ -271,8 +316,9 @@ class _Walker:
         return self._gitignores[folder]
 
 
-# What a GitIgnoreSpec's ``check_file(path).include`` says of a path: True if a pattern ignores
-# it, False if one re-includes it (``!name``), None if none names it.
+# What the patterns say of a path (``a/b.py``, or ``a/b/`` for a folder): True if a pattern
+# ignores it, False if one re-includes it (``!name``), None if none names it. As git reads them,
+# not as a GitIgnoreSpec's ``check_file`` does: only the entry itself is matched (``_entry_regex``).
 Match = Callable[[str], "bool | None"]
 _DIR_GROUP = "(?P<ps_d>/)"  # how pathspec marks a match by a folder's pattern (``build/``)
 # A line that is a name, possibly with ``*`` and a trailing ``/`` (every DEFAULT_EXCLUDE line,
@@ -299,33 +345,56 @@ def _name_regex(line: str) -> str:
 
     name = line.rstrip("/")
     body = "".join("[^/]*" if char == "*" else re.escape(char) for char in name)
-    return f"^(?:.+/)?{body}" + ("(?:/)" if line.endswith("/") else "(?:(?:/)|$)")
+    return f"^(?:.+/)?{body}" + ("(?:/$)" if line.endswith("/") else "(?:(?:/$)|$)")
+
+
+def _entry_regex(text: str) -> str:
+    """pathspec's regex ``text`` for a pattern, made to match only the path it is asked about.
+
+    pathspec answers for a whole path at once, so ``old/`` matches ``old/a.py`` too: a folder's
+    pattern stands for everything under it. Git never asks: it does not enter an ignored folder,
+    and a pattern that names a folder (``!old/`` in a deeper .gitignore) says nothing of the
+    files in it, which their own patterns decide (``*.py`` above still ignores ``old/a.py``).
+    The walk does the same, skipping a folder once, so here the folder mark must end the path;
+    and ``a/**`` (``^a/``) names what is in ``a``, not ``a/`` itself.
+    """
+    text = text.replace(_DIR_GROUP, "(?P<ps_d>/$)")
+    return text + "." if text.endswith("/") else text
 
 
 def _matcher(spec: GitIgnoreSpec) -> Match:
-    """``spec.check_file(path).include``, as one regular expression when no pattern re-includes:
-    then the answer is True as soon as any pattern matches, whichever, and pathspec's loop over
-    the patterns, a search and a few Python calls each (18 of them for ``DEFAULT_EXCLUDE``), is
-    most of the time of a walk. Any pattern this cannot fold (a ``!``, a bracket expression,
-    a form of pathspec's it does not know) is still searched on its own."""
+    """The ``Match`` of ``spec``: the last pattern that matches the path decides, as in git,
+    and as one regular expression when no pattern re-includes: then the answer is True as soon as
+    any pattern matches, whichever, and a loop over the patterns, a search and a few Python calls
+    each (18 of them for ``DEFAULT_EXCLUDE``), is most of the time of a walk. Any pattern this
+    cannot fold (a bracket expression, a form of pathspec's it does not know) is still searched
+    on its own."""
     import re
-
-    def check(path: str) -> bool | None:
-        return spec.check_file(path).include
 
     patterns = [p for p in spec.patterns if p.include is not None]
     regexes = [getattr(p, "regex", None) for p in patterns]
-    if any(p.include is not True for p in patterns) or not all(
-            isinstance(r, re.Pattern) and isinstance(r.pattern, str) for r in regexes):
+    if not all(isinstance(r, re.Pattern) and isinstance(r.pattern, str) for r in regexes):
+        return lambda path: spec.check_file(path).include  # a pattern type of pathspec's unknown here
+    entries = [(p.include, re.compile(_entry_regex(r.pattern), r.flags)) for p, r in zip(patterns, regexes)]
+    entries.reverse()
+
+    def check(path: str) -> bool | None:
+        path = _normalize(path)
+        for include, regex in entries:
+            if regex.search(path) is not None:
+                return include
+        return None
+
+    if any(p.include is not True for p in patterns):
         return check
     folded, alone = [], []
-    for regex in regexes:
+    for regex, (_, entry) in zip(reversed(regexes), entries):
         # The folder group only tells pathspec which pattern won, which matters only when one
         # re-includes; in a bracket expression the same text would be characters, not a group.
-        text = regex.pattern.replace(_DIR_GROUP, "(?:/)")
+        text = entry.pattern.replace("(?P<ps_d>/$)", "(?:/$)")
         # ``[^/]`` is pathspec's own ``*``.
         if "(?P" in text or "[" in regex.pattern.replace("[^/]", "") or regex.flags != re.UNICODE:
-            alone.append(regex)
+            alone.append(entry)
         else:
             folded.append(text)
     try:

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 from gradlint import __version__
 from gradlint.engine import lint_source
+from gradlint.report import from_here
 
 
 class Plugin:
@@ -34,5 +35,5 @@ class Plugin:
         self.filename = filename
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
-        for finding in lint_source("".join(self.lines), self.filename):
+        for finding in from_here(lint_source("".join(self.lines), self.filename)):
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)

@@ -135,7 +135,9 @@ def test_what_is_not_a_regular_file_is_passed_by_in_a_folder(tmp_path):
     (tmp_path / "link.py").symlink_to(tmp_path / "real" / "target.py")  # a real file: kept
     os.mkfifo(tmp_path / "pipe.py")  # reading it would wait forever
     errors = []
-    assert found(tmp_path, on_error=errors.append) == ["link.py", "real/target.py", "train.py"]
+    # The link's target is found too: one file, linted once, by its own name.
+    assert found(tmp_path, on_error=errors.append) == ["real/target.py", "train.py"]
+    assert found(tmp_path, on_error=errors.append, exclude=["real/"]) == ["link.py", "train.py"]
     assert errors == []
 
 
@@ -231,10 +233,25 @@ def test_a_gitignore_line_pathspec_rejects_is_skipped_as_git_skips_it(tmp_path, 
 def test_the_folded_matcher_answers_as_pathspec_does(lines):
     spec = _spec(lines)
     match = _matcher(spec)
+    # A re-inclusion that names no path here makes the matcher try pattern by pattern.
+    one_by_one = _matcher(_spec([*lines, "!/never/a/path/here"]))
     for path in ["a.py", "build/", "build", "src/build/x.py", "top.py", "src/top.py", "a/b", "a/c/d/b/",
                  "m.pyc", "docs/x.md", "docs/sub/x.md", "xzy", "#literal", "sp ace", "keep.py",
-                 "x.egg-info/", "pkg/.venv/", "./build/", "/abs/build", ".", "./", ""]:
-        assert match(path) == spec.check_file(path).include, path
+                 "x.egg-info/", "pkg/.venv/", "./build/", "/abs/build", ".", "./", "", "build/x.py"]:
+        assert match(path) == one_by_one(path), path
+        if "/" not in path.strip("./"):  # an entry of the top folder: no folder above it to match
+            assert match(path) == spec.check_file(path).include, path
+
+
+def test_a_folder_pattern_names_the_folder_not_what_is_under_it():
+    # The walk skips an excluded folder once; what is under it is never asked about, except
+    # under a folder named on the command line, which is linted with all it holds.
+    for lines in (["build/"], ["build/", "!keep.py"]):
+        match = _matcher(_spec(lines))
+        assert match("build/") is True and match("src/build/") is True
+        assert match("build/x.py") is None and match("src/build/x.py") is None
+    match = _matcher(_spec(["a/**"]))
+    assert match("a/") is None and match("a/x.py") is True and match("a/b/") is True
 
 
 @pytest.mark.parametrize("line", [
@@ -247,14 +264,14 @@ def test_a_plain_name_line_gets_the_regex_pathspec_would_make(line):
 
     from pathspec import GitIgnoreSpec
 
-    from gradlint.discovery import _DIR_GROUP, _NAME_LINE, _name_regex
+    from gradlint.discovery import _NAME_LINE, _entry_regex, _name_regex
 
     if not re.fullmatch(_NAME_LINE, line, re.ASCII):
         assert line in ("**", "a**", "*", "*/", "é", "a b", "#x", "!x", "a/b", "/a", "x\\", "[ab]", "a?", "*/x")
         return
     (pattern,) = GitIgnoreSpec.from_lines([line]).patterns
     assert pattern.include is True
-    assert _name_regex(line) == pattern.regex.pattern.replace(_DIR_GROUP, "(?:/)")
+    assert _name_regex(line) == _entry_regex(pattern.regex.pattern).replace("(?P<ps_d>/$)", "(?:/$)")
 
 
 def test_a_folder_nested_a_thousand_deep_is_walked(tmp_path):

@@ -739,12 +739,12 @@ _LINTED: Path | None = None  # the file being linted
 
 
 def display(path: Path, linted: str, root: Path | None) -> str:
-    """How a message names another file: relative to the linted file's folder when it is under
-    it, else to the project root."""
+    """How a message names another file: relative to the linted file's folder (``../x.py``), the
+    same wherever gradlint runs (a cached message stays true), and which ``gradlint check``
+    turns into a path from the current folder (``cli.from_here``); absolute outside the root."""
     folder = Path(os.path.abspath(linted)).parent
-    for base in (folder, root):
-        if base is not None and _within(path, base):
-            return path.relative_to(base).as_posix()
+    if _within(path, folder) or (root is not None and _within(path, root)):
+        return Path(os.path.relpath(path, folder)).as_posix()
     return path.as_posix()
 
 

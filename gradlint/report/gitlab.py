@@ -17,14 +17,14 @@ from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from gradlint.finding import Finding, Severity
-from gradlint.report import review
+from gradlint.report import json_safe, review
 
 
 def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str],
           errors: Sequence[str] = ()) -> None:
     issues = [issue(finding, fingerprint)
               for finding, fingerprint in zip(findings, review.fingerprints(findings, sources))]
-    json.dump(issues, out, indent=2)
+    json.dump(json_safe(issues), out, indent=2)
     out.write("\n")
 
 

@@ -10,10 +10,11 @@ from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from gradlint.finding import Finding
+from gradlint.report import json_safe
 
 
 def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str],
           errors: Sequence[str] = ()) -> None:
     # default=str: a check's ``details`` should hold strings, but a stray value must not crash output.
-    json.dump([finding.to_json() for finding in findings], out, indent=2, default=str)
+    json.dump(json_safe([finding.to_json() for finding in findings]), out, indent=2, default=str)
     out.write("\n")

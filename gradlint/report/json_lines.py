@@ -7,9 +7,10 @@ from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from gradlint.finding import Finding
+from gradlint.report import json_safe
 
 
 def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str],
           errors: Sequence[str] = ()) -> None:
     for finding in findings:
-        out.write(json.dumps(finding.to_json(), default=str) + "\n")
+        out.write(json.dumps(json_safe(finding.to_json()), default=str) + "\n")

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from gradlint.finding import Finding, Severity
-from gradlint.report import review
+from gradlint.report import json_safe, review
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
@@ -36,7 +36,7 @@ def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str],
         if finding.path not in lines_by_path:
             lines_by_path[finding.path] = _NEWLINE.split(sources[finding.path]) if finding.path in sources else []
         diagnostics.append(diagnostic(finding, lines_by_path[finding.path]))
-    json.dump({"source": source, "diagnostics": diagnostics}, out, indent=2)
+    json.dump(json_safe({"source": source, "diagnostics": diagnostics}), out, indent=2)
     out.write("\n")
 
 
