@@ -373,7 +373,7 @@ def returns_under_nograd(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: 
 def _returns_under_nograd(node, imports: ImportTable) -> bool:
     if decorated_nograd(node, imports):
         return True
-    if not any(type(child) in _WITHS for child in iter_nodes(node, into_functions=False)):
+    if not _holds_with(node):
         return False  # (the common case, read without the passes below)
     inside: set[int] = set()  # returns and assignments inside a no_grad block
     returns, bound_outside = [], set()
@@ -396,6 +396,26 @@ def _returns_under_nograd(node, imports: ImportTable) -> bool:
         return id(ret) in inside or (name in bound_inside and name not in bound_outside)
 
     return bool(returns) and all(nograd_return(r) for r in returns)
+
+
+def _holds_with(function) -> bool:
+    """Whether a ``with`` statement is in the function's own body (not in a nested def or class):
+    a statement, so only blocks of statements are looked into, not their expressions."""
+    todo = [function.body]
+    while todo:
+        for stmt in todo.pop():
+            kind = type(stmt)
+            if kind in _WITHS:
+                return True
+            if kind in _FUNCTIONS or kind is ast.ClassDef:
+                continue
+            for name in ("body", "orelse", "finalbody"):
+                block = getattr(stmt, name, None)
+                if type(block) is list and block:
+                    todo.append(block)
+            for holder in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
+                todo.append(holder.body)
+    return False
 
 
 def _wraps_call_in_nograd(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportTable) -> bool:
