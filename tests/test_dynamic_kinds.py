@@ -43,6 +43,15 @@ def test_no_rule_code_in_dynamic_outside_unprobed():
     assert not found, "rule codes in gradlint/dynamic/ (declare a kind of evidence instead):\n" + "\n".join(found)
 
 
+def test_unprobed_names_exactly_the_rules_without_a_module():
+    """``UNPROBED`` is the engine's rules (no module in ``checks/``): a rule with a module is
+    probed through it, and an engine rule without a text here would be sent to the child."""
+    from gradlint import rule
+    from gradlint.dynamic.launch import UNPROBED
+
+    assert set(UNPROBED) == {r.code for r in rule.RULES} - set(checks.BY_CODE)
+
+
 @pytest.mark.parametrize("module", [m for m in checks.MODULES if hasattr(m, "probe")], ids=lambda m: m.RULE.code)
 def test_every_probed_rule_declares_kinds_the_tracer_knows(module):
     kinds = getattr(module, "EVIDENCE", None)
