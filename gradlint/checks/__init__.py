@@ -3,8 +3,9 @@
 A rule module holds everything about its rule: ``RULE`` (its code, name, summary and
 severity: its entry in the catalogue, ``rule.RULES``), ``check(facts)`` (the flags it raises
 from the facts of one module), ``probe(probes, flag)`` (where the dynamic pass places its
-probes: ``dynamic/instrument.py``) and ``decide(tracer, evidence)`` (the dynamic pass's
-verdict, from the evidence the tracer gathered). Its document is ``rules/GLxxx-name.md``, its
+probes: ``dynamic/instrument.py``), ``EVIDENCE`` (the kinds of evidence the tracer gathers for
+its findings: ``dynamic/evidence.KINDS``) and ``decide(tracer, evidence)`` (the dynamic pass's
+verdict, from that evidence). Its document is ``rules/GLxxx-name.md``, its
 programs ``fixtures/GLxxx/``. A rule is registered by its line in ``MODULES``.
 
 A rule module's top level imports nothing but ``ast`` and this package: ``gradlint.rule``

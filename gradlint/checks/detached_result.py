@@ -257,6 +257,10 @@ def _region(cut) -> str:
 
 # ---- the dynamic pass -------------------------------------------------------------------------
 
+# What the tracer gathers (``dynamic/evidence.KINDS``): the leaves upstream of the cut.
+EVIDENCE = frozenset({"upstream"})
+
+
 def probe(probes, flag) -> None:
     """``h.detach()`` / ``h.data``: the tensor before the cut, and the cut value."""
     from gradlint.dynamic.instrument import receiver

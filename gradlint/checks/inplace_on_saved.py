@@ -90,6 +90,11 @@ def check(facts):
 
 # ---- the dynamic pass -------------------------------------------------------------------------
 
+# What the tracer gathers (``dynamic/evidence.KINDS``): each edit, checked against the tensors later
+# backward calls read, and the line that saved each.
+EVIDENCE = frozenset({"edits", "saved_lines"})
+
+
 def probe(probes, flag) -> None:
     """The tensor an edit changes, read just before it; the parameters an optimizer steps; the
     module that edits its input in place."""

@@ -61,6 +61,11 @@ def check(facts):
 
 # ---- the dynamic pass -------------------------------------------------------------------------
 
+# What the tracer gathers (``dynamic/evidence.KINDS``): the leaves upstream of every value pulled
+# out, pooled into the rebuilt tensor, and of values whose history was lost before the pull.
+EVIDENCE = frozenset({"upstream", "pooled", "history_loss"})
+
+
 def probe(probes, flag) -> None:
     """``torch.tensor(x.item(), requires_grad=True)``: each tensor a value was pulled from (or
     the data argument), and the rebuilt tensor."""

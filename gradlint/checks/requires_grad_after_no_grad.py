@@ -91,6 +91,11 @@ def _describe(facts, node) -> str:
 
 # ---- the dynamic pass -------------------------------------------------------------------------
 
+# What the tracer gathers (``dynamic/evidence.KINDS``): the leaves upstream of the tensor switched
+# to require grad, which becomes the new leaf itself, through the ops that lost its history.
+EVIDENCE = frozenset({"upstream", "switched", "history_loss"})
+
+
 def probe(probes, flag) -> None:
     """The tensor whose requires_grad is switched on, read before the switch."""
     from gradlint.dynamic.instrument import first_argument, method, receiver

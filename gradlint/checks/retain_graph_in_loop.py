@@ -53,8 +53,13 @@ def check(facts):
 
 # ---- the dynamic pass -------------------------------------------------------------------------
 
+# What the tracer gathers (``dynamic/evidence.KINDS``): the size and roots of the record at each
+# run of the flagged backward call.
+EVIDENCE = frozenset({"backward_site"})
+
+
 def probe(probes, flag) -> None:
-    """No probe: the tracer recognises the flagged backward call by its line (``backwards.py``)."""
+    """No probe: the tracer recognises the flagged backward call by its lines ("backward_site")."""
 
 
 def decide(tracer, evidence) -> tuple[str, str]:

@@ -2,7 +2,7 @@
 ``autograd.grad()``, before autograd frees the record.
 
 The leaves the roots reach (and how the record uses each), the lineage the roots carry, the
-nodes of a GL004 site's record, and whether a saved tensor's version moved since an edit a
+nodes of the record of a finding's backward call ("backward_site"), and whether a saved tensor's version moved since an edit a
 probe saw (PyTorch's own version check reports the stale ones; the edit's version, memory and
 autograd's sequence number say whose edit it was). A mixin of ``tracer.Tracer``.
 """
@@ -18,7 +18,7 @@ from gradlint.dynamic.lineage import merge
 from gradlint.dynamic.naming import local_name, user_frames
 
 WALK_LIMIT = 400  # backward calls whose records are walked; later ones only count
-COUNT_LIMIT = 60  # backward calls per GL004 site whose records are counted
+COUNT_LIMIT = 60  # backward calls per "backward_site" finding whose records are counted
 
 
 class BackwardEvidence:
@@ -39,7 +39,7 @@ class BackwardEvidence:
         root_name = f"`{names[0]}`" if names and names[0] else "the loss"
         path = frame.f_code.co_filename if frame is not None else ""
 
-        for fid, evidence in self.gl004:
+        for fid, evidence in self.backward_sites:
             finding = evidence.finding
             if path == finding["path"] and finding["line"] <= line <= finding["end_line"] and len(evidence.counts) < COUNT_LIMIT:
                 evidence.runs += 1

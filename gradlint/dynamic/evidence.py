@@ -1,8 +1,39 @@
-"""What the run showed about each finding: the tracer's record of it, read by the rules' ``decide``."""
+"""What the run showed about each finding: the tracer's record of it, read by the rules' ``decide``.
+
+What the tracer gathers for a finding depends on the kinds of evidence its rule module names in
+``EVIDENCE`` (``KINDS`` below), never on the rule's code: a new rule that needs only these
+kinds touches nothing in ``gradlint/dynamic/``.
+"""
 from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass, field
+
+# What a probe of the finding reads is one of "upstream" and "edits"; the others add to it.
+KINDS = {
+    "upstream": "a b-probe walks the record from the value it reads to the leaves upstream of it "
+                "(every run at first, then every 64th); an a-probe tags its result with that lineage, "
+                "and each backward notes which roots the lineage reached",
+    "pooled": "with upstream: the lineage an a-probe hands on is every leaf the b-probes saw, not only "
+              "the last one's (several .item() calls feed one rebuilt number)",
+    "switched": "with upstream: the tensor the b-probe reads becomes a leaf itself (requires_grad_ "
+                "switches it on that tensor), so every run is walked and a tensor without grad_fn is "
+                "tagged by the b-probe",
+    "history_loss": "an op whose results do not require grad while some of its tensors do (under "
+                    "no_grad, a comparison) tags its results with the leaves that influenced them",
+    "backward_site": "at each backward call made on the finding's lines, the nodes of the record are "
+                     "counted and its roots kept",
+    "edits": "a b-probe records the in-place edit about to happen (version, memory, autograd's "
+             "sequence number), an a-probe watches the in-place module it is given, and each "
+             "backward reads the saved tensors of its record for one the edit made stale",
+    "saved_lines": "each node of the record notes the user's line that made it, so that evidence can "
+                   "say where a tensor was saved",
+}
+
+
+def kinds_of(rule) -> frozenset:
+    """The kinds of evidence a rule module's findings need (its ``EVIDENCE``); none for None."""
+    return frozenset(getattr(rule, "EVIDENCE", ()))
 
 
 @dataclass
@@ -18,12 +49,12 @@ class SeenEdit:
     label: str  # how the evidence names the edited tensor
 
 
-
 @dataclass
 class Evidence:
-    """What the run showed about one evidence."""
+    """What the run showed about one finding."""
 
     finding: dict
+    kinds: frozenset = frozenset()  # what its rule module needs gathered (KINDS)
     runs: int = 0
     pending: set = field(default_factory=set)  # leaf keys a b-probe saw upstream, for the next a-probe
     last: set = field(default_factory=set)  # what the last walked b-probe saw
@@ -31,11 +62,11 @@ class Evidence:
     uses: dict = field(default_factory=dict)  # leaf key -> how the record before the cut used it
     influenced: dict = field(default_factory=dict)  # leaf key -> (root, where, reached from it)
     carried_backwards: int = 0  # backward calls whose roots carried this finding's lineage
-    counts: list = field(default_factory=list)  # GL004: node count at each backward of the site
-    same_root: int = 0  # GL004: backward calls that started from the previous call's record
-    heads: list = field(default_factory=list)  # GL004: the previous call's root nodes (kept alive)
-    root: str = "the loss"  # GL004: the flagged call's root, as the evidence names it
-    edits: list = field(default_factory=list)  # GL005
-    stale: str = ""  # GL005: evidence of a saved tensor whose version the edit moved
-    checked: bool = False  # GL005: a later backward read a record made before the edit
+    counts: list = field(default_factory=list)  # backward_site: node count at each backward of the site
+    same_root: int = 0  # backward_site: backward calls that started from the previous call's record
+    heads: list = field(default_factory=list)  # backward_site: the previous call's root nodes (kept alive)
+    root: str = "the loss"  # backward_site: the flagged call's root, as the evidence names it
+    edits: list = field(default_factory=list)  # edits: what the probes saw (SeenEdit)
+    stale: str = ""  # edits: evidence of a saved tensor whose version the edit moved
+    checked: bool = False  # edits: a later backward read a record made before the edit
     graph: dict | None = None

@@ -128,8 +128,8 @@ def _shown(path, invocation) -> str:
 
 
 def pytest_runtest_makereport(item, call) -> None:
-    # backward()'s "modified by an inplace operation" is the evidence some GL005 verdicts rest
-    # on; inside a test, pytest catches it, so it is kept here for the verdicts.
+    # backward()'s "modified by an inplace operation" is the evidence some verdicts on in-place
+    # edits rest on; inside a test, pytest catches it, so it is kept here for the verdicts.
     state = getattr(item.config, _STATE, None)
     if state is None or state.raised is not None or call.excinfo is None:
         return

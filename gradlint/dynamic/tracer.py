@@ -25,6 +25,9 @@ other jobs are modules of their own: ``lineage`` (the side table of cut values),
 ``optimizers`` (which leaves an optimizer holds), ``evidence`` (what is kept per finding) and
 ``verdicts`` (what the rules' decisions share).
 
+What the mode gathers for a finding follows the kinds of evidence its rule module declares
+(``EVIDENCE``, from ``evidence.KINDS``), never the rule's code.
+
 PyTorch: https://pytorch.org/docs/stable/notes/extending.html#extending-all-torch-api-with-modes
 """
 from __future__ import annotations
@@ -39,7 +42,7 @@ from torch.overrides import TorchFunctionMode
 
 from gradlint.dynamic import optimizers, record
 from gradlint.dynamic.backwards import BackwardEvidence
-from gradlint.dynamic.evidence import Evidence, SeenEdit
+from gradlint.dynamic.evidence import Evidence, SeenEdit, kinds_of
 from gradlint.dynamic.lineage import NOGRAD, Lineage, carries, flat_tensors, merge, outputs, tensors_in
 from gradlint.dynamic.naming import Leaf, Naming
 
@@ -80,9 +83,9 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
         self.evidence: dict[int, Evidence] = {}
         self.files = set(files)
         self.show_graph = show_graph
-        self.track_history_loss = False  # a GL002/GL003 site: follow values whose history was lost
-        self.track_saves = False  # a GL005 site: note where each node of the record was made
-        self.gl004: list[tuple[int, Evidence]] = []
+        self.track_history_loss = False  # a "history_loss" site: follow values whose history was lost
+        self.track_saves = False  # a "saved_lines" site: note where each node of the record was made
+        self.backward_sites: list[tuple[int, Evidence]] = []  # "backward_site" findings
         self.busy = False
         self.lineage: dict[int, tuple[weakref.ref, dict]] = {}
         self.leaves: dict[int, Leaf] = {}  # key -> leaf
@@ -107,13 +110,16 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
         self._module_hook = None  # the global forward pre-hook that watches them
 
     def add_finding(self, fid: int, finding: dict) -> None:
-        """A finding whose module was just instrumented (modules are instrumented on import)."""
-        evidence = self.evidence[fid] = Evidence(finding)
-        code = finding["code"]
-        self.track_history_loss |= code in ("GL002", "GL003")
-        self.track_saves |= code == "GL005"
-        if code == "GL004":
-            self.gl004.append((fid, evidence))
+        """A finding whose module was just instrumented (modules are instrumented on import); what
+        the run must gather for it is what its rule module declares."""
+        from gradlint.checks import BY_CODE
+
+        kinds = kinds_of(BY_CODE.get(finding["code"]))
+        evidence = self.evidence[fid] = Evidence(finding, kinds)
+        self.track_history_loss |= "history_loss" in kinds
+        self.track_saves |= "saved_lines" in kinds
+        if "backward_site" in kinds:
+            self.backward_sites.append((fid, evidence))
 
     # ---- the mode ------------------------------------------------------------------------------
 
@@ -208,17 +214,20 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
         if evidence is None:
             return
         evidence.runs += 1
-        code = evidence.finding["code"]
-        if code == "GL005":
+        kinds = evidence.kinds
+        if "edits" in kinds:
             self._edit(evidence, value, frame)
+            return
+        if "upstream" not in kinds:
             return
         tensors = list(flat_tensors(value))
         if not tensors:
             return
-        if evidence.runs > SAMPLE_RUNS and evidence.runs % 64 and code != "GL003":
+        # A switched tensor is tagged here, at each run: its upstream cannot be sampled.
+        if evidence.runs > SAMPLE_RUNS and evidence.runs % 64 and "switched" not in kinds:
             # A site's upstream is learnt from its first runs (then every 64th): walking the
             # record at every step of a long loop would cost more than it could teach.
-            evidence.pending = evidence.pending if code == "GL002" else set(evidence.last)
+            evidence.pending = evidence.pending if "pooled" in kinds else set(evidence.last)
             return
         keys = set()
         for t in tensors:
@@ -231,13 +240,13 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
                 keys |= self.lineage_of(t).get(NOGRAD, set())
         for key in keys:
             self.name(key, frame)
-        if code == "GL002":
+        if "pooled" in kinds:
             evidence.pending |= keys  # many .item() calls can feed one rebuilt number
         else:
             evidence.pending = keys
         evidence.last = keys
         evidence.upstream |= keys
-        if code == "GL003" and isinstance(value, torch.Tensor) and value.grad_fn is None:
+        if "switched" in kinds and isinstance(value, torch.Tensor) and value.grad_fn is None:
             # requires_grad_ switches the flag on this very tensor: it carries the lineage on.
             self.tag(value, {fid: frozenset(keys)})
 
@@ -245,10 +254,12 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
         evidence = self.evidence.get(fid)
         if evidence is None:
             return
-        if evidence.finding["code"] == "GL005":  # an in-place module: watch what it is given
+        if "edits" in evidence.kinds:  # an in-place module: watch what it is given
             evidence.runs += 1
             if isinstance(value, torch.nn.Module):
                 self._watch_module(value, evidence)
+            return
+        if "upstream" not in evidence.kinds:
             return
         if isinstance(value, torch.Tensor):
             self.tag(value, {fid: frozenset(evidence.pending)})

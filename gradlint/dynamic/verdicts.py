@@ -1,4 +1,4 @@
-"""What the rules' verdicts share: the reach decision of GL001, GL002 and GL003, why a leaf
+"""What the rules' verdicts share: the reach decision of a cut or a new leaf, why a leaf
 was meant to train, and how a site that never ran is explained.
 
 A rule's ``decide(tracer, evidence)`` (in its module under ``gradlint/checks/``) returns
@@ -58,8 +58,9 @@ def raised_at(tracer, err: BaseException) -> int:
 
 
 def reach(tracer, evidence, what: str, rebuilt: bool = False, other_use: bool = False) -> tuple[str, str]:
-    """The verdict on a cut (GL001) or a new leaf (GL002, GL003): whether leaves that influenced
-    a backward root through the finding got no gradient on that path, and were meant to.
+    """The verdict on a cut (``.detach()``) or a new leaf (a rebuilt tensor, a tensor switched to
+    require grad): whether leaves that influenced a backward root through the finding got no
+    gradient on that path, and were meant to.
     ``what``: what the probe read, as the evidence names it ("the tensor it cuts"). ``rebuilt``:
     the value takes part in the loss as if trained through (a rebuilt or switched value), so
     the path it cuts is missing even where the leaf gets a gradient by another path.
