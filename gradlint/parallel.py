@@ -99,6 +99,7 @@ def _pool(context, jobs: list[runner.Job], workers: int, hashed: bool, lost: lis
     seats = context.Value("i", 0)
     pool = ProcessPoolExecutor(max_workers=size, mp_context=context,
                                initializer=_start, initargs=(os.getpid(), current, seats))
+    finished = False
     try:
         futures = {pool.submit(_check_chunk, [(j.index, j.target, j.codes) for j in chunk], hashed): chunk
                    for chunk in chunks}
@@ -107,19 +108,10 @@ def _pool(context, jobs: list[runner.Job], workers: int, hashed: bool, lost: lis
                 yield from future.result()
             except BrokenProcessPool:
                 lost += futures[future]
-    except BaseException:
-        # Ctrl-C, or the caller stopped: the workers, who ignore SIGINT, are ended now rather
-        # than left waiting for work. A further Ctrl-C (a key held down) while they end would cut
-        # that short and leave the shutdown waiting for their chunks, so it is ignored till then.
-        previous = ignore_interrupts()
-        try:
-            _terminate(pool)
-            pool.shutdown(wait=True, cancel_futures=True)
-        finally:
-            if previous is not None:
-                signal.signal(signal.SIGINT, previous)
-        raise
+        finished = True
     finally:
+        if not finished:
+            _end_workers(pool)
         pool.shutdown(wait=True, cancel_futures=True)
     if lost:
         suspects.update(index for index in current if index >= 0)
@@ -176,6 +168,19 @@ def ignore_interrupts():
             continue
         except ValueError:
             return None
+
+
+def _end_workers(pool) -> None:
+    """Ctrl-C, or the caller stopped: the workers, who ignore SIGINT, are ended now, before
+    anything waits on the pool (a shutdown waits for the chunks they are in). A further Ctrl-C
+    (a key held down) is ignored while they end; one that lands before that, here or in the
+    ``finally`` that called this, still finds no wait on a worker ahead of it."""
+    previous = ignore_interrupts()
+    try:
+        _terminate(pool)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
 def _terminate(pool) -> None:

@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -203,6 +204,59 @@ def test_workers_end_when_the_run_is_interrupted(project, monkeypatch):
     while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(_running(pid) for pid in workers)
+
+
+def test_a_second_interrupt_in_the_handler_never_waits_on_busy_workers(project, monkeypatch):
+    # Ctrl-C held down: the second one lands while the first is handled, before further ones
+    # are ignored. The pool must not then be shut down by waiting for the chunks the workers
+    # are in (they ignore SIGINT): under load that wait outlasted the 10 s the process allows
+    # itself, and it died of SIGALRM instead of exiting 130.
+    import concurrent.futures
+
+    pools = []
+
+    class Recorded(concurrent.futures.ProcessPoolExecutor):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            pools.append(self)
+
+    landed = []
+
+    def second_interrupt():
+        if not landed:
+            landed.append(True)
+            raise KeyboardInterrupt
+        return None
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Recorded)
+    monkeypatch.setattr(parallel, "ignore_interrupts", second_interrupt)
+    jobs = [runner.Job(i, runner.Target(str(p), p), frozenset({"GL005"})) for i, p in enumerate(sorted(project.glob("*.py")))]
+    results = parallel.check_all(jobs, 2)
+    next(results)
+    (pool,) = pools
+    workers = [worker.pid for worker in pool._processes.values()]
+    for pid in workers:
+        os.kill(pid, signal.SIGSTOP)  # busy for as long as the test likes: a wait on them never ends
+    raised = []
+
+    def interrupt():
+        try:
+            results.throw(KeyboardInterrupt)
+        except BaseException as err:  # noqa: BLE001 (what escapes is the point)
+            raised.append(err)
+
+    thread = threading.Thread(target=interrupt, daemon=True)
+    thread.start()
+    thread.join(30)
+    waited = thread.is_alive()
+    for pid in workers:  # (ends the wait, if there was one)
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    thread.join(30)
+    assert not waited, "the interrupted run waited on workers busy with their chunks"
+    assert landed and len(raised) == 1 and isinstance(raised[0], KeyboardInterrupt)
 
 
 def _running(pid: int) -> bool:
