@@ -258,17 +258,24 @@ def _depth_exceeds(tree: ast.Module, source: str | bytes, limit: int) -> bool:
     ``limit`` (the module is depth 1). A statement's subtree is at most two levels deeper per
     byte of source its lines span (each level takes a character of its own, but for a few
     wrappers, each over a level that does), so only the statements that span enough bytes are
-    looked into, and of those only what is not a statement is walked (``_walk_exceeds``)."""
+    looked into, and of those only what is not a statement and spans enough bytes itself is walked
+    (``_walk_exceeds``)."""
     data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
     ends = list(accumulate(len(line) + 2 for line in data.splitlines()))  # (+2: any line ending)
     last = len(ends)
+    def short(node, depth: int) -> bool:
+        # (the lines it spans, whole: an expression's own columns would do, but lines are enough)
+        lineno = getattr(node, "lineno", None)
+        if lineno is None or not last:
+            return False
+        first = min([lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+        end = min(node.end_lineno or last, last)
+        return depth + 2 * (ends[end - 1] - (ends[first - 2] if first > 1 else 0)) + 8 <= limit
+
     stack = [(stmt, 2) for stmt in tree.body]
     while stack:
         node, depth = stack.pop()
-        first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
-        end = min(node.end_lineno or last, last)
-        span = ends[end - 1] - (ends[first - 2] if first > 1 else 0) if last else 0
-        if depth + 2 * span + 8 <= limit:
+        if short(node, depth):
             continue
         for field in node._fields:
             value = getattr(node, field, None)
@@ -280,9 +287,9 @@ def _depth_exceeds(tree: ast.Module, source: str | bytes, limit: int) -> bool:
                     for inner in ast.iter_child_nodes(item):
                         if isinstance(inner, ast.stmt):
                             stack.append((inner, depth + 2))
-                        elif _walk_exceeds(inner, limit - depth - 1):
+                        elif not short(inner, depth + 1) and _walk_exceeds(inner, limit - depth - 1):
                             return True
-                elif isinstance(item, ast.AST) and _walk_exceeds(item, limit - depth):
+                elif isinstance(item, ast.AST) and not short(item, depth) and _walk_exceeds(item, limit - depth):
                     return True
     return False
 
