@@ -221,10 +221,14 @@ class ModuleFacts:
 def source_lines(text: str) -> list[str]:
     """The lines as Python's tokenizer counts them (``str.splitlines`` also splits at form feeds
     and other characters Python does not end a line at), each with its end."""
+    if _OTHER_BREAKS.search(text) is None:  # (most files: then the two agree, and this is C)
+        return text.splitlines(keepends=True)
     return _LINE.findall(text)
 
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+# What str.splitlines ends a line at besides "\n": where none occurs, it splits as Python does.
+_OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def source_segment(lines: list[str], node: ast.AST) -> str:
