@@ -78,6 +78,10 @@ def test_file_shape():
             assert entry["result"] == "tensors" and entry["grad"] == any(entry["grad_outputs"]), name
         if entry["result"] not in ("tensor", "tensors"):
             assert entry["grad"] is False, name
+        for position in entry.get("index_args", ()):
+            assert isinstance(position, int) and position >= 0, name
+        for keyword in entry.get("index_keywords", ()):
+            assert isinstance(keyword, str), name
     assert torch_types.data_version() == data["torch_version"]
 
 
@@ -138,6 +142,28 @@ def test_max_is_also_a_plain_tensor():
 def test_split_outputs_all_carry_grad():
     assert torch_types.result_of("torch.split") == "tensors"
     assert torch_types.carries_grad("torch.split", 0) is True
+
+
+@pytest.mark.parametrize(("name", "position"), [
+    ("torch.index_select", 2), ("Tensor.index_select", 1), ("torch.gather", 2), ("Tensor.gather", 1),
+    ("torch.take_along_dim", 1), ("Tensor.scatter_add_", 1), ("Tensor.masked_fill", 0),
+    ("torch.nn.functional.nll_loss", 1),
+])
+def test_index_and_mask_arguments(name, position):
+    """Integer and bool tensor arguments (indices, masks), which autograd never differentiates."""
+    positions, _ = torch_types.index_arguments(name)
+    assert position in positions
+
+
+@pytest.mark.parametrize(("name", "positions"), [
+    ("torch.index_select", (2,)), ("Tensor.gather", (1,)), ("torch.add", ()), ("Tensor.mul", ()),
+    ("torch.where", ()), ("torch.nn.functional.embedding_bag", ()),
+])
+def test_differentiable_arguments_are_not_indices(name, positions):
+    """The tensor being read (``torch.index_select``'s first argument) is never listed, nor any
+    argument of a function whose op_db samples follow a wrapper's order: ``F.embedding_bag``
+    even accepts its weight and indices swapped, so its samples say nothing of its own order."""
+    assert torch_types.index_arguments(name)[0] == positions
 
 
 def test_spellings():

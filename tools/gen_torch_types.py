@@ -20,6 +20,10 @@ integer or bool dtype never do, nor do outputs autograd marks non-differentiable
 (``argmax``, ``eq``, ``nonzero``, the indices of ``max(x, dim)``). Samples are merged
 conservatively: a name gets ``grad: false`` only if NO sample produced an output requiring grad;
 for ``"tensors"`` the flags are kept per output index when they differ (``grad_outputs``).
+An argument every sample filled with an integer or bool tensor (an index, a mask) is listed in
+``index_args`` (positions; a method's counted after its receiver) or ``index_keywords``: autograd
+differentiates only floating and complex tensors, so nothing upstream of such an argument gets a
+gradient through the call. Only calls in the public argument order count (not op_db's wrappers).
 When the samples of one name disagree on the kind (``torch.max(x)`` is a tensor,
 ``torch.max(x, 1)`` a named tuple), ``result`` is the richest kind seen (order: tensors, tensor,
 number, other, none) and ``results`` lists every kind seen.
@@ -130,6 +134,9 @@ class Record:
         self.tuple_lengths: set[int] = set()
         self.dtypes: set[str] = set()
         self.calls = 0
+        # argument (position, or keyword name) -> what the samples passed there: "index" (an
+        # integer or bool tensor: indices, a mask), "float" (a floating or complex tensor), "other"
+        self.args: dict[int | str, set[str]] = {}
 
     def add(self, value: Any, dtype: torch.dtype) -> None:
         kind, grads = classify(value)
@@ -147,8 +154,29 @@ class Record:
                 new = grads + [False] * (n - len(grads))
                 self.tuple_grads = [a or b for a, b in zip(old, new)]
 
+    def add_arguments(self, positional: tuple, keywords: dict) -> None:
+        """What one successful direct call passed, argument by argument."""
+        for key, value in [*enumerate(positional), *keywords.items()]:
+            if isinstance(value, torch.Tensor):
+                kind = "float" if value.dtype.is_floating_point or value.dtype.is_complex else "index"
+            else:
+                kind = "other"
+            self.args.setdefault(key, set()).add(kind)
+
+    def index_arguments(self) -> tuple[list[int], list[str]]:
+        """The arguments every sample filled with an integer or bool tensor (indices, a mask):
+        autograd differentiates only floating and complex tensors, so whatever such an argument
+        was computed from gets no gradient through the call."""
+        index = [k for k, kinds in self.args.items() if kinds == {"index"}]
+        return sorted(k for k in index if type(k) is int), sorted(k for k in index if type(k) is str)
+
     def entry(self) -> dict[str, Any]:
         out: dict[str, Any] = {"result": next(k for k in KINDS if k in self.kinds), "grad": self.grad}
+        positions, keywords = self.index_arguments()
+        if positions:
+            out["index_args"] = positions
+        if keywords:
+            out["index_keywords"] = keywords
         if len(self.kinds) > 1:
             out["results"] = [k for k in KINDS if k in self.kinds]
         # Per-index flags only when they say more than "grad": a fixed-arity tuple whose outputs
@@ -299,6 +327,12 @@ def probe_op_db(records: dict[str, Record], failures: dict[str, str]) -> None:
                 torch.manual_seed(0)
                 try:
                     value = call(kind, target, sample)
+                    if (dtype.is_floating_point or dtype.is_complex) and (kind != "function" or wrapper is None):
+                        # (only where the samples' own inputs can require grad, and only where the
+                        # samples follow the public argument order: a wrapper's is its own, and
+                        # F.embedding_bag even accepts its two tensors swapped)
+                        given = (sample.input, *sample.args) if kind == "function" else tuple(sample.args)
+                        rec.add_arguments(given, dict(sample.kwargs))
                 except Exception as exc:  # noqa: BLE001 - a sample this exact callable does not accept
                     last_error = exc
                     if wrapper is None or recorded != own[0]:

@@ -25,7 +25,7 @@ from gradlint.analysis.imports import collect_imports
 from gradlint.analysis.imports import dotted as _dotted
 from gradlint.analysis.project import origin
 from gradlint.analysis.scan import (
-    ENABLE_GRAD, GRAD_MODE_NAMES, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
+    _PLAIN_BASES as PLAIN_BASES, ENABLE_GRAD, GRAD_MODE_NAMES, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, literal_false,
     literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
     trains_locally,
@@ -129,6 +129,7 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
     if imports.project is not None:  # classes of other files, known by their own definitions
         from gradlint.analysis.project import ClassTable
 
+        _see_plain_bases(classes, imports.project)
         classes = ClassTable(classes, imports.project)
     functions = {  # module-level function -> what it returns has no history
         stmt.name: returns_under_nograd(stmt, imports)
@@ -174,6 +175,27 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
         queue.extend((d, None) for d in inner.deferred)
     _close_coverage(facts, classes)
     return facts
+
+
+def _see_plain_bases(classes: dict, view) -> None:
+    """A class whose base this file cannot see is taken to be a module if its body acts like
+    one (``self.ensure_min_length(x)`` calling an inherited method); where that base is a plain
+    class of another file of the project (``class Strategy(object)``), it is not one, and its
+    attributes are no parameters. Only classes the file's scan left unsure are looked up."""
+    unsure = [info for info in classes.values() if info.unseen_base and not info.is_module]
+    changed = True
+    while unsure and changed:
+        changed = False
+        for info in list(unsure):
+            def plain(base: str) -> bool:
+                own = classes.get(base.split(".")[-1])
+                if own is not None and own is not info:
+                    return not own.is_module and not own.unseen_base
+                return base.split(".")[-1] in PLAIN_BASES or view.plain_class(base)
+            if all(plain(base) for base in info.bases if base):
+                info.unseen_base = False
+                unsure.remove(info)
+                changed = True
 
 
 def _summaries(module: ast.Module, lines: list[str], imports, classes: dict, functions: dict) -> dict:
@@ -360,6 +382,9 @@ class Walker:
                 # (`loss_fn(pred, y)`): there a name like a model's adds the evidence; alone it
                 # decides nothing. Scoped to the function: another function's `model` is another.
                 self.env[name] = Value(trainables=frozenset({f"{name}@{node.name}"}), live=live)
+            elif live and forward:
+                # (named, so that a cut of what it computes is told from one beside it)
+                self.env[name] = Value(live=True, inputs=frozenset({f"{name}@input"}))
             else:
                 self.env[name] = LIVE if live else UNKNOWN
         for star in (params.vararg, params.kwarg):
@@ -823,7 +848,7 @@ class Walker:
             cuts[node] = EMPTY
         return replace(value, trainables=EMPTY, post=EMPTY, cuts=cuts, carried=EMPTY,
                        nograd=value.nograd | ({self.nograd} if lost else EMPTY),
-                       const=True, saved=EMPTY, live=False)
+                       const=True, saved=EMPTY, live=False, inputs=EMPTY)
 
     def nograd_cut(self, node, value: Value) -> None:
         """Record ``node``, computed from trainables under the no_grad region, as a cut."""
@@ -958,10 +983,17 @@ class Walker:
             if name in self.cls.literal_attrs and name not in self.cls.attrs:
                 return CONST
             module = self.cls.attrs.get(name)
+            if module is None and name in self.cls.settings:
+                return PLAIN  # `self.tau = tau`, read only by arithmetic: a number, not a parameter
             if module is None and not self.cls.may_be_module:
                 return UNKNOWN  # a plain class's attributes: settings, data, not parameters
             if module is not None and not module.parameters:
                 return Value(module=module)
+            if module is not None and seen is not None and not (seen.attached or seen.live) \
+                    and self.plain_class(module.qualname):
+                # `self.sampler = Sampler(weights)`: an object of a class of this file that is no
+                # nn.Module, built from nothing trainable, registers no parameter with the module.
+                return Value(module=replace(module, parameters=False))
             return Value(trainables=frozenset({name}), module=module)
         if head == "self" and name.count(".") == 1:
             return Value(trainables=frozenset({name}))
@@ -971,6 +1003,12 @@ class Walker:
             base = self.lookup(name.rsplit(".", 1)[0])
             return replace(base, saved=EMPTY, module=None, computed=base.computed, optimizer=False)
         return UNKNOWN
+
+    def plain_class(self, qualname: str) -> bool:
+        """A class of this file that is no ``nn.Module`` (nor may be one through a base class
+        this file cannot see)."""
+        cls = self.classes.get(qualname)
+        return cls is not None and not cls.may_be_module
 
     def expr(self, node) -> Value:
         if node is None:
@@ -1021,7 +1059,7 @@ class Walker:
             out = union(values)
             # A comparison is not differentiable: the result has no history, but had some to lose.
             return replace(out, trainables=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True,
-                           live=False, lost=out.lost or out.attached or out.live)
+                           live=False, inputs=EMPTY, lost=out.lost or out.attached or out.live)
         if kind is ast.Subscript:
             base = self.expr(node.value)
             index = node.slice
@@ -1141,8 +1179,10 @@ class Walker:
         operand = self.expr(operand_expr)
         input_name = dotted(operand_expr) if operand.live and not (operand.trainables or operand.post) else None
         if input_name is not None and self.nograd is None and "." not in input_name:
-            # `pred = pred.data` in a loss's forward: what computed `pred` is the caller's model.
-            operand = replace(operand, trainables=frozenset({f"{input_name}@input"}), computed=True)
+            # `pred = pred.data` in a loss's forward: what computed `pred` is the caller's model,
+            # through the forward's inputs it was computed from (`z0`, `z1` for a `pos` made of them).
+            named = operand.inputs or frozenset({f"{input_name}@input"})
+            operand = replace(operand, trainables=named, computed=True)
         if self.nograd is None and (operand.trainables or operand.post) and operand.computed:
             cut = self.facts.cuts.get(node)
             if cut is None:
@@ -1159,6 +1199,8 @@ class Walker:
     def binary(self, node: ast.BinOp) -> Value:
         left, right = self.expr(node.left), self.expr(node.right)
         out = self.beside_itself(node, left | right)
+        if type(node.op) in SCALING and out.cuts and (left.inputs or right.inputs):
+            out = scaled(out, left.inputs | right.inputs)
         out = replace(out, tensor=left.tensor or right.tensor)
         if type(node.op) in OPERATORS and (left.tensor or right.tensor or left.live or right.live) \
                 and not (left.const and right.const):
@@ -1315,6 +1357,9 @@ class Walker:
         if qual.startswith("torch.optim.") and last[:1].isupper():
             self.facts.optimized |= self.coverage(node)
             return Value(optimizer=True)
+        index_at = self.index_operands(node, qual, positional)
+        if index_at:
+            values = [v for i, v in enumerate(values) if i not in index_at]
         out = replace(union(values), tensor=True, computed=True, plain=False)
         if torch_types.carries_grad(qual) is False and not last.endswith("_"):
             return _without_history(out)  # torch.argmax(x), torch.eq(a, b): no derivative to lose
@@ -1335,8 +1380,19 @@ class Walker:
             base = _edit_base(keywords["out"])
             if base is not None:
                 self.edit(node, base, node)
-        pos_values = [self.expr(p) for p in positional] if positional else []
+        pos_values = [CONST if i in index_at else self.expr(p) for i, p in enumerate(positional)]
         return self.apply_saves(qual, dotted(node.func) or qual, node, positional, pos_values, out)
+
+    def index_operands(self, node: ast.Call, qual: str, positional) -> frozenset:
+        """Which of ``arg_values(node)`` are indices or masks (``torch.index_select(x, 0, idx)``'s
+        ``idx``): integer or bool tensors, which autograd never differentiates, so whatever
+        computed them gives the result no history (measured: ``torch_types.index_arguments``)."""
+        positions, names = torch_types.index_arguments(qual)
+        if not (positions or names) or len(positional) != len(node.args):
+            return frozenset()  # (after a ``*args`` the positions are not known)
+        found = {i for i in positions if i < len(positional)}
+        found.update(len(positional) + j for j, k in enumerate(node.keywords) if k.arg in names)
+        return frozenset(found)
 
     def sequential(self, items) -> None:
         """``nn.Sequential(nn.Sigmoid(), nn.ReLU(inplace=True))``: an in-place module right after
@@ -1362,6 +1418,9 @@ class Walker:
         marks = len(self.save_log)
         receiver = self.expr(recv_expr)
         values = self.arg_values(node)
+        index_at = self.index_operands(node, f"Tensor.{meth}", positional)
+        if index_at:  # `memory.index_select(0, idx)`: what computed `idx` gets no gradient
+            values = [v for i, v in enumerate(values) if i not in index_at]
         args = union(values) if values else CONST
         if meth in PULL_METHODS:
             # `h.pow(2).mean().item()`: the graph built to compute a logged number is dropped at
@@ -1445,7 +1504,8 @@ class Walker:
         if (not receiver.const or not args.const) and (receiver.tensor or meth not in NDARRAY_METHODS):
             qual = f"torch.Tensor.{meth}"
             out = self.apply_saves(qual, f".{meth}()", node, [recv_expr, *positional],
-                                   [receiver, *[self.expr(p) for p in positional]], out)
+                                   [receiver, *[CONST if i in index_at else self.expr(p)
+                                                for i, p in enumerate(positional)]], out)
         return out
 
     # ---- summaries ---------------------------------------------------------------------------
@@ -1636,7 +1696,8 @@ class Walker:
         """The result of a call that runs under no_grad (a decorated function, a module whose
         ``__call__`` disables recording): a tensor without history."""
         return replace(args, trainables=EMPTY, post=EMPTY, cuts={}, carried=EMPTY,
-                       nograd=args.nograd | {node}, tensor=True, computed=True, const=True, saved=EMPTY, live=False)
+                       nograd=args.nograd | {node}, tensor=True, computed=True, const=True, saved=EMPTY, live=False,
+                       inputs=EMPTY)
 
     def name_call(self, node: ast.Call, name: str, positional, keywords) -> Value:
         if name in self.classes and self.lookup(name) is DEFINITION:  # `Loss(2.0)`: what its __init__ is given
@@ -1778,11 +1839,24 @@ def _plain_of(value: Value) -> Value:
     return replace(PLAIN, pulled=value.pulled, nograd=value.nograd, rebuilt=value.rebuilt, computed=value.computed)
 
 
+# `w.detach() * x`, `x / t.detach()`: the cut value scales the other operand's gradient.
+SCALING = (ast.Mult, ast.Div, ast.MatMult)
+
+
+def scaled(value: Value, inputs) -> Value:
+    """A cut that multiplies or divides what a forward's inputs compute (a temperature, a weight
+    computed from detached similarities): those inputs still get their gradient through the
+    other operand, scaled by it; what the cut starves is only the factor's own gradient, a
+    stop-gradient on purpose. Unlike ``bce + dice.detach()``, where the cut term adds nothing
+    to the gradient at all."""
+    return replace(value, cuts={c: companions | inputs for c, companions in value.cuts.items()})
+
+
 def _without_history(value: Value) -> Value:
     """The result of an op autograd does not differentiate (integer or bool outputs): it has no
     history, and a cut above it loses nothing, but it had history to lose (``lost``)."""
     return replace(value, trainables=EMPTY, post=EMPTY, cuts={}, carried=EMPTY, computed=True, const=True,
-                   live=False, saved=EMPTY, lost=value.lost or value.attached or value.live, tensor=True)
+                   live=False, inputs=EMPTY, saved=EMPTY, lost=value.lost or value.attached or value.live, tensor=True)
 
 
 def _within(node: ast.AST, root: ast.AST) -> bool:

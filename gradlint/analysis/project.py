@@ -275,6 +275,31 @@ class View:
                 return out[key]
         return None
 
+    def plain_class(self, key: str) -> bool:
+        """Whether ``key`` (a base class as the module names it, ``decode.Strategy``) is a class
+        of another file of the project that is no ``nn.Module`` and whose own bases are plain
+        (``object``, or none): a subclass of it holds no parameters either. Read as
+        ``class_for`` reads a class, but from the file's own scan (plain classes are not given to
+        the module's class table)."""
+        head = key.rpartition(".")[0]
+        bindings = self._bindings()
+        for _, shown, level, target in sorted([*bindings.get(key, ()), *(bindings.get(head, ()) if head else ())]):
+            found = self.load(level, target)
+            if found is None:
+                continue
+            module, attrs = found
+            if not attrs and shown == head:
+                resolved = (module, key[len(head) + 1:])
+            elif len(attrs) == 1 and shown == key:
+                resolved = module.class_module(attrs[0])
+            else:
+                continue
+            if resolved is None:
+                continue
+            info = resolved[0].own_classes.get(resolved[1])
+            return info is not None and not info.is_module and not info.unseen_base
+        return False
+
     def _bindings(self) -> dict:
         """Each name the module binds to something it imports, as its walk names it -> (order,
         name, leading dots, what was imported)."""

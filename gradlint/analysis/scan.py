@@ -52,6 +52,7 @@ class ClassInfo:
         self.init: ast.AST | None = None  # its __init__
         self.init_walked = False
         self.walked: set = set()  # the attributes the walk of the file has assigned
+        self.settings: set[str] = set()  # self.x set from an __init__ argument, read as a number (_settings)
 
     @property
     def may_be_module(self) -> bool:
@@ -159,10 +160,16 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                             info.literal_attrs.add(name)
                         else:
                             info.attrs[name] = module_info(assign.value, imports, classes)
+                            if info.attrs[name] is None and type(assign.value) is ast.Call:
+                                later.append((info, name, assign.value))  # a class defined further down
+        info.settings = _settings(node, info.init)
 
+    later: list = []
     for node in statements(module):  # (classes are statements: no expression need be walked)
         if type(node) is ast.ClassDef and node.name not in classes:
             scan(node)
+    for info, name, value in later:
+        info.attrs[name] = info.attrs.get(name) or module_info(value, imports, classes)
 
     def resolve(info: ClassInfo, seen=()) -> None:
         """Inherit flags along base classes defined in this file."""
@@ -187,6 +194,58 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
     for info in list(classes.values()):
         resolve(info)
     return classes
+
+
+# Where an expression is read as a number is read: an operand of arithmetic or of a comparison,
+# a condition, a value formatted into a string.
+_NUMBER_READS = {
+    ast.BinOp: ("left", "right"), ast.UnaryOp: ("operand",), ast.Compare: ("left", "comparators"),
+    ast.AugAssign: ("value",), ast.If: ("test",), ast.While: ("test",), ast.IfExp: ("test",),
+    ast.Assert: ("test",), ast.BoolOp: ("values",), ast.FormattedValue: ("value",),
+}
+
+
+def _settings(node: ast.ClassDef, init) -> set[str]:
+    """The attributes ``__init__`` sets from one of its arguments (``self.tau = tau``) and the
+    class reads only as a number is read (``logits / self.tau``, ``self.tau ** 2``, ``if
+    self.k > 0``): a temperature, a weight, a size. A submodule handed in is called or handed on,
+    a tensor indexed or given to a torch function; an attribute read only by arithmetic holds a
+    setting, not something trained."""
+    if init is None:
+        return set()
+    args = init.args
+    params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    reads: dict[str, int] = {}
+    numeric: dict[str, int] = {}
+    stores: dict[str, int] = {}
+    from_argument: dict[str, int] = {}
+    for inner in iter_nodes(node):
+        kind = type(inner)
+        if kind is ast.Attribute and type(inner.value) is ast.Name and inner.value.id == "self":
+            name = "self." + inner.attr
+            counts = reads if type(inner.ctx) is ast.Load else stores  # (a del counts as a store)
+            counts[name] = counts.get(name, 0) + 1
+            continue
+        fields = _NUMBER_READS.get(kind)
+        if fields is not None:
+            for field_name in fields:
+                operands = getattr(inner, field_name)
+                for operand in operands if type(operands) is list else (operands,):
+                    if type(operand) is ast.Attribute and type(operand.value) is ast.Name and operand.value.id == "self":
+                        name = "self." + operand.attr
+                        numeric[name] = numeric.get(name, 0) + 1
+        if kind is ast.Assign and len(inner.targets) == 1 and type(inner.targets[0]) is ast.Attribute \
+                and type(inner.value) is ast.Name and inner.value.id in params and _within_init(inner, init):
+            target = inner.targets[0]
+            if type(target.value) is ast.Name and target.value.id == "self":
+                name = "self." + target.attr
+                from_argument[name] = from_argument.get(name, 0) + 1
+    return {name for name, n in from_argument.items()
+            if stores.get(name) == n and reads.get(name, 0) == numeric.get(name, 0)}
+
+
+def _within_init(assign: ast.Assign, init) -> bool:
+    return init.lineno <= assign.lineno <= (init.end_lineno or init.lineno)
 
 
 def acts_as_module(node: ast.ClassDef) -> bool:

@@ -58,6 +58,9 @@ class Value:
     module: ModuleInfo | None = None
     optimizer: bool = False
     live: bool = False  # may require grad by its context (a forward() input, a seeded parameter)
+    # may: the forward() inputs (``pred@input``) whose history it carries, not through a cut; a cut
+    # of such a value starves whatever computed them, unless it scales them (``flow.scaled``)
+    inputs: frozenset = EMPTY
     alias: str | None = None  # the name whose storage it shares (``h.detach()``, ``h[0]``, ``h.data``)
     lost: bool = False  # computed from tensors with history by an op autograd cannot follow (``p > 0.5``)
     # known to hold no torch tensor: a Python number, bool, string or None, a value of a library
@@ -75,7 +78,7 @@ class Value:
         both = self.trainables | other.trainables
         cuts = {c: _companions(self, other, c) | both for c in self.cuts.keys() | other.cuts.keys()}
         return _value(
-            trainables=both, post=self.post | other.post,
+            trainables=both, post=self.post | other.post, inputs=self.inputs | other.inputs,
             cuts=cuts, nograd=self.nograd | other.nograd,
             pulled=self.pulled | other.pulled, rebuilt=self.rebuilt | other.rebuilt,
             carried=self.carried | other.carried, tensor=self.tensor or other.tensor,
@@ -92,7 +95,7 @@ class Value:
         cuts = {c: _companions(self, other, c) for c in self.cuts.keys() | other.cuts.keys()}
         return _value(
             trainables=self.trainables | other.trainables, post=self.post | other.post,
-            cuts=cuts, nograd=self.nograd | other.nograd,
+            inputs=self.inputs | other.inputs, cuts=cuts, nograd=self.nograd | other.nograd,
             pulled=self.pulled | other.pulled, rebuilt=self.rebuilt | other.rebuilt,
             carried=self.carried | other.carried, saved=self.saved | other.saved,
             tensor=self.tensor and other.tensor, computed=self.computed and other.computed,
@@ -148,7 +151,7 @@ def union(values) -> Value:
         return replace(CONST | values[0], plain=values[0].plain)
     # One pass over the operands (the walker joins hundreds of thousands of them per corpus,
     # and most of their sets are empty).
-    trainables = post = nograd = pulled = rebuilt = carried = EMPTY
+    trainables = post = nograd = pulled = rebuilt = carried = inputs = EMPTY
     tensor = live = lost = False
     const = plain = True
     companions: dict = {}
@@ -166,6 +169,8 @@ def union(values) -> Value:
             rebuilt = rebuilt | state["rebuilt"]
         if state["carried"]:
             carried = carried | state["carried"]
+        if state["inputs"]:
+            inputs = inputs | state["inputs"]
         tensor = tensor or state["tensor"]
         live = live or state["live"]
         lost = lost or state["lost"]
@@ -174,7 +179,7 @@ def union(values) -> Value:
         for cut, joined in state["cuts"].items():
             companions.setdefault(cut, []).append(joined)
     return _value(
-        trainables=trainables, post=post,
+        trainables=trainables, post=post, inputs=inputs,
         cuts={cut: trainables.union(*joined) for cut, joined in companions.items()},
         nograd=nograd, pulled=pulled, rebuilt=rebuilt, carried=carried,
         tensor=tensor, computed=True, const=const, live=live, lost=lost, plain=plain,

@@ -54,7 +54,7 @@ def check(facts):
                 if ret.parts and cut.upstream <= siblings:
                     continue
                 if any(name.endswith("@input") for name in cut.upstream) and (
-                        fn.name != "forward" or value.cuts[cut.node] or value.post):
+                        fn.name != "forward" or value.post or _beside_input(cut, value.cuts[cut.node])):
                     continue  # only a forward's whole output cut from its own input is that sure
                 if not uses.trained_through(fn.node):
                     continue  # an export: features for a probe, kNN, a plot; nothing here trains with it
@@ -70,6 +70,19 @@ def check(facts):
             if cut.node not in reported:
                 reported.add(cut.node)
                 yield _report(cut, f"becomes part of the loss `{backward.root}` (backward at line {{sink}})", sink=backward.node)
+
+
+def _models(names) -> set:
+    """What trains among a cut's companions: a forward input (``target@input``) beside a cut is
+    data the caller hands in, not another model."""
+    return {name for name in names if not name.endswith("@input")}
+
+
+def _beside_input(cut, companions) -> bool:
+    """In a forward, something trainable stays attached beside a cut of its input: a model, or
+    the very inputs the cut was computed from (a temperature or a weight computed from detached
+    similarities, multiplied into the attached ones)."""
+    return bool(_models(companions)) or bool(companions & cut.upstream)
 
 
 def _parameters(node) -> set[str]:
@@ -189,7 +202,7 @@ def _broken(value, facts, attached_elsewhere, program):
             continue  # a target or moving average: the file copies another network into it
         if cut.upstream & companions:
             continue  # the same trainables stay attached beside the cut (SimSiam)
-        if companions - cut.upstream and not _optimized(cut, facts) and not _one_model(cut.upstream, companions) \
+        if _models(companions - cut.upstream) and not _optimized(cut, facts) and not _one_model(cut.upstream, companions) \
                 and not _may_be_leaves(cut.upstream, facts):
             # Another model stays attached beside the cut (a policy's log-probabilities times
             # a baseline's detached advantages): a stop-gradient between models, a bug only where
