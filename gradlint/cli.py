@@ -87,6 +87,8 @@ def run() -> None:
         # to the interpreter's own exit waited there on the pool's threads and finalizers.
         try:
             ignore_interrupts()  # the run is over: a late Ctrl-C cuts no flush short
+            if runner.INTERRUPTS[0]:
+                status = 130  # (one that some code swallowed still ends the run as interrupted)
             for stream in (sys.stdout, sys.stderr):
                 try:
                     stream.flush()
@@ -101,6 +103,7 @@ def _interrupted(signum, frame) -> None:
     # swallows it; whatever it interrupts, the process ends within seconds (SIGALRM's default
     # action, which no Python code stands in the way of) rather than hang.
     signal.alarm(10)
+    runner.INTERRUPTS[0] += 1
     raise KeyboardInterrupt
 
 

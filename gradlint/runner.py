@@ -170,11 +170,13 @@ def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]], *
 
                 if len(todo) >= parallel.POOL_MIN:
                     for index, outcome in parallel.check_all(todo, jobs, hashed):
+                        interrupted()
                         done(index, outcome)
                         advance(1)
                     todo = []
             with collecting_per_file() as collect:
                 for job in todo:
+                    interrupted()
                     done(job.index, check(job.target, job.codes, hashed))
                     collect()
                     advance(1)
@@ -186,6 +188,17 @@ def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]], *
     result.warnings[:0] = [message for _, message in sorted(notes, key=lambda note: note[0])]
     result.findings.sort()
     return result
+
+
+def interrupted() -> None:
+    """Raise KeyboardInterrupt if the process took a Ctrl-C (``cli``'s handler counts them in
+    ``INTERRUPTS``): one that lands where Python swallows exceptions (an at-fork handler while
+    the pool starts a worker, a finalizer) raises nowhere, and the run would go on to its end."""
+    if INTERRUPTS[0]:
+        raise KeyboardInterrupt
+
+
+INTERRUPTS = [0]
 
 
 @contextlib.contextmanager

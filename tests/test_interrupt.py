@@ -70,3 +70,46 @@ def test_a_storm_of_interrupts_ends_the_run(tmp_path, gap):
         # "interrupted" to a shell; never a finding's 1 or an internal error's 2.
         assert run.returncode in (130, -signal.SIGINT), err
         assert "internal error" not in err, err
+
+
+SWALLOWED = """
+import sys
+from gradlint import cli, runner
+
+checked = []
+real_check = runner.check
+
+def check(target, codes, hashed=False):
+    checked.append(target.name)
+    if len(checked) == 2:
+        # Ctrl-C lands where Python swallows it (an at-fork handler, a finalizer): the handler
+        # runs, its KeyboardInterrupt goes nowhere.
+        try:
+            cli._interrupted(2, None)
+        except KeyboardInterrupt:
+            pass
+    return real_check(target, codes, hashed)
+
+runner.check = check
+import atexit, os
+sys.argv = ["gradlint", "check", "-j", "1", "--no-cache", "-q", sys.argv[1]]
+real_exit = os._exit
+def exit_(status):
+    sys.stderr.write(f"checked {len(checked)}\\n")
+    sys.stderr.flush()
+    real_exit(status)
+os._exit = exit_
+cli.run()
+"""
+
+
+def test_a_ctrl_c_that_some_code_swallowed_still_ends_the_run(tmp_path):
+    # The storm's single coalesced SIGINT once landed in logging's at-fork handler while the pool
+    # forked a worker: Python reported it as unraisable, the run went on to the end and exited
+    # 1 ("findings"), as if no Ctrl-C had been pressed.
+    for i in range(20):
+        (tmp_path / f"m{i:02}.py").write_text(BAD)
+    run = subprocess.run([sys.executable, "-c", SWALLOWED, str(tmp_path)], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 130, run.stderr
+    assert "checked 2\n" in run.stderr, run.stderr  # no file after the one the Ctrl-C landed in
