@@ -363,3 +363,71 @@ def test_each_unpacked_element_of_a_returned_tuple_keeps_its_own_save(tmp_path, 
     assert bool(found) == reported
     if reported and where == "imported":
         assert "(blocks.py, line 12)" in found[0].message
+
+
+# ---- what a process keeps -------------------------------------------------------------------
+
+
+def test_the_files_kept_between_lints_are_bounded_by_their_bytes_not_their_number(tmp_path, monkeypatch):
+    """Ten scripts, each importing a helper of its own padded to some 3 KB: once a lint starts,
+    what the earlier lints parsed stays within ``KEEP_BYTES`` (a bound in files kept all ten),
+    and each script still gets its finding."""
+    monkeypatch.setattr(project, "KEEP_BYTES", 8_000)
+    (tmp_path / "pyproject.toml").write_text("")
+    padding = "".join(f"CONSTANT_{i} = {i}\n" for i in range(200))
+    files = {}
+    for k in range(10):
+        files[f"helpers_{k}.py"] = HELPER + padding
+        files[f"main_{k}.py"] = _main(f"from helpers_{k} import embed")
+    write(tmp_path, files)
+    size = len((tmp_path / "helpers_0.py").read_bytes())
+    assert size > 3_000
+    for k in range(10):
+        assert [line for line, _ in gl001(tmp_path / f"main_{k}.py")] == [CALL_LINE]
+        # the next lint's start forgets what is past the bound; this lint's helper may stay
+        project._begin(str(tmp_path / "next.py"))
+        assert project._kept() <= project.KEEP_BYTES
+        assert 1 <= len(project._PARSED) <= project.KEEP_BYTES // size
+
+
+def test_a_summarys_nodes_are_told_from_another_files_without_a_set_kept_per_tree(tmp_path):
+    """``_owned`` finds a node of the tree by its position (a decorator's too, before the
+    ``def``'s line; one in an f-string), not one of another parse of the same text, and keeps
+    nothing on the tree (a set of every node's id per kept file was a sixth of the memory)."""
+    text = ("import functools\n\n\n@functools.lru_cache(maxsize=len('ab'))\n"
+            "def f(x):\n    return f'{x.detach()!r}' + str([y for y in x])\n")
+    tree, other = ast.parse(text), ast.parse(text)
+    for mine, theirs in zip(ast.walk(tree), ast.walk(other)):
+        if isinstance(mine, (ast.expr, ast.stmt)):
+            assert project._owned(mine, tree)
+            assert not project._owned(theirs, tree)
+    assert not hasattr(tree, "_gradlint_ids")
+    # A lint whose import was summarized leaves no such set on the tree kept.
+    (tmp_path / "pyproject.toml").write_text("")
+    write(tmp_path, {"helpers.py": HELPER, "main.py": _main("from helpers import embed")})
+    assert [line for line, _ in gl001(tmp_path / "main.py")] == [CALL_LINE]
+    kept = project._PARSED[str(tmp_path / "helpers.py")]
+    assert kept.registered and not hasattr(kept.tree, "_gradlint_ids")
+
+
+def test_where_imports_lead_is_remembered_as_strings_and_bounded(tmp_path, monkeypatch):
+    """``_LOCATED`` keeps the folders it stamps as strings (a Path keeps its parts besides),
+    and at most ``LOCATED_MAX`` entries."""
+    monkeypatch.setattr(project, "LOCATED_MAX", 3)
+    (tmp_path / "pyproject.toml").write_text("")
+    write(tmp_path, {"helpers.py": HELPER, "main.py": _main("from helpers import embed")})
+    view = project.for_file(str(tmp_path / "main.py")).view(str(tmp_path / "main.py"), _imports("import torch"))
+    for dotted in ("helpers", "torch", "numpy.linalg", "a.b.c", "d"):
+        view.locate(0, dotted)
+        assert len(project._LOCATED) <= 3
+    assert project._LOCATED
+    for stamp, folders, found, real in project._LOCATED.values():
+        assert folders and all(type(folder) is str for folder in folders)
+
+
+def test_the_runner_holds_few_bytes_of_files_for_the_linter():
+    """The sources held from the cache's lookup stay in memory all run, in the parent and in
+    every worker forked from it: a bound the size of a corpus made every process grow with it."""
+    from gradlint import runner
+
+    assert runner.HELD_BYTES <= 8 * 2**20

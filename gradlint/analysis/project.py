@@ -135,14 +135,14 @@ class View:
             found = self._locate(level, dotted)
             known = (_stamp(folders := self._searched(level, dotted)), folders, found,
                      found and os.path.realpath(found[0]))
-            if len(_LOCATED) >= 65536:
+            if len(_LOCATED) >= LOCATED_MAX:
                 _LOCATED.clear()
             _LOCATED[key] = known
         if known[2] is not None and known[3] == self._real:
             return None  # the module itself (a script importing itself by name)
         return known[2]
 
-    def _searched(self, level: int, dotted: str) -> list[Path]:
+    def _searched(self, level: int, dotted: str) -> tuple[str, ...]:
         """The folders whose entries decide where ``dotted`` leads: each base searched, and
         the folders along the dotted path under it (``pkg`` for ``pkg.later``)."""
         parts = [p for p in dotted.split(".") if p]
@@ -151,7 +151,9 @@ class View:
         else:
             root = self.project.root
             bases = [self.folder, root, root / "src"]
-        return [base.joinpath(*parts[:i]) for base in bases for i in range(len(parts))] or bases
+        # As strings: a Path keeps its parts besides its text, and these are kept in ``_LOCATED``.
+        return tuple(str(base.joinpath(*parts[:i])) for base in bases for i in range(len(parts))) \
+            or tuple(map(str, bases))
 
     def _package(self, level: int) -> Path:
         """The folder an import with ``level`` leading dots starts from."""
@@ -372,8 +374,9 @@ class _Parsed:
     """One file of the project as read: its tree, lines, imports, classes and top-level functions,
     shared by every depth it is followed at and kept per process while its bytes hash the same."""
 
-    def __init__(self, path: Path, digest: str, tree, lines):
+    def __init__(self, path: Path, digest: str, tree, lines, size: int = 0):
         self.path = path
+        self.size = size  # its bytes: what it costs to keep is in proportion (``KEEP_BYTES``)
         self.digest = digest
         self.tree = tree
         self.lines = lines
@@ -582,14 +585,37 @@ def _renamed(held, module):
 
 
 def _owned(node: ast.AST, tree: ast.Module) -> bool:
-    nodes = getattr(tree, "_gradlint_ids", None)
-    if nodes is None:
-        from gradlint.analysis.tree import every_node
+    """Whether ``node`` is a node of ``tree`` (not of another file a summary walk reached).
 
-        # The file's memoized walk where this lint made one (a summary's nodes are source
-        # nodes: the contexts and operators ast.walk would add are never asked about).
-        nodes = tree._gradlint_ids = {id(n) for n in every_node(tree)}
-    return id(node) in nodes
+    Looked for first by descending from the module only into the children whose span holds
+    the node's (a few dozen nodes looked at), then, where positions mislead (an f-string's parts
+    in older Pythons), by a walk of the whole tree; nothing is kept per tree (a set of every
+    node's id, kept for each file the process holds, was a sixth of its memory)."""
+    from gradlint.analysis.tree import children, every_node
+
+    line = getattr(node, "lineno", None)
+    if line is not None:
+        where = (line, node.col_offset)
+        end = (node.end_lineno, node.end_col_offset)
+        todo = [tree]
+        while todo:
+            current = todo.pop()
+            if current is node:
+                return True
+            for child in children(current):
+                start = getattr(child, "lineno", None)
+                # A child without a position (arguments, comprehension, withitem, match_case)
+                # may hold positioned nodes anywhere in its parent's span: entered.
+                if start is None:
+                    todo.append(child)
+                    continue
+                start = (start, child.col_offset)
+                decorators = getattr(child, "decorator_list", None)
+                if decorators:  # a def's span starts at ``def``, after its decorators
+                    start = min(start, (decorators[0].lineno, decorators[0].col_offset))
+                if start <= where and end <= (child.end_lineno, child.end_col_offset):
+                    todo.append(child)
+    return any(n is node for n in every_node(tree))
 
 
 def _within(path: Path, root: Path) -> bool:
@@ -621,6 +647,10 @@ _STAMPS: dict = {}
 # (importing file, root, level, dotted) -> (stamp of the folders searched, those folders, where
 # ``View.locate`` found it)
 _LOCATED: dict = {}
+# Entries of ``_LOCATED`` kept: each holds a dozen short strings, and the imports of every
+# folder of a project linted in one process would otherwise all stay (a lookup it no longer
+# holds costs a few ``stat`` calls).
+LOCATED_MAX = 4096
 
 
 def _stamp(folders) -> tuple:
@@ -636,22 +666,37 @@ def _stamp(folders) -> tuple:
     return tuple(out)
 # path -> _Parsed: the files parsed by this process, the most recently used last.
 _PARSED: dict[str, _Parsed] = {}
-KEEP = 192  # parsed files kept between lints: a bound, so memory stays flat as the corpus grows
+# The bytes of source whose parses are kept between lints. A file kept costs some 40 times its
+# bytes (its tree, its summaries and class tables, and the modules that followed it), so this
+# bounds what a process holds whatever the size of the project or the files in it: a bound
+# in files let a project of large files (timm's models) keep several times what one of small
+# files does. A lint's own working set (the files it follows) comes on top, and is freed or
+# left to this budget once it ends.
+KEEP_BYTES = 1024 * 1024
+
+
+def _kept() -> int:
+    return sum(parsed.size for parsed in _PARSED.values())
 
 
 def _begin(path: str) -> None:
-    """A new lint: files are hashed again (they may have changed since), and the files parsed
-    by earlier lints beyond ``KEEP`` are forgotten, least recently used first, with every module
-    that followed them (it holds their summaries' nodes)."""
+    """A new lint: files are hashed again (they may have changed since), and the files parsed by
+    earlier lints are forgotten, least recently used first, until what is kept is within
+    ``KEEP_BYTES``, with every module that followed them (it holds their summaries' nodes)."""
     global _LINTED
     _LINTED = Path(os.path.abspath(path))
     _HASHES.clear()
     _STAMPS.clear()
-    if len(_PARSED) <= KEEP:
+    kept = _kept()
+    if kept <= KEEP_BYTES:
         return
     dropped = set()
-    for path in list(_PARSED)[:len(_PARSED) - KEEP // 2]:
-        _PARSED.pop(path).forget()
+    for path in list(_PARSED):
+        if kept <= KEEP_BYTES:
+            break
+        parsed = _PARSED.pop(path)
+        parsed.forget()
+        kept -= parsed.size
         dropped.add(path)
     # A module that followed a forgotten file goes too (it holds summaries with that file's
     # nodes), and those that followed it in turn; their own parses stay.
@@ -728,7 +773,7 @@ def _read(path: Path, data: bytes, digest: str) -> _Parsed | None:
         if unreadable is not None:
             return None
         text = engine._as_python_reads(data, data.decode("utf-8", errors="replace"))
-        return _Parsed(path, digest, tree, source_lines(text))
+        return _Parsed(path, digest, tree, source_lines(text), len(data))
     except (RecursionError, MemoryError, ValueError, SyntaxError):
         return None
 
