@@ -178,23 +178,29 @@ def test_the_corpus_reads_the_same_cold_warm_and_in_any_number_of_processes(tmp_
     assert run("-j", "2", "--no-cache") == cold
 
 
-def test_workers_end_when_the_run_is_interrupted(project, monkeypatch):
-    # Ctrl-C arrives while results are being read (a second one would cut short a shutdown
-    # that waits): the workers, who ignore SIGINT themselves, must not be left waiting for work.
+@pytest.fixture
+def executors(monkeypatch) -> list:
+    """The process pools the run under test makes, as they are made."""
     import concurrent.futures
 
-    pools = []
+    made = []
 
     class Recorded(concurrent.futures.ProcessPoolExecutor):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
-            pools.append(self)
+            made.append(self)
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Recorded)
+    return made
+
+
+def test_workers_end_when_the_run_is_interrupted(project, executors):
+    # Ctrl-C arrives while results are being read (a second one would cut short a shutdown
+    # that waits): the workers, who ignore SIGINT themselves, must not be left waiting for work.
     jobs = [runner.Job(i, runner.Target(str(p), p), frozenset({"GL005"})) for i, p in enumerate(sorted(project.glob("*.py")))]
     results = parallel.check_all(jobs, 2)
     next(results)
-    (pool,) = pools
+    (pool,) = executors
     workers = [worker.pid for worker in pool._processes.values()]
     assert workers
     with pytest.raises(KeyboardInterrupt):
@@ -206,20 +212,11 @@ def test_workers_end_when_the_run_is_interrupted(project, monkeypatch):
     assert not any(_running(pid) for pid in workers)
 
 
-def test_a_second_interrupt_in_the_handler_never_waits_on_busy_workers(project, monkeypatch):
+def test_a_second_interrupt_in_the_handler_never_waits_on_busy_workers(project, executors, monkeypatch):
     # Ctrl-C held down: the second one lands while the first is handled, before further ones
     # are ignored. The pool must not then be shut down by waiting for the chunks the workers
     # are in (they ignore SIGINT): under load that wait outlasted the 10 s the process allows
     # itself, and it died of SIGALRM instead of exiting 130.
-    import concurrent.futures
-
-    pools = []
-
-    class Recorded(concurrent.futures.ProcessPoolExecutor):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            pools.append(self)
-
     landed = []
 
     def second_interrupt():
@@ -228,12 +225,11 @@ def test_a_second_interrupt_in_the_handler_never_waits_on_busy_workers(project, 
             raise KeyboardInterrupt
         return None
 
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Recorded)
     monkeypatch.setattr(parallel, "ignore_interrupts", second_interrupt)
     jobs = [runner.Job(i, runner.Target(str(p), p), frozenset({"GL005"})) for i, p in enumerate(sorted(project.glob("*.py")))]
     results = parallel.check_all(jobs, 2)
     next(results)
-    (pool,) = pools
+    (pool,) = executors
     workers = [worker.pid for worker in pool._processes.values()]
     for pid in workers:
         os.kill(pid, signal.SIGSTOP)  # busy for as long as the test likes: a wait on them never ends

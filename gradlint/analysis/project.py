@@ -259,6 +259,17 @@ class View:
         self._asked.add(key)
         if key.startswith("<"):
             return None  # another file's own class: known once a class of that file was read
+        for module, name in self._imported(key):
+            if name in module.own_classes:
+                self._inject(out, key, module, name)
+            if key in out:  # the first import that gives it (a later one is not read)
+                return out[key]
+        return None
+
+    def _imported(self, key: str):
+        """Where each import that binds ``key`` (``blocks.Head``, or ``Head`` imported by name)
+        leads, in the order the module binds them: (module, the name in it), read as a module's
+        attribute or through a package's re-export (``class_module``)."""
         head = key.rpartition(".")[0]
         bindings = self._bindings()
         for _, shown, level, target in sorted([*bindings.get(key, ()), *(bindings.get(head, ()) if head else ())]):
@@ -266,16 +277,12 @@ class View:
             if found is None:
                 continue
             module, attrs = found
-            if not attrs:  # a module: its classes as attributes
-                if shown == head and key[len(head) + 1:] in module.own_classes:
-                    self._inject(out, key, module, key[len(head) + 1:])
+            if not attrs and shown == head:  # a module: its classes as attributes
+                yield module, key[len(head) + 1:]
             elif len(attrs) == 1 and shown == key:
                 resolved = module.class_module(attrs[0])
                 if resolved is not None:
-                    self._inject(out, key, *resolved)
-            if key in out:  # the first import that gives it (a later one is not read)
-                return out[key]
-        return None
+                    yield resolved
 
     def plain_class(self, key: str) -> bool:
         """Whether ``key`` (a base class as the module names it, ``decode.Strategy``) is a class
@@ -283,22 +290,8 @@ class View:
         (``object``, or none): a subclass of it holds no parameters either. Read as
         ``class_for`` reads a class, but from the file's own scan (plain classes are not given to
         the module's class table)."""
-        head = key.rpartition(".")[0]
-        bindings = self._bindings()
-        for _, shown, level, target in sorted([*bindings.get(key, ()), *(bindings.get(head, ()) if head else ())]):
-            found = self.load(level, target)
-            if found is None:
-                continue
-            module, attrs = found
-            if not attrs and shown == head:
-                resolved = (module, key[len(head) + 1:])
-            elif len(attrs) == 1 and shown == key:
-                resolved = module.class_module(attrs[0])
-            else:
-                continue
-            if resolved is None:
-                continue
-            info = resolved[0].own_classes.get(resolved[1])
+        for module, name in self._imported(key):
+            info = module.own_classes.get(name)
             return info is not None and not info.is_module and not info.unseen_base
         return False
 
