@@ -235,13 +235,34 @@ def _settings(node: ast.ClassDef, init) -> set[str]:
                         name = "self." + operand.attr
                         numeric[name] = numeric.get(name, 0) + 1
         if kind is ast.Assign and len(inner.targets) == 1 and type(inner.targets[0]) is ast.Attribute \
-                and type(inner.value) is ast.Name and inner.value.id in params and _within_init(inner, init):
+                and _argument_or_number(inner.value, params) and _within_init(inner, init):
             target = inner.targets[0]
             if type(target.value) is ast.Name and target.value.id == "self":
                 name = "self." + target.attr
                 from_argument[name] = from_argument.get(name, 0) + 1
     return {name for name, n in from_argument.items()
             if stores.get(name) == n and reads.get(name, 0) == numeric.get(name, 0)}
+
+
+def _argument_or_number(expr, params: set[str]) -> bool:
+    """An argument of ``__init__``, or one defaulted to a number where it is not given
+    (``tau if tau is not None else 4.0``, ``tau or 4.0``): what it holds is the argument or a number."""
+    def part(e) -> bool:
+        return (type(e) is ast.Name and e.id in params) or _number_or_none(e)
+
+    if type(expr) is ast.IfExp:
+        parts = [expr.body, expr.orelse]
+    elif type(expr) is ast.BoolOp and type(expr.op) is ast.Or:
+        parts = expr.values
+    else:
+        parts = [expr]
+    return all(part(e) for e in parts) and any(type(e) is ast.Name for e in parts)
+
+
+def _number_or_none(expr) -> bool:
+    if type(expr) is ast.UnaryOp and type(expr.op) in (ast.USub, ast.UAdd):
+        expr = expr.operand
+    return type(expr) is ast.Constant and (expr.value is None or type(expr.value) in (int, float))
 
 
 def _within_init(assign: ast.Assign, init) -> bool:
