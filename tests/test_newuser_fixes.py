@@ -18,6 +18,7 @@ import pytest
 from gradlint import cli
 from gradlint.analysis import project
 from gradlint.discovery import discover, passed_by
+from test_project import _main  # the training script that calls an imported helper
 
 ROOT = Path(__file__).resolve().parents[1]
 BAD = "def f(:\n"  # GL000: a finding without any rule's analysis
@@ -210,23 +211,6 @@ def embed(encoder, tokens):
     return F.normalize(vectors, dim=-1).detach()
 '''
 
-MAIN = '''import torch
-import torch.nn as nn
-import torch.nn.functional as F
-from {module} import embed
-
-encoder = nn.EmbeddingBag(100, 16)
-classifier = nn.Linear(16, 2)
-optimizer = torch.optim.Adam([*encoder.parameters(), *classifier.parameters()])
-tokens = torch.randint(0, 100, (32, 10))
-labels = torch.randint(0, 2, (32,))
-for epoch in range(3):
-    logits = classifier(embed(encoder, tokens))
-    loss = F.cross_entropy(logits, labels)
-    optimizer.zero_grad()
-    loss.backward()
-    optimizer.step()
-'''
 
 
 @pytest.fixture
@@ -239,9 +223,9 @@ def fresh_project():
 def test_another_file_is_named_from_the_current_folder(here, capsys, monkeypatch, fresh_project):
     # pkg/main.py imports its sibling x.py; a top-level x.py exists too, so `at x.py` would
     # send the user to the wrong file.
-    write(here, {"pyproject.toml": "", "x.py": "", "pkg/x.py": HELPER, "pkg/main.py": MAIN.format(module="x"),
+    write(here, {"pyproject.toml": "", "x.py": "", "pkg/x.py": HELPER, "pkg/main.py": _main("from x import embed"),
                  "pkg/text/__init__.py": "", "pkg/text/helpers.py": HELPER,
-                 "scripts/train.py": MAIN.format(module="pkg.text.helpers")})
+                 "scripts/train.py": _main("from pkg.text.helpers import embed")})
     code, out, _ = check(capsys, "--output-format", "json", "--select", "GL001", "pkg/main.py", "scripts")
     found = {f["path"]: f for f in json.loads(out)}
     assert "(at pkg/x.py, line 6, inside `embed(…)` called here)" in found["pkg/main.py"]["message"]
