@@ -1200,7 +1200,7 @@ class Walker:
         left, right = self.expr(node.left), self.expr(node.right)
         out = self.beside_itself(node, left | right)
         if type(node.op) in SCALING and out.cuts and (left.inputs or right.inputs):
-            out = scaled(out, left.inputs | right.inputs)
+            out = scaled(out, (left, right))
         out = replace(out, tensor=left.tensor or right.tensor)
         if type(node.op) in OPERATORS and (left.tensor or right.tensor or left.live or right.live) \
                 and not (left.const and right.const):
@@ -1363,6 +1363,8 @@ class Walker:
         out = replace(union(values), tensor=True, computed=True, plain=False)
         if torch_types.carries_grad(qual) is False and not last.endswith("_"):
             return _without_history(out)  # torch.argmax(x), torch.eq(a, b): no derivative to lose
+        if out.cuts and len(values) > 1 and last not in JOINING:
+            out = scaled(out, values)  # F.mse_loss(pred, target.detach()): a target
         if last.endswith("_") and not last.endswith("__") and saves.is_inplace_method(last) and positional:
             base = _edit_base(positional[0])
             if base is not None:
@@ -1492,6 +1494,8 @@ class Walker:
                 and meth not in CONTAINER_METHODS:
             return self.apply_module(node, receiver, values, positional, method=True)
         out = receiver | args
+        if out.cuts and values and meth not in JOINING:
+            out = scaled(out, (receiver, *values))  # `p.mul(w.detach())`
         out = replace(out, tensor=receiver.tensor or meth in TENSOR_ONLY_METHODS, carried=out.carried)
         if meth in VIEW_METHODS or meth in MAY_ALIAS:
             # A view shares the saved tensor's storage and version counter; so does a
@@ -1775,6 +1779,8 @@ class Walker:
             if result is not None:
                 return result
         names = callee.trainables
+        if args.cuts and len(values) > 1:
+            args = scaled(args, values)  # `self.criterion(pred, target.detach())`
         if args.cuts:
             out = replace(args, post=args.post | names)
         else:
@@ -1841,15 +1847,31 @@ def _plain_of(value: Value) -> Value:
 
 # `w.detach() * x`, `x / t.detach()`: the cut value scales the other operand's gradient.
 SCALING = (ast.Mult, ast.Div, ast.MatMult)
+# What joins its tensor operands by adding, stacking or selecting them: the gradient of one does
+# not depend on the values of another, so a cut operand among them is a term that adds nothing.
+# Every other op of two tensors (a product, a loss comparing a prediction with a target, a
+# similarity) gives each operand a gradient computed from the other's values.
+JOINING = frozenset({
+    "add", "sub", "subtract", "add_", "sub_", "subtract_", "cat", "concat", "concatenate", "stack",
+    "hstack", "vstack", "dstack", "column_stack", "row_stack", "where", "masked_fill", "masked_fill_",
+    "masked_scatter", "index_add", "index_add_", "scatter", "scatter_", "scatter_add", "scatter_add_",
+    "index_copy", "index_copy_", "index_put", "index_put_", "copy_", "maximum", "minimum", "fmax",
+    "fmin", "max", "min", "clamp", "clip", "broadcast_tensors", "block_diag", "cartesian_prod",
+})
 
 
-def scaled(value: Value, inputs) -> Value:
-    """A cut that multiplies or divides what a forward's inputs compute (a temperature, a weight
-    computed from detached similarities): those inputs still get their gradient through the
-    other operand, scaled by it; what the cut starves is only the factor's own gradient, a
-    stop-gradient on purpose. Unlike ``bce + dice.detach()``, where the cut term adds nothing
-    to the gradient at all."""
-    return replace(value, cuts={c: companions | inputs for c, companions in value.cuts.items()})
+def scaled(value: Value, operands) -> Value:
+    """A cut that meets what a forward's inputs compute in an op whose gradient for one operand is
+    computed from the other's values (a temperature, a weight computed from detached
+    similarities, a target a loss compares the prediction with): those inputs still get their
+    gradient, shaped by the cut value; what the cut starves is only its own operand's gradient,
+    a stop-gradient on purpose. Unlike ``bce + dice.detach()``, where the cut term adds nothing
+    to the gradient at all. Each cut is joined by the inputs of the operands it is not in."""
+    cuts = {}
+    for cut, companions in value.cuts.items():
+        beside = [operand.inputs for operand in operands if cut not in operand.cuts and operand.inputs]
+        cuts[cut] = companions.union(*beside) if beside else companions
+    return replace(value, cuts=cuts)
 
 
 def _without_history(value: Value) -> Value:

@@ -80,9 +80,11 @@ def _models(names) -> set:
 
 def _beside_input(cut, companions) -> bool:
     """In a forward, something trainable stays attached beside a cut of its input: a model, or
-    the very inputs the cut was computed from (a temperature or a weight computed from detached
-    similarities, multiplied into the attached ones)."""
-    return bool(_models(companions)) or bool(companions & cut.upstream)
+    inputs the cut value shapes the gradient of (``flow.scaled``: a temperature or a weight
+    computed from detached similarities, multiplied into the attached ones; a target a loss
+    compares the prediction with); or the very inputs the cut was computed from."""
+    return bool(_models(companions)) or bool(companions & cut.upstream) or any(
+        name.endswith("@input") for name in companions)
 
 
 def _parameters(node) -> set[str]:
