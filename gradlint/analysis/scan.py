@@ -508,7 +508,11 @@ def _wraps_call_in_nograd(node: ast.FunctionDef | ast.AsyncFunctionDef, imports:
 
 
 def module_info(expr: ast.expr, imports: ImportTable, classes: dict) -> ModuleInfo | None:
-    """What module a constructor call makes: ``nn.Conv2d(…)``, ``nn.ReLU(inplace=True)``, ``nn.Sequential(…)``."""
+    """What module a constructor call makes: ``nn.Conv2d(…)``, ``nn.ReLU(inplace=True)``, ``nn.Sequential(…)``;
+    also where it is the default of a name (``sched or Cosine(…)``, ``Cosine(…) if sched is None
+    else sched``): what stands in for it is meant to be one of those."""
+    if type(expr) in (ast.BoolOp, ast.IfExp):
+        return _defaulted_module(expr, imports, classes)
     while type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
         expr = expr.func.value
     if type(expr) is not ast.Call:
@@ -534,6 +538,19 @@ def module_info(expr: ast.expr, imports: ImportTable, classes: dict) -> ModuleIn
     if cls is not None:
         return ModuleInfo(name, nograd_call=cls.nograd_call)
     return None
+
+
+def _defaulted_module(expr, imports: ImportTable, classes: dict) -> ModuleInfo | None:
+    if type(expr) is ast.BoolOp:
+        if type(expr.op) is not ast.Or:
+            return None
+        parts = expr.values
+    else:
+        parts = [expr.body, expr.orelse]
+    made = [part for part in parts if not (type(part) is ast.Name or _number_or_none(part))]
+    if len(made) != 1 or len(made) == len(parts):
+        return None
+    return module_info(made[0], imports, classes)
 
 
 def _sequential_info(call: ast.Call, imports: ImportTable, classes: dict) -> ModuleInfo:
