@@ -36,6 +36,9 @@ class Cut:
     function: Function | None = None
     loop: ast.AST | None = None  # the innermost loop it is in
     carried: bool = False  # its operand is state carried from the previous iteration
+    # its operand was computed from a forward's inputs (`torch.sigmoid(logits).detach()`), not
+    # an input itself (`pred.data`)
+    of_computed_input: bool = False
     keys: set = field(default_factory=set)  # the upstream as optimizer coverage keys (``Net.self.conv``)
     # For kind "no_grad": the region (``with torch.no_grad():``, a decorated def) in which the
     # expression ``node`` was computed from trainables without recording them.

@@ -451,6 +451,14 @@ class Walker:
 
     def small(self, node) -> None:
         if type(node) is ast.Assign:
+            pairs = _paired(node)
+            if pairs is not None:
+                # `encoder, head = nn.Linear(6, 5), nn.Linear(5, 2)`: each name its own value
+                # (all computed before any is bound: `a, b = b, a`)
+                values = [self.assigned_value(expr, target) for target, expr in pairs]
+                for (target, _), value in zip(pairs, values):
+                    self.bind(target, value, node)
+                return
             value = self.assigned_value(node.value, node.targets[0] if len(node.targets) == 1 else None)
             for target in node.targets:
                 self.bind(target, value, node)
@@ -643,6 +651,14 @@ class Walker:
     def assigned_value(self, expr: ast.expr, target) -> Value:
         """The value bound by ``target = expr``; a trainable leaf or module gets its own root."""
         name = dotted(target) if target is not None else None
+        if name is not None and type(expr) is ast.Call and self.imports.qualname(expr.func) == "copy.deepcopy" \
+                and expr.args and not expr.keywords:
+            # `target_net = copy.deepcopy(net)`: a model of its own, whose parameters are new
+            # leaves; what is computed from it under no_grad starves nothing of `net`.
+            source = self.expr(expr.args[0])
+            if source.module is not None or (source.trainables and not source.computed and not source.tensor):
+                return Value(trainables=frozenset({name}), module=source.module)
+            return source
         if name is not None and self.nograd is None and self.makes_root(expr, name):
             value = self.expr(expr)  # still record what happens inside the call
             if value.rebuilt or value.cuts or value.attached or value.nograd:
@@ -1178,11 +1194,16 @@ class Walker:
     def cut(self, node, operand_expr, kind: str) -> Value:
         operand = self.expr(operand_expr)
         input_name = dotted(operand_expr) if operand.live and not (operand.trainables or operand.post) else None
-        if input_name is not None and self.nograd is None and "." not in input_name:
+        if self.nograd is None and operand.live and not (operand.trainables or operand.post) and (
+                operand.inputs or (input_name is not None and "." not in input_name)):
             # `pred = pred.data` in a loss's forward: what computed `pred` is the caller's model,
-            # through the forward's inputs it was computed from (`z0`, `z1` for a `pos` made of them).
+            # through the forward's inputs it was computed from (`z0`, `z1` for a `pos` made of
+            # them; `torch.sigmoid(logits).detach()`).
             named = operand.inputs or frozenset({f"{input_name}@input"})
+            computed_input = input_name is None or "." in input_name
             operand = replace(operand, trainables=named, computed=True)
+        else:
+            computed_input = False
         if self.nograd is None and (operand.trainables or operand.post) and operand.computed:
             cut = self.facts.cuts.get(node)
             if cut is None:
@@ -1190,6 +1211,7 @@ class Walker:
                                                   loop=self.loops[-1].node if self.loops else None)
             self.add_upstream(cut, operand.trainables | operand.post)
             cut.carried |= bool(operand.carried)
+            cut.of_computed_input |= computed_input
             cuts = {**operand.cuts, node: EMPTY}
         else:
             cuts = operand.cuts
@@ -1201,6 +1223,8 @@ class Walker:
         out = self.beside_itself(node, left | right)
         if type(node.op) in SCALING and out.cuts and (left.inputs or right.inputs):
             out = scaled(out, (left, right))
+        elif type(node.op) is ast.Pow and out.cuts and left.inputs:
+            out = mixed(out, (left,))
         out = replace(out, tensor=left.tensor or right.tensor)
         if type(node.op) in OPERATORS and (left.tensor or right.tensor or left.live or right.live) \
                 and not (left.const and right.const):
@@ -1363,8 +1387,11 @@ class Walker:
         out = replace(union(values), tensor=True, computed=True, plain=False)
         if torch_types.carries_grad(qual) is False and not last.endswith("_"):
             return _without_history(out)  # torch.argmax(x), torch.eq(a, b): no derivative to lose
-        if out.cuts and len(values) > 1 and last not in JOINING:
-            out = scaled(out, values)  # F.mse_loss(pred, target.detach()): a target
+        if out.cuts and last not in JOINING:
+            if len(values) > 1:
+                out = scaled(out, values)  # F.mse_loss(pred, target.detach()): a target
+            if last not in LINEAR:
+                out = mixed(out, values)  # torch.exp(a - b.detach())
         if last.endswith("_") and not last.endswith("__") and saves.is_inplace_method(last) and positional:
             base = _edit_base(positional[0])
             if base is not None:
@@ -1494,8 +1521,11 @@ class Walker:
                 and meth not in CONTAINER_METHODS:
             return self.apply_module(node, receiver, values, positional, method=True)
         out = receiver | args
-        if out.cuts and values and meth not in JOINING:
-            out = scaled(out, (receiver, *values))  # `p.mul(w.detach())`
+        if out.cuts and meth not in JOINING:
+            if values:
+                out = scaled(out, (receiver, *values))  # `p.mul(w.detach())`
+            if meth not in LINEAR:
+                out = mixed(out, (receiver, *values))  # `(a - b.detach()).pow(2)`
         out = replace(out, tensor=receiver.tensor or meth in TENSOR_ONLY_METHODS, carried=out.carried)
         if meth in VIEW_METHODS or meth in MAY_ALIAS:
             # A view shares the saved tensor's storage and version counter; so does a
@@ -1781,6 +1811,8 @@ class Walker:
         names = callee.trainables
         if args.cuts and len(values) > 1:
             args = scaled(args, values)  # `self.criterion(pred, target.detach())`
+        if args.cuts and module is not None and module.qualname.split(".")[-1] not in LINEAR:
+            args = mixed(args, values)  # `self.act(a - b.detach())`
         if args.cuts:
             out = replace(args, post=args.post | names)
         else:
@@ -1858,6 +1890,32 @@ JOINING = frozenset({
     "index_copy", "index_copy_", "index_put", "index_put_", "copy_", "maximum", "minimum", "fmax",
     "fmin", "max", "min", "clamp", "clip", "broadcast_tensors", "block_diag", "cartesian_prod",
 })
+
+
+# What is linear in its tensor operand: a term joined to others and then only reshaped, reduced
+# by a sum or a mean, or multiplied by a number still adds nothing to their gradient. Through any
+# other op (`(a - b.detach()).pow(2)`, `torch.exp(a - b.detach())`) the joined values shape each
+# other's gradient (``mixed``).
+LINEAR = frozenset({
+    "sum", "mean", "neg", "negative", "view", "view_as", "reshape", "transpose", "permute", "t",
+    "flatten", "unflatten", "squeeze", "unsqueeze", "expand", "expand_as", "contiguous", "clone",
+    "to", "cpu", "cuda", "float", "double", "half", "bfloat16", "type", "type_as", "repeat", "tile",
+    "narrow", "select", "split", "chunk", "unbind", "flip", "roll", "diagonal", "diag", "trace",
+    "cumsum", "movedim", "moveaxis", "swapaxes", "swapdims", "index_select", "gather", "take",
+    "take_along_dim", "masked_select", "mul", "multiply", "div", "divide", "true_divide", "pad",
+    "dropout", "identity", "Identity", "Flatten", "Dropout",
+})
+
+
+def mixed(value: Value, operands) -> Value:
+    """A cut joined to what a forward's inputs compute (``a - b.detach()``) and then put through
+    an op that is not linear in the join: those inputs' gradient is computed from the cut
+    values, as a target's is. Each cut is joined by the inputs of the operands it is in."""
+    cuts = {}
+    for cut, companions in value.cuts.items():
+        within = [operand.inputs for operand in operands if cut in operand.cuts and operand.inputs]
+        cuts[cut] = companions.union(*within) if within else companions
+    return replace(value, cuts=cuts)
 
 
 def scaled(value: Value, operands) -> Value:
@@ -2005,6 +2063,19 @@ def _first_argument(call: ast.Call) -> ast.expr | None:
     if call.args:
         return _unstarred(call.args[0])
     return call.keywords[0].value if call.keywords else None
+
+
+def _paired(node: ast.Assign) -> list | None:
+    """The (target, value) pairs of ``a, b = x, y``; None for any other assignment."""
+    if len(node.targets) != 1:
+        return None
+    target, value = node.targets[0], node.value
+    if type(target) not in (ast.Tuple, ast.List) or type(value) not in (ast.Tuple, ast.List) \
+            or len(target.elts) != len(value.elts):
+        return None
+    if any(type(e) is ast.Starred for e in (*target.elts, *value.elts)):
+        return None
+    return list(zip(target.elts, value.elts))
 
 
 def _unstarred(expr: ast.expr) -> ast.expr:

@@ -56,6 +56,11 @@ def check(facts):
                 if any(name.endswith("@input") for name in cut.upstream) and (
                         fn.name != "forward" or value.post or _beside_input(cut, value.cuts[cut.node])):
                     continue  # only a forward's whole output cut from its own input is that sure
+                if cut.of_computed_input and not value.inputs:
+                    # A whole output computed from the inputs and cut (a data-dependent
+                    # initialization's `F.linear(x, v).data`): reported only as a dead term
+                    # beside terms still attached to the inputs (`ce - h(p.detach())`).
+                    continue
                 if not uses.trained_through(fn.node):
                     continue  # an export: features for a probe, kNN, a plot; nothing here trains with it
                 if cut.function is not None and cut.function.node is not fn.node and any(
