@@ -1739,8 +1739,10 @@ class Walker:
         if name == "self" and self.cls is not None and self.cls.may_be_module:
             return self.apply_module(node, Value(trainables=frozenset({"self"})), self.arg_values(node), positional)
         values = self.arg_values(node)
-        if name in self.functions and self.env.get(name, DEFINITION) is DEFINITION:
-            # What this call site hands the module-level function `name`, keyed `param@name`.
+        bound = self.env.get(name, DEFINITION)
+        if name in self.functions and (bound is DEFINITION or bound is NOGRAD_DEFINITION):
+            # What this call site hands the module-level function `name`, keyed `param@name`
+            # (one that returns from under no_grad too: what it computes there is still seeded).
             params = self.facts.parameters.get(name, [])
             # (``*xs`` and ``**kw`` are left out; a keyword's place in this list still counts)
             given = [(arg, value) for arg, value in zip(_argument_nodes(node), values)

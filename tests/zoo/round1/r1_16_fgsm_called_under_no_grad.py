@@ -1,8 +1,8 @@
-"""expect: GL001 29
+"""expect: GL003 29
 dynamic: error
 source: https://github.com/BorealisAI/advertorch/issues/79
 
-An FGSM attack class calls backward on the classification loss to get the input gradient. The robustness evaluation wraps its loop in `with torch.no_grad():` and calls the attack from inside it, so no graph is recorded from the adversarial input to the loss and the attack's backward raises "element 0 of tensors does not require grad" (the linked report; the maintainer's fix was to remove the no_grad). The cut is the no_grad region around the call; the backward is in another function.
+An FGSM attack class calls backward on the classification loss to get the input gradient. The robustness evaluation wraps its loop in `with torch.no_grad():` and calls the attack from inside it, so no graph is recorded from the adversarial input to the loss and the attack's backward raises "element 0 of tensors does not require grad" (the linked report; the maintainer's fix was to remove the no_grad). The cut is the no_grad region around the call; the backward is in another function. Keyed GL001 by its writer; a function that backpropagates, called inside a no_grad region elsewhere, is GL003's (issue 13).
 """
 import torch
 import torch.nn as nn

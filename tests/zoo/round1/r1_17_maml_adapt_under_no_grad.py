@@ -1,8 +1,8 @@
-"""expect: GL001 55
+"""expect: GL003 55
 dynamic: error
 source: https://github.com/dragen1860/MAML-Pytorch/issues/40
 
-A MAML learner's `adapt()` takes inner gradient steps with `torch.autograd.grad` on the support loss. Meta-training works; the meta-test routine, written elsewhere, calls `adapt()` from inside `with torch.no_grad():` to "save memory", so the support loss has no history and the inner step raises "element 0 of tensors does not require grad and does not have a grad_fn", the error in the linked issue.
+A MAML learner's `adapt()` takes inner gradient steps with `torch.autograd.grad` on the support loss. Meta-training works; the meta-test routine, written elsewhere, calls `adapt()` from inside `with torch.no_grad():` to "save memory", so the support loss has no history and the inner step raises "element 0 of tensors does not require grad and does not have a grad_fn", the error in the linked issue. Keyed GL001 by its writer; a function that backpropagates, called inside a no_grad region elsewhere, is GL003's (issue 13).
 """
 import torch
 import torch.nn.functional as F
