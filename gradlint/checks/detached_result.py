@@ -47,14 +47,18 @@ def check(facts):
                  if ret.parts else [ret.value])
         for value in parts:
             # A detached by-product of what a sibling output trains (`return loss, logits.detach()`).
-            siblings = frozenset().union(*(other.trainables for _, other in ret.parts if other is not value))
+            # (a loss module's `return loss, {"bce": bce.detach()}`: the loss keeps its inputs attached)
+            siblings = frozenset().union(*(other.trainables | other.inputs for _, other in ret.parts if other is not value))
             for cut in _broken(value, facts, elsewhere, program):
                 if cut.kind == "no_grad":
                     continue  # evaluation returns no_grad results by design: only a loss speaks
                 if ret.parts and cut.upstream <= siblings:
                     continue
+                # (a model the module freezes, a perceptual loss's feature extractor, keeps
+                # nothing trainable attached beside the cut)
                 if any(name.endswith("@input") for name in cut.upstream) and (
-                        fn.name != "forward" or value.post or _beside_input(cut, value.cuts[cut.node])):
+                        fn.name != "forward" or value.post - facts.frozen
+                        or _beside_input(cut, value.cuts[cut.node] - facts.frozen)):
                     continue  # only a forward's whole output cut from its own input is that sure
                 if cut.of_computed_input and not value.inputs:
                     # A whole output computed from the inputs and cut (a data-dependent
@@ -209,7 +213,8 @@ def _broken(value, facts, attached_elsewhere, program):
             continue  # a target or moving average: the file copies another network into it
         if cut.upstream & companions:
             continue  # the same trainables stay attached beside the cut (SimSiam)
-        if _models(companions - cut.upstream) and not _optimized(cut, facts) and not _one_model(cut.upstream, companions) \
+        if _models(companions - cut.upstream - facts.frozen) and not _optimized(cut, facts) \
+                and not _one_model(cut.upstream, companions) \
                 and not _may_be_leaves(cut.upstream, facts):
             # Another model stays attached beside the cut (a policy's log-probabilities times
             # a baseline's detached advantages): a stop-gradient between models, a bug only where
@@ -225,9 +230,11 @@ def _broken(value, facts, attached_elsewhere, program):
             # are spelled: a loss through it is a bug only where an optimizer is handed exactly
             # the module (or tensor) whose history the region dropped.
             continue
-        if value.post and not (cut.upstream & value.post) and not _optimized(cut, facts) \
+        if value.post - facts.frozen and not (cut.upstream & value.post) and not _optimized(cut, facts) \
                 and not _inside_one_model(cut, value, facts):
-            continue  # the cut feeds a different model (a GAN's discriminator step, a probe)
+            # the cut feeds a different model (a GAN's discriminator step, a probe), not one the
+            # module freezes (a perceptual loss's feature extractor trains nothing)
+            continue
         if _frozen(cut, facts) or cut.upstream <= facts.frozen:
             continue  # no optimizer of this module updates it: it is frozen on purpose (a teacher)
         if _overlap(cut.upstream, attached_elsewhere):
