@@ -184,6 +184,9 @@ class ModuleFacts:
     forward_plain: dict = field(default_factory=dict)
     # the same key -> every call seen passes a value without history
     forward_still: dict = field(default_factory=dict)
+    # the same key -> the Saves of what some call hands it that an op saved (`dec(enc(x))` when
+    # the encoder ends in tanh): an edit of that input in place breaks the caller's backward
+    forward_saved: dict = field(default_factory=dict)
     optimizers: dict = field(default_factory=dict)
     # What calling each function, method and module of this file does (``summaries.Summary``),
     # keyed ``f``, ``Class.method`` and ``Class`` (calling an instance).

@@ -360,8 +360,12 @@ class Walker:
             # computed under no_grad) does not require grad there
             still = {p.arg for i, p in enumerate(ordered)
                      if self.facts.forward_still.get((key, i)) or self.facts.forward_still.get((key, p.arg))}
+            # a forward input some call hands as a tensor an op saved (the block before it ends in
+            # tanh or sigmoid): editing it in place here breaks that caller's backward
+            handed_saved = {p.arg: self.facts.forward_saved.get((key, i), set()) | self.facts.forward_saved.get((key, p.arg), set())
+                            for i, p in enumerate(ordered)} if forward else {}
         else:
-            still = set()
+            still, handed_saved = set(), {}
         uses = _module_uses(node)
         for i, param in enumerate([*params.posonlyargs, *params.args, *params.kwonlyargs]):
             name = param.arg
@@ -384,7 +388,9 @@ class Walker:
                 self.env[name] = Value(trainables=frozenset({f"{name}@{node.name}"}), live=live)
             elif live and forward:
                 # (named, so that a cut of what it computes is told from one beside it)
-                self.env[name] = Value(live=True, inputs=frozenset({f"{name}@input"}))
+                self.env[name] = Value(live=True, inputs=frozenset({f"{name}@input"}),
+                                       saved=frozenset(handed_saved.get(name, ())),
+                                       tensor=bool(handed_saved.get(name)))
             else:
                 self.env[name] = LIVE if live else UNKNOWN
         for star in (params.vararg, params.kwarg):
@@ -821,7 +827,9 @@ class Walker:
         old = self.lookup(name)
         if old.tensor or old.saved or old.attached or (old.computed and not old.const) or type(node.target) is ast.Subscript:
             op = AUG_OPERATORS.get(type(node.op), "op=")
-            self.edit(node, name, (node.target, f" {op} …"))
+            # `laterals[i] += …` on a list edits the element tensor itself
+            self.edit(node, name, (node.target, f" {op} …"),
+                      element=node.target if type(node.target) is ast.Subscript else None)
         if type(node.target) is ast.Subscript:
             return
         new = (old | value)
@@ -832,14 +840,19 @@ class Walker:
 
     # ---- facts ---------------------------------------------------------------------------------
 
-    def edit(self, node, name: str, how) -> None:
-        """An in-place edit of ``name``'s tensor; a view or detached alias edits its base too."""
+    def edit(self, node, name: str, how, element=None) -> None:
+        """An in-place edit of ``name``'s tensor; a view or detached alias edits its base too.
+        ``element``: the subscript edited (``x[i] += …``), which for a container is one of the
+        tensors it holds, and is the tensor named."""
         via_data = name.endswith(".data")
         name = name[: -len(".data")] if via_data else name
         value = self.lookup(name)
         if value.plain:  # `eta *= 0.5` on a number, `scores[i] = s` on a list: no tensor edited
             return
         saved = value.saved
+        if element is not None and value.held:
+            saved = saved | value.held
+            name = self.written(element)
         if value.alias is not None and value.alias != name:
             saved = saved | self.lookup(value.alias).saved
         if self.record:
@@ -1082,12 +1095,13 @@ class Walker:
             for element in index.elts if type(index) is ast.Tuple else (index,):
                 if type(element) is not ast.Slice:  # the bounds of a slice are not looked at
                     self.expr(element)
-            return replace(base, saved=EMPTY, optimizer=False, computed=base.computed,
+            return replace(base, saved=base.held, held=EMPTY, optimizer=False, computed=base.computed,
                            alias=_alias(node.value, base))
         if kind in (ast.Tuple, ast.List, ast.Set):
             if not node.elts:
                 return NOTHING_YET
-            return replace(union(self.expr(_unstarred(e)) for e in node.elts), computed=False)
+            elements = [self.expr(_unstarred(e)) for e in node.elts]
+            return replace(union(elements), computed=False, held=_held(elements))
         if kind is ast.Dict:
             if not node.keys:
                 return NOTHING_YET
@@ -1117,11 +1131,12 @@ class Walker:
             for cond in comp.ifs:
                 self.expr(cond)
         if type(node) is ast.DictComp:
-            value = self.expr(node.key) | self.expr(node.value)
+            element = self.expr(node.value)
+            value = self.expr(node.key) | element
         else:
-            value = self.expr(node.elt)
+            value = element = self.expr(node.elt)
         self.env = saved_env
-        return replace(value, computed=False, saved=EMPTY)
+        return replace(value, computed=False, saved=EMPTY, held=_held([element]))
 
     def attribute(self, node: ast.Attribute) -> Value:
         attr = node.attr
@@ -1169,6 +1184,8 @@ class Walker:
         for key, value in given:
             plain[(qualname, key)] = plain.get((qualname, key), True) and value.plain
             still[(qualname, key)] = still.get((qualname, key), True) and not (value.attached or value.live)
+            if value.saved and self.nograd is None:
+                self.facts.forward_saved.setdefault((qualname, key), set()).update(value.saved)
 
     def is_module_object(self, expr, value: Value) -> bool:
         """``expr`` holds an ``nn.Module`` (built from a module class, an attribute of one, the
@@ -1495,7 +1512,8 @@ class Walker:
         if meth in ("append", "extend", "insert") and values:
             name = dotted(recv_expr)
             if name is not None:  # a list that collects tensors holds what they hold
-                self.env[name] = replace(self.lookup(name) | values[-1], saved=EMPTY, alias=None)
+                held = self.lookup(name).held | _held(values[-1:])
+                self.env[name] = replace(self.lookup(name) | values[-1], saved=EMPTY, alias=None, held=held)
             return CONST
         if meth.endswith("_") and not meth.endswith("__") and saves.is_inplace_method(meth):
             base = _edit_base(recv_expr)
@@ -2065,6 +2083,15 @@ def _first_argument(call: ast.Call) -> ast.expr | None:
     if call.args:
         return _unstarred(call.args[0])
     return call.keywords[0].value if call.keywords else None
+
+
+def _held(elements) -> frozenset:
+    """The Saves of the tensors a container made of ``elements`` holds."""
+    out = EMPTY
+    for element in elements:
+        if element.saved or element.held:
+            out = out | element.saved | element.held
+    return out
 
 
 def _paired(node: ast.Assign) -> list | None:

@@ -52,6 +52,9 @@ class Value:
     rebuilt: frozenset = EMPTY  # may: tensor rebuilds from pulled values it descends from
     carried: frozenset = EMPTY  # may: loop-carried names (with history) it descends from
     saved: frozenset = EMPTY  # Save records for this very tensor (bindings only)
+    # may: Save records of the tensors a list, tuple or dict holds (`[F.relu(c(f)) for …]`): an
+    # element edited in place (`laterals[i] += …`) is one of them
+    held: frozenset = EMPTY
     tensor: bool = False  # known to be a tensor
     computed: bool = False  # result of an op or call, not a bare name or attribute
     const: bool = False  # known not to require grad
@@ -98,6 +101,7 @@ class Value:
             inputs=self.inputs | other.inputs, cuts=cuts, nograd=self.nograd | other.nograd,
             pulled=self.pulled | other.pulled, rebuilt=self.rebuilt | other.rebuilt,
             carried=self.carried | other.carried, saved=self.saved | other.saved,
+            held=self.held | other.held,
             tensor=self.tensor and other.tensor, computed=self.computed and other.computed,
             const=self.const and other.const,
             module=self.module if self.module == other.module else None,
