@@ -1237,7 +1237,10 @@ class Walker:
 
     def binary(self, node: ast.BinOp) -> Value:
         left, right = self.expr(node.left), self.expr(node.right)
-        out = self.beside_itself(node, left | right)
+        out = left | right
+        if type(node.op) in (ast.Add, ast.Sub) and out.cuts:
+            out = joined(out, (left, right))
+        out = self.beside_itself(node, out)
         if type(node.op) in SCALING and out.cuts and (left.inputs or right.inputs):
             out = scaled(out, (left, right))
         elif type(node.op) is ast.Pow and out.cuts and left.inputs:
@@ -1927,13 +1930,28 @@ LINEAR = frozenset({
 })
 
 
+def joined(value: Value, operands) -> Value:
+    """``a + w * b.detach()``: a cut term that accompanies nothing (it shapes no one's gradient)
+    added to (or subtracted from) another is a dead term: the other term's history is no
+    companion of it, its gradient does not depend on the cut values (unless a later op mixes
+    them: ``mixed``). A cut term that does work (a target, a weight) keeps what is attached
+    beside it in the whole sum (a VQ-VAE's commitment term beside its codebook term)."""
+    cuts = {}
+    for cut, beside in value.cuts.items():
+        # (a model applied after the cut, `probe(features.detach())`, is trained by the term)
+        own = EMPTY.union(*(o.cuts[cut] | o.post for o in operands if cut in o.cuts))
+        cuts[cut] = beside if own else EMPTY
+    return replace(value, cuts=cuts)
+
+
 def mixed(value: Value, operands) -> Value:
     """A cut joined to what a forward's inputs compute (``a - b.detach()``) and then put through
     an op that is not linear in the join: those inputs' gradient is computed from the cut
     values, as a target's is. Each cut is joined by the inputs of the operands it is in."""
     cuts = {}
     for cut, companions in value.cuts.items():
-        within = [operand.inputs for operand in operands if cut in operand.cuts and operand.inputs]
+        within = [operand.inputs | operand.trainables for operand in operands
+                  if cut in operand.cuts and (operand.inputs or operand.trainables)]
         cuts[cut] = companions.union(*within) if within else companions
     return replace(value, cuts=cuts)
 
