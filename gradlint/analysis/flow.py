@@ -143,7 +143,7 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
     # A scan of every node for what only some words spell is skipped where the text has none of
     # them (in ASCII text: elsewhere an identifier may be spelled in characters Python folds).
     spells = text.__contains__ if text.isascii() else lambda word: True
-    nograd_only = nograd_only_callees(module, imports, set(functions)) \
+    nograd_only = nograd_only_callees(module, imports, set(functions), _plain_method_names(module)) \
         if any(spells(word) for word in GRAD_MODE_NAMES) else set()
     facts.frozen = frozen_owners(module) if spells("requires_grad") else set()
     facts.summaries = _summaries(module, lines, imports, classes, functions)
@@ -165,7 +165,8 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
             continue
         nograd = decorated_nograd(node, imports) or bool(
             cls is not None and cls.nograd_call and node.name in ("forward", "__call__")
-        ) or (cls is None and node.name in nograd_only)  # a helper only ever called under no_grad
+        ) or (cls is None and node.name in nograd_only) or (  # a helper only ever called under no_grad
+            cls is not None and "." + node.name in nograd_only and not cls.is_module)
         function = Function(
             node, node.name, cls.name if cls else None, nograd=nograd,
             trains_locally=trains_locally(node),
@@ -175,6 +176,17 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
         queue.extend((d, None) for d in inner.deferred)
     _close_coverage(facts, classes)
     return facts
+
+
+def _plain_method_names(module: ast.Module) -> frozenset:
+    """The names of the methods of the module's plain classes (no ``nn.Module``'s: a module's
+    methods are also reached through its instances' calls and hooks) that are called by name."""
+    found = set()
+    for stmt in module.body:
+        if type(stmt) is ast.ClassDef:
+            found.update(inner.name for inner in stmt.body
+                         if type(inner) in FUNCTIONS and not inner.name.startswith("__"))
+    return frozenset(found)
 
 
 def _see_plain_bases(classes: dict, view) -> None:
@@ -696,7 +708,7 @@ class Walker:
         """What an optimizer updates: the keys of the modules whose ``.parameters()`` it was given
         (``Net.*`` for an instance of this file's ``Net``) and of the tensors listed to it."""
         keys: set[str] = set()
-        for arg in _arguments(call):
+        for arg in self.built_from(_arguments(call)):
             for node in iter_nodes(arg):
                 if type(node) is ast.Call and type(node.func) is ast.Attribute \
                         and node.func.attr in ("parameters", "named_parameters"):
@@ -720,6 +732,25 @@ class Walker:
         for arg in _arguments(call):
             keys |= _names(arg)
         return frozenset(keys)
+
+    def built_from(self, args) -> list:
+        """``args`` and, for a name among them, what the enclosing function assigns it or adds
+        to it (``params = list(enc.parameters()) + list(head.parameters())``, ``params +=
+        …``): what an optimizer given ``params`` holds, read from how the list was built."""
+        out = list(args)
+        names = {arg.id for arg in args if type(arg) is ast.Name}
+        if not names or self.function is None:
+            return out
+        for node in iter_nodes(self.function.node, into_functions=False):
+            kind = type(node)
+            if kind is ast.Assign and any(type(t) is ast.Name and t.id in names for t in node.targets):
+                out.append(node.value)
+            elif kind is ast.AugAssign and type(node.target) is ast.Name and node.target.id in names:
+                out.append(node.value)
+            elif kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in ("append", "extend") \
+                    and type(node.func.value) is ast.Name and node.func.value.id in names:
+                out.extend(node.args)
+        return out
 
     def makes_leaf(self, expr: ast.expr) -> bool:
         """A tensor leaf that requires grad: ``torch.tensor(…, requires_grad=True)``, ``nn.Parameter(…)``."""
@@ -1319,6 +1350,16 @@ class Walker:
                 callee = Value(trainables=frozenset({head}))  # self.model(x) in a trainer class
             if callee.trainables or callee.module is not None:
                 return self.apply_module(node, callee, self.arg_values(node), positional)
+            if self.cls is not None and head not in self.env:
+                # `self.encode(obs)` in a plain class (an agent, a trainer): what the method does,
+                # from its summary, its members (`self.encoder`) standing for themselves
+                key = f"{self.cls.name}.{head[5:]}"
+                summary = self.facts.callee(key)
+                if summary is not None and summary.method and summary.node is not getattr(self.function, "node", None):
+                    result = self.apply_summary(node, summary, Value(trainables=summary.trainables),
+                                                self.arg_values(node), key)
+                    if result is not None:
+                        return result
         if head is not None and head.count(".") == 1 and not head.startswith("self."):
             # `policy.pi(h)` on an instance of this file's class: the submodule it was built with.
             owner = self.lookup(head.split(".")[0]).module

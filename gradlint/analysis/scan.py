@@ -370,10 +370,14 @@ def _parameter_owners(loop: ast.For | ast.AsyncFor) -> dict[str, str]:
     return {}
 
 
-def nograd_only_callees(module: ast.Module, imports: ImportTable, names: set[str]) -> set[str]:
+def nograd_only_callees(module: ast.Module, imports: ImportTable, names: set[str],
+                        methods: frozenset = frozenset()) -> set[str]:
     """Module-level functions (of ``names``) that are called, and only ever called, under
-    no_grad: from a decorated function or inside a ``with torch.no_grad():`` block."""
-    if not names or not mentions_grad_mode(module):
+    no_grad: from a decorated function or inside a ``with torch.no_grad():`` block. Of the
+    ``methods`` (names of methods of the module's classes), those every ``….name(…)`` call of
+    the module makes under no_grad, as ``.name`` (an agent's `self.encode(obs)`, called only in
+    `with torch.no_grad():`)."""
+    if not (names or methods) or not mentions_grad_mode(module):
         return set()  # no call can be under no_grad
     calls: dict[str, list[bool]] = {}
     nodes, ends = walk_with_ends(module)
@@ -390,6 +394,8 @@ def nograd_only_callees(module: ast.Module, imports: ImportTable, names: set[str
             contexts.append((ends[at], True))
         elif kind is ast.Call and type(node.func) is ast.Name and node.func.id in names:
             calls.setdefault(node.func.id, []).append(contexts[-1][1])
+        elif kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in methods:
+            calls.setdefault("." + node.func.attr, []).append(contexts[-1][1])
     return {name for name, contexts in calls.items() if all(contexts)}
 
 
