@@ -1413,6 +1413,11 @@ class Walker:
         if qual in REBUILDERS:
             values = self.arg_values(node)
             source = self.expr(positional[0]) if positional else CONST
+            if positional and type(positional[0]) in (ast.List, ast.Tuple, ast.ListComp) \
+                    and (source.attached or source.live) and source.tensor:
+                # `torch.tensor([torch.cos(a), torch.cos(b)])`: the tensors' values copied, their
+                # history dropped (`torch.stack` keeps it)
+                source = replace(source, computed=True)
             requires = literal_true(keywords.get("requires_grad"))
             if qual == "torch.autograd.Variable" and not requires:
                 return source  # a plain tensor since PyTorch 0.4: Variable(x) is x
