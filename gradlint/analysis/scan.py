@@ -335,6 +335,11 @@ def frozen_owners(module: ast.Module) -> set[str]:
                         owner = owners.get(dotted(n.targets[0].value) or "")
                         if owner:
                             found.add(owner)
+                    elif type(n) is ast.Call and type(n.func) is ast.Attribute \
+                            and n.func.attr == "requires_grad_" and literal_false(first_argument(n)):
+                        owner = owners.get(dotted(n.func.value) or "")  # p.requires_grad_(False)
+                        if owner:
+                            found.add(owner)
     return found
 
 
