@@ -978,8 +978,8 @@ class Walker:
             self.retained = []
             # The graph's saved tensors are freed: edits after this point are harmless.
             for key, value in self.env.items():
-                if value.saved:
-                    self.env[key] = replace(value, saved=EMPTY)
+                if value.saved or value.held:
+                    self.env[key] = replace(value, saved=EMPTY, held=EMPTY)
 
     def stepped_roots(self, root: Value, covers: frozenset | None) -> frozenset:
         """The trainables of ``root``'s graph that the stepped optimizer updates; without knowing
