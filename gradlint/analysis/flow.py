@@ -352,6 +352,8 @@ class Walker:
         self.save_log: list[tuple[str, Save]] = []  # (name, save) in the order ops saved them
         # A call whose summary knows what saved each element of its returned tuple -> those Saves.
         self.element_saves: dict = {}
+        # A rebuild inside a called function of this file -> the trainables this walk handed it.
+        self.rebuilt_from: dict = {}
 
     # ---- statements -------------------------------------------------------------------------
 
@@ -1762,7 +1764,16 @@ class Walker:
         roots = base.trainables | own
         if cuts:
             cuts = {c: companions | roots for c, companions in cuts.items()}
-        out = replace(base, trainables=roots, cuts=cuts, pulled=every.pulled, rebuilt=every.rebuilt,
+        # A rebuild inside a function of this file of what it is handed, where this call hands it
+        # tensors with history (the facts of the function's own walk hold the rebuild).
+        rebuilt = every.rebuilt
+        if summary.rebuilt and origin(summary.node) is None:
+            for rebuild, ks in summary.rebuilt.items():
+                handed = [given[k] for k in ks if k in given and (given[k].attached or given[k].live)]
+                if handed:
+                    rebuilt = rebuilt | {rebuild}
+                    self.rebuilt_from[rebuild] = frozenset().union(*(v.trainables for v in handed))
+        out = replace(base, trainables=roots, cuts=cuts, pulled=every.pulled, rebuilt=rebuilt,
                       carried=base.carried, tensor=summary.tensor or base.tensor, computed=True,
                       const=base.const and not own, saved=EMPTY, module=None, optimizer=False,
                       alias=None, nograd=base.nograd | ({node} if summary.nograd else EMPTY))

@@ -57,6 +57,9 @@ class Summary:
     returns_number: bool = False  # a Python number pulled out of a tensor (``.item()``), or a constant
     tensor: bool = False  # the result is known to be a tensor
     generator: bool = False  # a generator: calling it runs nothing yet
+    # rebuild node -> the parameters whose history it copied: the rebuilds of tensors with
+    # history its result descends from (`return torch.tensor([torch.cos(a), torch.cos(b)])`)
+    rebuilt: dict = field(default_factory=dict, compare=False, hash=False)
 
 
 def param_index(root: str, method: bool) -> int | None:
@@ -276,6 +279,15 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
     nograd = False
     number = False
     tensor = False
+    rebuilt = {}
+    if value is not None and value.rebuilt:
+        # (a rebuild in a function this one calls: what this one handed it, `walker.rebuilt_from`)
+        sources = {r.node: r.source.trainables for r in scratch.rebuilds}
+        for rebuild in value.rebuilt:
+            copied = sources.get(rebuild, walker.rebuilt_from.get(rebuild, EMPTY))
+            ks = frozenset(k for k in (param_index(r, method) for r in copied) if k is not None)
+            if ks:
+                rebuilt[rebuild] = ks
     if value is not None:
         for root in value.trainables | value.post:
             k = param_index(root, method)
@@ -315,7 +327,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         cut_facts=cut_facts, nograd=nograd, saved_output=saved, saved_parts=_saved_parts(returns),
         backprops=backward is not None,
         backward=backward, edits=frozenset(edits), returns_number=number, tensor=tensor,
-        generator=generator,
+        generator=generator, rebuilt=rebuilt,
     )
 
 

@@ -27,13 +27,16 @@ def check(facts):
         if switch.value.attached:
             continue
         for node in switch.value.rebuilt:
+            if node not in by_node:
+                continue
             flagged.setdefault(node, f"and `{switch.name}` is then made to require grad" if switch.name
                                else "and is then made to require grad")
     for backward in facts.backwards:
         if backward.value.attached:
             continue
         for node in backward.value.rebuilt:
-            flagged.setdefault(node, f"and backpropagated as the loss `{backward.root}`")
+            if node in by_node:  # (one a summary carried from a helper is the helper's own fact)
+                flagged.setdefault(node, f"and backpropagated as the loss `{backward.root}`")
     # `Variable(torch.FloatTensor([x.item()]), requires_grad=True)`: one round trip, reported once,
     # at the outer rebuild.
     inner = {n for node in flagged for n in by_node[node].source.rebuilt}
