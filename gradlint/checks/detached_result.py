@@ -72,10 +72,20 @@ def check(facts):
                     continue  # the function the cut is in returns it too: named there
                 yield from _report_return(cut, fn, reported, program)
 
+    regions = set()
     for backward in facts.backwards:
-        for cut in _broken(backward.value, facts, _elsewhere(sinks, backward.node), program):
+        broken = _broken(backward.value, facts, _elsewhere(sinks, backward.node), program)
+        for cut in sorted(broken, key=lambda c: (c.node.lineno, c.node.col_offset)):
             if backward.loop is not None and cut.loop is backward.loop and cut.carried:
                 continue  # truncated backpropagation: state cut between iterations on purpose
+            if cut.kind == "no_grad":
+                # One finding per region and what it starves: `q_sa` and the bootstrap `q_next`
+                # computed in one `with torch.no_grad():` are one mistake, fixed by moving the
+                # first out (the second is then a target of an attached term).
+                region = (cut.region, frozenset(cut.upstream))
+                if region in regions:
+                    continue
+                regions.add(region)
             if cut.node not in reported:
                 reported.add(cut.node)
                 yield _report(cut, f"becomes part of the loss `{backward.root}` (backward at line {{sink}})", sink=backward.node)

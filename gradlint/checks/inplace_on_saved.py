@@ -44,9 +44,16 @@ def check(facts):
     from gradlint.analysis.tree import walk_with_ends
 
     order = None
+    seen = set()
     for edit in facts.edits:
         if not edit.saved:
             continue
+        # (`h *= g` then `h += b` on one saved output: one finding, at the first edit; written
+        # out of place, the first leaves the second a new tensor nothing saved)
+        key = (id(edit.function.node), edit.name, edit.saved)
+        if key in seen:
+            continue
+        seen.add(key)
         saves = list(edit.saved)
         if len(saves) > 1:
             # In source order, then by op: the records are a set hashed by node identity, whose
