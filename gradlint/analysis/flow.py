@@ -681,11 +681,14 @@ class Walker:
             return source
         if name is not None and self.nograd is None and self.makes_root(expr, name):
             value = self.expr(expr)  # still record what happens inside the call
-            if value.rebuilt or value.cuts or value.attached or value.nograd:
+            module = module_info(expr, self.imports, self.classes)
+            # (a module built from another, `PerceptualLoss(vgg)`, is a module of its own)
+            built_from_models = module is not None and value.attached and not value.post \
+                and not (value.rebuilt or value.cuts or value.nograd)
+            if (value.rebuilt or value.cuts or value.attached or value.nograd) and not built_from_models:
                 # `loss = raw.detach().requires_grad_()`: a leaf cut from a history, not a
                 # parameter; what it was cut from matters.
                 return value
-            module = module_info(expr, self.imports, self.classes)
             if module is not None and not module.parameters:
                 return Value(module=module)
             leaf = module is None and self.makes_leaf(expr)
@@ -1140,7 +1143,7 @@ class Walker:
                 return NOTHING_YET
             # (the keys, and the mappings a ``**m`` entry unpacks, are not looked at)
             values = [self.expr(v) for k, v in zip(node.keys, node.values) if k is not None]
-            return replace(union(values), computed=False)
+            return replace(union(values), computed=False, held=_held(values))
         if kind in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
             return self.comprehension(node)
         if kind is ast.IfExp:
@@ -1568,8 +1571,8 @@ class Walker:
             return CONST
         if meth.endswith("_") and not meth.endswith("__") and saves.is_inplace_method(meth):
             base = _edit_base(recv_expr)
-            if base is not None:
-                self.edit(node, base, node)
+            if base is not None:  # (`maps["k"].add_(…)` edits an element a container holds)
+                self.edit(node, base, node, element=recv_expr if type(recv_expr) is ast.Subscript else None)
             result = receiver | args
             if self.nograd is not None:
                 result = self.no_history(result)
