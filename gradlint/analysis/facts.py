@@ -69,6 +69,9 @@ class Backward:
     root_from_outside: bool = False  # the root is bound before the loop, never inside it
     window: bool = False  # the loop detaches its carried state now and then (truncated BPTT)
     root_is_item: bool = False  # `for loss in losses: loss.backward(...)`: one graph, many roots
+    # the root is computed in the loop from a value with history bound before it (a rollout's
+    # log-probabilities): every iteration backpropagates that graph again, and needs it retained
+    reuses_outside: bool = False
     reads: set = field(default_factory=set)  # names the root expression indexes with
 
 

@@ -559,8 +559,15 @@ class Walker:
             root = site.root.split(".")[0].split("(")[0].split("[")[0]
             # `losses[i].backward(…)` walks a different root of one graph each iteration.
             indexed = bool(site.reads & (assigned | (_target_names(stmt.target) if type(stmt) in FORS else set())))
-            site.root_from_outside = root.isidentifier() and root not in assigned and root in before and not indexed
+            # (`compute_loss(batch).backward()` computes its root in the iteration: a call in the
+            # root is no graph bound before the loop)
+            site.root_from_outside = root.isidentifier() and root not in assigned and root in before \
+                and not indexed and "(" not in site.root
             site.window = bool(truncated)
+            root_expr = site.node.func.value if type(site.node.func) is ast.Attribute else None
+            site.reuses_outside = root_expr is not None and "(" in site.root and any(
+                type(n) is ast.Name and n.id not in assigned and n.id in before and before[n.id].attached
+                for n in ast.walk(root_expr))
             site.root_is_item = (type(stmt) in FORS and root in _target_names(stmt.target)) or indexed
         self.env = _join_envs(before, self.env, self.outside)
         self.block(stmt.orelse)
