@@ -16,7 +16,9 @@ not Python is masked line for line, so the module parses and keeps every line wh
   autocall (``/f x``) become ``pass`` at the line's indentation (a blank line would leave an
   ``if`` without a body); so do ``from __future__`` imports, valid atop each cell but not in the
   middle of one module, and, in a cell that does not parse otherwise, magics written without
-  their ``%`` (IPython's automagic: ``pip install torch``, ``cd data``);
+  their ``%`` (IPython's automagic: ``pip install torch``, ``cd data``); the lines such a line
+  continues with a trailing backslash (``!python run.py \`` then ``    --epochs 3``) are part
+  of it and are blanked;
 - a cell magic whose body is Python (``%%time``, ``%%capture`` ...) loses its first line only;
   any other cell magic (``%%bash``, ``%%writefile``, ``%%html``) is not Python: the whole cell is
   blanked.
@@ -149,12 +151,17 @@ def mask(lines: list[str], automagic: bool = False) -> list[str]:
         lines = [*lines[:first], "pass", *lines[first + 1:]]
     out = []
     scanner = _Scanner()
+    continued = False  # the IPython line before ended with a backslash: this one is part of it
     for line in lines:
-        if scanner.at_statement_start() and (_is_ipython(line) or automagic and _is_automagic(line)):
+        if continued:
+            out.append("")  # (`!python run.py \` then `    --epochs 3`: one shell command)
+        elif scanner.at_statement_start() and (_is_ipython(line) or automagic and _is_automagic(line)):
             out.append(_INDENT.match(line).group() + "pass")
         else:
             out.append(line)
             scanner.feed(line)
+            continue
+        continued = line.rstrip("\r\n").endswith("\\")
     return out
 
 

@@ -89,6 +89,14 @@ def test_a_masked_line_keeps_its_indentation_so_the_block_stays_valid():
     ast.parse("\n".join(masked))
 
 
+def test_a_shell_escape_continued_with_backslashes_is_masked_whole():
+    # IPython joins `!cmd \` and its indented continuation lines into one shell command
+    cell = ["!python extract.py \\", "    --root $ROOT \\", "    --n 3", "loss = f(x)"]
+    masked = notebook.mask(cell)
+    assert masked == ["pass", "", "", "loss = f(x)"]
+    ast.parse("\n".join(masked))
+
+
 PYTHON = [
     ["ok = (a", "      != b)"],  # a continuation line, not a shell escape
     ["r = (n", "     % 3)"],  # the modulo operator
