@@ -17,7 +17,7 @@ not Python is masked line for line, so the module parses and keeps every line wh
   ``if`` without a body); so do ``from __future__`` imports, valid atop each cell but not in the
   middle of one module, and, in a cell that does not parse otherwise, magics written without
   their ``%`` (IPython's automagic: ``pip install torch``, ``cd data``); the lines such a line
-  continues with a trailing backslash (``!python run.py \`` then ``    --epochs 3``) are part
+  continues with a trailing backslash (``!python run.py \\`` then ``    --epochs 3``) are part
   of it and are blanked;
 - a cell magic whose body is Python (``%%time``, ``%%capture`` ...) loses its first line only;
   any other cell magic (``%%bash``, ``%%writefile``, ``%%html``) is not Python: the whole cell is
