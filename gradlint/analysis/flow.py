@@ -179,8 +179,10 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
 
 
 def _plain_method_names(module: ast.Module) -> frozenset:
-    """The names of the methods of the module's plain classes (no ``nn.Module``'s: a module's
-    methods are also reached through its instances' calls and hooks) that are called by name."""
+    """The names of the methods the module's classes define, whose calls by name
+    (``obj.encode(…)``) ``nograd_only_callees`` follows; only a plain class's method is then
+    read as running under no_grad (a module's are reached through its instances' calls and
+    hooks too)."""
     found = set()
     for stmt in module.body:
         if type(stmt) is ast.ClassDef:
