@@ -559,7 +559,7 @@ def _defaulted_module(expr, imports: ImportTable, classes: dict) -> ModuleInfo |
     else:
         parts = [expr.body, expr.orelse]
     made = [part for part in parts if not (type(part) is ast.Name or _number_or_none(part))]
-    if len(made) != 1 or len(made) == len(parts):
+    if len(made) != 1:  # (the others: the argument, or None)
         return None
     return module_info(made[0], imports, classes)
 
