@@ -48,15 +48,18 @@ def check(facts):
         if source.pulled:
             origin = "values pulled out of tensors (line {pulled})"
             refs = {"pulled": tuple(source.pulled)}
+            hint = ("keep the computation in torch ops on the original tensors (no .item()/.tolist()/.numpy()), "
+                    "and call backward() on that")
         else:
             origin = "another tensor's values"
             refs = {}
+            hint = ("use the tensors themselves: torch.stack or torch.cat to pack several, the tensor "
+                    "as it is (or .clone()) for one; they keep their history")
         yield Flag(
             RULE, node,
             f"`{facts.code(node.func)}(…)` rebuilds a tensor from {origin} {how}: "
             "it is a new leaf, so nothing computed before it gets a gradient",
-            hint="keep the computation in torch ops on the original tensors (no .item()/.tolist()/.numpy()), "
-                 "and call backward() on that",
+            hint=hint,
             details={"factory": rebuild.factory},
             refs=refs,
         )
