@@ -365,7 +365,7 @@ def _check(args: argparse.Namespace) -> int:
     if not targets and not errors and not args.force_exclude:  # excluded on purpose: no news
         print("gradlint: warning: no Python files found", file=sys.stderr)
     if not args.quiet and output_format not in ("json", "json-lines"):
-        print(summary(result.findings, result.files_checked), file=sys.stderr)
+        print(summary(result.findings, result.files_checked, len(errors)), file=sys.stderr)
 
     if errors:
         return EXIT_ERROR
@@ -525,8 +525,10 @@ def write_statistics(findings: list[Finding], out) -> None:
         print(f"  {count:>{width}}  {code}  {name}", file=out)
 
 
-def summary(findings: list[Finding], files_checked: int) -> str:
+def summary(findings: list[Finding], files_checked: int, errors: int = 0) -> str:
     checked = f"{_plural(files_checked, 'file')} checked"
+    if errors:  # "no findings" alone would read as a clean bill for what was never checked
+        checked += f", {_plural(errors, 'error')}"
     if not findings:
         return f"No findings ({checked})."
     files = len({f.path for f in findings})

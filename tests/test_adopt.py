@@ -318,7 +318,7 @@ def test_a_write_that_fails_leaves_the_file_as_it_was(tmp_path, linked, before):
     assert done.returncode == 2, done.stderr
     assert path.read_bytes() == data
     assert sorted(os.listdir(tmp_path)) == names  # no temporary file left behind
-    errors = [line for line in done.stderr.splitlines() if "error" in line]
+    errors = [line for line in done.stderr.splitlines() if line.startswith("gradlint: error")]
     assert len(errors) == 1 and errors[0].startswith("gradlint: error: m.py: cannot write: "), done.stderr
     assert "Traceback" not in done.stderr
     assert done.stdout.startswith("m.py:6:1: GL005 ")  # still reported

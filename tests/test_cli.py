@@ -85,7 +85,7 @@ def test_missing_path_exits_2_and_the_other_paths_are_checked(project, capsys):
     assert out.startswith("bad.py:1:7: GL000")
     assert err.splitlines() == [
         "gradlint: error: nope.py: no such file or directory",
-        "Found 1 finding in 1 file (1 file checked).",
+        "Found 1 finding in 1 file (1 file checked, 1 error).",
     ]
 
 
@@ -336,7 +336,7 @@ def test_internal_error_is_reported_and_the_run_continues(project, capsys, monke
     assert code == 2
     assert out.startswith("other.py:1:7: GL000")
     assert "gradlint: internal error while checking boom.py: KeyError: 'scope' (please report this)" in err
-    assert "Found 1 finding in 1 file (1 file checked)." in err
+    assert "Found 1 finding in 1 file (1 file checked, 1 error)." in err
     assert "Traceback" not in err
 
 
@@ -397,7 +397,7 @@ def test_folder_that_cannot_be_listed_is_reported_and_the_run_continues(project,
     assert out.startswith("other.py:1:7: GL000")
     assert err.splitlines() == [
         "gradlint: error: locked: cannot list: Permission denied",
-        "Found 1 finding in 1 file (1 file checked).",
+        "Found 1 finding in 1 file (1 file checked, 1 error).",
     ]
 
 

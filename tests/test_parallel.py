@@ -76,7 +76,7 @@ def test_errors_come_in_file_order_one_line_each(project, capsys, monkeypatch, p
     assert [line for line in err.splitlines() if "internal error" in line] == [
         f"gradlint: internal error while checking {name}: KeyError: '{name}' (please report this)"
         for name in ("m05.py", "m11.py", "m17.py")]
-    assert "(17 files checked)" in err
+    assert "(17 files checked, 3 errors)" in err
 
 
 @pytest.mark.parametrize("death, reason", [
@@ -100,7 +100,7 @@ def test_a_worker_that_dies_costs_only_the_file_it_was_checking(project, capsys,
     assert out.count("GL005") == 7
     assert [line for line in err.splitlines() if "m07.py" in line] == [
         f"gradlint: error: m07.py: not checked: the process checking it {reason}; the other files were checked"]
-    assert "(19 files checked)" in err
+    assert "(19 files checked, 1 error)" in err
     assert "Traceback" not in err
 
 
