@@ -133,6 +133,8 @@ class StepBetween:
     second: ast.AST
     root: str
     function: Function
+    # the tensors recorded before the step that a root computed after it descends from
+    through: tuple = ()
 
 
 @dataclass(frozen=True)

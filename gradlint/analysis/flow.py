@@ -440,12 +440,20 @@ class Walker:
             self.env[stmt.name] = NOGRAD_DEFINITION if nograd else DEFINITION
         elif kind is ast.If:
             self.expr(stmt.test)
-            before = dict(self.env)
+            before, steps = dict(self.env), list(self.pending_steps)
             self.block(stmt.body)
-            after_body = self.env
-            self.env = dict(before)
+            after_body, body_steps = self.env, self.pending_steps
+            self.env, self.pending_steps = dict(before), steps
             self.block(stmt.orelse)  # an elif is an If alone in the orelse
+            # A branch that ends in continue, break, return or raise does not reach what follows
+            # (`if warmup: loss.backward(); opt.step(); continue`).
+            if _jumps(stmt.body) and not _jumps(stmt.orelse):
+                return
+            if _jumps(stmt.orelse) and not _jumps(stmt.body):
+                self.env, self.pending_steps = after_body, body_steps
+                return
             self.env = _join_envs(after_body, self.env, self.outside)
+            self.pending_steps = [*body_steps, *(s for s in self.pending_steps if s not in body_steps)]
         elif kind in LOOPS:
             self.loop(stmt)
         elif kind in WITHS:
@@ -920,7 +928,7 @@ class Walker:
         if node is not None and (value.trainables or value.post):
             self.nograd_cut(node, value)
             cuts[node] = EMPTY
-        return replace(value, trainables=EMPTY, post=EMPTY, cuts=cuts, carried=EMPTY,
+        return replace(value, trainables=EMPTY, post=EMPTY, cuts=cuts, carried=EMPTY, stale=EMPTY,
                        nograd=value.nograd | ({self.nograd} if lost else EMPTY),
                        const=True, saved=EMPTY, live=False, inputs=EMPTY)
 
@@ -980,11 +988,22 @@ class Walker:
         # graph saved (the DDPG/GAN ordering: step the critic, then backward the actor's loss).
         root_name = dotted(root_expr) if root_expr is not None else None
         for step, optimizer, step_seq, covers in self.pending_steps:
-            if root_name is None or self.born.get(root_name, 1 << 30) >= step_seq or not self.record:
+            if not self.record:
                 continue
-            stepped = self.stepped_roots(root, covers)
-            if stepped and self.saves_parameters(root, stepped):
-                self.facts.steps.append(StepBetween(step, optimizer, node, root_name, self.function))
+            if root_name is not None and self.born.get(root_name, 1 << 30) < step_seq:
+                stepped = self.stepped_roots(root, covers)
+                if stepped and self.saves_parameters(root, stepped):
+                    self.facts.steps.append(StepBetween(step, optimizer, node, root_name, self.function))
+                continue
+            # computed after the step, from tensors recorded before it (`g_loss = f(d_fake)`); a
+            # step below the backward is the previous iteration's, and what it marked is
+            # recomputed before this backward unless a loop ran zero times
+            if (step.lineno, step.col_offset) > (node.lineno, node.col_offset):
+                continue
+            through = tuple(sorted({name for at, name in root.stale if at is step}))
+            if through:
+                self.facts.steps.append(StepBetween(step, optimizer, node, self.written(root_expr), self.function,
+                                                    through=through))
         self.pending_steps = []
         if site.retain_graph:
             self.retained.append(site)
@@ -994,6 +1013,15 @@ class Walker:
             for key, value in self.env.items():
                 if value.saved or value.held:
                     self.env[key] = replace(value, saved=EMPTY, held=EMPTY)
+
+    def mark_stale(self, step: ast.Call, covers: frozenset | None) -> None:
+        """The tensors recorded so far whose graphs saved parameters ``step`` updates in place:
+        what is computed from them later still leads back to the old values."""
+        for name, value in list(self.env.items()):
+            if value.computed and value.trainables:
+                stepped = self.stepped_roots(value, covers)
+                if stepped and self.saves_parameters(value, stepped):
+                    self.env[name] = replace(value, stale=value.stale | {(step, name)})
 
     def stepped_roots(self, root: Value, covers: frozenset | None) -> frozenset:
         """The trainables of ``root``'s graph that the stepped optimizer updates; without knowing
@@ -1132,7 +1160,7 @@ class Walker:
             values = [self.expr(node.left)] + [self.expr(c) for c in node.comparators]
             out = union(values)
             # A comparison is not differentiable: the result has no history, but had some to lose.
-            return replace(out, trainables=EMPTY, post=EMPTY, carried=EMPTY, computed=True, const=True,
+            return replace(out, trainables=EMPTY, post=EMPTY, carried=EMPTY, stale=EMPTY, computed=True, const=True,
                            live=False, inputs=EMPTY, lost=out.lost or out.attached or out.live)
         if kind is ast.Subscript:
             base = self.expr(node.value)
@@ -1568,7 +1596,9 @@ class Walker:
                 optimizer = positional[0]  # scaler.step(optimizer)
             name = dotted(optimizer)
             if name is not None and self.is_optimizer(optimizer):
-                self.pending_steps.append((node, name, self.seq, self.facts.optimizers.get(self.key(name))))
+                covers = self.facts.optimizers.get(self.key(name))
+                self.pending_steps.append((node, name, self.seq, covers))
+                self.mark_stale(node, covers)
                 return CONST
         if meth in METADATA_METHODS:
             return PLAIN
@@ -1819,7 +1849,7 @@ class Walker:
     def no_history_call(self, node: ast.Call, args: Value) -> Value:
         """The result of a call that runs under no_grad (a decorated function, a module whose
         ``__call__`` disables recording): a tensor without history."""
-        return replace(args, trainables=EMPTY, post=EMPTY, cuts={}, carried=EMPTY,
+        return replace(args, trainables=EMPTY, post=EMPTY, cuts={}, carried=EMPTY, stale=EMPTY,
                        nograd=args.nograd | {node}, tensor=True, computed=True, const=True, saved=EMPTY, live=False,
                        inputs=EMPTY)
 
@@ -2039,10 +2069,18 @@ def scaled(value: Value, operands) -> Value:
     return replace(value, cuts=cuts)
 
 
+JUMPS = (ast.Continue, ast.Break, ast.Return, ast.Raise)
+
+
+def _jumps(block: list) -> bool:
+    """Whether the block's last statement leaves it (nothing after the block runs from there)."""
+    return bool(block) and type(block[-1]) in JUMPS
+
+
 def _without_history(value: Value) -> Value:
     """The result of an op autograd does not differentiate (integer or bool outputs): it has no
     history, and a cut above it loses nothing, but it had history to lose (``lost``)."""
-    return replace(value, trainables=EMPTY, post=EMPTY, cuts={}, carried=EMPTY, computed=True, const=True,
+    return replace(value, trainables=EMPTY, post=EMPTY, cuts={}, carried=EMPTY, stale=EMPTY, computed=True, const=True,
                    live=False, inputs=EMPTY, saved=EMPTY, lost=value.lost or value.attached or value.live, tensor=True)
 
 

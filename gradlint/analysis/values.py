@@ -70,6 +70,10 @@ class Value:
     # that makes none (math, NumPy, SymPy, argparse), or what is computed from such values only.
     # ``eta *= 0.5`` on one rebinds a name: nothing is edited in place, nothing was saved.
     plain: bool = False
+    # may: (optimizer step, name) for each step that updated in place parameters the graph this
+    # value descends from had saved, recorded before the step under that name (``d_fake`` before
+    # ``opt_d.step()``): a backward through it reads the edited weights
+    stale: frozenset = EMPTY
 
     @property
     def attached(self) -> bool:
@@ -87,6 +91,7 @@ class Value:
             carried=self.carried | other.carried, tensor=self.tensor or other.tensor,
             computed=True, const=self.const and other.const, live=self.live or other.live,
             lost=self.lost or other.lost, plain=self.plain and other.plain,
+            stale=self.stale | other.stale,
         )
 
     def join(self, other: "Value") -> "Value":
@@ -107,6 +112,7 @@ class Value:
             module=self.module if self.module == other.module else None,
             optimizer=self.optimizer and other.optimizer, live=self.live or other.live,
             lost=self.lost or other.lost, plain=self.plain and other.plain,
+            stale=self.stale | other.stale,
         )
 
     def result(self) -> "Value":
@@ -155,7 +161,7 @@ def union(values) -> Value:
         return replace(CONST | values[0], plain=values[0].plain)
     # One pass over the operands (the walker joins hundreds of thousands of them per corpus,
     # and most of their sets are empty).
-    trainables = post = nograd = pulled = rebuilt = carried = inputs = EMPTY
+    trainables = post = nograd = pulled = rebuilt = carried = inputs = stale = EMPTY
     tensor = live = lost = False
     const = plain = True
     companions: dict = {}
@@ -175,6 +181,8 @@ def union(values) -> Value:
             carried = carried | state["carried"]
         if state["inputs"]:
             inputs = inputs | state["inputs"]
+        if state["stale"]:
+            stale = stale | state["stale"]
         tensor = tensor or state["tensor"]
         live = live or state["live"]
         lost = lost or state["lost"]
@@ -186,7 +194,7 @@ def union(values) -> Value:
         trainables=trainables, post=post, inputs=inputs,
         cuts={cut: trainables.union(*joined) for cut, joined in companions.items()},
         nograd=nograd, pulled=pulled, rebuilt=rebuilt, carried=carried,
-        tensor=tensor, computed=True, const=const, live=live, lost=lost, plain=plain,
+        tensor=tensor, computed=True, const=const, live=live, lost=lost, plain=plain, stale=stale,
     )
 
 

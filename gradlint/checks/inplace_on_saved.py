@@ -75,10 +75,12 @@ def check(facts):
             refs=refs,
         )
     for step in facts.steps:
+        when = (f"is computed from {_names(step.through)}, recorded before the step" if step.through
+                else "was computed before the step")
         yield Flag(
             RULE, step.node,
             f"`{step.optimizer}.step()` edits the parameters in place between two backward calls "
-            f"through one graph: `{step.root}` (backward at line {{second}}) was computed before the step, "
+            f"through one graph: `{step.root}` (backward at line {{second}}) {when}, "
             f"and its graph saved the old parameter values",
             hint="call every backward first and step the optimizers after, or recompute the second loss after the step",
             details={"optimizer": step.optimizer, "root": step.root},
@@ -176,3 +178,8 @@ def decide(tracer, evidence) -> tuple[str, str]:
     tensor = last.label if len({e.label for e in evidence.edits}) == 1 else "the tensors it edits"
     return "dismissed", (f"{tensor} changed version at line {finding['line']}, and no tensor saved for backward "
                          f"in the records read afterwards held it: the edit cannot change a gradient")
+
+
+def _names(names) -> str:
+    quoted = [f"`{name}`" for name in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
