@@ -11,6 +11,7 @@ iteration to the next are seen. Calls into other functions are summarised, not f
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import keyword
 import re
@@ -957,6 +958,14 @@ class Walker:
     def mark_saved(self, operand: ast.expr, save: Save) -> None:
         if self.nograd is not None:
             return
+        if type(operand) is ast.Subscript:
+            # `f[i - 1] * w` saves a view of `f`: it shares `f`'s version counter, so a later
+            # write into any part of `f` invalidates it
+            base = self.viewed(operand)
+            if base is None:
+                return
+            save = dataclasses.replace(save, view=self.written(operand))
+            operand = base
         name = dotted(operand)
         if name is None or (name not in self.env and not name.startswith("self.")):
             return
@@ -965,6 +974,26 @@ class Walker:
             return
         self.env[name] = replace(value, saved=value.saved | {save})
         self.save_log.append((name, save))
+
+    def viewed(self, node: ast.Subscript) -> ast.expr | None:
+        """The tensor ``node`` is a view of: basic indexing (integers, slices, ``None``, ``...``)
+        of a tensor; an index that may be a tensor copies, and a container's element is its own."""
+        base = node.value
+        name = dotted(base)
+        if name is None or name not in self.env:
+            return None
+        held = self.env[name]
+        if not held.tensor or held.container or held.plain:
+            return None
+        index = node.slice
+        for element in index.elts if type(index) is ast.Tuple else (index,):
+            kind = type(element)
+            if kind is ast.Slice or (kind is ast.Constant and (element.value is None or element.value is Ellipsis
+                                                                or type(element.value) is int)):
+                continue
+            if not self.expr(element).plain:
+                return None
+        return base
 
     def forget_saves(self, since: int) -> None:
         """Undo the saves recorded since ``len(self.save_log) == since``."""
@@ -1174,13 +1203,13 @@ class Walker:
             if not node.elts:
                 return NOTHING_YET
             elements = [self.expr(_unstarred(e)) for e in node.elts]
-            return replace(union(elements), computed=False, held=_held(elements))
+            return replace(union(elements), computed=False, held=_held(elements), container=True)
         if kind is ast.Dict:
             if not node.keys:
                 return NOTHING_YET
             # (the keys, and the mappings a ``**m`` entry unpacks, are not looked at)
             values = [self.expr(v) for k, v in zip(node.keys, node.values) if k is not None]
-            return replace(union(values), computed=False, held=_held(values))
+            return replace(union(values), computed=False, held=_held(values), container=True)
         if kind in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
             return self.comprehension(node)
         if kind is ast.IfExp:
@@ -1209,7 +1238,7 @@ class Walker:
         else:
             value = element = self.expr(node.elt)
         self.env = saved_env
-        return replace(value, computed=False, saved=EMPTY, held=_held([element]))
+        return replace(value, computed=False, saved=EMPTY, held=_held([element]), container=True)
 
     def attribute(self, node: ast.Attribute) -> Value:
         attr = node.attr
@@ -1606,7 +1635,8 @@ class Walker:
             name = dotted(recv_expr)
             if name is not None:  # a list that collects tensors holds what they hold
                 held = self.lookup(name).held | _held(values[-1:])
-                self.env[name] = replace(self.lookup(name) | values[-1], saved=EMPTY, alias=None, held=held)
+                self.env[name] = replace(self.lookup(name) | values[-1], saved=EMPTY, alias=None, held=held,
+                                         container=True)
             return CONST
         if meth.endswith("_") and not meth.endswith("__") and saves.is_inplace_method(meth):
             base = _edit_base(recv_expr)

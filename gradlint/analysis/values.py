@@ -22,6 +22,7 @@ class Save:
     op: str  # as written: "**", "F.relu", "self.conv_1"
     node: ast.AST = field(compare=False, hash=False)
     line_key: int = 0  # id(node): keeps distinct sites distinct in a set
+    view: str | None = field(default=None, compare=False, hash=False)  # saved as this view (``f[i - 1]``)
 
     @staticmethod
     def at(op: str, node: ast.AST) -> "Save":
@@ -74,6 +75,9 @@ class Value:
     # value descends from had saved, recorded before the step under that name (``d_fake`` before
     # ``opt_d.step()``): a backward through it reads the edited weights
     stale: frozenset = EMPTY
+    # a list, tuple, dict or set (a display, a comprehension, one filled by ``append``): what it
+    # holds may be tensors, but it is none, and indexing it gives an element, not a view
+    container: bool = False
 
     @property
     def attached(self) -> bool:
@@ -112,7 +116,7 @@ class Value:
             module=self.module if self.module == other.module else None,
             optimizer=self.optimizer and other.optimizer, live=self.live or other.live,
             lost=self.lost or other.lost, plain=self.plain and other.plain,
-            stale=self.stale | other.stale,
+            stale=self.stale | other.stale, container=self.container and other.container,
         )
 
     def result(self) -> "Value":
@@ -203,5 +207,5 @@ PLAIN = Value(const=True, plain=True)  # a literal, a length, a shape: no tensor
 UNKNOWN = Value()
 # An empty list, dict or tuple: what it will hold is joined in later (``losses.append(loss)``),
 # so on the path that never fills it, it does not weaken what the filled path knows.
-NOTHING_YET = Value(const=True)
+NOTHING_YET = Value(const=True, container=True)
 LIVE = Value(live=True)

@@ -63,7 +63,7 @@ def check(facts):
             saves.sort(key=lambda s: (order.get(id(s.node), len(order)), s.op))
         how = facts.code(edit.how)
         refs = {f"save{i}": save.node for i, save in enumerate(saves)}
-        by = " and ".join(f"`{save.op}` (line {{save{i}}})" for i, save in enumerate(saves))
+        by = " and ".join(f"`{save.op}` (line {{save{i}}}{_as_view(save)})" for i, save in enumerate(saves))
         consequence = ("`.data` hides the edit from the version counter, so backward() silently "
                        "uses the edited values and computes a wrong gradient" if edit.via_data else
                        "backward() will fail with \"modified by an inplace operation\"")
@@ -183,3 +183,7 @@ def decide(tracer, evidence) -> tuple[str, str]:
 def _names(names) -> str:
     quoted = [f"`{name}`" for name in names]
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def _as_view(save) -> str:
+    return f", as its view `{save.view}`" if save.view else ""

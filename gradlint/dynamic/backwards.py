@@ -142,10 +142,14 @@ def edit_behind(evidence, node, value):
         numel = 1
         for d in shape:
             numel *= d
+        # A view saved for backward (`f[i - 1]` of the `f` edited) is reported as an output of
+        # AsStrided: it is part of the edited tensor, and shares its version counter.
+        view = "of AsStrided," in str(value)
         for edit in reversed(evidence.edits):
             t = edit.tensor()
             current = t._version if t is not None else now
-            if numel in edit.sizes and then <= edit.version < current == now:
+            fits = numel in edit.sizes or (view and numel < max(edit.sizes, default=0))
+            if fits and then <= edit.version < current == now:
                 return edit
         return None
     try:
