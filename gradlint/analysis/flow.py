@@ -402,7 +402,15 @@ class Walker:
                 # `model.eval()`). One only called (`encoder(x)`) may as well be a function
                 # (`loss_fn(pred, y)`): there a name like a model's adds the evidence; alone it
                 # decides nothing. Scoped to the function: another function's `model` is another.
-                self.env[name] = Value(trainables=frozenset({f"{name}@{node.name}"}), live=live)
+                model = key not in self.facts.param_sources or key in self.facts.model_arguments \
+                    or uses.get(name) == "module"
+                if model:
+                    self.env[name] = Value(trainables=frozenset({f"{name}@{node.name}"}), live=live)
+                else:
+                    # What every call hands it computed (`attention_loss(crit, acts_s, …)` with
+                    # the activations `snet(img)` returned) is no model: it requires grad, and is
+                    # named as a forward's input is, so that a cut of it starves the caller's model.
+                    self.env[name] = Value(live=True, inputs=frozenset({f"{name}@input"}))
             elif live and forward:
                 # (named, so that a cut of what it computes is told from one beside it)
                 self.env[name] = Value(live=True, inputs=frozenset({f"{name}@input"}),
@@ -633,8 +641,30 @@ class Walker:
 
     def loop_iteration(self, stmt, iter_value: Value, body) -> None:
         if type(stmt) in FORS:
-            self.bind(stmt.target, self.loop_target(stmt.iter, iter_value), stmt)
+            self.bind_items(stmt.target, stmt.iter, iter_value, stmt)
         self.block(body)
+
+    def bind_items(self, target, iterable: ast.expr, value: Value, node) -> None:
+        """Bind a ``for`` target to what the iterable's items hold; unpacking ``zip(a, b)`` or
+        ``enumerate(a)`` gives each name the items of its own sequence (``for a_s, a_t, beta in
+        zip(acts_s, acts_t, betas)``: ``beta`` holds a weight, not an activation)."""
+        if type(target) is ast.Tuple and type(iterable) is ast.Call and type(iterable.func) is ast.Name \
+                and not iterable.keywords and iterable.func.id not in self.env \
+                and not any(type(a) is ast.Starred for a in iterable.args):
+            kind, args = iterable.func.id, iterable.args
+            if kind == "zip" and len(args) == len(target.elts) and len(args) > 1:
+                for element, arg in zip(target.elts, args):
+                    self.bind(element, self.loop_target(arg, self.expr(arg)), node)
+                return
+            if kind == "enumerate" and len(args) == 1 and len(target.elts) == 2:
+                self.bind(target.elts[0], PLAIN, node)
+                inner = target.elts[1]
+                if type(inner) is ast.Tuple:
+                    self.bind_items(inner, args[0], self.expr(args[0]), node)
+                else:
+                    self.bind(inner, self.loop_target(args[0], self.expr(args[0])), node)
+                return
+        self.bind(target, self.loop_target(iterable, value), node)
 
     def loop_target(self, iterable: ast.expr, value: Value) -> Value:
         """What a ``for`` target holds: the modules of a ``self.layers`` loop carry their roots;
@@ -658,8 +688,12 @@ class Walker:
             return replace(value, saved=EMPTY, module=None, optimizer=False, alias=None)
         if value.plain:  # range(n), a list of numbers (pulled out of a tensor, perhaps)
             return _plain_of(value)
+        # (a summary walk's parameter `%k` stands for whatever the caller hands: its items are
+        # part of it)
+        handed = frozenset(r for r in value.trainables if r.startswith("%"))
         return replace(UNKNOWN, nograd=value.nograd, cuts=value.cuts, pulled=value.pulled,
-                       carried=value.carried, rebuilt=value.rebuilt, live=value.attached or value.live)
+                       carried=value.carried, rebuilt=value.rebuilt, live=value.attached or value.live,
+                       inputs=value.inputs, trainables=handed)
 
     def with_(self, stmt: ast.With | ast.AsyncWith) -> None:
         region = None
@@ -1229,7 +1263,7 @@ class Walker:
         saved_env = dict(self.env)
         for comp in node.generators:
             iter_value = self.expr(comp.iter)
-            self.bind(comp.target, self.loop_target(comp.iter, iter_value), node)
+            self.bind_items(comp.target, comp.iter, iter_value, node)
             for cond in comp.ifs:
                 self.expr(cond)
         if type(node) is ast.DictComp:
@@ -1592,7 +1626,9 @@ class Walker:
             # `h.pow(2).mean().item()`: the graph built to compute a logged number is dropped at
             # once, so the tensors it saved are never checked by a backward.
             self.forget_saves(marks)
-            from_tensor = receiver.tensor or receiver.attached or receiver.live or receiver.computed or receiver.nograd
+            # (`np.finfo(np.float32).eps.item()`: NumPy's scalar, no tensor's value)
+            from_tensor = not receiver.plain and (
+                receiver.tensor or receiver.attached or receiver.live or receiver.computed or receiver.nograd)
             pulled = receiver.pulled | ({node} if from_tensor else EMPTY)
             return Value(pulled=pulled, nograd=receiver.nograd, rebuilt=receiver.rebuilt,
                          tensor=meth == "numpy", computed=True, const=True, plain=meth != "numpy")
@@ -1908,6 +1944,8 @@ class Walker:
                 if param is not None and value.trainables:
                     # `embed(encoder, x)`: inside embed(), the model `net@embed` is `encoder`.
                     self.facts.param_sources.setdefault(f"{param}@{name}", set()).update(value.trainables)
+                    if not (value.computed and value.tensor) or value.container or value.module is not None:
+                        self.facts.model_arguments.add(f"{param}@{name}")
                 instance = self.instance_of(arg.value if type(arg) is ast.keyword else arg, value)
                 if param is not None:
                     self.facts.param_instances.setdefault(f"{param}@{name}", set()).add(instance)

@@ -88,7 +88,8 @@ def check(facts):
                 regions.add(region)
             if cut.node not in reported:
                 reported.add(cut.node)
-                yield _report(cut, f"becomes part of the loss `{backward.root}` (backward at line {{sink}})", sink=backward.node)
+                yield _report(cut, f"becomes part of the loss `{backward.root}` (backward at line {{sink}})",
+                              models=_trainers(cut, facts), sink=backward.node)
 
 
 def _models(names) -> set:
@@ -252,7 +253,16 @@ def _broken(value, facts, attached_elsewhere, program):
         yield cut
 
 
-def _report(cut, where: str, **refs):
+def _trainers(cut, facts) -> list[str]:
+    """The models an optimizer is given that computed the helper inputs a cut starves
+    (``acts_s@input`` in ``attention_loss``, handed ``snet(img)`` where ``snet`` is ``student``)."""
+    fn = cut.function.name if cut.function is not None else None
+    handed = {f"{name.split('@')[0]}@{fn}" for name in cut.upstream if name.endswith("@input")}
+    found = (_resolve(handed, facts) | cut.keys) & facts.optimized
+    return sorted(name for name in found if name.isidentifier())
+
+
+def _report(cut, where: str, models=(), **refs):
     # A parameter taken to be a model is keyed `model@train`: show the name the user wrote.
     names = sorted({name.split("@")[0] for name in cut.upstream})
     shown = {name.split("@")[0]: name for name in sorted(cut.upstream)}  # one spelling, whatever the set's order
@@ -261,6 +271,12 @@ def _report(cut, where: str, **refs):
         else f"whatever computed `{name}`" if shown[name].endswith("@input")
         else f"`{name}`" for name in names)
     verb = "gets" if len(names) == 1 and "self" not in names else "get"
+    # A helper's inputs (`fake_feats@input`) computed by the caller's models: name those an
+    # optimizer is given, as the caller wrote them.
+    models = [m for m in models if m not in names]
+    if models and all(shown[name].endswith("@input") for name in names):
+        upstream = ", ".join(f"`{m}`" for m in models) + " (through " + ", ".join(f"`{n}`" for n in names) + ")"
+        verb = "gets" if len(models) == 1 else "get"
     if cut.kind == "no_grad":
         return Flag(
             RULE, cut.node,
