@@ -1630,6 +1630,9 @@ class Walker:
             from_tensor = not receiver.plain and (
                 receiver.tensor or receiver.attached or receiver.live or receiver.computed or receiver.nograd)
             pulled = receiver.pulled | ({node} if from_tensor else EMPTY)
+            if from_tensor:  # (what it had, or what a cut on its way had: `y.detach().numpy()`)
+                self.facts.pulled_from[node] = receiver.trainables | receiver.post | receiver.inputs | frozenset(
+                    ).union(*(self.facts.cuts[c].upstream for c in receiver.cuts if c in self.facts.cuts))
             return Value(pulled=pulled, nograd=receiver.nograd, rebuilt=receiver.rebuilt,
                          tensor=meth == "numpy", computed=True, const=True, plain=meth != "numpy")
         if receiver.plain:  # `args.lr.split(",")`, `arr.sum()`: a plain value's methods make no tensor
@@ -1881,7 +1884,13 @@ class Walker:
                 if handed:
                     rebuilt = rebuilt | {rebuild}
                     self.rebuilt_from[rebuild] = frozenset().union(*(v.trainables for v in handed))
-        out = replace(base, trainables=roots, cuts=cuts, pulled=every.pulled, rebuilt=rebuilt,
+        pulled = every.pulled
+        if summary.pulled and any(v.attached or v.live for v in given.values()):
+            pulled = pulled | summary.pulled  # `run_model(model, x)` returning NumPy of its outputs
+            handed = frozenset().union(*(v.trainables | v.post | v.inputs for v in given.values()))
+            for pull in summary.pulled:
+                self.facts.pulled_from[pull] = self.facts.pulled_from.get(pull, EMPTY) | handed
+        out = replace(base, trainables=roots, cuts=cuts, pulled=pulled, rebuilt=rebuilt,
                       carried=base.carried, tensor=summary.tensor or base.tensor, computed=True,
                       const=base.const and not own, saved=EMPTY, module=None, optimizer=False,
                       alias=None, nograd=base.nograd | ({node} if summary.nograd else EMPTY))

@@ -60,6 +60,10 @@ class Summary:
     # rebuild node -> the parameters whose history it copied: the rebuilds of tensors with
     # history its result descends from (`return torch.tensor([torch.cos(a), torch.cos(b)])`)
     rebuilt: dict = field(default_factory=dict, compare=False, hash=False)
+    # The `.item()`/`.numpy()`/`.tolist()` nodes its result descends from that pulled values out of
+    # what it was handed (`np.exp(y_hat[v].detach().numpy())`): a caller that hands it tensors
+    # with history and rebuilds the result has lost that history there.
+    pulled: frozenset = field(default=frozenset(), compare=False, hash=False)
 
 
 def param_index(root: str, method: bool) -> int | None:
@@ -307,6 +311,8 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         nograd = bool(value.nograd) and not value.attached
         number = (bool(value.pulled) or value.const) and not value.tensor and not value.attached and not value.cuts
         tensor = value.tensor
+        pulled = frozenset(n for n in value.pulled if any(
+            param_index(r, method) is not None for r in scratch.pulled_from.get(n, ())))
     backward = None
     for site in scratch.backwards:
         if site.function.node is not node or walker.grad_forced_at(site.node):
@@ -327,7 +333,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         cut_facts=cut_facts, nograd=nograd, saved_output=saved, saved_parts=_saved_parts(returns),
         backprops=backward is not None,
         backward=backward, edits=frozenset(edits), returns_number=number, tensor=tensor,
-        generator=generator, rebuilt=rebuilt,
+        generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
     )
 
 
