@@ -422,6 +422,17 @@ class Walker:
             if star is not None:
                 self.env[star.arg] = UNKNOWN
         self.seed_instances(node)
+        if self.cls is not None and node.name == "__init__":
+            # `GFlowNetAgent(GridEnv(...))`: every call hands `env` a GridEnv
+            ordered = [*params.posonlyargs, *params.args][1:]
+            for i, p in enumerate(ordered):
+                found = self.facts.init_instances.get((f"{self.cls.name}.__init__", i), set()) \
+                    | self.facts.init_instances.get((f"{self.cls.name}.__init__", p.arg), set())
+                value = self.env.get(p.arg)
+                if len(found) == 1 and None not in found and value is not None and value.module is None:
+                    (qualname,) = found
+                    # (an object, not a number, though built from numbers)
+                    self.env[p.arg] = replace(value, module=module_info_of_class(qualname, self.classes), plain=False)
         self.block(node.body)
 
     def block(self, statements) -> None:
@@ -1148,6 +1159,9 @@ class Walker:
             if name in self.cls.literal_attrs and name not in self.cls.attrs:
                 return CONST
             module = self.cls.attrs.get(name)
+            if module is None and seen is not None and seen.module is not None and self.plain_class(seen.module.qualname):
+                # `self.env = env`, every constructor call handing an object of a plain class
+                return Value(module=replace(seen.module, parameters=False))
             if module is None and name in self.cls.settings:
                 return PLAIN  # `self.tau = tau`, read only by arithmetic: a number, not a parameter
             if module is None and not self.cls.may_be_module:
@@ -1304,6 +1318,7 @@ class Walker:
         scratch = ModuleFacts(module=self.facts.module, imports=self.imports)
         scratch.lines = self.facts.lines
         scratch.forward_plain = self.facts.forward_plain
+        scratch.init_instances = self.facts.init_instances
         walker = Walker(scratch, self.classes, self.functions, self.globals,
                         Function(cls.init, "__init__", cls.name), cls=cls)
         walker.record = False
@@ -1317,6 +1332,10 @@ class Walker:
         given = [(i, self.expr(p)) for i, p in enumerate(positional)]
         given += [(k.arg, self.expr(k.value)) for k in node.keywords if k.arg is not None]
         plain, still = self.facts.forward_plain, self.facts.forward_still
+        if qualname.endswith(".__init__"):
+            exprs = [*positional, *(k.value for k in node.keywords if k.arg is not None)]
+            for (key, value), expr in zip(given, exprs):
+                self.facts.init_instances.setdefault((qualname, key), set()).add(self.instance_of(expr, value))
         for key, value in given:
             plain[(qualname, key)] = plain.get((qualname, key), True) and value.plain
             still[(qualname, key)] = still.get((qualname, key), True) and not (value.attached or value.live)
@@ -1870,6 +1889,10 @@ class Walker:
                 # (the callee's own trainables, a global leaf, are named as its walk names them:
                 # a summary handed on by another summary has had no walk of that callee)
                 cut.upstream |= own_upstream
+                if summary.method and summary.node.name != "forward" and not cut.upstream:
+                    # (no walk of a method but a forward names what its callers hand it: `self.env.get_logprobs(
+                    # policy_outputs, …)` on another class's object; what this call hands it is)
+                    self.add_upstream(cut, upstream)
             cuts[cut_node] = EMPTY
             self.facts.call_sites.setdefault(cut_node, node)  # (a cut in another file is reported here)
         roots = base.trainables | own
