@@ -357,6 +357,9 @@ class Walker:
         self.element_saves: dict = {}
         # A rebuild inside a called function of this file -> the trainables this walk handed it.
         self.rebuilt_from: dict = {}
+        # (name, constant key) -> what `storage["log_prob"] = …` stored there, for a container the
+        # walk knows by name: a read of that key gets it, not everything the container holds.
+        self.items: dict = {}
 
     # ---- statements -------------------------------------------------------------------------
 
@@ -878,6 +881,9 @@ class Walker:
                 self.facts.intended_rebuilds.update(value.rebuilt)
             self.env[target.id] = value
             self.born[target.id] = self.seq
+            if self.items:
+                for key in [k for k in self.items if k[0] == target.id]:
+                    del self.items[key]
         elif type(target) in (ast.Tuple, ast.List):
             # `mean, std = head(h)` where the call's summary knows what saved each element
             parts = self.element_saves.get(node.value) if type(node) is ast.Assign else None
@@ -917,6 +923,7 @@ class Walker:
             if base is not None:
                 self.edit(node, base, (target, " = …"))
             self.expr(target.value)
+            self.store_item(target, value)
 
     def aug_assign(self, node: ast.AugAssign) -> None:
         value = self.expr(node.value)
@@ -930,12 +937,30 @@ class Walker:
             self.edit(node, name, (node.target, f" {op} …"),
                       element=node.target if type(node.target) is ast.Subscript else None)
         if type(node.target) is ast.Subscript:
+            self.store_item(node.target, value)
             return
         new = (old | value)
         if self.nograd is not None:
             new = self.no_history(new)
         self.env[name] = replace(new, saved=old.saved, module=None)
         self.born.setdefault(name, self.seq)
+
+    def store_item(self, target: ast.Subscript, value: Value) -> None:
+        """``storage[k] += [to_np(v)]``, ``out[key] = loss``: a dict or list (anything not known
+        to be a tensor) named by a plain name now holds what was stored in it."""
+        name = dotted(target.value)
+        if name is None or "." in name or name not in self.env:
+            return
+        old = self.env[name]
+        if (old.tensor and not old.container) or old.plain or old.module is not None or old.optimizer:
+            return
+        self.env[name] = replace(old.join(replace(value, saved=EMPTY)), held=old.held | _held([value]),
+                                 container=True, computed=old.computed, alias=None)
+        key = _item_key(target)
+        if key is not None:
+            # (`+=` adds to what the key held; a store on one path keeps the other's: may)
+            seen = self.items.get(key)
+            self.items[key] = value if seen is None else seen.join(value)
 
     # ---- facts ---------------------------------------------------------------------------------
 
@@ -1245,6 +1270,9 @@ class Walker:
             for element in index.elts if type(index) is ast.Tuple else (index,):
                 if type(element) is not ast.Slice:  # the bounds of a slice are not looked at
                     self.expr(element)
+            item = self.items.get(_item_key(node)) if self.items else None
+            if item is not None:
+                return item
             return replace(base, saved=base.held, held=EMPTY, optimizer=False, computed=base.computed,
                            alias=_alias(node.value, base))
         if kind in (ast.Tuple, ast.List, ast.Set):
@@ -1648,6 +1676,8 @@ class Walker:
             # (`np.finfo(np.float32).eps.item()`: NumPy's scalar, no tensor's value)
             from_tensor = not receiver.plain and (
                 receiver.tensor or receiver.attached or receiver.live or receiver.computed or receiver.nograd)
+            # (`torch.rand(5).numpy()`: a tensor known to have had no history loses none)
+            from_tensor = from_tensor and not (receiver.const and not (receiver.cuts or receiver.nograd or receiver.lost))
             pulled = receiver.pulled | ({node} if from_tensor else EMPTY)
             if from_tensor:  # (what it had, or what a cut on its way had: `y.detach().numpy()`)
                 self.facts.pulled_from[node] = receiver.trainables | receiver.post | receiver.inputs | frozenset(
@@ -2167,6 +2197,13 @@ def scaled(value: Value, operands) -> Value:
         beside = [operand.inputs for operand in operands if cut not in operand.cuts and operand.inputs]
         cuts[cut] = companions.union(*beside) if beside else companions
     return replace(value, cuts=cuts)
+
+
+def _item_key(node: ast.Subscript):
+    """``("storage", "log_prob")`` for ``storage["log_prob"]``: a plain name and a constant key."""
+    if type(node.value) is ast.Name and type(node.slice) is ast.Constant and type(node.slice.value) in (str, int):
+        return node.value.id, node.slice.value
+    return None
 
 
 JUMPS = (ast.Continue, ast.Break, ast.Return, ast.Raise)

@@ -34,6 +34,8 @@ def check(facts):
     for backward in facts.backwards:
         if backward.value.attached:
             continue
+        if any(node in flagged for node in backward.value.rebuilt):
+            continue  # the leaf made to require grad is the mistake; the loss's constants are not
         for node in backward.value.rebuilt:
             if node in by_node:  # (one a summary carried from a helper is the helper's own fact)
                 flagged.setdefault(node, f"and backpropagated as the loss `{backward.root}`")
