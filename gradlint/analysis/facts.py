@@ -199,6 +199,9 @@ class ModuleFacts:
     # (``Class.__init__``, position or keyword) -> the classes of this project whose instances the
     # calls hand it (None: something else); `self.env = env` then holds one of them.
     init_instances: dict = field(default_factory=dict)
+    # (``Class.__init__``, position or keyword) -> whether every call hands it a model the module
+    # freezes (``facts.frozen``)
+    init_frozen: dict = field(default_factory=dict)
     optimizers: dict = field(default_factory=dict)
     # What calling each function, method and module of this file does (``summaries.Summary``),
     # keyed ``f``, ``Class.method`` and ``Class`` (calling an instance).

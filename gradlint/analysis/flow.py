@@ -428,6 +428,9 @@ class Walker:
         if self.cls is not None and node.name == "__init__":
             # `GFlowNetAgent(GridEnv(...))`: every call hands `env` a GridEnv
             ordered = [*params.posonlyargs, *params.args][1:]
+            key = f"{self.cls.name}.__init__"
+            self.frozen_params = {p.arg for i, p in enumerate(ordered)
+                                  if self.facts.init_frozen.get((key, i)) or self.facts.init_frozen.get((key, p.arg))}
             for i, p in enumerate(ordered):
                 found = self.facts.init_instances.get((f"{self.cls.name}.__init__", i), set()) \
                     | self.facts.init_instances.get((f"{self.cls.name}.__init__", p.arg), set())
@@ -906,6 +909,9 @@ class Walker:
             if name is not None:
                 self.env[name] = value
                 self.born[name] = self.seq
+                if type(node) is ast.Assign and type(node.value) is ast.Name \
+                        and node.value.id in getattr(self, "frozen_params", ()) and name.startswith("self."):
+                    self.facts.frozen.add(name)  # `self.features = features`, handed frozen
                 if self.cls is not None and name.startswith("self.") and name.count(".") == 1 \
                         and not getattr(self, "summarizing", False):
                     # `self.tau = tau` in __init__: what the attribute holds in the other methods.
@@ -1189,6 +1195,10 @@ class Walker:
                 return Value(module=replace(seen.module, parameters=False))
             if module is None and name in self.cls.settings:
                 return PLAIN  # `self.tau = tau`, read only by arithmetic: a number, not a parameter
+            if module is None and seen is not None and seen.tensor and seen.const and not (seen.attached or seen.live):
+                # `self.target = gram(extractor(style)).detach()`: a tensor attribute that is no
+                # parameter (nothing registers it), computed without history
+                return Value(tensor=True, const=True)
             if module is None and not self.cls.may_be_module:
                 return UNKNOWN  # a plain class's attributes: settings, data, not parameters
             if module is not None and not module.parameters:
@@ -1364,6 +1374,9 @@ class Walker:
             exprs = [*positional, *(k.value for k in node.keywords if k.arg is not None)]
             for (key, value), expr in zip(given, exprs):
                 self.facts.init_instances.setdefault((qualname, key), set()).add(self.instance_of(expr, value))
+                # `ContentLoss(feats)` with `feats` frozen: the loss's feature extractor trains nothing
+                frozen = self.facts.init_frozen
+                frozen[(qualname, key)] = frozen.get((qualname, key), True) and dotted(expr) in self.facts.frozen
         for key, value in given:
             plain[(qualname, key)] = plain.get((qualname, key), True) and value.plain
             still[(qualname, key)] = still.get((qualname, key), True) and not (value.attached or value.live)
