@@ -1880,6 +1880,16 @@ class Walker:
                 position += 1
         if summary.method:
             given[0] = receiver if receiver is not None else UNKNOWN
+        if summary.saves and self.nograd is None:
+            # `post = mel + self.post(mel)` where Post's forward hands `mel` to a conv
+            position = 1 if summary.method else 0
+            for arg in arg_nodes:
+                k = summary.params.index(arg.arg) if type(arg) is ast.keyword else position
+                if type(arg) is not ast.keyword:
+                    position += 1
+                if k in summary.saves and k in given and (given[k].attached or given[k].live or any(
+                        given[j].attached or given[j].live for j in given if j != k)):
+                    self.mark_saved(arg.value if type(arg) is ast.keyword else arg, Save.at(self.written(node.func), node))
         passing = [given[k] for k in sorted(summary.passes) if k in given]
         own = (receiver.trainables if summary.method and receiver is not None and 0 in summary.passes else EMPTY) \
             | (summary.trainables if not summary.method else frozenset(r for r in summary.trainables if not r.startswith("self")))

@@ -542,6 +542,10 @@ def module_info(expr: ast.expr, imports: ImportTable, classes: dict) -> ModuleIn
         if data is None:
             return ModuleInfo(name, inplace=inplace, parameters=not name.endswith("Loss"))
         inplace = inplace and data.inplace_kwarg
+        if name.startswith("torch.nn.AdaptiveAvgPool") and positional and _all_ones(positional[0]):
+            # torch computes an adaptive average pool to size 1 as a mean, which keeps only the
+            # input's sizes (measured: MeanBackward1), not the input
+            return ModuleInfo(name, parameters=False)
         return ModuleInfo(name, inplace=inplace, saves_input=data.input and not inplace,
                           saves_output=data.inplace_output if inplace else data.output,
                           parameters=data.parameters)
@@ -549,6 +553,12 @@ def module_info(expr: ast.expr, imports: ImportTable, classes: dict) -> ModuleIn
     if cls is not None:
         return ModuleInfo(name, nograd_call=cls.nograd_call)
     return None
+
+
+def _all_ones(expr) -> bool:
+    """``1`` or ``(1, 1)``: an output size of one element per channel."""
+    items = expr.elts if type(expr) is ast.Tuple else [expr]
+    return bool(items) and all(type(e) is ast.Constant and e.value == 1 for e in items)
 
 
 def _defaulted_module(expr, imports: ImportTable, classes: dict) -> ModuleInfo | None:

@@ -64,6 +64,9 @@ class Summary:
     # what it was handed (`np.exp(y_hat[v].detach().numpy())`): a caller that hands it tensors
     # with history and rebuilds the result has lost that history there.
     pulled: frozenset = field(default=frozenset(), compare=False, hash=False)
+    # Parameters a recorded op inside saved for backward as they were handed (`self.conv(x)` in a
+    # block's forward): an in-place edit of that argument after the call breaks the backward.
+    saves: frozenset = EMPTY
 
 
 def param_index(root: str, method: bool) -> int | None:
@@ -323,6 +326,9 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         if own or site.value.computed:
             backward = site.node
             break
+    # (a parameter never rebound in the body is the tensor the caller handed)
+    saves = frozenset(params.index(name) for name, _ in walker.save_log
+                      if name in params and name not in walker.born and not (method and params.index(name) == 0))
     edits = set()
     for edit in scratch.edits:
         if edit.function.node is node and edit.name in params:
@@ -334,6 +340,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         backprops=backward is not None,
         backward=backward, edits=frozenset(edits), returns_number=number, tensor=tensor,
         generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
+        saves=saves,
     )
 
 
