@@ -183,6 +183,8 @@ class ModuleFacts:
     param_sources: dict = field(default_factory=dict)
     # `.item()`/`.numpy()`/`.tolist()` node -> the trainables whose history the pulled tensor held
     pulled_from: dict = field(default_factory=dict)
+    # ``storage@reinforce_update`` -> the pull sites of what some call hands that parameter
+    pulled_arguments: dict = field(default_factory=dict)
     # Those of them that some call site hands a model itself (not a tensor or a list it computed).
     model_arguments: set = field(default_factory=set)
     # What call sites hand module-level functions, per parameter (``probs@mask_invalid_``):

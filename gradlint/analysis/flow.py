@@ -424,6 +424,11 @@ class Walker:
         for star in (params.vararg, params.kwarg):
             if star is not None:
                 self.env[star.arg] = UNKNOWN
+        if self.cls is None and self.facts.pulled_arguments:
+            for name, value in list(self.env.items()):
+                pulled = self.facts.pulled_arguments.get(f"{name}@{node.name}")
+                if pulled:  # values some caller pulled out of tensors and handed on
+                    self.env[name] = replace(value, pulled=value.pulled | frozenset(pulled))
         self.seed_instances(node)
         if self.cls is not None and node.name == "__init__":
             # `GFlowNetAgent(GridEnv(...))`: every call hands `env` a GridEnv
@@ -859,6 +864,11 @@ class Walker:
         cls = self.classes.get(name)
         if cls is not None:
             return cls.is_module or not cls.bases
+        if name in self.functions or (self.imports.project is not None and name.split(".")[0] in self.imports.sources):
+            # `gen = build_generator()`: a function of the project that returns a module it builds
+            summary = self.facts.callee(name)
+            if summary is not None and not summary.method and summary.module is not None:
+                return True
         # A class of another file or library: a model if the file uses what it built as one
         # (calls it, takes its parameters, switches it to train or eval), whatever it is named.
         return last[:1].isupper() and not last.isupper() and target is not None and target in self.used_as_modules()
@@ -1140,9 +1150,20 @@ class Walker:
             parts = key.split(".")  # a class of the table heads the key (``Net.self.conv``)
             cls = parts[0] if any(".".join(parts[:i]) in self.classes for i in range(1, len(parts))) else None
             if key in covers or (cls and f"{cls}.*" in covers) or (
-                    module is not None and f"{module.qualname}.*" in covers):
+                    module is not None and f"{module.qualname}.*" in covers) or (
+                    self.handed(name) & covers):  # `disc@train_step`, handed `disc` by main()
                 found.add(name)
         return frozenset(found)
+
+    def handed(self, name: str, depth: int = 0) -> set:
+        """What the callers hand a parameter taken to be a model (``disc@train_step``), as they
+        name it, transitively (``facts.param_sources``)."""
+        out = set()
+        for source in self.facts.param_sources.get(name, ()):
+            out.add(source)
+            if depth < 8:
+                out |= self.handed(source, depth + 1)
+        return out
 
     def return_parts(self, expr) -> tuple:
         """``return logits, aux.detach()``: each element is its own output, used on its own by
@@ -1961,7 +1982,7 @@ class Walker:
                     rebuilt = rebuilt | {rebuild}
                     self.rebuilt_from[rebuild] = frozenset().union(*(v.trainables for v in handed))
         pulled = every.pulled
-        if summary.pulled and any(v.attached or v.live for v in given.values()):
+        if summary.pulled:
             pulled = pulled | summary.pulled  # `run_model(model, x)` returning NumPy of its outputs
             handed = frozenset().union(*(v.trainables | v.post | v.inputs for v in given.values()))
             for pull in summary.pulled:
@@ -2022,6 +2043,9 @@ class Walker:
                 param = arg.arg if type(arg) is ast.keyword else (params[i] if i < len(params) else None)
                 if param is not None and (value.attached or value.live):
                     self.facts.live_arguments.add(f"{param}@{name}")  # it may require grad in there
+                if param is not None and value.pulled:
+                    # `reinforce_update(opt, storage)`, the storage holding `.numpy()` values
+                    self.facts.pulled_arguments.setdefault(f"{param}@{name}", set()).update(value.pulled)
                 if param is not None and value.saved:
                     # `mask_invalid_(probs, m)` hands the helper a tensor an op saved: an edit
                     # of that parameter in the helper breaks the caller's backward.

@@ -67,6 +67,9 @@ class Summary:
     # Parameters a recorded op inside saved for backward as they were handed (`self.conv(x)` in a
     # block's forward): an in-place edit of that argument after the call breaks the backward.
     saves: frozenset = EMPTY
+    # It returns a module it builds (`def build_generator(): return nn.Sequential(…)`): the name
+    # a call binds holds a model.
+    module: object = field(default=None, compare=False, hash=False)
 
 
 def param_index(root: str, method: bool) -> int | None:
@@ -340,8 +343,23 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         backprops=backward is not None,
         backward=backward, edits=frozenset(edits), returns_number=number, tensor=tensor,
         generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
-        saves=saves,
+        saves=saves, module=_built_module(returns, walker),
     )
+
+
+def _built_module(returns, walker):
+    """The module every return builds with parameters (``return nn.Sequential(…)``, ``return
+    Net(…)``), else None."""
+    from gradlint.analysis.scan import module_info
+
+    found = None
+    for ret in returns:
+        expr = ret.node.value
+        module = module_info(expr, walker.imports, walker.classes) if expr is not None else None
+        if module is None or not module.parameters:
+            return None
+        found = found or module
+    return found
 
 
 def _saved_parts(returns) -> tuple:

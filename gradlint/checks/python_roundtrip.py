@@ -32,8 +32,8 @@ def check(facts):
             flagged.setdefault(node, f"and `{switch.name}` is then made to require grad" if switch.name
                                else "and is then made to require grad")
     for backward in facts.backwards:
-        if backward.value.attached:
-            continue
+        if backward.value.attached or backward.value.live:
+            continue  # (a loss that may carry what the caller handed: `storage["log_prob"]`)
         if any(node in flagged for node in backward.value.rebuilt):
             continue  # the leaf made to require grad is the mistake; the loss's constants are not
         for node in backward.value.rebuilt:
