@@ -1060,6 +1060,29 @@ class Walker:
             return
         self.env[name] = replace(value, saved=value.saved | {save})
         self.save_log.append((name, save))
+        base = value.alias
+        if base is not None and base != name and base in self.env and type(operand) is ast.Name:
+            # `previous = survival[:, k]` then `previous * w`: the view saved shares `survival`'s
+            # version counter, so a write into `survival` breaks the backward too
+            held = self.env[base]
+            if held.tensor and not (held.container or held.plain):
+                view = dataclasses.replace(save, view=name) if save.view is None else save
+                self.env[base] = replace(held, saved=held.saved | {view})
+                self.save_log.append((base, view))
+
+    def copied_by(self, node: ast.Subscript) -> bool:
+        """Whether indexing may copy: an index that is known to be no integer, slice, ``None`` or
+        ``...`` (a tensor of indices, a mask)."""
+        index = node.slice
+        for element in index.elts if type(index) is ast.Tuple else (index,):
+            kind = type(element)
+            if kind is ast.Slice or kind is ast.Constant:
+                continue
+            value = self.expr(element)
+            if value.plain or not (value.tensor or value.attached or value.live or value.computed):
+                continue
+            return True
+        return False
 
     def viewed(self, node: ast.Subscript) -> ast.expr | None:
         """The tensor ``node`` is a view of: basic indexing (integers, slices, ``None``, ``...``)
@@ -1304,8 +1327,10 @@ class Walker:
             item = self.items.get(_item_key(node)) if self.items else None
             if item is not None:
                 return item
+            # (a tensor indexed by a tensor is a copy: it shares nothing with its base)
+            alias = _alias(node.value, base) if base.container or not self.copied_by(node) else None
             return replace(base, saved=base.held, held=EMPTY, optimizer=False, computed=base.computed,
-                           alias=_alias(node.value, base))
+                           alias=alias)
         if kind in (ast.Tuple, ast.List, ast.Set):
             if not node.elts:
                 return NOTHING_YET
