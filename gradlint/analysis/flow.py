@@ -2078,7 +2078,8 @@ class Walker:
                 if param is not None and value.trainables:
                     # `embed(encoder, x)`: inside embed(), the model `net@embed` is `encoder`.
                     self.facts.param_sources.setdefault(f"{param}@{name}", set()).update(value.trainables)
-                    if not (value.computed and value.tensor) or value.container or value.module is not None:
+                    # (a list of the tensors a model computed, `[adapter(a) for …]`, is activations)
+                    if not ((value.computed or value.container) and value.tensor) or value.module is not None:
                         self.facts.model_arguments.add(f"{param}@{name}")
                 instance = self.instance_of(arg.value if type(arg) is ast.keyword else arg, value)
                 if param is not None:
