@@ -175,8 +175,33 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
         inner = Walker(facts, classes, functions, globals_env, function, cls=cls)
         inner.function_body(node)
         queue.extend((d, None) for d in inner.deferred)
+    _frozen_through_constructors(facts, module)
     _close_coverage(facts, classes)
     return facts
+
+
+def _frozen_through_constructors(facts: ModuleFacts, module: ast.Module) -> None:
+    """`StyleLoss(extractor)` with `extractor` frozen, every call: the attribute `__init__` keeps
+    it in (`self.extractor = extractor`) holds a frozen model (``facts.init_frozen``, read once
+    every call site has been walked)."""
+    if not any(facts.init_frozen.values()):
+        return
+    for stmt in module.body:
+        if type(stmt) is not ast.ClassDef:
+            continue
+        for init in stmt.body:
+            if type(init) not in FUNCTIONS or init.name != "__init__":
+                continue
+            key = f"{stmt.name}.__init__"
+            ordered = [*init.args.posonlyargs, *init.args.args][1:]
+            frozen = {p.arg for i, p in enumerate(ordered)
+                      if facts.init_frozen.get((key, i)) or facts.init_frozen.get((key, p.arg))}
+            for node in ast.walk(init):
+                if type(node) is ast.Assign and type(node.value) is ast.Name and node.value.id in frozen:
+                    for target in node.targets:
+                        name = dotted(target)
+                        if name is not None and name.startswith("self."):
+                            facts.frozen.add(name)
 
 
 def _plain_method_names(module: ast.Module) -> frozenset:
@@ -433,9 +458,6 @@ class Walker:
         if self.cls is not None and node.name == "__init__":
             # `GFlowNetAgent(GridEnv(...))`: every call hands `env` a GridEnv
             ordered = [*params.posonlyargs, *params.args][1:]
-            key = f"{self.cls.name}.__init__"
-            self.frozen_params = {p.arg for i, p in enumerate(ordered)
-                                  if self.facts.init_frozen.get((key, i)) or self.facts.init_frozen.get((key, p.arg))}
             for i, p in enumerate(ordered):
                 found = self.facts.init_instances.get((f"{self.cls.name}.__init__", i), set()) \
                     | self.facts.init_instances.get((f"{self.cls.name}.__init__", p.arg), set())
@@ -919,9 +941,6 @@ class Walker:
             if name is not None:
                 self.env[name] = value
                 self.born[name] = self.seq
-                if type(node) is ast.Assign and type(node.value) is ast.Name \
-                        and node.value.id in getattr(self, "frozen_params", ()) and name.startswith("self."):
-                    self.facts.frozen.add(name)  # `self.features = features`, handed frozen
                 if self.cls is not None and name.startswith("self.") and name.count(".") == 1 \
                         and not getattr(self, "summarizing", False):
                     # `self.tau = tau` in __init__: what the attribute holds in the other methods.
@@ -1256,7 +1275,8 @@ class Walker:
         if head == "self" and name.count(".") == 1:
             return Value(trainables=frozenset({name}))
         if name in self.globals:
-            return replace(self.globals[name], saved=EMPTY)
+            value = self.globals[name]  # (a definition is compared by identity: kept as it is)
+            return replace(value, saved=EMPTY) if value.saved else value
         if "." in name:
             base = self.lookup(name.rsplit(".", 1)[0])
             return replace(base, saved=EMPTY, module=None, computed=base.computed, optimizer=False)

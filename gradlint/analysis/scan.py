@@ -316,7 +316,12 @@ def frozen_owners(module: ast.Module) -> set[str]:
         kind = type(node)
         if kind is ast.Call and type(node.func) is ast.Attribute \
                 and node.func.attr == "requires_grad_" and literal_false(first_argument(node)):
-            owner = dotted(node.func.value)
+            receiver = node.func.value
+            # (`extractor.eval().requires_grad_(False)`: the module the chain returns is itself)
+            while type(receiver) is ast.Call and type(receiver.func) is ast.Attribute \
+                    and receiver.func.attr in ("eval", "train", "to", "cuda", "cpu", "float", "half"):
+                receiver = receiver.func.value
+            owner = dotted(receiver)
             if owner:
                 found.add(owner)
         elif kind is ast.Assign and _frozen_on_the_way_in(node.value):
