@@ -172,7 +172,10 @@ def _read_ast(source: str | bytes) -> tuple[ast.Module | None, Unreadable | None
     try:
         tree = ast.parse(source)
     except SyntaxError as err:
-        return None, Unreadable("GL000", err.lineno or 1, err.offset or 1, f"syntax error, the file was not checked: {err.msg}")
+        message = f"syntax error, the file was not checked: {err.msg}"
+        if err.msg.startswith(("Missing parentheses in call to 'print'", "Missing parentheses in call to 'exec'")):
+            message += " (this looks like Python 2 code: gradlint reads Python 3; run 2to3 on it, or exclude it)"
+        return None, Unreadable("GL000", err.lineno or 1, err.offset or 1, message)
     except ValueError as err:  # null bytes, an unknown encoding
         return None, Unreadable("GL000", 1, 1, f"syntax error, the file was not checked: {err}")
     except (RecursionError, MemoryError) as err:

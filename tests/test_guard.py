@@ -106,6 +106,14 @@ def test_what_python_accepts_is_analysed(name, monkeypatch):
 def test_a_syntax_error_is_still_gl000_in_pythons_words(monkeypatch):
     [finding] = both("def f(:\n    pass\n", monkeypatch)
     assert finding.code == "GL000" and finding.message.startswith("syntax error, the file was not checked: ")
+    assert "Python 2" not in finding.message
+
+
+def test_python_2_code_is_named_as_such(monkeypatch):
+    [finding] = both('import torch\nprint "loss", 1\n', monkeypatch)
+    assert finding.code == "GL000" and finding.line == 2
+    assert "Missing parentheses in call to 'print'" in finding.message
+    assert "this looks like Python 2 code" in finding.message
 
 
 @pytest.mark.slow
