@@ -140,6 +140,8 @@ def test_inplace_methods():
 # (c) the committed file is what the generator produces with the installed torch
 
 
+# (regenerating the data from torch takes a quarter of a minute: `pytest -m slow`)
+@pytest.mark.slow
 @pytest.mark.skipif(not HAS_TORCH, reason="torch is not installed")
 def test_data_is_fresh(tmp_path):
     committed = json.loads(DATA.read_text(encoding="utf-8"))
