@@ -228,6 +228,18 @@ class ModuleFacts:
             found = self.imports.project.callee(qualname)
         return found
 
+    def resolve(self, names, depth: int = 0) -> set:
+        """Model parameters (``net@embed``) replaced by what their callers pass, transitively
+        (``param_sources``): ``disc@train_step`` is the ``disc`` that ``main()`` built."""
+        out = set()
+        for name in names:
+            sources = self.param_sources.get(name)
+            if sources and depth < 8:
+                out |= self.resolve(sources, depth + 1)
+            else:
+                out.add(name)
+        return out
+
     def code(self, node: ast.AST | tuple) -> str:
         """The source text of a node on one line; ``(node, suffix)`` appends the suffix.
         Facts keep nodes, and checks render only what they report."""

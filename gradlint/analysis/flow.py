@@ -1193,19 +1193,9 @@ class Walker:
             cls = parts[0] if any(".".join(parts[:i]) in self.classes for i in range(1, len(parts))) else None
             if key in covers or (cls and f"{cls}.*" in covers) or (
                     module is not None and f"{module.qualname}.*" in covers) or (
-                    self.handed(name) & covers):  # `disc@train_step`, handed `disc` by main()
+                    self.facts.resolve({name}) & covers):  # `disc@train_step`, handed `disc` by main()
                 found.add(name)
         return frozenset(found)
-
-    def handed(self, name: str, depth: int = 0) -> set:
-        """What the callers hand a parameter taken to be a model (``disc@train_step``), as they
-        name it, transitively (``facts.param_sources``)."""
-        out = set()
-        for source in self.facts.param_sources.get(name, ()):
-            out.add(source)
-            if depth < 8:
-                out |= self.handed(source, depth + 1)
-        return out
 
     def return_parts(self, expr) -> tuple:
         """``return logits, aux.detach()``: each element is its own output, used on its own by

@@ -148,7 +148,7 @@ def _optimized(cut, facts) -> bool:
     """An optimizer of this module updates what the cut starves: it was meant to train.
     (``cut.keys`` holds ``Net.*`` for a cut inside ``Net``, so ``Adam(model.parameters())``
     on a ``Net`` covers it; a probe's ``SGD(model.head.parameters())`` does not.)"""
-    return bool(cut.keys & facts.optimized) or bool(_resolve(cut.upstream, facts) & facts.optimized)
+    return bool(cut.keys & facts.optimized) or bool(facts.resolve(cut.upstream) & facts.optimized)
 
 
 def _may_be_leaves(upstream, facts) -> bool:
@@ -188,19 +188,7 @@ def _frozen(cut, facts) -> bool:
     if not facts.optimized or facts.optimizers_open or _optimized(cut, facts):
         return False
     # A model parameter no call site resolves could be anything the optimizers hold.
-    return not any("@" in name for name in _resolve(cut.upstream, facts))
-
-
-def _resolve(names, facts, depth: int = 0) -> set:
-    """Model parameters (``net@embed``) replaced by what their callers pass, transitively."""
-    out = set()
-    for name in names:
-        sources = facts.param_sources.get(name)
-        if sources and depth < 8:
-            out |= _resolve(sources, facts, depth + 1)
-        else:
-            out.add(name)
-    return out
+    return not any("@" in name for name in facts.resolve(cut.upstream))
 
 
 def _may_break(ret, facts) -> bool:
@@ -232,7 +220,7 @@ def _broken(value, facts, attached_elsewhere, program):
             # what it starves is known to be trained (an optimizer holds it, or it is a leaf made
             # to require grad).
             continue
-        if cut.kind == "no_grad" and _overlap(_resolve(cut.upstream, facts), _resolve(value.post | companions, facts)):
+        if cut.kind == "no_grad" and _overlap(facts.resolve(cut.upstream), facts.resolve(value.post | companions)):
             continue  # the loss trains the same model through another path (targets, pseudo-labels, an RNN's state)
         if cut.kind == "no_grad" and any(node in switch.value.cuts for switch in facts.switches):
             continue  # requires_grad switched on after the region: GL003 reports that switch
@@ -258,7 +246,7 @@ def _trainers(cut, facts) -> list[str]:
     (``acts_s@input`` in ``attention_loss``, handed ``snet(img)`` where ``snet`` is ``student``)."""
     fn = cut.function.name if cut.function is not None else None
     handed = {f"{name.split('@')[0]}@{fn}" for name in cut.upstream if name.endswith("@input")}
-    found = (_resolve(handed, facts) | cut.keys) & facts.optimized
+    found = (facts.resolve(handed) | cut.keys) & facts.optimized
     return sorted(name for name in found if name.isidentifier())
 
 
