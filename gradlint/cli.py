@@ -527,10 +527,11 @@ def write_statistics(findings: list[Finding], out) -> None:
 
 def summary(findings: list[Finding], files_checked: int, errors: int = 0) -> str:
     checked = f"{_plural(files_checked, 'file')} checked"
-    if errors:  # "no findings" alone would read as a clean bill for what was never checked
+    if errors and findings:
         checked += f", {_plural(errors, 'error')}"
     if not findings:
-        return f"No findings ({checked})."
+        # (an error first: "No findings" alone would read as a clean bill for a run that failed)
+        return f"{_plural(errors, 'error')}, no findings ({checked})." if errors else f"No findings ({checked})."
     files = len({f.path for f in findings})
     line = f"Found {_plural(len(findings), 'finding')} in {_plural(files, 'file')} ({checked})."
     verdicts = Counter(f.verdict.status for f in findings if f.verdict is not None)

@@ -116,7 +116,8 @@ def test_summary_wording():
     other = detached(path="other.py")
     assert cli.summary([], 0) == "No findings (0 files checked)."
     assert cli.summary([], 1) == "No findings (1 file checked)."
-    assert cli.summary([], 0, 1) == "No findings (0 files checked, 1 error)."
+    assert cli.summary([], 0, 1) == "1 error, no findings (0 files checked)."
+    assert cli.summary([], 3, 2) == "2 errors, no findings (3 files checked)."
     assert cli.summary([one], 2, 3) == "Found 1 finding in 1 file (2 files checked, 3 errors)."
     assert cli.summary([one], 1) == "Found 1 finding in 1 file (1 file checked)."
     assert cli.summary([one, one], 3) == "Found 2 findings in 1 file (3 files checked)."

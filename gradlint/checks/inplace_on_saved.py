@@ -82,7 +82,9 @@ def check(facts):
             f"`{step.optimizer}.step()` edits the parameters in place between two backward calls "
             f"through one graph: `{step.root}` (backward at line {{second}}) {when}, "
             f"and its graph saved the old parameter values",
-            hint="call every backward first and step the optimizers after, or recompute the second loss after the step",
+            hint=("recompute the second loss after the step (a fresh forward pass), or detach what the first loss "
+                  "reads from the other network (`netD(fake.detach())`); calling every backward before any step "
+                  "is right only where the losses reach different parameters"),
             details={"optimizer": step.optimizer, "root": step.root},
             refs={"second": step.second},
         )
