@@ -418,7 +418,11 @@ class Walker:
             live = (forward and i > 0 and name not in still) or key in self.facts.live_arguments
             saved = self.facts.saved_arguments.get(key)
             if saved:
-                self.env[name] = Value(live=True, tensor=True, saved=frozenset(saved))
+                # (activations a caller's model computed, `h = net(x)` saved by its `head(h)`,
+                # still named for what computed them)
+                computed = key in self.facts.param_sources and key not in self.facts.model_arguments
+                self.env[name] = Value(live=True, tensor=True, saved=frozenset(saved),
+                                       inputs=frozenset({f"{name}@input"}) if computed else EMPTY)
             elif name in plain:
                 # `def forward(self, x, temperature=1.0)`, `lr: float`: a number, not an activation.
                 self.env[name] = PLAIN
@@ -1254,6 +1258,8 @@ class Walker:
                 return Value(tensor=True, const=True)
             if module is None and not self.cls.may_be_module:
                 return UNKNOWN  # a plain class's attributes: settings, data, not parameters
+            if module is None and seen is None and name[5:] in self.cls.methods:
+                return UNKNOWN  # a method of its own, bound: its call computes, it holds no parameter
             if module is not None and not module.parameters:
                 return Value(module=module)
             if module is not None and seen is not None and not (seen.attached or seen.live) \
@@ -1873,16 +1879,34 @@ class Walker:
         params = node.args
         positional = [*params.posonlyargs, *params.args]
         names = [p.arg for p in [*positional, *params.kwonlyargs]]
+        plain = _plain_parameters(params)
         for i, name in enumerate(names):
             if i == 0 and self.cls is not None:
                 continue  # the receiver: `self.x` is looked up as the class's member
-            self.env[name] = Value(trainables=frozenset({f"%{i}"}), live=True)
+            # (`beta=0.5`, `lr: float`: a number, as the function's own walk reads it)
+            self.env[name] = PLAIN if name in plain else Value(trainables=frozenset({f"%{i}"}), live=True)
         for star in (params.vararg, params.kwarg):
             if star is not None:
                 self.env[star.arg] = UNKNOWN
         self.forced = _grad_forced_spans(node, self.imports)
         self.block(node.body)
         return names, (len(positional) if params.vararg is None else -1)
+
+    @staticmethod
+    def _beside(beside, given: dict, receiver, own) -> frozenset:
+        """What a summary's cut stays beside in its result, in this call's names: what the call
+        hands the parameters it names, and the callee's own trainables."""
+        out = set()
+        for part in beside:
+            if type(part) is int:
+                value = receiver if part == 0 and receiver is not None and part not in given else given.get(part)
+                if value is not None:
+                    out |= value.trainables | value.post
+            elif part in own or not (part == "self" or part.startswith("self.")):
+                out.add(part)
+            elif receiver is not None:
+                out |= receiver.trainables
+        return frozenset(out)
 
     def grad_forced_at(self, node) -> bool:
         """Whether ``node`` runs with grad mode switched on by the function itself
@@ -1998,6 +2022,10 @@ class Walker:
                 # (the callee's own trainables, a global leaf, are named as its walk names them:
                 # a summary handed on by another summary has had no walk of that callee)
                 cut.upstream |= own_upstream
+                if getattr(self, "summarizing", False):
+                    # (a summary walk's cut is its own scratch fact: what its caller hands this
+                    # call symbolically is what the caller's summary reports it starves)
+                    cut.upstream |= {r for r in upstream if r.startswith("%")}
                 if summary.method and summary.node.name != "forward" and not cut.upstream:
                     # (no walk of a method but a forward names what its callers hand it: `self.env.get_logprobs(
                     # policy_outputs, …)` on another class's object; what this call hands it is)
@@ -2006,7 +2034,9 @@ class Walker:
             self.facts.call_sites.setdefault(cut_node, node)  # (a cut in another file is reported here)
         roots = base.trainables | own
         if cuts:
-            cuts = {c: companions | roots for c, companions in cuts.items()}
+            cuts = {c: companions | (self._beside(summary.beside[c], given, receiver, own)
+                                     if c in summary.beside else roots)
+                    for c, companions in cuts.items()}
         # A rebuild inside a function of this file of what it is handed, where this call hands it
         # tensors with history (the facts of the function's own walk hold the rebuild).
         rebuilt = every.rebuilt
@@ -2085,11 +2115,16 @@ class Walker:
                     # `mask_invalid_(probs, m)` hands the helper a tensor an op saved: an edit
                     # of that parameter in the helper breaks the caller's backward.
                     self.facts.saved_arguments.setdefault(f"{param}@{name}", set()).update(value.saved)
-                if param is not None and value.trainables:
+                # (this helper's own input handed on, `aux_term([h], …)` in `step(logits, y, h)`:
+                # what computed it is what this helper's callers handed it)
+                handed = {key for key in (f"{n.split('@')[0]}@{self.function.name}" for n in value.inputs)
+                          if key in self.facts.param_sources} if self.cls is None and value.inputs else set()
+                if param is not None and (value.trainables or handed):
                     # `embed(encoder, x)`: inside embed(), the model `net@embed` is `encoder`.
-                    self.facts.param_sources.setdefault(f"{param}@{name}", set()).update(value.trainables)
+                    self.facts.param_sources.setdefault(f"{param}@{name}", set()).update(value.trainables | handed)
                     # (a list of the tensors a model computed, `[adapter(a) for …]`, is activations)
-                    if not ((value.computed or value.container) and value.tensor) or value.module is not None:
+                    if value.trainables and (not ((value.computed or value.container) and value.tensor)
+                                             or value.module is not None):
                         self.facts.model_arguments.add(f"{param}@{name}")
                 instance = self.instance_of(arg.value if type(arg) is ast.keyword else arg, value)
                 if param is not None:

@@ -53,6 +53,7 @@ class ClassInfo:
         self.init_walked = False
         self.walked: set = set()  # the attributes the walk of the file has assigned
         self.settings: set[str] = set()  # self.x set from an __init__ argument, read as a number (_settings)
+        self.methods: set[str] = set()  # the methods its body defines (``self.poly_kernel``: no submodule)
 
     @property
     def may_be_module(self) -> bool:
@@ -132,6 +133,7 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                 scan(stmt)
             if type(stmt) not in _FUNCTIONS:
                 continue
+            info.methods.add(stmt.name)
             if decorated_nograd(stmt, imports):
                 info.nograd_methods.add(stmt.name)
                 if stmt.name in ("forward", "__call__"):

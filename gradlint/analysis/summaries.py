@@ -40,6 +40,10 @@ class Summary:
     cuts: dict = field(default_factory=dict, compare=False, hash=False)
     # cut node -> the Cut fact the summary walk recorded (kind, operand as written, region).
     cut_facts: dict = field(default_factory=dict, compare=False, hash=False)
+    # cut node -> what stays attached beside that cut in the result, as the body combines them
+    # (parameter indices, and the body's own trainables by name): a term the body adds whole
+    # (``ce + w * mse(s, t).detach()``) has none, whatever else the result carries.
+    beside: dict = field(default_factory=dict, compare=False, hash=False)
     # Its result is computed under no_grad/inference_mode from what it is given (no history).
     nograd: bool = False
     # Its returned tensor was saved for backward by the last op that computed it (a forward ending
@@ -285,6 +289,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
     own_roots: set[str] = set()
     cuts: dict = {}
     cut_facts: dict = {}
+    beside: dict = {}
     saved = None
     nograd = False
     number = False
@@ -312,6 +317,9 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
             ks = frozenset(k for k in (param_index(r, method) for r in fact.upstream) if k is not None)
             cuts[cut_node] = ks
             cut_facts[cut_node] = fact
+            beside[cut_node] = frozenset(
+                k if k is not None and not (k == 0 and method and not root.startswith(SYMBOL)) else root
+                for root, k in ((r, param_index(r, method)) for r in _beside(returns, cut_node)))
         if value.saved:
             saved = min(value.saved, key=lambda s: (getattr(s.node, "lineno", 0), getattr(s.node, "col_offset", 0), s.op))
         nograd = bool(value.nograd) and not value.attached
@@ -339,12 +347,24 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
     return Summary(
         node=node, params=tuple(params), positional=positional, method=method,
         passes=frozenset(passes), trainables=frozenset(own_roots), cuts=cuts,
-        cut_facts=cut_facts, nograd=nograd, saved_output=saved, saved_parts=_saved_parts(returns),
+        cut_facts=cut_facts, beside=beside, nograd=nograd, saved_output=saved, saved_parts=_saved_parts(returns),
         backprops=backward is not None,
         backward=backward, edits=frozenset(edits), returns_number=number, tensor=tensor,
         generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
         saves=saves, module=_built_module(returns, walker),
     )
+
+
+def _beside(returns, cut_node) -> frozenset:
+    """What stays attached beside a cut in what the function returns: in a returned tuple, each
+    element is an output of its own (``return total, matching`` with ``matching`` a dead term of
+    ``total``: what ``total``'s other term carries is not beside it)."""
+    out = set()
+    for ret in returns:
+        values = [value for _, value in ret.parts] if ret.parts else [ret.value]
+        for value in values:
+            out |= value.cuts.get(cut_node, EMPTY)
+    return frozenset(out)
 
 
 def _built_module(returns, walker):

@@ -246,7 +246,9 @@ def _trainers(cut, facts) -> list[str]:
     (``acts_s@input`` in ``attention_loss``, handed ``snet(img)`` where ``snet`` is ``student``)."""
     fn = cut.function.name if cut.function is not None else None
     handed = {f"{name.split('@')[0]}@{fn}" for name in cut.upstream if name.endswith("@input")}
-    found = (facts.resolve(handed) | cut.keys) & facts.optimized
+    resolved = facts.resolve(handed)
+    # (a file that builds no optimizer: the models its callers handed, as they named them)
+    found = (resolved | cut.keys) & facts.optimized if facts.optimized else resolved - handed
     return sorted(name for name in found if name.isidentifier())
 
 
