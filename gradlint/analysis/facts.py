@@ -178,6 +178,10 @@ class ModuleFacts:
     leaves: set = field(default_factory=set)  # names bound to leaves made to require grad
     intended_rebuilds: set = field(default_factory=set)
     frozen: set = field(default_factory=set)  # what the module freezes (`X.requires_grad_(False)`)
+    # ``Class.self.x`` for each attribute a class's ``__init__`` sets straight from one of its
+    # parameters (``self.prior = prior``): a model built elsewhere and handed in, not a part of
+    # one the class builds.
+    handed_members: set = field(default_factory=set)
     parameters: dict = field(default_factory=dict)  # module-level function -> its parameter names
     # A function parameter taken to be a model (``net@embed``) -> the trainables its callers pass.
     param_sources: dict = field(default_factory=dict)

@@ -147,6 +147,7 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
     nograd_only = nograd_only_callees(module, imports, set(functions), _plain_method_names(module)) \
         if any(spells(word) for word in GRAD_MODE_NAMES) else set()
     facts.frozen = frozen_owners(module) if spells("requires_grad") else set()
+    facts.handed_members = _handed_members(module)
     facts.summaries = _summaries(module, lines, imports, classes, functions)
     top = Function(module, "<module>")
     walker = Walker(facts, classes, functions, globals_env={}, function=top)
@@ -202,6 +203,25 @@ def _frozen_through_constructors(facts: ModuleFacts, module: ast.Module) -> None
                         name = dotted(target)
                         if name is not None and name.startswith("self."):
                             facts.frozen.add(name)
+
+
+def _handed_members(module: ast.Module) -> set:
+    """``Class.self.x`` for each ``self.x = x`` in a class's ``__init__``, ``x`` its parameter."""
+    found = set()
+    for stmt in module.body:
+        if type(stmt) is not ast.ClassDef:
+            continue
+        for init in stmt.body:
+            if type(init) not in FUNCTIONS or init.name != "__init__":
+                continue
+            params = {p.arg for p in [*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs]}
+            for node in init.body:
+                if type(node) is ast.Assign and type(node.value) is ast.Name and node.value.id in params:
+                    for target in node.targets:
+                        name = dotted(target)
+                        if name is not None and name.startswith("self.") and name.count(".") == 1:
+                            found.add(f"{stmt.name}.{name}")
+    return found
 
 
 def _plain_method_names(module: ast.Module) -> frozenset:
@@ -380,6 +400,9 @@ class Walker:
         self.save_log: list[tuple[str, Save]] = []  # (name, save) in the order ops saved them
         # A call whose summary knows what saved each element of its returned tuple -> those Saves.
         self.element_saves: dict = {}
+        # A call whose summary knows which elements of its returned tuple are models or
+        # optimizers it builds (a setup function) -> those parts (``Summary.built_parts``).
+        self.element_built: dict = {}
         # A rebuild inside a called function of this file -> the trainables this walk handed it.
         self.rebuilt_from: dict = {}
         # (name, constant key) -> what `storage["log_prob"] = …` stored there, for a container the
@@ -929,10 +952,28 @@ class Walker:
             if parts is not None and (len(parts) != len(target.elts)
                                       or any(type(e) is ast.Starred for e in target.elts)):
                 parts = None
+            built = self.element_built.get(node.value) if type(node) is ast.Assign else None
+            if built is not None and (len(built) != len(target.elts)
+                                      or any(type(e) is not ast.Name for e in target.elts)):
+                built = None
             for i, element in enumerate(target.elts):
                 inner = _unstarred(element)  # `a, *rest = …`: rest is bound as an element
                 saved = frozenset({parts[i]}) if parts and parts[i] is not None else EMPTY
-                self.bind(inner, replace(value, saved=saved, module=None, optimizer=False), node)
+                part = built[i] if built else None
+                if part is not None and part[0] == "module" and self.nograd is None:
+                    # `model, criterion, optimizer = setup()`: a model of its own, as `Net()` is
+                    self.bind(inner, Value(trainables=frozenset({inner.id}), module=part[1]), node)
+                elif part is not None and part[0] == "optimizer":
+                    keys = set()
+                    for j in part[1]:
+                        keys.add(self.key(target.elts[j].id))
+                        module = built[j][1] if built[j] is not None and built[j][0] == "module" else None
+                        if module is not None and module.qualname in self.classes:
+                            keys.add(f"{module.qualname}.*")
+                    self.facts.optimizers[self.key(inner.id)] = frozenset(keys)
+                    self.bind(inner, replace(value, saved=EMPTY, module=None, optimizer=True, trainables=EMPTY), node)
+                else:
+                    self.bind(inner, replace(value, saved=saved, module=None, optimizer=False), node)
         elif type(target) is ast.Starred:
             self.bind(target.value, value, node)
         elif type(target) is ast.Attribute:
@@ -2060,6 +2101,8 @@ class Walker:
             out = replace(out, saved=frozenset({summary.saved_output}))
         if self.nograd is None and summary.saved_parts:
             self.element_saves[node] = summary.saved_parts
+        if summary.built_parts:
+            self.element_built[node] = summary.built_parts
         if self.nograd is not None and summary.backprops and self.record:
             self.facts.nograd_backprops.append(BackpropUnderNoGrad(
                 node, shown, summary.backward, self.nograd, self.function))

@@ -74,6 +74,10 @@ class Summary:
     # It returns a module it builds (`def build_generator(): return nn.Sequential(…)`): the name
     # a call binds holds a model.
     module: object = field(default=None, compare=False, hash=False)
+    # Where every return is a tuple of one length (`return model, criterion, optimizer` from a
+    # setup function): per element, ("module", ModuleInfo) for a model it builds, ("optimizer",
+    # the elements whose parameters it updates) for an optimizer it builds, else None.
+    built_parts: tuple = field(default=(), compare=False, hash=False)
 
 
 def param_index(root: str, method: bool) -> int | None:
@@ -351,7 +355,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         backprops=backward is not None,
         backward=backward, edits=frozenset(edits), returns_number=number, tensor=tensor,
         generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
-        saves=saves, module=_built_module(returns, walker),
+        saves=saves, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
     )
 
 
@@ -380,6 +384,26 @@ def _built_module(returns, walker):
             return None
         found = found or module
     return found
+
+
+def _built_parts(returns, scratch) -> tuple:
+    """Per element of the returned tuple, the model or optimizer the function builds there
+    (``built_parts``); () unless every return is a tuple of one length and some element is one."""
+    if len(returns) != 1 or not returns[0].parts:
+        return ()
+    parts = returns[0].parts
+    names = [expr.id if type(expr) is ast.Name else None for expr, _ in parts]
+    out = []
+    for expr, value in parts:
+        if value.module is not None and value.module.parameters and not value.computed and names[len(out)] \
+                and value.trainables == frozenset({names[len(out)]}):
+            out.append(("module", value.module))
+        elif value.optimizer and names[len(out)] in scratch.optimizers:
+            covers = scratch.optimizers[names[len(out)]] or frozenset()
+            out.append(("optimizer", frozenset(i for i, name in enumerate(names) if name in covers)))
+        else:
+            out.append(None)
+    return tuple(out) if any(part is not None for part in out) else ()
 
 
 def _saved_parts(returns) -> tuple:

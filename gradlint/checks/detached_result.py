@@ -159,9 +159,13 @@ def _may_be_leaves(upstream, facts) -> bool:
                                                 for name in names)
 
 
-def _one_model(upstream, companions) -> bool:
-    """Both sides are members of the module whose method this is (``self.q`` and ``self.v``)."""
-    return any(r.startswith("self.") for r in upstream) and any(r.startswith("self.") for r in companions)
+def _one_model(cut, companions, facts) -> bool:
+    """Both sides are members of the module whose method this is (``self.q`` and ``self.v``),
+    and what the cut starves is a part the class builds, not a model handed to its constructor
+    (``self.prior = prior``: a teacher or prior beside the model it trains)."""
+    owner = cut.function.class_name if cut.function is not None else None
+    built = [r for r in cut.upstream if r.startswith("self.") and f"{owner}.{r}" not in facts.handed_members]
+    return bool(built) and any(r.startswith("self.") for r in companions)
 
 
 def _named_in_optimizer(cut, facts) -> bool:
@@ -213,7 +217,7 @@ def _broken(value, facts, attached_elsewhere, program):
         if cut.upstream & companions:
             continue  # the same trainables stay attached beside the cut (SimSiam)
         if _models(companions - cut.upstream - facts.frozen) and not _optimized(cut, facts) \
-                and not _one_model(cut.upstream, companions) \
+                and not _one_model(cut, companions, facts) \
                 and not _may_be_leaves(cut.upstream, facts):
             # Another model stays attached beside the cut (a policy's log-probabilities times
             # a baseline's detached advantages): a stop-gradient between models, a bug only where
