@@ -75,6 +75,15 @@ def test_pow_saves_its_base():
     assert saves.op_saves("operator.pow", [0], tensor_inputs=[0], nargs=2) == saves.Saves(frozenset({0}), False)
 
 
+def test_a_reduction_along_a_dimension_saves_neither_its_input_nor_its_result():
+    # `x.max()` saves both; `x.max(0)` (or `dim=0`, as the walker counts keywords) neither, and
+    # more arguments than any measured shape (`x.max(0, keepdim=True)`) read as the longest one
+    whole = saves.op_saves("torch.Tensor.max", [0], tensor_inputs=[0], nargs=1)
+    assert whole.inputs == {0} and whole.output
+    for nargs in (2, 3):
+        assert saves.op_saves("torch.Tensor.max", [0], tensor_inputs=[0], nargs=nargs) == saves.Saves(frozenset(), False)
+
+
 def test_add_saves_nothing():
     assert saves.op_saves("operator.add") == saves.Saves(frozenset(), False)
     assert not saves.op_saves("operator.add", [0])

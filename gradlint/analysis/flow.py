@@ -1581,7 +1581,9 @@ class Walker:
         if not grad_inputs:
             return out
         tensor_inputs = [i for i, v in enumerate(values) if not v.plain and (v.tensor or not v.const)]
-        data = saves.op_saves(qual, grad_inputs, tensor_inputs=tensor_inputs, nargs=len(operands))
+        # (`x.max(dim=0)` is the shape `x.max(0)` was measured in, which saves neither)
+        keywords = sum(1 for k in node.keywords if k.arg is not None) if type(node) is ast.Call else 0
+        data = saves.op_saves(qual, grad_inputs, tensor_inputs=tensor_inputs, nargs=len(operands) + keywords)
         if data is None:
             return out
         save = Save.at(shown, node)

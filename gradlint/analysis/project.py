@@ -55,9 +55,13 @@ def _find_root(start: str) -> Path:
     return here
 
 
+def _marked(folder: Path) -> bool:
+    return any((folder / marker).exists() for marker in MARKERS)
+
+
 def for_file(path: str | None, root: str | os.PathLike | None = None) -> "Project | None":
-    """The project a linted file's imports resolve in: ``root`` when given (the folder the linted
-    paths share; its nearest marked folder above is the root), else the file's own folder's. None
+    """The project a linted file's imports resolve in: the nearest marked folder above the file;
+    under none, ``root`` when given (the folder the linted paths share), else its own folder. None
     for standard input without a name, or a name whose folder does not exist."""
     top = root_for(path, root)
     return None if top is None else Project(top)
@@ -74,9 +78,14 @@ def root_for(path: str | None, root: str | os.PathLike | None = None) -> Path | 
         return top
     if not os.path.isdir(folder):
         return None
-    top = find_root(root if root is not None else folder)
-    if not _within(Path(folder), top):  # a file outside the shared folder's project: its own
-        top = find_root(folder)
+    # A file's own project (the nearest marked folder above it) whatever else is linted with
+    # it: `check repo/` and `check corpus/` give its imports, and so its findings, the same.
+    # Only a file under no marked folder takes the shared folder's.
+    top = find_root(folder)
+    if root is not None and not _marked(top):
+        top = find_root(root)
+        if not _within(Path(folder), top):  # a file outside the shared folder: its own
+            top = find_root(folder)
     if len(_ROOTS) < 4096:
         _ROOTS[key] = top
     return top

@@ -119,9 +119,13 @@ def _select(op: dict[str, Any], tensor_inputs: frozenset[int] | None, nargs: int
     variants = op.get("variants")
     if not variants or (tensor_inputs is None and nargs is None):
         return op
-    matches = [v for v in variants
-               if (tensor_inputs is None or frozenset(v["tensors"]) == tensor_inputs)
-               and (nargs is None or v["nargs"] == nargs)]
+    shaped = [v for v in variants if tensor_inputs is None or frozenset(v["tensors"]) == tensor_inputs]
+    matches = [v for v in shaped if nargs is None or v["nargs"] == nargs]
+    if not matches and nargs is not None:
+        # More arguments than any measured shape (`x.max(1, keepdim=True)`): the longest shape
+        # measured within them, whose arguments decide what is saved.
+        within = [v["nargs"] for v in shaped if v["nargs"] <= nargs]
+        matches = [v for v in shaped if within and v["nargs"] == max(within)]
     return _union(matches) if matches else op
 
 
