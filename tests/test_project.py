@@ -431,3 +431,21 @@ def test_the_runner_holds_few_bytes_of_files_for_the_linter():
     from gradlint import runner
 
     assert runner.HELD_BYTES <= 8 * 2**20
+
+
+def test_a_files_findings_do_not_depend_on_the_other_paths_linted(tmp_path, capsys, monkeypatch):
+    """`check corpus/` and `check corpus/repo/` resolve the repository's imports in the
+    repository (its nearest marked folder), not in the unmarked folder the paths share."""
+    from gradlint import cli
+
+    repo = tmp_path / "corpus" / "repo"
+    write(repo, {"setup.py": "", "pkg/__init__.py": "", "pkg/helpers.py": HELPER,
+                 "scripts/train.py": _main("from pkg.helpers import embed")})
+    write(tmp_path / "corpus" / "other", {"pyproject.toml": "", "main.py": "x = 1\n"})
+    monkeypatch.chdir(tmp_path)
+    lines = []
+    for target in ("corpus/repo", "corpus", "corpus/repo/scripts/train.py"):
+        project.clear()
+        cli.main(["check", "--no-cache", "--output-format", "concise", target])
+        lines.append([line for line in capsys.readouterr().out.splitlines() if "GL001" in line])
+    assert lines[0] and lines[0] == lines[1] == lines[2], lines
