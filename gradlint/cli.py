@@ -526,7 +526,12 @@ def write_statistics(findings: list[Finding], out) -> None:
 
 
 def summary(findings: list[Finding], files_checked: int, errors: int = 0) -> str:
-    checked = f"{_plural(files_checked, 'file')} checked"
+    # A file Python rejects (GL000) or past the limits (GL010) was read, not checked: a
+    # notebook's bad cell leaves its other cells checked.
+    unread = len({f.path for f in findings if f.code in ("GL000", "GL010") and f.cell is None})
+    checked = f"{_plural(files_checked - unread, 'file')} checked"
+    if unread:
+        checked = f"{checked}, {unread} not checked" if files_checked > unread else f"{_plural(unread, 'file')} not checked"
     if errors and findings:
         checked += f", {_plural(errors, 'error')}"
     if not findings:

@@ -64,7 +64,7 @@ def test_findings_exit_1_and_print_1_based_positions(project, capsys, clean_chec
     code, out, err = check(capsys)
     assert code == 1
     assert out.startswith("bad.py:1:7: GL000 syntax error")
-    assert err.splitlines() == ["Found 1 finding in 1 file (2 files checked)."]
+    assert err.splitlines() == ["Found 1 finding in 1 file (1 file checked, 1 not checked)."]
 
 
 def test_no_findings_exit_0(project, capsys, clean_checks):
@@ -85,7 +85,7 @@ def test_missing_path_exits_2_and_the_other_paths_are_checked(project, capsys):
     assert out.startswith("bad.py:1:7: GL000")
     assert err.splitlines() == [
         "gradlint: error: nope.py: no such file or directory",
-        "Found 1 finding in 1 file (1 file checked, 1 error).",
+        "Found 1 finding in 1 file (1 file not checked, 1 error).",
     ]
 
 
@@ -255,7 +255,7 @@ def test_statistics_print_only_the_counts(project, capsys, output_format):
     code, out, err = check(capsys, "--statistics", "--select", "GL000,GL001,GL900", *output_format)
     assert code == 1
     assert out == "  2  GL000  syntax-error\n  1  GL900  unused-suppression\n"
-    assert err == "Found 3 findings in 3 files (3 files checked).\n"
+    assert err == "Found 3 findings in 3 files (1 file checked, 2 not checked).\n"
 
 
 def test_quiet_drops_the_summary(project, capsys, clean_checks):
@@ -336,7 +336,7 @@ def test_internal_error_is_reported_and_the_run_continues(project, capsys, monke
     assert code == 2
     assert out.startswith("other.py:1:7: GL000")
     assert "gradlint: internal error while checking boom.py: KeyError: 'scope' (please report this)" in err
-    assert "Found 1 finding in 1 file (1 file checked, 1 error)." in err
+    assert "Found 1 finding in 1 file (1 file not checked, 1 error)." in err
     assert "Traceback" not in err
 
 
@@ -365,7 +365,7 @@ def test_dangling_symlink_in_a_folder_is_passed_by(project, capsys):
     code, out, err = check(capsys)
     assert code == 1
     assert out.startswith("train.py:1:7: GL000")
-    assert err == "Found 1 finding in 1 file (1 file checked).\n"
+    assert err == "Found 1 finding in 1 file (1 file not checked).\n"
 
 
 def test_folder_that_cannot_be_listed_is_reported_and_the_run_continues(project, capsys, monkeypatch):
@@ -397,7 +397,7 @@ def test_folder_that_cannot_be_listed_is_reported_and_the_run_continues(project,
     assert out.startswith("other.py:1:7: GL000")
     assert err.splitlines() == [
         "gradlint: error: locked: cannot list: Permission denied",
-        "Found 1 finding in 1 file (1 file checked, 1 error).",
+        "Found 1 finding in 1 file (1 file not checked, 1 error).",
     ]
 
 
@@ -464,7 +464,7 @@ def test_end_to_end_exit_codes(tmp_path):
     found = gradlint("check", "bad.py", cwd=tmp_path)
     assert found.returncode == 1
     assert found.stdout.decode().startswith("bad.py:1:7: GL000 ")
-    assert found.stderr.decode() == "Found 1 finding in 1 file (1 file checked).\n"
+    assert found.stderr.decode() == "Found 1 finding in 1 file (1 file not checked).\n"
 
     (tmp_path / "bad.py").write_text("def f(:  # noqa\n")
     clean = gradlint("check", "bad.py", cwd=tmp_path)

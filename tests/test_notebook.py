@@ -248,7 +248,7 @@ def test_a_file_that_is_not_a_notebook_is_gl000_at_line_1(capsys, project, text)
     status, out, err = check(capsys, "--output-format", "concise", ".")
     assert status == 1
     assert out.startswith("broken.ipynb:1:1: GL000 the notebook was not checked: ")
-    assert "(2 files checked)" in err
+    assert "(1 file checked, 1 not checked)" in err
 
 
 def test_a_cell_that_does_not_parse_is_gl000_in_that_cell_and_the_others_are_checked(capsys, project):

@@ -122,6 +122,8 @@ def test_summary_wording():
     assert cli.summary([one], 1) == "Found 1 finding in 1 file (1 file checked)."
     assert cli.summary([one, one], 3) == "Found 2 findings in 1 file (3 files checked)."
     assert cli.summary([one, other], 2) == "Found 2 findings in 2 files (2 files checked)."
+    unread = detached(code="GL000", name="syntax-error", path="broken.py")
+    assert cli.summary([one, unread], 3) == "Found 2 findings in 2 files (2 files checked, 1 not checked)."
 
 
 def test_statistics_sorted_by_count_then_code():
