@@ -403,6 +403,9 @@ class Walker:
         # A call whose summary knows which elements of its returned tuple are models or
         # optimizers it builds (a setup function) -> those parts (``Summary.built_parts``).
         self.element_built: dict = {}
+        # A call whose summary knows what each element of its returned tuple carries -> per
+        # element, the trainables (``Summary.trained_parts``, in this walk's names).
+        self.element_trained: dict = {}
         # A rebuild inside a called function of this file -> the trainables this walk handed it.
         self.rebuilt_from: dict = {}
         # (name, constant key) -> what `storage["log_prob"] = …` stored there, for a container the
@@ -973,7 +976,11 @@ class Walker:
                     self.facts.optimizers[self.key(inner.id)] = frozenset(keys)
                     self.bind(inner, replace(value, saved=EMPTY, module=None, optimizer=True, trainables=EMPTY), node)
                 else:
-                    self.bind(inner, replace(value, saved=saved, module=None, optimizer=False), node)
+                    trained = self.element_trained.get(node.value) if type(node) is ast.Assign else None
+                    element = value
+                    if trained is not None and len(trained) == len(target.elts):
+                        element = replace(value, trainables=trained[i] & value.trainables)
+                    self.bind(inner, replace(element, saved=saved, module=None, optimizer=False), node)
         elif type(target) is ast.Starred:
             self.bind(target.value, value, node)
         elif type(target) is ast.Attribute:
@@ -1936,6 +1943,21 @@ class Walker:
         return names, (len(positional) if params.vararg is None else -1)
 
     @staticmethod
+    def _part_trainables(params, mine, given: dict, receiver, summary, own) -> frozenset:
+        """What one element of a summarized call's returned tuple carries, in this call's names."""
+        out = set()
+        for k in params:
+            value = given.get(k) if not (summary.method and k == 0) else None
+            if value is not None:
+                out |= value.trainables
+        members = {r for r in mine if r == "self" or r.startswith("self.")}
+        if members and receiver is not None:
+            # (`self.losses()`: the receiver stands for the members by their own names)
+            out |= members if members <= receiver.trainables else receiver.trainables
+        out |= {r for r in mine - members if r in own}
+        return frozenset(out)
+
+    @staticmethod
     def _beside(beside, given: dict, receiver, own) -> frozenset:
         """What a summary's cut stays beside in its result, in this call's names: what the call
         hands the parameters it names, and the callee's own trainables."""
@@ -2105,6 +2127,10 @@ class Walker:
             self.element_saves[node] = summary.saved_parts
         if summary.built_parts:
             self.element_built[node] = summary.built_parts
+        if summary.trained_parts:
+            self.element_trained[node] = tuple(
+                self._part_trainables(params, mine, given, receiver, summary, own)
+                for params, mine in summary.trained_parts)
         if self.nograd is not None and summary.backprops and self.record:
             self.facts.nograd_backprops.append(BackpropUnderNoGrad(
                 node, shown, summary.backward, self.nograd, self.function))

@@ -78,6 +78,10 @@ class Summary:
     # setup function): per element, ("module", ModuleInfo) for a model it builds, ("optimizer",
     # the elements whose parameters it updates) for an optimizer it builds, else None.
     built_parts: tuple = field(default=(), compare=False, hash=False)
+    # Where every return is a tuple of one length (`return value_loss, policy_loss`): per element,
+    # (the parameters whose history reaches it, the body's own trainables that do): the caller's
+    # unpacking gives each name what its element carries, not what the whole tuple does.
+    trained_parts: tuple = field(default=(), compare=False, hash=False)
 
 
 def param_index(root: str, method: bool) -> int | None:
@@ -356,6 +360,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         backward=backward, edits=frozenset(edits), returns_number=number, tensor=tensor,
         generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
         saves=saves, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
+        trained_parts=_trained_parts(returns, method),
     )
 
 
@@ -384,6 +389,26 @@ def _built_module(returns, walker):
             return None
         found = found or module
     return found
+
+
+def _trained_parts(returns, method: bool) -> tuple:
+    """Per element of the returned tuple: (parameter indices, own trainables) reaching it
+    attached (``trained_parts``); () unless every return is a tuple of one length."""
+    if not returns or any(not r.parts for r in returns) or len({len(r.parts) for r in returns}) != 1:
+        return ()
+    out = []
+    for k in range(len(returns[0].parts)):
+        params, own = set(), set()
+        for ret in returns:
+            value = ret.parts[k][1]
+            for root in value.trainables | value.post:
+                index = param_index(root, method)
+                if index is not None:
+                    params.add(index)
+                if index is None or (index == 0 and method and not root.startswith(SYMBOL)):
+                    own.add(root)
+        out.append((frozenset(params), frozenset(own)))
+    return tuple(out)
 
 
 def _built_parts(returns, scratch) -> tuple:
