@@ -178,6 +178,9 @@ class ModuleFacts:
     leaves: set = field(default_factory=set)  # names bound to leaves made to require grad
     intended_rebuilds: set = field(default_factory=set)
     frozen: set = field(default_factory=set)  # what the module freezes (`X.requires_grad_(False)`)
+    # a name bound to a module of torch built from this file's modules -> those classes
+    # (`model = nn.Sequential(FeatureGate(6), nn.Linear(6, 1))` -> {"FeatureGate"})
+    members: dict = field(default_factory=dict)
     # ``Class.self.x`` for each attribute a class's ``__init__`` sets straight from one of its
     # parameters (``self.prior = prior``): a model built elsewhere and handed in, not a part of
     # one the class builds.

@@ -817,6 +817,12 @@ class Walker:
                 return value
             if module is not None and not module.parameters:
                 return Value(module=module)
+            if module is not None and module.qualname not in self.classes:
+                # (a container of the file's own modules: an optimizer given it updates theirs)
+                built = {n for n in (self.imports.qualname(c.func) for c in iter_nodes(expr) if type(c) is ast.Call)
+                         if n in self.classes and self.classes[n].is_module}
+                if built:
+                    self.facts.members.setdefault(self.key(name), set()).update(built)
             leaf = module is None and self.makes_leaf(expr)
             if leaf:
                 self.facts.leaves.add(name)  # made to be trained: requires_grad=True, nn.Parameter
@@ -850,6 +856,9 @@ class Walker:
                     keys.add(self.key(owner))
                     head, _, rest = owner.partition(".")
                     module = self.lookup(head).module if head != "self" else None
+                    if not rest:
+                        # `nn.Sequential(FeatureGate(6), nn.Linear(6, 1))`: the file's modules built into it
+                        keys |= {f"{cls}.*" for cls in self.facts.members.get(self.key(owner), ())}
                     if module is not None and module.qualname in self.classes:
                         keys.add(f"{module.qualname}.{'self.' + rest if rest else '*'}")
                         if getattr(self.classes[module.qualname], "foreign", False):
@@ -1223,6 +1232,18 @@ class Walker:
                 if value.saved or value.held:
                     self.env[key] = replace(value, saved=EMPTY, held=EMPTY)
 
+    def own_parameter(self, expr) -> bool:
+        """``self.weight`` in a module's method, where ``__init__`` made it a leaf to train
+        (``nn.Parameter(…)``): its ``.data`` or ``.detach()`` starves it."""
+        name = dotted(expr)
+        if name is None or self.cls is None or not self.cls.is_module or not name.startswith("self.") \
+                or name.count(".") != 1 or getattr(self, "summarizing", False):
+            return False
+        seen = self.cls.assigned.get(name)
+        # (a trainable root that is no module: `nn.Parameter(…)`, `torch.zeros(…, requires_grad=True)`)
+        return seen is not None and seen.trainables == frozenset({name}) and not seen.computed and not seen.cuts \
+            and (seen.module is None or seen.module.qualname in PARAMETER)
+
     def mark_stale(self, step: ast.Call, covers: frozenset | None) -> None:
         """The tensors recorded so far whose graphs saved parameters ``step`` updates in place:
         what is computed from them later still leads back to the old values."""
@@ -1527,7 +1548,7 @@ class Walker:
             operand = replace(operand, trainables=named, computed=True)
         else:
             computed_input = False
-        if self.nograd is None and (operand.trainables or operand.post) and operand.computed:
+        if self.nograd is None and (operand.trainables or operand.post) and (operand.computed or self.own_parameter(operand_expr)):
             cut = self.facts.cuts.get(node)
             if cut is None:
                 cut = self.facts.cuts[node] = Cut(node, kind, self.written(operand_expr), function=self.function,
