@@ -1118,7 +1118,9 @@ class Walker:
             module = self.lookup(name).module
             if self.cls is not None and name.startswith("self."):
                 cut.keys.add(f"{self.cls.name}.*")
-            elif module is not None and module.qualname in self.classes:
+            elif module is not None and module.qualname in self.classes and "@" in name:
+                # (a model handed to a function, `model@train`: any instance of its class may be
+                # it; a name bound to one instance, `target_net = QNet()`, is that one only)
                 cut.keys.add(f"{module.qualname}.*")
 
     def mark_saved(self, operand: ast.expr, save: Save) -> None:
@@ -1264,8 +1266,11 @@ class Walker:
             module = self.lookup(name).module
             parts = key.split(".")  # a class of the table heads the key (``Net.self.conv``)
             cls = parts[0] if any(".".join(parts[:i]) in self.classes for i in range(1, len(parts))) else None
+            # (a name bound to one instance of a class, `value_net2`, is covered by name only:
+            # another instance of its class, `value_net1`, is another set of parameters)
             if key in covers or (cls and f"{cls}.*" in covers) or (
-                    module is not None and f"{module.qualname}.*" in covers) or (
+                    module is not None and f"{module.qualname}.*" in covers
+                    and ("@" in name or name.startswith("self"))) or (
                     self.facts.resolve({name}) & covers):  # `disc@train_step`, handed `disc` by main()
                 found.add(name)
         return frozenset(found)

@@ -214,7 +214,7 @@ def _broken(value, facts, attached_elsewhere, program):
         if all(root.split("@")[0] in program.followers for root in cut.upstream) \
                 and not _named_in_optimizer(cut, facts):
             continue  # a target or moving average: the file copies another network into it
-        if cut.upstream & companions:
+        if cut.upstream & companions or _by_callers(cut.upstream, cut, facts) & (companions | _by_callers(companions, cut, facts)):
             continue  # the same trainables stay attached beside the cut (SimSiam)
         if _models(companions - cut.upstream - facts.frozen) and not _optimized(cut, facts) \
                 and not _one_model(cut, companions, facts) \
@@ -243,6 +243,14 @@ def _broken(value, facts, attached_elsewhere, program):
         if _overlap(cut.upstream, attached_elsewhere):
             continue  # they are trained through another loss or output (actor-critic, sample())
         yield cut
+
+
+def _by_callers(names, cut, facts) -> set:
+    """A helper's inputs (``values@input``, ``policies@input``) as the models its callers
+    computed them with: two inputs one model computed are that model on both sides."""
+    fn = cut.function.name if cut.function is not None else None
+    handed = {f"{name.split('@')[0]}@{fn}" for name in names if name.endswith("@input")}
+    return facts.resolve(handed) - handed if handed else set()
 
 
 def _trainers(cut, facts) -> list[str]:
