@@ -1234,6 +1234,14 @@ class Walker:
                 if value.saved or value.held:
                     self.env[key] = replace(value, saved=EMPTY, held=EMPTY)
 
+    def handed_as_is(self, operand: Value) -> bool:
+        """In a summary walk, a parameter cut as handed (`g = z.detach()`): whether that
+        starves anything is what each call hands it."""
+        # (a function's, not a method's: a module's forward that detaches an input it is handed
+        # is a loss module's target, judged where its caller combines the terms)
+        return getattr(self, "summarizing", False) and self.cls is None and all(
+            r.startswith("%") for r in operand.trainables | operand.post)
+
     def own_parameter(self, expr) -> bool:
         """``self.weight`` in a module's method, where ``__init__`` made it a leaf to train
         (``nn.Parameter(…)``): its ``.data`` or ``.detach()`` starves it."""
@@ -1553,7 +1561,8 @@ class Walker:
             operand = replace(operand, trainables=named, computed=True)
         else:
             computed_input = False
-        if self.nograd is None and (operand.trainables or operand.post) and (operand.computed or self.own_parameter(operand_expr)):
+        if self.nograd is None and (operand.trainables or operand.post) and (
+                operand.computed or self.own_parameter(operand_expr) or self.handed_as_is(operand)):
             cut = self.facts.cuts.get(node)
             if cut is None:
                 cut = self.facts.cuts[node] = Cut(node, kind, self.written(operand_expr), function=self.function,

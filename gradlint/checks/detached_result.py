@@ -240,7 +240,8 @@ def _broken(value, facts, attached_elsewhere, program):
             continue
         if _frozen(cut, facts) or cut.upstream <= facts.frozen:
             continue  # no optimizer of this module updates it: it is frozen on purpose (a teacher)
-        if _overlap(cut.upstream, attached_elsewhere):
+        if _overlap(cut.upstream, attached_elsewhere) or (companions and (
+                _by_callers(cut.upstream, cut, facts) & facts.resolve(attached_elsewhere))):
             continue  # they are trained through another loss or output (actor-critic, sample())
         yield cut
 
