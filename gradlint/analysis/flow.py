@@ -1218,9 +1218,18 @@ class Walker:
             # computed after the step, from tensors recorded before it (`g_loss = f(d_fake)`); a
             # step below the backward is the previous iteration's, and what it marked is
             # recomputed before this backward unless a loop ran zero times
+            names = {name for at, name in root.stale if at is step}
             if (step.lineno, step.col_offset) > (node.lineno, node.col_offset):
-                continue
-            through = tuple(sorted({name for at, name in root.stale if at is step}))
+                # the previous iteration's step: only what the loop never rebinds (`fake`, made
+                # before the generator's loop and backpropagated in each pass) still holds the
+                # graph recorded before it
+                loop = self.loops[-1] if self.loops else None
+                if loop is None or not _within(step, loop.node):
+                    continue
+                # (a tensor: a model held in a name, `model = load(...)`, is no recorded output)
+                names = {name for name in names if name not in loop.assigned and name not in self.used_as_modules()
+                         and self.lookup(name).tensor}
+            through = tuple(sorted(names))
             if through:
                 self.facts.steps.append(StepBetween(step, optimizer, node, self.written(root_expr), self.function,
                                                     through=through))
@@ -1276,7 +1285,9 @@ class Walker:
             cls = parts[0] if any(".".join(parts[:i]) in self.classes for i in range(1, len(parts))) else None
             # (a name bound to one instance of a class, `value_net2`, is covered by name only:
             # another instance of its class, `value_net1`, is another set of parameters)
-            if key in covers or (cls and f"{cls}.*" in covers) or (
+            # (a model this function is handed, `netG@train`, is what `netG.parameters()` names here)
+            local = name == f"{name.split('@')[0]}@{getattr(self.function, 'name', '')}" and name.split("@")[0] in covers
+            if key in covers or local or (cls and f"{cls}.*" in covers) or (
                     module is not None and f"{module.qualname}.*" in covers
                     and ("@" in name or name.startswith("self"))) or (
                     self.facts.resolve({name}) & covers):  # `disc@train_step`, handed `disc` by main()
@@ -1846,6 +1857,10 @@ class Walker:
                          tensor=meth == "numpy", computed=True, const=True, plain=meth != "numpy")
         if receiver.plain:  # `args.lr.split(",")`, `arr.sum()`: a plain value's methods make no tensor
             return replace(_plain_of(receiver | args), computed=True)
+        if meth in ("sample", "sample_n") and dotted(recv_expr) != "self" and not (
+                receiver.module is not None and receiver.module.qualname in self.classes):
+            # `Categorical(logits=policy(s)).sample()`: a draw has no history (`rsample` keeps it)
+            return Value(tensor=True, computed=True, const=True, nograd=receiver.nograd)
         if meth == "requires_grad_":
             if self.is_module_object(recv_expr, receiver):
                 # `backbone.requires_grad_(False)` … `(True)`: freezing or unfreezing a module's
