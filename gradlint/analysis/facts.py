@@ -121,6 +121,7 @@ class Edit:
     saved: frozenset[Save]
     function: Function
     via_data: bool = False  # through ``.data``: the version counter does not move
+    trainables: frozenset = frozenset()  # whose history the edited tensor carries
 
 
 @dataclass(frozen=True)

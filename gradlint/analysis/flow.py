@@ -1076,7 +1076,8 @@ class Walker:
         if value.alias is not None and value.alias != name:
             saved = saved | self.lookup(value.alias).saved
         if self.record:
-            self.facts.edits.append(Edit(node, name, how, saved, self.function, via_data=via_data))
+            self.facts.edits.append(Edit(node, name, how, saved, self.function, via_data=via_data,
+                                         trainables=value.trainables | value.post))
 
     def switch(self, node, name: str | None, value: Value, fresh: bool = False) -> None:
         """requires_grad switched on for ``value`` (held by ``name``, if it is a name)."""

@@ -40,13 +40,31 @@ def _hint(edit, facts) -> str:
     return "drop inplace=True, or apply it to a `.clone()`"
 
 
+def _never_backpropagated(edit, facts) -> bool:
+    """The function backpropagates after the edit, and none of those backward calls (nor what
+    it returns) carries the edited tensor's history attached: its graph is only ever read through
+    a cut (TD3's target action, noised in place, then used under `.detach()`), and no backward
+    reads what the edit moved."""
+    if not edit.trainables:
+        return False
+    here = edit.function.node
+    point = (edit.node.lineno, edit.node.col_offset)
+    later = [b for b in facts.backwards if b.function.node is here and (b.node.lineno, b.node.col_offset) > point]
+    if not later:
+        return False
+    if any(edit.trainables & (b.value.trainables | b.value.post) for b in later):
+        return False
+    return not any(r.function.node is here and edit.trainables & (r.value.trainables | r.value.post)
+                   for r in facts.returns)
+
+
 def check(facts):
     from gradlint.analysis.tree import walk_with_ends
 
     order = None
     seen = set()
     for edit in facts.edits:
-        if not edit.saved:
+        if not edit.saved or _never_backpropagated(edit, facts):
             continue
         # (`h *= g` then `h += b` on one saved output: one finding, at the first edit; written
         # out of place, the first leaves the second a new tensor nothing saved)
