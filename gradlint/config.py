@@ -71,12 +71,21 @@ class Config:
         layers): a given ``select`` replaces the config's ``select`` and ``extend-select``, a given
         ``ignore`` its ``ignore`` and ``extend-ignore``; ``extend_*`` add to what is in effect.
         Selectors must be valid (``select_codes`` raises ValueError otherwise)."""
+        named = set()
         if select is None:
             select, extend_select = self.select, [*self.extend_select, *extend_select]
-        if ignore is None:
+        else:
+            # A rule the command line names one by one (`--select GL005`) runs though the
+            # config ignores it, as in ruff, where the more specific selector wins; `--select ALL`
+            # or a prefix keeps the config's ignores.
+            named = {code for code in select_codes(select, None) if any(
+                s.strip().upper() == code or select_codes([s], None) == {code} for s in select if s.strip())}
+        config_ignore = ignore is None
+        if config_ignore:
             ignore = [*self.ignore, *self.extend_ignore]
         chosen = select_codes(select, None) | select_codes(extend_select, None)
-        return chosen - select_codes([*ignore, *extend_ignore], None)
+        ignored = select_codes([*ignore, *extend_ignore], None)
+        return chosen - (ignored - named if config_ignore else ignored)
 
     def codes_for(self, path: str | Path, codes: frozenset[str]) -> frozenset[str]:
         """``codes`` less those ``per-file-ignores`` turns off for ``path``."""

@@ -252,6 +252,19 @@ def test_extend_select_and_extend_ignore_add_to_select_and_ignore(tmp_path):
     assert config.load(start=tmp_path).codes() == set(BY_CODE)
 
 
+def test_a_rule_the_command_line_names_runs_though_the_config_ignores_it(tmp_path):
+    # As in ruff, the more specific selector wins: `--select GL005` (or its name) beats the
+    # config's `ignore = ["GL005"]`; `--select ALL` or a prefix leaves the config's ignores on.
+    write_config(tmp_path, "ignore = ['GL005', 'GL004']")
+    loaded = config.load(start=tmp_path)
+    assert loaded.codes() == set(BY_CODE) - {"GL005", "GL004", "GL900"}
+    assert loaded.codes(select=["GL005"]) == {"GL005"}
+    assert loaded.codes(select=["inplace-on-saved", "GL001"]) == {"GL005", "GL001"}
+    assert loaded.codes(select=["ALL"]) == set(BY_CODE) - {"GL005", "GL004"}
+    assert loaded.codes(select=["GL00"]) == {c for c in BY_CODE if c.startswith("GL00")} - {"GL005", "GL004"}
+    assert loaded.codes(select=["GL005"], ignore=["GL005"]) == set()  # the command line's own ignore
+
+
 TREE = ("a.py", "tests/t.py", "tests/sub/test_u.py", "pkg/tests/v.py", "pkg/test_w.py", "pkg/x.py")
 
 
