@@ -1677,8 +1677,12 @@ class Walker:
             if self.cls is not None and head not in self.env:
                 # `self.encode(obs)` in a plain class (an agent, a trainer): what the method does,
                 # from its summary, its members (`self.encoder`) standing for themselves
-                key = f"{self.cls.name}.{head[5:]}"
-                summary = self.facts.callee(key)
+                # (its own class's, else one it inherits from a base class of the file)
+                for owner in [self.cls.name, *(b.split(".")[-1] for b in self.cls.bases if b)]:
+                    key = f"{owner}.{head[5:]}"
+                    summary = self.facts.callee(key)
+                    if summary is not None:
+                        break
                 if summary is not None and summary.method and summary.node is not getattr(self.function, "node", None):
                     result = self.apply_summary(node, summary, Value(trainables=summary.trainables),
                                                 self.arg_values(node), key)
@@ -2041,10 +2045,13 @@ class Walker:
         func = node.func
         if not method and type(func) is ast.Attribute and type(func.value) is ast.Name \
                 and func.value.id == "self" and self.cls is not None:
-            key = f"{self.cls.name}.{func.attr}"
-            summary = self.facts.callee(key)
-            if summary is not None and summary.node is not getattr(self.function, "node", None):
-                return key, Value(trainables=summary.trainables)
+            # (its own class's method, else one it inherits from a base class of the file:
+            # `class DDPG(BaseAgent)` calling `self.take_optimisation_step(…)`)
+            for owner in [self.cls.name, *(b.split(".")[-1] for b in self.cls.bases if b)]:
+                key = f"{owner}.{func.attr}"
+                summary = self.facts.callee(key)
+                if summary is not None and summary.node is not getattr(self.function, "node", None):
+                    return key, Value(trainables=summary.trainables)
         return None, None
 
     def apply_summary(self, node: ast.Call, summary, receiver: Value | None, values: list[Value],
@@ -2059,6 +2066,7 @@ class Walker:
         if len(arg_nodes) != len(values):
             return None
         given: dict[int, Value] = {}
+        handed: dict[int, ast.expr] = {}  # parameter -> the argument as written
         position = 1 if summary.method else 0
         for arg, value in zip(arg_nodes, values):
             if type(arg) is ast.Starred or (type(arg) is ast.keyword and arg.arg is None):
@@ -2067,7 +2075,9 @@ class Walker:
                 if arg.arg not in summary.params:
                     return None
                 given[summary.params.index(arg.arg)] = value
+                handed[summary.params.index(arg.arg)] = arg.value
             else:
+                handed[position] = arg
                 if summary.positional >= 0 and position >= summary.positional:
                     return None
                 if summary.positional < 0 and position >= len(summary.params):
@@ -2182,6 +2192,11 @@ class Walker:
             self.element_trained[node] = tuple(
                 self._part_trainables(params, mine, given, receiver, summary, own)
                 for params, mine in summary.trained_parts)
+        if summary.backprops_param is not None and summary.backprops_param[0] in handed and self.nograd is None:
+            # `self.take_optimisation_step(self.actor_optimizer, actor_loss)`: a backward of
+            # what this call hands the helper, at this call
+            k, retain, create = summary.backprops_param
+            self.backward(node, handed[k], given[k], retain, create)
         if self.nograd is not None and summary.backprops and self.record:
             self.facts.nograd_backprops.append(BackpropUnderNoGrad(
                 node, shown, summary.backward, self.nograd, self.function))

@@ -391,24 +391,36 @@ def nograd_only_callees(module: ast.Module, imports: ImportTable, names: set[str
     `with torch.no_grad():`)."""
     if not (names or methods) or not mentions_grad_mode(module):
         return set()  # no call can be under no_grad
-    calls: dict[str, list[bool]] = {}
+    calls: dict[str, list[tuple[bool, str | None]]] = {}
     nodes, ends = walk_with_ends(module)
-    # (where it ends, whether under no_grad): a def sets the context of its subtree (decorated or
-    # not), a no_grad block sets it on; the innermost one holds.
-    contexts = [(len(nodes), False)]
+    # (where it ends, whether under no_grad, the enclosing def's key): a def sets the context of
+    # its subtree (decorated or not), a no_grad block sets it on; the innermost one holds.
+    contexts: list[tuple[int, bool, str | None]] = [(len(nodes), False, None)]
     for at, node in enumerate(nodes):
         while contexts[-1][0] <= at:
             contexts.pop()
         kind = type(node)
         if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
-            contexts.append((ends[at], decorated_nograd(node, imports)))
+            key = node.name if node.name in names else "." + node.name if node.name in methods else None
+            contexts.append((ends[at], decorated_nograd(node, imports), key))
         elif kind in _WITHS and any(_opens_nograd(i.context_expr, imports) for i in node.items):
-            contexts.append((ends[at], True))
+            contexts.append((ends[at], True, contexts[-1][2]))
         elif kind is ast.Call and type(node.func) is ast.Name and node.func.id in names:
-            calls.setdefault(node.func.id, []).append(contexts[-1][1])
+            calls.setdefault(node.func.id, []).append(contexts[-1][1:])
         elif kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in methods:
-            calls.setdefault("." + node.func.attr, []).append(contexts[-1][1])
-    return {name for name, contexts in calls.items() if all(contexts)}
+            calls.setdefault("." + node.func.attr, []).append(contexts[-1][1:])
+    # A helper called only from helpers that run only under no_grad runs under it too (a
+    # translator's `translate_batch` opens the region; what it calls, and what they call, too).
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, sites in calls.items():
+            if name not in found and all(under or (caller is not None and caller in found and caller != name)
+                                         for under, caller in sites):
+                found.add(name)
+                changed = True
+    return found
 
 
 def _opens_nograd(item: ast.expr, imports: ImportTable) -> bool:

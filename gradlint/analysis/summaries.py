@@ -82,6 +82,10 @@ class Summary:
     # (the parameters whose history reaches it, the body's own trainables that do): the caller's
     # unpacking gives each name what its element carries, not what the whole tuple does.
     trained_parts: tuple = field(default=(), compare=False, hash=False)
+    # It calls backward() on a parameter handed straight to it (`def step(opt, loss):
+    # loss.backward()`): (that parameter's index, retain_graph, create_graph); the call is a
+    # backward of what the caller hands there.
+    backprops_param: tuple | None = field(default=None, compare=False, hash=False)
 
 
 def param_index(root: str, method: bool) -> int | None:
@@ -335,6 +339,12 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         tensor = value.tensor
         pulled = frozenset(n for n in value.pulled if any(
             param_index(r, method) is not None for r in scratch.pulled_from.get(n, ())))
+    backprops_param = None
+    for site in scratch.backwards:
+        if site.function.node is node and site.root in params and site.root not in walker.born \
+                and site.accumulates and not (method and params.index(site.root) == 0):
+            backprops_param = (params.index(site.root), site.retain_graph, site.create_graph)
+            break
     backward = None
     for site in scratch.backwards:
         if site.function.node is not node or walker.grad_forced_at(site.node):
@@ -360,7 +370,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         backward=backward, edits=frozenset(edits), returns_number=number, tensor=tensor,
         generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
         saves=saves, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
-        trained_parts=_trained_parts(returns, method),
+        trained_parts=_trained_parts(returns, method), backprops_param=backprops_param,
     )
 
 
