@@ -187,41 +187,35 @@ def _frozen_through_constructors(facts: ModuleFacts, module: ast.Module) -> None
     every call site has been walked)."""
     if not any(facts.init_frozen.values()):
         return
-    for stmt in module.body:
-        if type(stmt) is not ast.ClassDef:
-            continue
-        for init in stmt.body:
-            if type(init) not in FUNCTIONS or init.name != "__init__":
-                continue
-            key = f"{stmt.name}.__init__"
-            ordered = [*init.args.posonlyargs, *init.args.args][1:]
-            frozen = {p.arg for i, p in enumerate(ordered)
-                      if facts.init_frozen.get((key, i)) or facts.init_frozen.get((key, p.arg))}
-            for node in ast.walk(init):
-                if type(node) is ast.Assign and type(node.value) is ast.Name and node.value.id in frozen:
-                    for target in node.targets:
-                        name = dotted(target)
-                        if name is not None and name.startswith("self."):
-                            facts.frozen.add(name)
+    for cls, index, param, name in _kept_arguments(module):
+        key = f"{cls}.__init__"
+        if facts.init_frozen.get((key, index)) or facts.init_frozen.get((key, param)):
+            facts.frozen.add(name)
 
 
 def _handed_members(module: ast.Module) -> set:
     """``Class.self.x`` for each ``self.x = x`` in a class's ``__init__``, ``x`` its parameter."""
-    found = set()
+    return {f"{cls}.{name}" for cls, _, _, name in _kept_arguments(module)}
+
+
+def _kept_arguments(module: ast.Module):
+    """(class, position after ``self`` or None for keyword-only, parameter, ``self.x``) for each
+    ``self.x = param`` in the ``__init__`` of a class of the module."""
     for stmt in module.body:
         if type(stmt) is not ast.ClassDef:
             continue
         for init in stmt.body:
             if type(init) not in FUNCTIONS or init.name != "__init__":
                 continue
-            params = {p.arg for p in [*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs]}
-            for node in init.body:
+            ordered = [p.arg for p in [*init.args.posonlyargs, *init.args.args][1:]]
+            params = {*ordered, *(p.arg for p in init.args.kwonlyargs)}
+            for node in ast.walk(init):
                 if type(node) is ast.Assign and type(node.value) is ast.Name and node.value.id in params:
+                    param = node.value.id
                     for target in node.targets:
                         name = dotted(target)
                         if name is not None and name.startswith("self.") and name.count(".") == 1:
-                            found.add(f"{stmt.name}.{name}")
-    return found
+                            yield stmt.name, ordered.index(param) if param in ordered else None, param, name
 
 
 def _plain_method_names(module: ast.Module) -> frozenset:

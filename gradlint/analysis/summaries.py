@@ -316,12 +316,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
             if ks:
                 rebuilt[rebuild] = ks
     if value is not None:
-        for root in value.trainables | value.post:
-            k = param_index(root, method)
-            if k is not None:
-                passes.add(k)
-            if k is None or (k == 0 and method and not root.startswith(SYMBOL)):
-                own_roots.add(root)
+        passes, own_roots = _split_roots(value.trainables | value.post, method)
         for cut_node in value.cuts:
             fact = scratch.cuts.get(cut_node)
             if fact is None or (fact.upstream and fact.upstream <= value.cuts[cut_node]):
@@ -408,17 +403,23 @@ def _trained_parts(returns, method: bool) -> tuple:
         return ()
     out = []
     for k in range(len(returns[0].parts)):
-        params, own = set(), set()
-        for ret in returns:
-            value = ret.parts[k][1]
-            for root in value.trainables | value.post:
-                index = param_index(root, method)
-                if index is not None:
-                    params.add(index)
-                if index is None or (index == 0 and method and not root.startswith(SYMBOL)):
-                    own.add(root)
+        roots = frozenset().union(*(ret.parts[k][1].trainables | ret.parts[k][1].post for ret in returns))
+        params, own = _split_roots(roots, method)
         out.append((frozenset(params), frozenset(own)))
     return tuple(out)
+
+
+def _split_roots(roots, method: bool) -> tuple[set, set]:
+    """(the parameters whose history the roots stand for, the body's own trainables among
+    them: a global, or for a method the receiver's members by their names)."""
+    params, own = set(), set()
+    for root in roots:
+        index = param_index(root, method)
+        if index is not None:
+            params.add(index)
+        if index is None or (index == 0 and method and not root.startswith(SYMBOL)):
+            own.add(root)
+    return params, own
 
 
 def _built_parts(returns, scratch) -> tuple:
