@@ -1671,12 +1671,7 @@ class Walker:
             if self.cls is not None and head not in self.env:
                 # `self.encode(obs)` in a plain class (an agent, a trainer): what the method does,
                 # from its summary, its members (`self.encoder`) standing for themselves
-                # (its own class's, else one it inherits from a base class of the file)
-                for owner in [self.cls.name, *(b.split(".")[-1] for b in self.cls.bases if b)]:
-                    key = f"{owner}.{head[5:]}"
-                    summary = self.facts.callee(key)
-                    if summary is not None:
-                        break
+                key, summary = self.method_summary(head[5:])
                 if summary is not None and summary.method and summary.node is not getattr(self.function, "node", None):
                     result = self.apply_summary(node, summary, Value(trainables=summary.trainables),
                                                 self.arg_values(node), key)
@@ -2028,6 +2023,17 @@ class Walker:
         point = (node.lineno, node.col_offset)
         return any(start <= point <= end for start, end in getattr(self, "forced", ()))
 
+    def method_summary(self, name: str):
+        """(key, summary) of the method ``self.name(…)`` calls: its own class's, else one it
+        inherits from a base class of the file (`class DDPG(BaseAgent)` calling
+        `self.take_optimisation_step(…)`); (key, None) where none is known."""
+        key = f"{self.cls.name}.{name}"
+        for owner in [self.cls.name, *(b.split(".")[-1] for b in self.cls.bases if b)]:
+            summary = self.facts.callee(f"{owner}.{name}")
+            if summary is not None:
+                return f"{owner}.{name}", summary
+        return key, None
+
     def summarized_callee(self, node: ast.Call, callee: Value, method: bool):
         """The summary key of a call of a module, model or method of this file, and the value
         its receiver (parameter 0) holds: ``(None, None)`` where no summary speaks for it."""
@@ -2039,13 +2045,9 @@ class Walker:
         func = node.func
         if not method and type(func) is ast.Attribute and type(func.value) is ast.Name \
                 and func.value.id == "self" and self.cls is not None:
-            # (its own class's method, else one it inherits from a base class of the file:
-            # `class DDPG(BaseAgent)` calling `self.take_optimisation_step(…)`)
-            for owner in [self.cls.name, *(b.split(".")[-1] for b in self.cls.bases if b)]:
-                key = f"{owner}.{func.attr}"
-                summary = self.facts.callee(key)
-                if summary is not None and summary.node is not getattr(self.function, "node", None):
-                    return key, Value(trainables=summary.trainables)
+            key, summary = self.method_summary(func.attr)
+            if summary is not None and summary.node is not getattr(self.function, "node", None):
+                return key, Value(trainables=summary.trainables)
         return None, None
 
     def apply_summary(self, node: ast.Call, summary, receiver: Value | None, values: list[Value],
