@@ -157,6 +157,15 @@ def test_github_is_one_workflow_command_per_finding():
     assert message == "the result is detached%0Ahint: drop .detach()"
 
 
+def test_github_annotates_an_error_of_the_run_with_no_file(capsys, tmp_path, monkeypatch):
+    # The run fails (exit 2) on a path it could not read: the check's summary must say why.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ok.py").write_text("x = 1\n")
+    assert cli.main(["check", "--output-format", "github", "ok.py", "missing.py"]) == 2
+    out = capsys.readouterr().out
+    assert out == "::error title=gradlint::missing.py: no such file or directory\n"
+
+
 def test_github_escapes_percent_colon_comma_and_newlines():
     odd = detached(path="a:b,c%d.py", message="100% wrong:\nsee, here\r", hint="",
                    verdict=Verdict("confirmed", "w: reached, 50%"))

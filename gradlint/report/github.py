@@ -7,6 +7,8 @@ GitHub's syntax (https://docs.github.com/actions/using-workflows/workflow-comman
 in the message, ``%``, CR and LF are escaped as ``%25``, ``%0D``, ``%0A``; in a property value,
 also ``:`` and ``,`` (``%3A``, ``%2C``), since they separate the properties.
 
+An error of the run (a path that could not be read or checked) is an ``::error`` with no file.
+
 A notebook's finding has no line GitHub could show: its lines are a cell's, and the diff shows the
 notebook's JSON (or a rendered view without line numbers). It is annotated on the file, with no
 line, and the message starts with where it is: ``cell 3, line 4: ...``. A line number of the JSON
@@ -24,6 +26,11 @@ def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str],
           errors: Sequence[str] = ()) -> None:
     for finding in findings:
         out.write(line(finding) + "\n")
+    # A path that could not be read or checked fails the run (exit 2): an annotation of the
+    # run, with no file, so the check's summary says why and not only its log.
+    for error in errors:
+        message = error[len("error: "):] if error.startswith("error: ") else error
+        out.write(f"::error title={_property('gradlint')}::{_data(message)}\n")
 
 
 def line(finding: Finding) -> str:
