@@ -73,6 +73,12 @@ class Backward:
     # log-probabilities): every iteration backpropagates that graph again, and needs it retained
     reuses_outside: bool = False
     reads: set = field(default_factory=set)  # names the root expression indexes with
+    # what the optimizers stepped after it (before the next backward of its function) update,
+    # as coverage keys: None where no step follows it there; ``open_step``: one of them updates
+    # what this file cannot name
+    stepped: frozenset | None = None
+    open_step: bool = False
+    stepped_names: set = field(default_factory=set)  # the optimizers stepped, as written
 
 
 @dataclass(frozen=True)

@@ -385,6 +385,7 @@ class Walker:
         self.loops: list[_Loop] = []
         self.retained: list[Backward] = []  # retain_graph=True backwards not yet followed by a free
         self.pending_steps: list[tuple[ast.Call, str, int, Backward]] = []
+        self.last_backward: Backward | None = None  # (``note_step``)
         self.deferred: list[ast.stmt] = []
         self.intended_leaves: set[str] = set()
         # Each expression node's value within the current statement: an argument is looked at
@@ -1199,6 +1200,7 @@ class Walker:
             self.loops[-1].backwards.append(site)
         if self.record:
             self.facts.backwards.append(site)
+        self.last_backward = site
         # A backward of a loss computed before an optimizer step that updated parameters its
         # graph saved (the DDPG/GAN ordering: step the critic, then backward the actor's loss).
         root_name = dotted(root_expr) if root_expr is not None else None
@@ -1245,6 +1247,17 @@ class Walker:
         # is a loss module's target, judged where its caller combines the terms)
         return getattr(self, "summarizing", False) and self.cls is None and all(
             r.startswith("%") for r in operand.trainables | operand.post)
+
+    def note_step(self, covers, name: str | None = None) -> None:
+        """An optimizer step after this function's last backward: what it updates is what that
+        loss was computed to train (``Backward.stepped``)."""
+        last = self.last_backward
+        if last is None:
+            return
+        if name is not None:
+            last.stepped_names.add(name)
+        last.open_step |= covers is None
+        last.stepped = (last.stepped or frozenset()) | (covers or frozenset())
 
     def own_parameter(self, expr) -> bool:
         """``self.weight`` in a module's method, where ``__init__`` made it a leaf to train
@@ -1883,6 +1896,7 @@ class Walker:
             name = dotted(optimizer)
             if name is not None and self.is_optimizer(optimizer):
                 covers = self.facts.optimizers.get(self.key(name))
+                self.note_step(covers, name)
                 self.pending_steps.append((node, name, self.seq, covers))
                 self.mark_stale(node, covers)
                 return CONST
@@ -2191,8 +2205,11 @@ class Walker:
         if summary.backprops_param is not None and summary.backprops_param[0] in handed and self.nograd is None:
             # `self.take_optimisation_step(self.actor_optimizer, actor_loss)`: a backward of
             # what this call hands the helper, at this call
-            k, retain, create = summary.backprops_param
+            k, retain, create, stepped = summary.backprops_param
             self.backward(node, handed[k], given[k], retain, create)
+            for j in stepped:  # `optimizer.step()` inside it, on the optimizer this call hands it
+                name = dotted(handed[j]) if j in handed else None
+                self.note_step(self.facts.optimizers.get(self.key(name)) if name else None)
         if self.nograd is not None and summary.backprops and self.record:
             self.facts.nograd_backprops.append(BackpropUnderNoGrad(
                 node, shown, summary.backward, self.nograd, self.function))

@@ -83,8 +83,9 @@ class Summary:
     # unpacking gives each name what its element carries, not what the whole tuple does.
     trained_parts: tuple = field(default=(), compare=False, hash=False)
     # It calls backward() on a parameter handed straight to it (`def step(opt, loss):
-    # loss.backward()`): (that parameter's index, retain_graph, create_graph); the call is a
-    # backward of what the caller hands there.
+    # loss.backward(); opt.step()`): (that parameter's index, retain_graph, create_graph, the
+    # parameters it steps as optimizers after it); the call is a backward of what the caller
+    # hands there.
     backprops_param: tuple | None = field(default=None, compare=False, hash=False)
 
 
@@ -338,7 +339,8 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
     for site in scratch.backwards:
         if site.function.node is node and site.root in params and site.root not in walker.born \
                 and site.accumulates and not (method and params.index(site.root) == 0):
-            backprops_param = (params.index(site.root), site.retain_graph, site.create_graph)
+            stepped = tuple(params.index(n) for n in sorted(site.stepped_names) if n in params)
+            backprops_param = (params.index(site.root), site.retain_graph, site.create_graph, stepped)
             break
     backward = None
     for site in scratch.backwards:

@@ -76,6 +76,8 @@ def check(facts):
     for backward in facts.backwards:
         broken = _broken(backward.value, facts, _elsewhere(sinks, backward.node), program)
         for cut in sorted(broken, key=lambda c: (c.node.lineno, c.node.col_offset)):
+            if cut.kind == "no_grad" and _not_stepped(cut, backward, facts):
+                continue  # a bootstrap target: the optimizer this loss steps holds none of it
             if backward.loop is not None and cut.loop is backward.loop and cut.carried:
                 continue  # truncated backpropagation: state cut between iterations on purpose
             if cut.kind == "no_grad":
@@ -90,6 +92,16 @@ def check(facts):
                 reported.add(cut.node)
                 yield _report(cut, f"becomes part of the loss `{backward.root}` (backward at line {{sink}})",
                               models=_trainers(cut, facts), sink=backward.node)
+
+
+def _not_stepped(cut, backward, facts) -> bool:
+    """The optimizers stepped right after this backward are known, and none of them updates
+    what the cut starves: the loss trains another model (a critic's, with a target computed
+    from the actor under no_grad)."""
+    if backward.stepped is None or backward.open_step:
+        return False
+    starved = cut.keys | facts.resolve(cut.upstream)
+    return not (starved & backward.stepped)
 
 
 def _models(names) -> set:
