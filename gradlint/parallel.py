@@ -2,8 +2,9 @@
 
 Each worker imports the engine once and then lints chunks of files sent to it by path (it reads
 them itself); it sends back, per file, only the findings, the hash of the bytes it read (the
-caller keeps the cache) and, for files with findings, the texts they count in. The largest files go first, so that no big
-file is left to run alone at the end. The caller sorts what comes back, so the output never
+caller keeps the cache) and, for files with findings, the texts they count in. A chunk holds
+files of one folder (they import the same modules, which its worker then reads once), and the
+largest chunks go first, so that no big one is left to run alone at the end. The caller sorts what comes back, so the output never
 depends on which worker finished first.
 
 A worker that dies (the kernel's out-of-memory killer, an abort, a signal) breaks
@@ -67,7 +68,7 @@ def check_all(jobs: list[runner.Job], workers: int, hashed: bool = False) -> Ite
             importlib.import_module(name)
         gc.freeze()  # what the workers inherit stays shared: their collections never copy it
     context = multiprocessing.get_context(method)
-    pending = sorted(jobs, key=lambda job: -(job.size or _size(job.target)))
+    pending = list(jobs)
     try:
         while pending:
             lost: list[runner.Job] = []
@@ -197,6 +198,8 @@ def _size(target: runner.Target) -> int:
     """The file's size in bytes (0 if unknown): without the cache nothing has read it yet."""
     if target.source is not None:
         return len(target.source)
+    if target.path is None:
+        return 0
     try:
         return os.stat(target.path).st_size
     except OSError:
@@ -204,8 +207,17 @@ def _size(target: runner.Target) -> int:
 
 
 def _chunks(jobs: list[runner.Job], workers: int) -> list[list[runner.Job]]:
+    """Chunks of the files of one folder each, where they fill one (a worker then follows the
+    imports those files share once, from its own cache: sibling files import the same modules),
+    the largest chunks first, so that no big chunk is left to run alone at the end."""
     size = max(1, min(CHUNK_MAX, math.ceil(len(jobs) / (workers * 8))))
-    return [jobs[i:i + size] for i in range(0, len(jobs), size)]
+    by_path = sorted(jobs, key=lambda job: _where(job.target))
+    chunks = [by_path[i:i + size] for i in range(0, len(by_path), size)]
+    return sorted(chunks, key=lambda chunk: -sum(job.size or _size(job.target) for job in chunk))
+
+
+def _where(target: runner.Target) -> tuple[str, ...]:
+    return os.path.split(os.path.abspath(target.path)) if target.path else ("", target.name)
 
 
 def _start(parent: int, current=None, seats=None) -> None:

@@ -80,7 +80,7 @@ class Outcome:
 @dataclass(frozen=True)
 class Job:
     """A file to lint: its place in the run (errors are reported in file order), the codes that
-    run on it, and its size in bytes when known (the pool starts the largest files first)."""
+    run on it, and its size in bytes when known (the pool starts the largest chunks first)."""
 
     index: int
     target: Target

@@ -141,11 +141,15 @@ def test_what_the_workers_find_is_cached(project, capsys, pools, tmp_path):
     assert len(stored) == 20
 
 
-def test_chunks_start_with_the_largest_files():
-    jobs = [runner.Job(i, runner.Target(f"f{i}"), frozenset(), size=i) for i in range(100)]
-    chunks = parallel._chunks(sorted(jobs, key=lambda job: -job.size), 2)
-    assert chunks[0][0].size == 99
-    assert sum(map(len, chunks)) == 100 and max(map(len, chunks)) <= parallel.CHUNK_MAX
+def test_chunks_hold_one_folder_each_and_start_with_the_largest():
+    # Two folders of 48 files each, interleaved; the second's files are the larger.
+    jobs = [runner.Job(i, runner.Target(f"f{i}", path=Path(f"/p/{'ab'[i % 2]}/f{i:03}.py")), frozenset(),
+                       size=1 + (i % 2) * 100) for i in range(96)]
+    chunks = parallel._chunks(jobs, 2)
+    assert sorted(job.index for chunk in chunks for job in chunk) == list(range(96))
+    assert max(map(len, chunks)) <= parallel.CHUNK_MAX
+    assert all(len({job.target.path.parent for job in chunk}) == 1 for chunk in chunks)
+    assert chunks[0][0].target.path.parent.name == "b"  # the larger files' folder comes first
 
 
 @pytest.mark.parametrize("text", ["0", "-2", "two"])
