@@ -25,12 +25,17 @@ class Function:
     trains_locally: bool = False  # calls backward() or an optimizer's step() itself
 
 
+# The kind of a cut made by copying values into a new tensor (``torch.tensor(log_probs)``).
+REBUILD = "rebuild"
+
+
 @dataclass
 class Cut:
-    """A ``.detach()`` / ``.data`` whose operand carried history from trainables."""
+    """A ``.detach()`` / ``.data`` / no_grad region / rebuild whose operand carried history from
+    trainables."""
 
     node: ast.AST
-    kind: str  # ".detach()" or ".data"
+    kind: str  # ".detach()", ".data", "no_grad", or REBUILD (``torch.tensor(tensors)``: a copy of the values)
     tensor: str  # the operand as written
     upstream: set = field(default_factory=set)  # the trainables the operand carried
     function: Function | None = None
@@ -40,6 +45,7 @@ class Cut:
     # an input itself (`pred.data`)
     of_computed_input: bool = False
     keys: set = field(default_factory=set)  # the upstream as optimizer coverage keys (``Net.self.conv``)
+    inputs: set = field(default_factory=set)  # the forward inputs (``out0@input``) the operand was computed from
     # For kind "no_grad": the region (``with torch.no_grad():``, a decorated def) in which the
     # expression ``node`` was computed from trainables without recording them.
     region: ast.AST | None = None

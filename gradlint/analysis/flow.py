@@ -19,7 +19,7 @@ import tokenize
 
 from gradlint.analysis import saves, torch_types
 from gradlint.analysis.facts import (
-    BackpropUnderNoGrad, Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
+    REBUILD, BackpropUnderNoGrad, Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
     source_segment,
 )
 from gradlint.analysis.imports import collect_imports
@@ -1568,7 +1568,10 @@ class Walker:
             self.imports.names[head].split(".")[0] in PLAIN_LIBRARIES
 
     def cut(self, node, operand_expr, kind: str) -> Value:
-        operand = self.expr(operand_expr)
+        return self.cut_of(node, operand_expr, self.expr(operand_expr), kind)
+
+    def cut_of(self, node, operand_expr, operand: Value, kind: str) -> Value:
+        """``cut`` of an operand whose value is known (``operand``, of ``operand_expr``)."""
         input_name = dotted(operand_expr) if operand.live and not (operand.trainables or operand.post) else None
         if self.nograd is None and operand.live and not (operand.trainables or operand.post) and (
                 operand.inputs or (input_name is not None and "." not in input_name)):
@@ -1587,6 +1590,7 @@ class Walker:
                 cut = self.facts.cuts[node] = Cut(node, kind, self.written(operand_expr), function=self.function,
                                                   loop=self.loops[-1].node if self.loops else None)
             self.add_upstream(cut, operand.trainables | operand.post)
+            cut.inputs |= operand.inputs
             cut.carried |= bool(operand.carried)
             cut.of_computed_input |= computed_input
             cuts = {**operand.cuts, node: EMPTY}
@@ -1762,8 +1766,12 @@ class Walker:
                 rebuild, rebuilt = replace(rebuild, requires_grad=False), EMPTY
             if self.record:
                 self.facts.rebuilds.append(rebuild)
+            # The copy cuts the history of the tensors it copies, as `.detach()` would: where
+            # that starves what computed them is decided as for any cut (GL002 reports it).
+            cuts = self.cut_of(node, copy, source, REBUILD).cuts if copy is not None and source.tensor \
+                and not rebuild.fresh_copy else source.cuts
             return Value(rebuilt=source.rebuilt | rebuilt, pulled=source.pulled, nograd=source.nograd,
-                         tensor=True, computed=True, const=not requires)
+                         cuts=cuts, tensor=True, computed=True, const=not requires)
         if qual in PARAMETER:
             return replace(union(self.arg_values(node)), tensor=True, computed=False, const=False)
         if qual == "torch.nn.Sequential" and self.record:

@@ -1,11 +1,10 @@
-"""GL001 detached-result: a ``.detach()`` / ``.data`` whose result is returned or becomes the loss.
+"""GL001 detached-result: a ``.detach()`` / ``.data`` / no_grad result returned or made the loss.
 
-A cut is reported only where the trainables upstream of it get no gradient another way: a
-detached copy kept for logging never reaches a sink; a stop-gradient beside an attached branch
-of the same model (SimSiam), one in front of a different model (a GAN's discriminator step), and
-one whose upstream is trained through another loss or output of the module (actor-critic
-advantages, a VAE's sample()) are intended. A detached return counts only from a function on a
-training path (``analysis/uses.py``): a helper whose result the file never trains with exports values.
+A cut is reported only where the trainables upstream of it get no gradient another way
+(``analysis/starved.py`` decides which, for GL002's rebuilds too): a detached copy kept for
+logging, a stop-gradient beside an attached branch of the same model (SimSiam) or in front of a
+different model (a GAN's discriminator step), or one whose upstream is trained through another
+loss or output (actor-critic advantages, a VAE's sample()) are intended.
 
 PyTorch: https://pytorch.org/docs/stable/generated/torch.Tensor.detach.html
 """
@@ -13,6 +12,8 @@ from __future__ import annotations
 
 import ast
 
+from gradlint.analysis.facts import REBUILD
+from gradlint.analysis.starved import starved
 from gradlint.checks import Flag, Rule
 
 RULE = Rule(
@@ -22,259 +23,15 @@ RULE = Rule(
 
 
 def check(facts):
-    from gradlint.analysis.uses import Program, Uses
-
-    reported = set()
-    if not any(cut.upstream for cut in facts.cuts.values()):
-        return  # nothing starves a trainable: the use analysis below is the costly part
-    sinks = _sinks(facts)
-    uses = None
-    program = Program(facts)
-    for ret in facts.returns:
-        fn = ret.function
-        if fn.name == "<module>" or fn.nograd or fn.trains_locally:
-            continue
-        if not _may_break(ret, facts):
-            continue
-        uses = uses or Uses(facts, program)
-        # What is itself differentiated (a training step's or a loss function's result) is
-        # trained through, whatever else the module returns attached.
-        elsewhere = frozenset() if uses.reaches_backward(fn.node) else _elsewhere(sinks, ret.node)
-        # Each element of a returned tuple is an output of its own (`return logits,
-        # aux_logits.detach()`), except state the callers hand back into the next call (TBPTT's hidden).
-        state = program.handed_back(fn) if ret.parts else set()
-        parts = ([value for i, (expr, value) in enumerate(ret.parts) if i not in state]
-                 if ret.parts else [ret.value])
-        for value in parts:
-            # A detached by-product of what a sibling output trains (`return loss, logits.detach()`).
-            # (a loss module's `return loss, {"bce": bce.detach()}`: the loss keeps its inputs attached)
-            siblings = frozenset().union(*(other.trainables | other.inputs for _, other in ret.parts if other is not value))
-            for cut in _broken(value, facts, elsewhere, program):
-                if cut.kind == "no_grad":
-                    continue  # evaluation returns no_grad results by design: only a loss speaks
-                if ret.parts and cut.upstream <= siblings:
-                    continue
-                # (a model the module freezes, a perceptual loss's feature extractor, keeps
-                # nothing trainable attached beside the cut)
-                if any(name.endswith("@input") for name in cut.upstream) and (
-                        fn.name != "forward" or value.post - facts.frozen
-                        or _beside_input(cut, value.cuts[cut.node] - facts.frozen)):
-                    continue  # only a forward's whole output cut from its own input is that sure
-                if cut.of_computed_input and not value.inputs:
-                    # A whole output computed from the inputs and cut (a data-dependent
-                    # initialization's `F.linear(x, v).data`): reported only as a dead term
-                    # beside terms still attached to the inputs (`ce - h(p.detach())`).
-                    continue
-                if not uses.trained_through(fn.node):
-                    continue  # an export: features for a probe, kNN, a plot; nothing here trains with it
-                if cut.function is not None and cut.function.node is not fn.node and any(
-                        other.function.node is cut.function.node and cut.node in other.value.cuts for other in facts.returns):
-                    continue  # the function the cut is in returns it too: named there
-                yield from _report_return(cut, fn, reported, program)
-
-    regions = set()
-    for backward in facts.backwards:
-        broken = _broken(backward.value, facts, _elsewhere(sinks, backward.node), program)
-        for cut in sorted(broken, key=lambda c: (c.node.lineno, c.node.col_offset)):
-            if cut.kind == "no_grad" and _not_stepped(cut, backward, facts):
-                continue  # a bootstrap target: the optimizer this loss steps holds none of it
-            if backward.loop is not None and cut.loop is backward.loop and cut.carried:
-                continue  # truncated backpropagation: state cut between iterations on purpose
-            if cut.kind == "no_grad":
-                # One finding per region and what it starves: `q_sa` and the bootstrap `q_next`
-                # computed in one `with torch.no_grad():` are one mistake, fixed by moving the
-                # first out (the second is then a target of an attached term).
-                region = (cut.region, frozenset(cut.upstream))
-                if region in regions:
-                    continue
-                regions.add(region)
-            if cut.node not in reported:
-                reported.add(cut.node)
-                yield _report(cut, f"becomes part of the loss `{backward.root}` (backward at line {{sink}})",
-                              models=_trainers(cut, facts), sink=backward.node)
-
-
-def _not_stepped(cut, backward, facts) -> bool:
-    """The optimizers stepped right after this backward are known, and none of them updates
-    what the cut starves: the loss trains another model (a critic's, with a target computed
-    from the actor under no_grad)."""
-    if backward.stepped is None or backward.open_step:
-        return False
-    starved = cut.keys | facts.resolve(cut.upstream)
-    return not (starved & backward.stepped)
-
-
-def _models(names) -> set:
-    """What trains among a cut's companions: a forward input (``target@input``) beside a cut is
-    data the caller hands in, not another model."""
-    return {name for name in names if not name.endswith("@input")}
-
-
-def _beside_input(cut, companions) -> bool:
-    """In a forward, something trainable stays attached beside a cut of its input: a model, or
-    inputs the cut value shapes the gradient of (``flow.scaled``: a temperature or a weight
-    computed from detached similarities, multiplied into the attached ones; a target a loss
-    compares the prediction with); or the very inputs the cut was computed from."""
-    return bool(_models(companions)) or bool(companions & cut.upstream) or any(
-        name.endswith("@input") for name in companions)
-
-
-def _parameters(node) -> set[str]:
-    params = node.args
-    return {p.arg for p in [*params.posonlyargs, *params.args, *params.kwonlyargs]}
-
-
-def _report_return(cut, fn, reported, program):
-    if program.evaluates(fn.node) and (
-            fn.class_name is None or {u.split("@")[0] for u in cut.upstream} <= _parameters(fn.node)):
-        return  # `def f(model, x): model.eval(); return model(x).detach()` hands out results
-    if cut.node not in reported:
-        reported.add(cut.node)
-        yield _report(cut, f"is returned from `{fn.name}()`")
-
-
-def _sinks(facts) -> dict:
-    """Where a value leaves the code to be trained through: backward roots, and tensors
-    returned from functions. Sink node -> the trainables attached there (``Value.trainables``)."""
-    sinks = {backward.node: backward.value.trainables for backward in facts.backwards}
-    for ret in facts.returns:
-        if ret.function.name != "<module>" and ret.value.tensor:
-            sinks[ret.node] = ret.value.trainables
-    return sinks
-
-
-def _elsewhere(sinks: dict, here) -> frozenset:
-    return frozenset().union(*(trainables for node, trainables in sinks.items() if node is not here))
-
-
-def _overlap(upstream, trainables) -> bool:
-    """Shared trainables; ``self`` (the whole module, as in ``self.forward(x)``) shares with
-    every ``self.x``."""
-    if upstream & trainables:
-        return True
-    whole = "self" in upstream or "self" in trainables
-    return whole and any(r.startswith("self.") for r in upstream | trainables)
-
-
-def _optimized(cut, facts) -> bool:
-    """An optimizer of this module updates what the cut starves: it was meant to train.
-    (``cut.keys`` holds ``Net.*`` for a cut inside ``Net``, so ``Adam(model.parameters())``
-    on a ``Net`` covers it; a probe's ``SGD(model.head.parameters())`` does not.)"""
-    return bool(cut.keys & facts.optimized) or bool(facts.resolve(cut.upstream) & facts.optimized)
-
-
-def _may_be_leaves(upstream, facts) -> bool:
-    """Some of ``upstream`` is a leaf made to require grad here, or a name imported from another
-    file (``from model import scale_a``), which may be one."""
-    names = {root.split(".")[0] for root in upstream}
-    return bool(upstream & facts.leaves) or any(name in facts.imports.names and name in facts.imports.sources
-                                                for name in names)
-
-
-def _one_model(cut, companions, facts) -> bool:
-    """Both sides are members of the module whose method this is (``self.q`` and ``self.v``),
-    and what the cut starves is a part the class builds, not a model handed to its constructor
-    (``self.prior = prior``: a teacher or prior beside the model it trains)."""
-    owner = cut.function.class_name if cut.function is not None else None
-    built = [r for r in cut.upstream if r.startswith("self.") and f"{owner}.{r}" not in facts.handed_members]
-    return bool(built) and any(r.startswith("self.") for r in companions)
-
-
-def _named_in_optimizer(cut, facts) -> bool:
-    """An optimizer is given this very module (``model.pretrained_encoder.parameters()``), not
-    just the whole model around it."""
-    return any(not key.endswith(".*") and key in facts.optimized for key in cut.keys)
-
-
-def _inside_one_model(cut, value, facts) -> bool:
-    """``return self.head(self.backbone(x).detach())`` in a model's own method, in a file that
-    builds no optimizer: everything trainable in the value comes after the cut, and both sides
-    are parts of one model, which its training code (elsewhere) most likely optimizes whole —
-    not a GAN's discriminator step, which lives in training code. A file with optimizers says
-    what they train, and ``_optimized`` decides there."""
-    fn = cut.function
-    if fn is None or fn.class_name is None or facts.optimized or facts.optimizers_open or value.trainables:
-        return False  # (value.trainables: something trainable stays attached beside it: an auxiliary head)
-    names = cut.upstream | value.post
-    return all(n == "self" or n.startswith("self.") for n in names)
-
-
-def _frozen(cut, facts) -> bool:
-    """Every optimizer of the module is known, and none updates what the cut starves."""
-    if not facts.optimized or facts.optimizers_open or _optimized(cut, facts):
-        return False
-    # A model parameter no call site resolves could be anything the optimizers hold.
-    return not any("@" in name for name in facts.resolve(cut.upstream))
-
-
-def _may_break(ret, facts) -> bool:
-    """Whether some part of a return descends from a cut of trainables (what ``_broken`` reads)."""
-    for value in [value for _, value in ret.parts] if ret.parts else [ret.value]:
-        for node in value.cuts:
-            cut = facts.cuts.get(node)
-            if cut is not None and cut.upstream:
-                return True
-    return False
-
-
-def _broken(value, facts, attached_elsewhere, program):
-    """The cuts in ``value`` that starve the trainables upstream of them."""
-    for node, companions in value.cuts.items():
-        cut = facts.cuts.get(node)
-        if cut is None or not cut.upstream:
-            continue
-        if all(root.split("@")[0] in program.followers for root in cut.upstream) \
-                and not _named_in_optimizer(cut, facts):
-            continue  # a target or moving average: the file copies another network into it
-        if cut.upstream & companions or _by_callers(cut.upstream, cut, facts) & (companions | _by_callers(companions, cut, facts)):
-            continue  # the same trainables stay attached beside the cut (SimSiam)
-        if _models(companions - cut.upstream - facts.frozen) and not _optimized(cut, facts) \
-                and not _one_model(cut, companions, facts) \
-                and not _may_be_leaves(cut.upstream, facts):
-            # Another model stays attached beside the cut (a policy's log-probabilities times
-            # a baseline's detached advantages): a stop-gradient between models, a bug only where
-            # what it starves is known to be trained (an optimizer holds it, or it is a leaf made
-            # to require grad).
-            continue
-        if cut.kind == "no_grad" and _overlap(facts.resolve(cut.upstream), facts.resolve(value.post | companions)):
-            continue  # the loss trains the same model through another path (targets, pseudo-labels, an RNN's state)
-        if cut.kind == "no_grad" and any(node in switch.value.cuts for switch in facts.switches):
-            continue  # requires_grad switched on after the region: GL003 reports that switch
-        if cut.kind == "no_grad" and not _named_in_optimizer(cut, facts):
-            # Computing under no_grad is how a frozen backbone, a target network or pseudo-labels
-            # are spelled: a loss through it is a bug only where an optimizer is handed exactly
-            # the module (or tensor) whose history the region dropped.
-            continue
-        if value.post - facts.frozen and not (cut.upstream & value.post) and not _optimized(cut, facts) \
-                and not _inside_one_model(cut, value, facts):
-            # the cut feeds a different model (a GAN's discriminator step, a probe), not one the
-            # module freezes (a perceptual loss's feature extractor trains nothing)
-            continue
-        if _frozen(cut, facts) or cut.upstream <= facts.frozen:
-            continue  # no optimizer of this module updates it: it is frozen on purpose (a teacher)
-        if _overlap(cut.upstream, attached_elsewhere) or (companions and (
-                _by_callers(cut.upstream, cut, facts) & facts.resolve(attached_elsewhere))):
-            continue  # they are trained through another loss or output (actor-critic, sample())
-        yield cut
-
-
-def _by_callers(names, cut, facts) -> set:
-    """A helper's inputs (``values@input``, ``policies@input``) as the models its callers
-    computed them with: two inputs one model computed are that model on both sides."""
-    fn = cut.function.name if cut.function is not None else None
-    handed = {f"{name.split('@')[0]}@{fn}" for name in names if name.endswith("@input")}
-    return facts.resolve(handed) - handed if handed else set()
-
-
-def _trainers(cut, facts) -> list[str]:
-    """The models an optimizer is given that computed the helper inputs a cut starves
-    (``acts_s@input`` in ``attention_loss``, handed ``snet(img)`` where ``snet`` is ``student``)."""
-    fn = cut.function.name if cut.function is not None else None
-    handed = {f"{name.split('@')[0]}@{fn}" for name in cut.upstream if name.endswith("@input")}
-    resolved = facts.resolve(handed)
-    # (a file that builds no optimizer: the models its callers handed, as they named them)
-    found = (resolved | cut.keys) & facts.optimized if facts.optimized else resolved - handed
-    return sorted(name for name in found if name.isidentifier())
+    for found in starved(facts):
+        cut = found.cut
+        if cut.kind == REBUILD:
+            continue  # (GL002's: the mechanism is a copy, not autograd's own stop)
+        if found.function is not None:
+            yield _report(cut, f"is returned from `{found.function.name}()`")
+        else:
+            yield _report(cut, f"becomes part of the loss `{found.backward.root}` (backward at line {{sink}})",
+                          models=found.models, sink=found.backward.node)
 
 
 def _report(cut, where: str, models=(), **refs):

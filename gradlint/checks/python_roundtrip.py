@@ -9,6 +9,8 @@ tensor with no autograd history (also known as a 'leaf tensor')").
 """
 from __future__ import annotations
 
+from gradlint.analysis.facts import REBUILD
+from gradlint.analysis.starved import starved
 from gradlint.checks import Flag, Rule
 
 RULE = Rule(
@@ -39,6 +41,17 @@ def check(facts):
         for node in backward.value.rebuilt:
             if node in by_node:  # (one a summary carried from a helper is the helper's own fact)
                 flagged.setdefault(node, f"and backpropagated as the loss `{backward.root}`")
+    # `torch.tensor(log_probs)` of tensors with history, in a loss beside attached terms: the
+    # copy starves what computed them (the loss still backpropagates through the other terms).
+    starving: dict = {}
+    for found in starved(facts):
+        node = found.cut.node
+        if found.cut.kind == REBUILD and node in by_node:
+            where = (f"and is returned from `{found.function.name}()`" if found.function is not None
+                     else f"and becomes part of the loss `{found.backward.root}` (backward at line {{sink}})")
+            if node not in flagged:
+                flagged[node] = where
+                starving[node] = found
     # `Variable(torch.FloatTensor([x.item()]), requires_grad=True)`: one round trip, reported once,
     # at the outer rebuild.
     inner = {n for node in flagged for n in by_node[node].source.rebuilt}
@@ -57,14 +70,35 @@ def check(facts):
             refs = {}
             hint = ("use the tensors themselves: torch.stack or torch.cat to pack several, the tensor "
                     "as it is (or .clone()) for one; they keep their history")
+        lost = "nothing computed before it gets a gradient"
+        found = starving.get(node)
+        if found is not None:
+            lost = f"{_starved(found)} no gradient through it"
+            if found.backward is not None:
+                refs = {**refs, "sink": found.backward.node}
         yield Flag(
             RULE, node,
-            f"`{facts.code(node.func)}(…)` rebuilds a tensor from {origin} {how}: "
-            "it is a new leaf, so nothing computed before it gets a gradient",
+            f"`{facts.code(node.func)}(…)` rebuilds a tensor from {origin} {how}: it is a new leaf, so {lost}",
             hint=hint,
             details={"factory": rebuild.factory},
             refs=refs,
         )
+
+
+def _starved(found) -> str:
+    """What the copy starves, as the user wrote it, with its verb: the trainables it cuts (the
+    models an optimizer is given that computed a helper's inputs), and whatever computed a
+    forward's inputs it was computed from."""
+    cut = found.cut
+    upstream = {name for name in cut.upstream if not name.endswith("@input")}
+    inputs = {name.split("@")[0] for name in (cut.upstream | cut.inputs) - upstream}
+    models = [m for m in found.models if m not in upstream]
+    shown = [f"`{n}`" if n != "self" else "this module's parameters (`self`)"
+             for n in sorted(upstream | (set(models) if models and not upstream else set()))]
+    if inputs and not (models and not upstream):
+        shown.append("whatever computed " + ", ".join(f"`{n}`" for n in sorted(inputs)))
+    verb = "gets" if len(shown) == 1 and "self" not in upstream else "get"
+    return f"{', '.join(shown)} {verb}"
 
 
 # ---- the dynamic pass -------------------------------------------------------------------------
