@@ -33,7 +33,7 @@ from gradlint.analysis.scan import (
 )
 from gradlint.analysis.tree import iter_nodes, once
 from gradlint.analysis.values import ModuleInfo
-from gradlint.analysis.values import CONST, EMPTY, LIVE, NOTHING_YET, PLAIN, UNKNOWN, Save, Value, replace, union
+from gradlint.analysis.values import CONST, EMPTY, LIVE, NOTHING_YET, PLAIN, UNKNOWN, Save, Value, replace, union, with_row
 
 REBUILDERS = {
     "torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor", "torch.FloatTensor",
@@ -750,6 +750,8 @@ class Walker:
                     continue
                 break
             base = base.value
+        if value.rows is not None and base is iterable:
+            return _row(value)  # `for obs, log_prob, reward in memory`
         name = dotted(base)
         if name and (name.startswith("self.") or value.module is not None):
             return Value(trainables=value.trainables, carried=value.carried)
@@ -982,6 +984,9 @@ class Walker:
                 else:
                     trained = self.element_trained.get(node.value) if type(node) is ast.Assign else None
                     element = value
+                    if value.parts is not None and len(value.parts) == len(target.elts) \
+                            and not any(type(e) is ast.Starred for e in target.elts):
+                        element = value.parts[i]  # `obs, log_prob, reward = row`
                     if trained is not None and len(trained) == len(target.elts):
                         element = replace(value, trainables=trained[i] & value.trainables)
                     self.bind(inner, replace(element, saved=saved, module=None, optimizer=False), node)
@@ -1444,6 +1449,12 @@ class Walker:
             item = self.items.get(_item_key(node)) if self.items else None
             if item is not None:
                 return item
+            if base.parts is not None or base.rows is not None:
+                position = _position(index)
+                if base.parts is not None and position is not None and -len(base.parts) <= position < len(base.parts):
+                    return base.parts[position]  # `m[1]` of `(obs, log_prob, reward)`
+                if base.rows is not None and type(index) is not ast.Slice:
+                    return _row(base)  # `memory[-1]`: one of the rows
             # (a tensor indexed by a tensor is a copy: it shares nothing with its base)
             alias = _alias(node.value, base) if base.container or not self.copied_by(node) else None
             return replace(base, saved=base.held, held=EMPTY, optimizer=False, computed=base.computed,
@@ -1452,7 +1463,9 @@ class Walker:
             if not node.elts:
                 return NOTHING_YET
             elements = [self.expr(_unstarred(e)) for e in node.elts]
-            return replace(union(elements), computed=False, held=_held(elements), container=True)
+            positional = kind is not ast.Set and not any(type(e) is ast.Starred for e in node.elts)
+            return replace(union(elements), computed=False, held=_held(elements), container=True,
+                           parts=tuple(elements) if positional else None)
         if kind is ast.Dict:
             if not node.keys:
                 return NOTHING_YET
@@ -1913,9 +1926,11 @@ class Walker:
         if meth in ("append", "extend", "insert") and values:
             name = dotted(recv_expr)
             if name is not None:  # a list that collects tensors holds what they hold
-                held = self.lookup(name).held | _held(values[-1:])
-                self.env[name] = replace(self.lookup(name) | values[-1], saved=EMPTY, alias=None, held=held,
-                                         container=True)
+                old = self.lookup(name)
+                held = old.held | _held(values[-1:])
+                rows = with_row(old, values[-1]) if meth == "append" else None
+                self.env[name] = replace(old | values[-1], saved=EMPTY, alias=None, held=held,
+                                         container=True, rows=rows)
             return CONST
         if meth.endswith("_") and not meth.endswith("__") and saves.is_inplace_method(meth):
             base = _edit_base(recv_expr)
@@ -2643,6 +2658,21 @@ def _paired(node: ast.Assign) -> list | None:
     if any(type(e) is ast.Starred for e in (*target.elts, *value.elts)):
         return None
     return list(zip(target.elts, value.elts))
+
+
+def _position(index) -> int | None:
+    """The constant position an index names (``1``, ``-1``), else None."""
+    if type(index) is ast.UnaryOp and type(index.op) is ast.USub:
+        inner = _position(index.operand)
+        return None if inner is None else -inner
+    if type(index) is ast.Constant and type(index.value) is int:
+        return index.value
+    return None
+
+
+def _row(container: Value) -> Value:
+    """One row of a container of tuples: the whole of what it may hold, by position."""
+    return replace(union(container.rows), computed=False, container=True, parts=container.rows)
 
 
 def _unstarred(expr: ast.expr) -> ast.expr:

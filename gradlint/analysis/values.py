@@ -78,6 +78,13 @@ class Value:
     # a list, tuple, dict or set (a display, a comprehension, one filled by ``append``): what it
     # holds may be tensors, but it is none, and indexing it gives an element, not a view
     container: bool = False
+    # A tuple or list display: the value at each position (`(obs, log_prob, reward)`), so that
+    # what is unpacked or indexed from it by position is that element, not the whole.
+    parts: tuple | None = None
+    # A container filled with such displays (`memory.append((obs, log_prob, reward))`): the
+    # values at each position of the rows it holds, joined over the rows. Its items have
+    # these parts (`[m[1] for m in memory]` holds log-probabilities, `[m[0] …]` observations).
+    rows: tuple | None = None
 
     @property
     def attached(self) -> bool:
@@ -117,11 +124,28 @@ class Value:
             optimizer=self.optimizer and other.optimizer, live=self.live or other.live,
             lost=self.lost or other.lost, plain=self.plain and other.plain,
             stale=self.stale | other.stale, container=self.container and other.container,
+            parts=_joined_rows(self.parts, other.parts), rows=_joined_rows(self.rows, other.rows),
         )
 
     def result(self) -> "Value":
         """This value as the result of an op: a new tensor nothing has saved yet."""
-        return replace(self, saved=EMPTY, computed=True, module=None, optimizer=False)
+        return replace(self, saved=EMPTY, computed=True, module=None, optimizer=False, parts=None, rows=None)
+
+
+def _joined_rows(a: tuple | None, b: tuple | None) -> tuple | None:
+    """Two paths' values per position, joined position by position where both know them."""
+    if a is None or b is None or len(a) != len(b):
+        return None
+    return tuple(x.join(y) for x, y in zip(a, b))
+
+
+def with_row(container: "Value", row: "Value") -> tuple | None:
+    """The ``rows`` of ``container`` once ``row`` is added to it (``append``)."""
+    if row.parts is None:
+        return None
+    if container is NOTHING_YET:
+        return row.parts
+    return _joined_rows(container.rows, row.parts)
 
 
 # A frozen dataclass's __init__ sets every field through object.__setattr__, and the walker
