@@ -1348,6 +1348,12 @@ class Walker:
             if not self.cls.init_walked:
                 self.walk_init(self.cls)
             seen = self.cls.assigned.get(name)
+            if not self.cls.may_be_module and self.cls.attrs.get(name) is None:
+                if name not in self.cls.filled and not _fills(self.function.node, name):
+                    self.walk_fillers(self.cls, name)  # (read by a method that does not fill it)
+                    seen = self.cls.assigned.get(name)
+                if seen is not None and seen.container and (seen.attached or seen.rows is not None):
+                    return seen  # a buffer its methods fill (a rollout's rows), read in another
             if seen is not None and seen.plain and self.cls.attrs.get(name) is None:
                 return _plain_of(seen)  # a temperature, a size, a flag: set from numbers only
             if name in self.cls.literal_attrs and name not in self.cls.attrs:
@@ -1522,6 +1528,26 @@ class Walker:
         if attr == "T" or attr == "mT":
             return base.result()
         return replace(base, saved=EMPTY, module=None, optimizer=False)
+
+    def walk_fillers(self, cls: ClassInfo, name: str) -> None:
+        """Learn what the other methods of a plain class append to its buffer ``name``
+        (``self.memory.append((obs, log_prob, reward))`` in ``rollout``) before a method that
+        reads it is walked: the file's methods are walked last to first, so the reader comes
+        first. A silent walk of each method that fills it, recording no fact but the buffer."""
+        cls.filled.add(name)
+        if cls.node is None:
+            return
+        for stmt in cls.node.body:
+            if type(stmt) not in FUNCTIONS or not _fills(stmt, name):
+                continue
+            scratch = ModuleFacts(module=self.facts.module, imports=self.imports)
+            scratch.lines = self.facts.lines
+            scratch.forward_plain = self.facts.forward_plain
+            scratch.init_instances = self.facts.init_instances
+            walker = Walker(scratch, self.classes, self.functions, self.globals,
+                            Function(stmt, stmt.name, cls.name), cls=cls)
+            walker.record = False
+            walker.function_body(stmt)
 
     def walk_init(self, cls: ClassInfo) -> None:
         """Learn what ``cls.__init__`` assigns its attributes (``cls.assigned``) before a method
@@ -1929,8 +1955,14 @@ class Walker:
                 old = self.lookup(name)
                 held = old.held | _held(values[-1:])
                 rows = with_row(old, values[-1]) if meth == "append" else None
-                self.env[name] = replace(old | values[-1], saved=EMPTY, alias=None, held=held,
-                                         container=True, rows=rows)
+                self.env[name] = filled = replace(old | values[-1], saved=EMPTY, alias=None, held=held,
+                                                  container=True, rows=rows)
+                if self.cls is not None and name.startswith("self.") and name.count(".") == 1 \
+                        and not getattr(self, "summarizing", False) and not getattr(self, "provisional", False):
+                    # `self.memory.append((obs, log_prob, reward))`: what the other methods read
+                    # from the buffer (as for `self.x = …`, ``bind``)
+                    seen = self.cls.assigned.get(name)
+                    self.cls.assigned[name] = filled if seen is None else seen.join(filled)
             return CONST
         if meth.endswith("_") and not meth.endswith("__") and saves.is_inplace_method(meth):
             base = _edit_base(recv_expr)
@@ -2658,6 +2690,12 @@ def _paired(node: ast.Assign) -> list | None:
     if any(type(e) is ast.Starred for e in (*target.elts, *value.elts)):
         return None
     return list(zip(target.elts, value.elts))
+
+
+def _fills(function, name: str) -> bool:
+    """Whether ``function`` appends to the attribute ``name`` (``self.memory.append(…)``)."""
+    return any(type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "append"
+               and dotted(node.func.value) == name for node in iter_nodes(function, into_functions=False))
 
 
 def _position(index) -> int | None:

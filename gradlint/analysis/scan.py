@@ -54,6 +54,8 @@ class ClassInfo:
         self.walked: set = set()  # the attributes the walk of the file has assigned
         self.settings: set[str] = set()  # self.x set from an __init__ argument, read as a number (_settings)
         self.methods: set[str] = set()  # the methods its body defines (``self.poly_kernel``: no submodule)
+        self.node: ast.ClassDef | None = None
+        self.filled: set[str] = set()  # the buffers (``self.memory``) whose filling methods were walked
 
     @property
     def may_be_module(self) -> bool:
@@ -127,6 +129,7 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
         info = ClassInfo(node.name, [
             imports.qualname(b.value if type(b) is ast.Starred else b) or "" for b in node.bases])
         classes[info.name] = info
+        info.node = node
         info.acts_as_module = acts_as_module(node)
         for stmt in node.body:
             if type(stmt) is ast.ClassDef:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from gradlint.analysis.facts import Backward, Cut, Function
+from gradlint.analysis.facts import REBUILD, Backward, Cut, Function
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,13 @@ def starved(facts) -> Iterator[Starved]:
 
     regions = set()
     for backward in facts.backwards:
-        broken = _broken(backward.value, facts, _elsewhere(sinks, backward.node), program)
+        broken = list(_broken(backward.value, facts, _elsewhere(sinks, backward.node), program))
+        # Where a copy starves a model the loss reaches by no other path, a cut beside it of a
+        # model the loss still trains (the critic's detached advantages in a term made dead by
+        # the copied log-probabilities) starves nothing that fixing the copy would not restore.
+        attached = backward.value.trainables
+        if any(c.kind == REBUILD and not _overlap(c.upstream, attached) for c in broken):
+            broken = [c for c in broken if c.kind == REBUILD or not _overlap(c.upstream, attached)]
         for cut in sorted(broken, key=lambda c: (c.node.lineno, c.node.col_offset)):
             if cut.kind == "no_grad" and _not_stepped(cut, backward, facts):
                 continue  # a bootstrap target: the optimizer this loss steps holds none of it

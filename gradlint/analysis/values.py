@@ -143,8 +143,9 @@ def with_row(container: "Value", row: "Value") -> tuple | None:
     """The ``rows`` of ``container`` once ``row`` is added to it (``append``)."""
     if row.parts is None:
         return None
-    if container is NOTHING_YET:
-        return row.parts
+    if container is NOTHING_YET or (container.rows is None and not (
+            container.attached or container.live or container.tensor or container.held)):
+        return row.parts  # (an empty list, as a constant attribute's value is known)
     return _joined_rows(container.rows, row.parts)
 
 
