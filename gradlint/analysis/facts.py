@@ -114,7 +114,8 @@ class Rebuild:
         """The data is a tensor that had autograd history to lose (data has none)."""
         source = self.source
         had_history = source.attached or source.live or source.lost or source.cuts or source.nograd
-        return source.tensor and source.computed and bool(had_history)
+        # (a list filled with what may require grad, `values.append(row[0])`, holds tensors)
+        return (source.tensor or source.container) and source.computed and bool(had_history)
 
     @property
     def roundtrip(self) -> bool:

@@ -1787,10 +1787,12 @@ class Walker:
             values = self.arg_values(node)
             source = self.expr(positional[0]) if positional else CONST
             if positional and type(positional[0]) in (ast.List, ast.Tuple, ast.ListComp) \
-                    and (source.attached or source.live) and source.tensor:
-                # `torch.tensor([torch.cos(a), torch.cos(b)])`: the tensors' values copied, their
-                # history dropped (`torch.stack` keeps it)
-                source = replace(source, computed=True)
+                    and (source.attached or source.live) and (source.tensor or any(
+                        self.own_parameter(e) for e in getattr(positional[0], "elts", ()))):
+                # `torch.tensor([torch.cos(a), torch.cos(b)])`, `torch.Tensor([self.log_var_a,
+                # self.log_var_b])`: the tensors' values copied, their history dropped
+                # (`torch.stack` keeps it)
+                source = replace(source, computed=True, tensor=True)
             requires = literal_true(keywords.get("requires_grad"))
             if qual == "torch.autograd.Variable" and not requires:
                 return source  # a plain tensor since PyTorch 0.4: Variable(x) is x
