@@ -1609,6 +1609,18 @@ class Walker:
     def cut(self, node, operand_expr, kind: str) -> Value:
         return self.cut_of(node, operand_expr, self.expr(operand_expr), kind)
 
+    def map_detach(self, node: ast.Call, operand_expr, operand: Value) -> Value:
+        """``map(torch.detach, (q, k, v))``: each item cut, as ``.detach()`` on each would; the
+        items of a tuple written out keep their places (``q, k, v = map(…)``)."""
+        parts = operand.parts
+        computed = operand.computed or (parts is not None and any(p.computed for p in parts))
+        whole = self.cut_of(node, operand_expr, replace(operand, computed=computed), ".detach()")
+        if parts is not None and node in self.facts.cuts:
+            parts = tuple(Value(cuts={**p.cuts, node: EMPTY} if p.trainables or p.post else p.cuts,
+                                nograd=p.nograd, pulled=p.pulled, rebuilt=p.rebuilt, tensor=True,
+                                computed=True, const=True) for p in parts)
+        return replace(whole, container=True, parts=parts)
+
     def cut_of(self, node, operand_expr, operand: Value, kind: str) -> Value:
         """``cut`` of an operand whose value is known (``operand``, of ``operand_expr``)."""
         input_name = dotted(operand_expr) if operand.live and not (operand.trainables or operand.post) else None
@@ -2349,6 +2361,9 @@ class Walker:
             return CONST
         if name in PASSTHROUGH_BUILTINS:
             return replace(args, computed=args.computed)
+        if name == "map" and name not in self.env and len(positional) == 2 and not keywords \
+                and _detaches(positional[0], self.imports):
+            return self.map_detach(node, positional[1], values[1])
         if name in self.env and (self.env[name].module is not None or self.env[name].trainables):
             return self.apply_module(node, self.env[name], values, positional)
         if name not in self.env and name in self.globals and (self.globals[name].module is not None or self.globals[name].trainables):
@@ -2692,6 +2707,18 @@ def _paired(node: ast.Assign) -> list | None:
     if any(type(e) is ast.Starred for e in (*target.elts, *value.elts)):
         return None
     return list(zip(target.elts, value.elts))
+
+
+def _detaches(func: ast.expr, imports) -> bool:
+    """``torch.detach``, ``torch.Tensor.detach`` or ``lambda t: t.detach()``: what ``map`` is
+    given to cut each item."""
+    if type(func) is ast.Lambda:
+        params = func.args.args
+        body = func.body
+        return len(params) == 1 and type(body) is ast.Call and not body.args and not body.keywords \
+            and type(body.func) is ast.Attribute and body.func.attr == "detach" \
+            and type(body.func.value) is ast.Name and body.func.value.id == params[0].arg
+    return imports.qualname(func) in ("torch.detach", "torch.Tensor.detach")
 
 
 def _fills(function, name: str) -> bool:

@@ -88,9 +88,12 @@ EVIDENCE = frozenset({"upstream"})
 
 def probe(probes, flag) -> None:
     """``h.detach()`` / ``h.data``: the tensor before the cut, and the cut value."""
-    from gradlint.dynamic.instrument import receiver
+    from gradlint.dynamic.instrument import CannotProbe, receiver
 
     node = flag.node
+    if isinstance(node, ast.Call) and not isinstance(node.func, ast.Attribute):
+        # `map(torch.detach, (a, b))` returns a lazy iterator, which the tracer cannot tag
+        raise CannotProbe("the tensors `map` detaches are made lazily, one at a time; the run does not follow them")
     probes.before(receiver(node))
     probes.after(probes.wrappers.get(node, node))
 
