@@ -2002,6 +2002,10 @@ class Walker:
                 and meth not in CONTAINER_METHODS:
             return self.apply_module(node, receiver, values, positional, method=True)
         out = receiver | args
+        if not values:
+            # `(dead - 0.01 * entropy).mean()`: one operand; what accompanies each cut is what
+            # accompanied it there (a dead term stays dead), not all the operand holds
+            out = replace(out, cuts=receiver.cuts)
         if out.cuts and meth not in JOINING:
             if values:
                 out = scaled(out, (receiver, *values))  # `p.mul(w.detach())`

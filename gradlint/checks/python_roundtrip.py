@@ -60,7 +60,7 @@ def check(facts):
             continue
         rebuild = by_node[node]
         source = rebuild.source
-        if source.pulled:
+        if source.pulled and node not in starving:  # (a copy that starves: its tensors' history is the loss)
             origin = "values pulled out of tensors (line {pulled})"
             refs = {"pulled": tuple(source.pulled)}
             hint = ("keep the computation in torch ops on the original tensors (no .item()/.tolist()/.numpy()), "
