@@ -186,8 +186,8 @@ def union(values) -> Value:
     values = list(values)
     if not values:
         return CONST
-    if len(values) == 1:
-        return replace(CONST | values[0], plain=values[0].plain)
+    if len(values) == 1:  # (one operand: each cut keeps the companions it had)
+        return replace(CONST | values[0], plain=values[0].plain, cuts=values[0].cuts)
     # One pass over the operands (the walker joins hundreds of thousands of them per corpus,
     # and most of their sets are empty).
     trainables = post = nograd = pulled = rebuilt = carried = inputs = stale = EMPTY
