@@ -47,6 +47,8 @@ class ImportTable:
         # binds ``Head`` to (1, "blocks.Head"); absolute imports have level 0.
         self.sources: dict[str, tuple[int, str]] = {}
         self.modules: set[str] = set()  # `import a.b.c`: the modules imported whole
+        # `from .BaseAgent import *`: (leading dots, module) of each star import, in order
+        self.stars: list[tuple[int, str]] = []
         self.project = None  # a ``project.View`` when the imports are followed into the project
 
     def add(self, node: ast.Import | ast.ImportFrom) -> None:
@@ -63,6 +65,7 @@ class ImportTable:
             return
         for alias in node.names:
             if alias.name == "*":
+                self.stars.append((node.level, node.module or ""))
                 continue
             target = f"{node.module}.{alias.name}" if node.module else alias.name
             self.sources[alias.asname or alias.name] = (node.level, target)

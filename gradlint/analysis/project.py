@@ -281,6 +281,15 @@ class View:
         attribute or through a package's re-export (``class_module``)."""
         head = key.rpartition(".")[0]
         bindings = self._bindings()
+        if not head and key not in bindings:
+            # (`class DDPGAgent(BaseAgent)` with `from .BaseAgent import *`: the class the star
+            # import brings, the last one that has it, as Python binds them)
+            for level, target in reversed(self.imports.stars):
+                found = self.load(level, target)
+                resolved = found[0].class_module(key) if found is not None and not found[1] else None
+                if resolved is not None:
+                    yield resolved
+                    return
         for _, shown, level, target in sorted([*bindings.get(key, ()), *(bindings.get(head, ()) if head else ())]):
             found = self.load(level, target)
             if found is None:
@@ -498,6 +507,12 @@ class _Module:
         if name in self.own_classes:
             return self, name
         source = self.imports.sources.get(name)
+        if source is None and self.view is not None:
+            for level, target in reversed(self.imports.stars):  # a package's `from .x import *`
+                found = self.view.load(level, target)
+                resolved = found[0].class_module(name) if found is not None and not found[1] else None
+                if resolved is not None:
+                    return resolved
         if source is None or self.view is None:
             return None
         found = self.view.load(*source)
