@@ -72,6 +72,9 @@ class Backward:
     loop: ast.AST | None = None
     accumulates: bool = True  # backward() adds into .grad; autograd.grad() returns the gradients
     freed_later: bool = False  # a later backward in the same loop iteration
+    # a later backward in the same iteration reaches a model this one does: it may go through
+    # this graph again (`delta` of the value loss in the policy loss), which needs it retained
+    shared_later: bool = False
     root_from_outside: bool = False  # the root is bound before the loop, never inside it
     window: bool = False  # the loop detaches its carried state now and then (truncated BPTT)
     root_is_item: bool = False  # `for loss in losses: loss.backward(...)`: one graph, many roots

@@ -644,6 +644,7 @@ class Walker:
                 site.value = replace(site.value, carried=site.value.carried & around)
         for i, site in enumerate(ctx.backwards):
             site.freed_later = any(not later.retain_graph for later in ctx.backwards[i + 1:])
+            site.shared_later = any(later.value.trainables & site.value.trainables for later in ctx.backwards[i + 1:])
             root = site.root.split(".")[0].split("(")[0].split("[")[0]
             # `losses[i].backward(…)` walks a different root of one graph each iteration.
             indexed = bool(site.reads & (assigned | (_target_names(stmt.target) if type(stmt) in FORS else set())))
@@ -1275,6 +1276,25 @@ class Walker:
         # (a trainable root that is no module: `nn.Parameter(…)`, `torch.zeros(…, requires_grad=True)`)
         return seen is not None and seen.trainables == frozenset({name}) and not seen.computed and not seen.cuts \
             and (seen.module is None or seen.module.qualname in PARAMETER)
+
+    def held_by_model(self, name: str) -> frozenset | None:
+        """What an optimizer that a model holds as its own attribute updates (``self.actor.optimizer``,
+        built in the actor's class over ``self.parameters()``, as such code does): that model.
+        None where the owner is no known model."""
+        owner = name.rpartition(".")[0]
+        if not owner:
+            return None
+        value = self.lookup(owner)
+        built = self.cls is not None and owner in self.cls.attrs and owner.count(".") == 1
+        if value.module is None and not value.trainables and built:
+            # (`self.actor = ActorNetwork(...)` in a trainer class: called as a model, `self.actor(s)`)
+            return frozenset({self.key(owner)})
+        if value.module is None or not value.module.parameters or value.trainables != frozenset({owner}):
+            return None
+        keys = {self.key(owner)}
+        if value.module.qualname in self.classes:
+            keys.add(f"{value.module.qualname}.*")
+        return frozenset(keys)
 
     def mark_stale(self, step: ast.Call, covers: frozenset | None) -> None:
         """The tensors recorded so far whose graphs saved parameters ``step`` updates in place:
@@ -1957,6 +1977,8 @@ class Walker:
             name = dotted(optimizer)
             if name is not None and self.is_optimizer(optimizer):
                 covers = self.facts.optimizers.get(self.key(name))
+                if covers is None:
+                    covers = self.held_by_model(name)
                 self.note_step(covers, name)
                 self.pending_steps.append((node, name, self.seq, covers))
                 self.mark_stale(node, covers)

@@ -39,8 +39,8 @@ def check(facts):
             why = (f"`{backward.root}` is computed before the loop, so every iteration backpropagates "
                    f"the same retained graph again and its gradients accumulate")
             hint = "compute the loss inside the loop, from a fresh forward pass"
-        elif not backward.freed_later and not backward.window and not backward.root_is_item \
-                and not backward.reuses_outside:
+        elif not backward.freed_later and not backward.shared_later and not backward.window \
+                and not backward.root_is_item and not backward.reuses_outside:
             # (a window's graph is reused until its detach; a loop over the losses of one
             # forward needs the graph until the last of them)
             why = (f"no later backward in the iteration uses the retained graph of `{backward.root}`; "
