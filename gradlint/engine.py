@@ -368,7 +368,8 @@ def _run_checks(tree: ast.Module, text: str, path: str, codes: frozenset[str], l
     from gradlint.checks import MODULES
 
     with memoized():
-        facts = module_facts(tree, text, project=project, path=path if project is not None else None)
+        facts = module_facts(tree, text, project=project, path=path if project is not None else None,
+                             whole_program=locate is not None)
         reports = [r for rule in MODULES if rule.RULE.code in codes for r in rule.check(facts)]
     view = facts.imports.project
     if view is not None:

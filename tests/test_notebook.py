@@ -230,6 +230,17 @@ def test_a_clean_notebook_full_of_magics_has_no_findings(capsys, at_root):
     assert "No findings (1 file checked)." in err
 
 
+def test_a_notebook_that_never_backpropagates_starves_nothing(capsys, at_root):
+    # A notebook is a whole program: its policy's `forward` returns `.data`, and nothing in it
+    # backpropagates or builds an optimizer (the cross-entropy method sets the weights); the same
+    # policy trained by an optimizer in its twin is starved.
+    status, out, _ = check(capsys, "--output-format", "concise", "fixtures/notebooks/good_cem_policy_forward_returns_data.ipynb")
+    assert (status, out) == (0, "")
+    status, out, _ = check(capsys, "--output-format", "concise", "fixtures/notebooks/bad_sgd_policy_forward_returns_data.ipynb")
+    assert status == 1 and out.startswith(
+        "fixtures/notebooks/bad_sgd_policy_forward_returns_data.ipynb:cell 2:17:16: GL001 ") and out.count("\n") == 1
+
+
 def test_noqa_in_a_cell_silences_that_line_only(capsys, project):
     cells = ["import torch\nw = torch.ones(3, requires_grad=True)\nu = w * 2\nv = u ** 2  # noqa: GL005",
              "u.add_(3)\nv.sum().backward()"]

@@ -192,6 +192,9 @@ class ModuleFacts:
     # for every optimizer built, and per optimizer bound to a name.
     optimized: set = field(default_factory=set)
     optimizers_open: bool = False  # some optimizer's parameters could not be resolved
+    # the module is a whole program no other file imports (a notebook's joined cells): what it
+    # never backpropagates and builds no optimizer for is trained nowhere
+    whole_program: bool = False
     leaves: set = field(default_factory=set)  # names bound to leaves made to require grad
     intended_rebuilds: set = field(default_factory=set)
     frozen: set = field(default_factory=set)  # what the module freezes (`X.requires_grad_(False)`)
@@ -300,10 +303,14 @@ def source_segment(lines: list[str], node: ast.AST) -> str:
     return "".join([head, *lines[first + 1:last], tail])
 
 
-def module_facts(module: ast.Module, source: str, project=None, path: str | None = None) -> ModuleFacts:
+def module_facts(module: ast.Module, source: str, project=None, path: str | None = None,
+                 whole_program: bool = False) -> ModuleFacts:
     """``project`` (a ``project.Project``) and ``path``: the module's imports are followed into
     the project's other files, whose summaries the walk reads at their call sites (the view is
-    left on ``facts.imports.project``); without them the file is read alone."""
+    left on ``facts.imports.project``); without them the file is read alone. ``whole_program``:
+    nothing imports it (a notebook)."""
     from gradlint.analysis.flow import walk_module
 
-    return walk_module(module, source_lines(source), project=project, path=path)
+    facts = walk_module(module, source_lines(source), project=project, path=path)
+    facts.whole_program = whole_program
+    return facts

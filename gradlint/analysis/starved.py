@@ -39,6 +39,8 @@ def starved(facts) -> Iterator[Starved]:
     reported = set()
     if not any(cut.upstream for cut in facts.cuts.values()):
         return  # nothing starves a trainable: the use analysis below is the costly part
+    if facts.whole_program and not facts.backwards and not facts.optimized and not facts.optimizers_open:
+        return  # a notebook that never backpropagates and builds no optimizer trains nothing
     sinks = _sinks(facts)
     uses = None
     program = Program(facts)
