@@ -1558,16 +1558,8 @@ class Walker:
         if cls.node is None:
             return
         for stmt in cls.node.body:
-            if type(stmt) not in FUNCTIONS or not _fills(stmt, name):
-                continue
-            scratch = ModuleFacts(module=self.facts.module, imports=self.imports)
-            scratch.lines = self.facts.lines
-            scratch.forward_plain = self.facts.forward_plain
-            scratch.init_instances = self.facts.init_instances
-            walker = Walker(scratch, self.classes, self.functions, self.globals,
-                            Function(stmt, stmt.name, cls.name), cls=cls)
-            walker.record = False
-            walker.function_body(stmt)
+            if type(stmt) in FUNCTIONS and _fills(stmt, name):
+                self.silent_walker(stmt, cls).function_body(stmt)
 
     def walk_init(self, cls: ClassInfo) -> None:
         """Learn what ``cls.__init__`` assigns its attributes (``cls.assigned``) before a method
@@ -1575,15 +1567,21 @@ class Walker:
         cls.init_walked = True
         if cls.init is None:
             return
+        walker = self.silent_walker(cls.init, cls)
+        walker.provisional = True
+        walker.function_body(cls.init)
+
+    def silent_walker(self, method, cls: ClassInfo) -> "Walker":
+        """A walker of ``cls``'s ``method`` that records no fact of the file (what it learns of
+        the class's attributes it keeps on ``cls``)."""
         scratch = ModuleFacts(module=self.facts.module, imports=self.imports)
         scratch.lines = self.facts.lines
         scratch.forward_plain = self.facts.forward_plain
         scratch.init_instances = self.facts.init_instances
         walker = Walker(scratch, self.classes, self.functions, self.globals,
-                        Function(cls.init, "__init__", cls.name), cls=cls)
+                        Function(method, method.name, cls.name), cls=cls)
         walker.record = False
-        walker.provisional = True
-        walker.function_body(cls.init)
+        return walker
 
     def note_forward_arguments(self, qualname: str, node: ast.Call, positional) -> None:
         """What this call of a module of this file's class ``qualname`` hands its ``forward``,
