@@ -1003,16 +1003,7 @@ class Walker:
             if name is not None:
                 self.env[name] = value
                 self.born[name] = self.seq
-                if self.cls is not None and name.startswith("self.") and name.count(".") == 1 \
-                        and not getattr(self, "summarizing", False):
-                    # `self.tau = tau` in __init__: what the attribute holds in the other methods.
-                    # What the walk of the file assigns replaces what a walk of __init__ alone
-                    # learned before the calls that seed its parameters were seen.
-                    first = not getattr(self, "provisional", False) and name not in self.cls.walked
-                    seen = None if first else self.cls.assigned.get(name)
-                    self.cls.assigned[name] = value if seen is None else seen.join(value)
-                    if first:
-                        self.cls.walked.add(name)
+                self.note_attribute(name, value)  # `self.tau = tau` in __init__
             else:
                 self.expr(target.value)
         elif type(target) is ast.Subscript:
@@ -1369,7 +1360,7 @@ class Walker:
                 self.walk_init(self.cls)
             seen = self.cls.assigned.get(name)
             if not self.cls.may_be_module and self.cls.attrs.get(name) is None:
-                if name not in self.cls.filled and not _fills(self.function.node, name):
+                if name not in self.cls.filled and name not in once("fills", self.function.node, _filled):
                     self.walk_fillers(self.cls, name)  # (read by a method that does not fill it)
                     seen = self.cls.assigned.get(name)
                 if seen is not None and seen.container and (seen.attached or seen.rows is not None):
@@ -1549,6 +1540,19 @@ class Walker:
             return base.result()
         return replace(base, saved=EMPTY, module=None, optimizer=False)
 
+    def note_attribute(self, name: str, value: Value) -> None:
+        """What the methods walked so far leave in ``self.x`` (``cls.assigned``), joined: what the
+        attribute holds in the other methods. What the walk of the file assigns replaces what a
+        walk of __init__ alone learned before the calls that seed its parameters were seen."""
+        if self.cls is None or not name.startswith("self.") or name.count(".") != 1 \
+                or getattr(self, "summarizing", False):
+            return
+        first = not getattr(self, "provisional", False) and name not in self.cls.walked
+        seen = None if first else self.cls.assigned.get(name)
+        self.cls.assigned[name] = value if seen is None else seen.join(value)
+        if first:
+            self.cls.walked.add(name)
+
     def walk_fillers(self, cls: ClassInfo, name: str) -> None:
         """Learn what the other methods of a plain class append to its buffer ``name``
         (``self.memory.append((obs, log_prob, reward))`` in ``rollout``) before a method that
@@ -1558,7 +1562,7 @@ class Walker:
         if cls.node is None:
             return
         for stmt in cls.node.body:
-            if type(stmt) in FUNCTIONS and _fills(stmt, name):
+            if type(stmt) in FUNCTIONS and name in once("fills", stmt, _filled):
                 self.silent_walker(stmt, cls).function_body(stmt)
 
     def walk_init(self, cls: ClassInfo) -> None:
@@ -1989,14 +1993,9 @@ class Walker:
                 old = self.lookup(name)
                 held = old.held | _held(values[-1:])
                 rows = with_row(old, values[-1]) if meth == "append" else None
-                self.env[name] = filled = replace(old | values[-1], saved=EMPTY, alias=None, held=held,
-                                                  container=True, rows=rows)
-                if self.cls is not None and name.startswith("self.") and name.count(".") == 1 \
-                        and not getattr(self, "summarizing", False) and not getattr(self, "provisional", False):
-                    # `self.memory.append((obs, log_prob, reward))`: what the other methods read
-                    # from the buffer (as for `self.x = …`, ``bind``)
-                    seen = self.cls.assigned.get(name)
-                    self.cls.assigned[name] = filled if seen is None else seen.join(filled)
+                self.env[name] = replace(old | values[-1], saved=EMPTY, alias=None, held=held,
+                                         container=True, rows=rows)
+                self.note_attribute(name, self.env[name])  # `self.memory.append((obs, log_prob, reward))`
             return CONST
         if meth.endswith("_") and not meth.endswith("__") and saves.is_inplace_method(meth):
             base = _edit_base(recv_expr)
@@ -2745,10 +2744,10 @@ def _detaches(func: ast.expr, imports) -> bool:
     return imports.qualname(func) in ("torch.detach", "torch.Tensor.detach")
 
 
-def _fills(function, name: str) -> bool:
-    """Whether ``function`` appends to the attribute ``name`` (``self.memory.append(…)``)."""
-    return any(type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "append"
-               and dotted(node.func.value) == name for node in iter_nodes(function, into_functions=False))
+def _filled(function) -> set:
+    """What ``function`` appends to (``self.memory`` of ``self.memory.append(…)``)."""
+    return {dotted(node.func.value) for node in iter_nodes(function, into_functions=False)
+            if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "append"}
 
 
 def _position(index) -> int | None:
