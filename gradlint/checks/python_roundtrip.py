@@ -90,8 +90,9 @@ def _starved(found) -> str:
     models an optimizer is given that computed a helper's inputs), and whatever computed a
     forward's inputs it was computed from."""
     cut = found.cut
-    upstream = {name for name in cut.upstream if not name.endswith("@input")}
-    inputs = {name.split("@")[0] for name in (cut.upstream | cut.inputs) - upstream}
+    # (a model handed to a function is keyed `policy@train`: shown as the user wrote it)
+    upstream = {name.split("@")[0] for name in cut.upstream if not name.endswith("@input")}
+    inputs = {name.split("@")[0] for name in cut.upstream | cut.inputs if name.endswith("@input")}
     models = [m for m in found.models if m not in upstream]
     shown = [f"`{n}`" if n != "self" else "this module's parameters (`self`)"
              for n in sorted(upstream | (set(models) if models and not upstream else set()))]
