@@ -117,8 +117,11 @@ class Rebuild:
         """The data is a tensor that had autograd history to lose (data has none)."""
         source = self.source
         had_history = source.attached or source.live or source.lost or source.cuts or source.nograd
-        # (a list filled with what may require grad, `values.append(row[0])`, holds tensors)
-        return (source.tensor or source.container) and source.computed and bool(had_history)
+        # (a list filled with what may require grad, `values.append(row[0])`, or taken from a
+        # container handed in with history, `[row[2] for row in rows]`, holds tensors)
+        if source.container and (source.attached or source.live):
+            return True
+        return source.tensor and source.computed and bool(had_history)
 
     @property
     def roundtrip(self) -> bool:
@@ -210,6 +213,8 @@ class ModuleFacts:
     param_sources: dict = field(default_factory=dict)
     # `.item()`/`.numpy()`/`.tolist()` node -> the trainables whose history the pulled tensor held
     pulled_from: dict = field(default_factory=dict)
+    # the same, without what cuts on the way had (`y.detach().item()`): the history the values lose
+    pulled_history: dict = field(default_factory=dict)
     # ``storage@reinforce_update`` -> the pull sites of what some call hands that parameter
     pulled_arguments: dict = field(default_factory=dict)
     # Those of them that some call site hands a model itself (not a tensor or a list it computed).

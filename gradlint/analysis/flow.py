@@ -1843,8 +1843,21 @@ class Walker:
                 self.facts.rebuilds.append(rebuild)
             # The copy cuts the history of the tensors it copies, as `.detach()` would: where
             # that starves what computed them is decided as for any cut (GL002 reports it).
-            cuts = self.cut_of(node, copy, source, REBUILD).cuts if copy is not None and source.tensor \
-                and not rebuild.fresh_copy else source.cuts
+            # (a rebuild ends the lineage of what its values came from: only its own cut, if any,
+            # goes on; a `.data` read on the way to a metric's NumPy is no cut of the result)
+            cuts = {}
+            if copy is not None and not rebuild.fresh_copy:
+                if source.tensor:
+                    cuts = self.cut_of(node, copy, source, REBUILD).cuts
+                elif source.pulled:
+                    # `torch.tensor([lp.item() for lp in log_probs])`: the history the pulled
+                    # values had is cut here, as a copy of the tensors themselves would cut it
+                    history = EMPTY.union(*(self.facts.pulled_history.get(p, EMPTY) for p in source.pulled))
+                    inputs = frozenset(n for n in history if n.endswith("@input"))
+                    if history - inputs:
+                        had = replace(source, trainables=history - inputs, inputs=inputs, computed=True, tensor=True)
+                        cuts = self.cut_of(node, copy, had, REBUILD).cuts
+            cuts = {node: cuts[node]} if node in cuts else {}
             return Value(rebuilt=source.rebuilt | rebuilt, pulled=source.pulled, nograd=source.nograd,
                          cuts=cuts, tensor=True, computed=True, const=not requires)
         if qual in PARAMETER:
@@ -1941,7 +1954,8 @@ class Walker:
             from_tensor = from_tensor and not (receiver.const and not (receiver.cuts or receiver.nograd or receiver.lost))
             pulled = receiver.pulled | ({node} if from_tensor else EMPTY)
             if from_tensor:  # (what it had, or what a cut on its way had: `y.detach().numpy()`)
-                self.facts.pulled_from[node] = receiver.trainables | receiver.post | receiver.inputs | frozenset(
+                self.facts.pulled_history[node] = receiver.trainables | receiver.post | receiver.inputs
+                self.facts.pulled_from[node] = self.facts.pulled_history[node] | frozenset(
                     ).union(*(self.facts.cuts[c].upstream for c in receiver.cuts if c in self.facts.cuts))
             return Value(pulled=pulled, nograd=receiver.nograd, rebuilt=receiver.rebuilt,
                          tensor=meth == "numpy", computed=True, const=True, plain=meth != "numpy")

@@ -92,12 +92,12 @@ def starved(facts) -> Iterator[Starved]:
     regions = set()
     for backward in facts.backwards:
         broken = list(_broken(backward.value, facts, _elsewhere(sinks, backward.node), program))
-        # Where the loss holds a copy (GL002's), a cut beside it of a model the loss still trains
+        # Where the loss holds a copy or a rebuild (GL002's), a cut beside it of a model the loss still trains
         # through another term (the critic's advantages, detached or computed under no_grad, in
         # a term made dead by the copied log-probabilities) starves nothing that fixing the copy
         # would not restore.
         attached = backward.value.trainables
-        if any(facts.cuts[c].kind == REBUILD for c in backward.value.cuts if c in facts.cuts):
+        if backward.value.rebuilt or any(facts.cuts[c].kind == REBUILD for c in backward.value.cuts if c in facts.cuts):
             broken = [c for c in broken if c.kind == REBUILD or not _overlap(c.upstream, attached)]
         for cut in sorted(broken, key=lambda c: (c.node.lineno, c.node.col_offset)):
             if cut.kind == "no_grad" and _not_stepped(cut, backward, facts):

@@ -60,7 +60,9 @@ def check(facts):
             continue
         rebuild = by_node[node]
         source = rebuild.source
-        if source.pulled and node not in starving:  # (a copy that starves: its tensors' history is the loss)
+        # (a copy of tensors that starves: the history of those tensors is the loss, not the pulls
+        # that made what they were computed from)
+        if source.pulled and not (node in starving and source.tensor):
             origin = "values pulled out of tensors (line {pulled})"
             refs = {"pulled": tuple(source.pulled)}
             hint = ("keep the computation in torch ops on the original tensors (no .item()/.tolist()/.numpy()), "
