@@ -46,6 +46,11 @@ class Cut:
     of_computed_input: bool = False
     keys: set = field(default_factory=set)  # the upstream as optimizer coverage keys (``Net.self.conv``)
     inputs: set = field(default_factory=set)  # the forward inputs (``out0@input``) the operand was computed from
+    written: str | None = None  # the cut as written, where it is not ``tensor`` + ``kind`` (``map(torch.detach, …)``)
+
+    @property
+    def shown(self) -> str:
+        return self.written or f"{self.tensor}{self.kind}"
     # For kind "no_grad": the region (``with torch.no_grad():``, a decorated def) in which the
     # expression ``node`` was computed from trainables without recording them.
     region: ast.AST | None = None

@@ -1637,6 +1637,8 @@ class Walker:
         parts = operand.parts
         computed = operand.computed or (parts is not None and any(p.computed for p in parts))
         whole = self.cut_of(node, operand_expr, replace(operand, computed=computed), ".detach()")
+        if node in self.facts.cuts:
+            self.facts.cuts[node].written = self.written(node)
         if parts is not None and node in self.facts.cuts:
             parts = tuple(Value(cuts={**p.cuts, node: EMPTY} if p.trainables or p.post else p.cuts,
                                 nograd=p.nograd, pulled=p.pulled, rebuilt=p.rebuilt, tensor=True,

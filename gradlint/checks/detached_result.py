@@ -59,7 +59,7 @@ def _report(cut, where: str, models=(), **refs):
             details={"tensor": cut.tensor, "cut": cut.kind, "upstream": names},
             refs={**refs, "region": cut.region},
         )
-    expr = f"{cut.tensor}{cut.kind}"
+    expr = cut.shown
     return Flag(
         RULE, cut.node,
         f"the result of `{expr}` {where}, so {upstream} {verb} no gradient through it",
