@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 
+from gradlint.analysis import torch_types
 from gradlint.checks import Flag, Rule
 
 RULE = Rule(
@@ -36,6 +37,9 @@ def _hint(edit, facts) -> str:
         return "drop out= and bind the result to a new name"
     if isinstance(how, ast.Call) and isinstance(how.func, ast.Attribute) and how.func.attr.endswith("_"):
         method = how.func.attr
+        if torch_types.result_of(f"Tensor.{method[:-1]}") is None:
+            # (`copy_`, `zero_`, `fill_` have no out-of-place twin of their name: `Tensor.copy` is none)
+            return f"bind a new tensor instead of writing into `{edit.name}`, or edit a `.clone()` of it"
         return f"use the out-of-place `{method[:-1]}`: `{edit.name} = {edit.name}.{method[:-1]}(...)`"
     return "drop inplace=True, or apply it to a `.clone()`"
 
