@@ -35,42 +35,6 @@ REPOS=(
   "mtan                                         lorenmt+mtan                                          c36c30baa18968dec74fe9039abcfd4f132edfa1"
 )
 
-mkdir -p "$OUT"
-tmpidx=$(mktemp /tmp/wild-rl-index.XXXXXX)
-trap 'rm -f "$tmpidx"' EXIT
-
-for row in "${REPOS[@]}"; do
-  read -r name slug commit <<<"$row"
-  gd="$MIRROR_ROOT/$slug/repo"
-  if [ ! -d "$gd" ]; then
-    echo "missing mirror: $gd (fetch github:${slug/+//} first)" >&2; exit 1
-  fi
-  if ! git --git-dir="$gd" cat-file -e "$commit^{commit}" 2>/dev/null; then
-    if [ "${ALLOW_OTHER_COMMIT:-0}" = 1 ]; then
-      commit=$(git --git-dir="$gd" rev-parse HEAD)
-      echo "warning: $name pinned commit absent, using HEAD $commit" >&2
-    else
-      echo "$name: commit $commit not in $gd" >&2; exit 1
-    fi
-  fi
-  dst="$OUT/$name"
-  rm -rf "$dst"; mkdir -p "$dst"
-  rm -f "$tmpidx"
-  export GIT_INDEX_FILE="$tmpidx"
-  git --git-dir="$gd" --work-tree="$dst" read-tree "$commit"
-  # regular-file blobs ending in .py (mode 100644/100755), NUL-separated
-  git --git-dir="$gd" ls-tree -r -z "$commit" \
-    | python3 -c '
-import sys
-for rec in sys.stdin.buffer.read().split(b"\0"):
-    if not rec: continue
-    meta, path = rec.split(b"\t", 1)
-    mode, typ, _ = meta.split(b" ")
-    if typ == b"blob" and mode in (b"100644", b"100755") and path.endswith((b".py", b".ipynb")):
-        sys.stdout.buffer.write(path + b"\0")' \
-    | git --git-dir="$gd" --work-tree="$dst" checkout-index -f -z --stdin
-  unset GIT_INDEX_FILE
-  echo "$commit" > "$dst/.commit"
-  n=$(find "$dst" -type f \( -name '*.py' -o -name '*.ipynb' \) | wc -l)
-  echo "$name $commit $n files" >&2
-done
+SUFFIXES=".py .ipynb"
+. "$(dirname "$0")/checkout_pinned.sh"
+checkout_pinned
