@@ -107,6 +107,17 @@ def test_a_module_created_after_a_lint_is_followed_by_the_next_lint(tmp_path):
     assert gl001(tmp_path / "main.py") == []
 
 
+@pytest.mark.parametrize("created", ["helpers.py", "helpers/__init__.py"])
+def test_a_module_whose_first_name_was_nowhere_is_followed_once_created(tmp_path, created):
+    # (an import whose first name no folder searched holds is answered from the folders'
+    # entries: creating the module there must still be seen by the next lint)
+    (tmp_path / "pyproject.toml").write_text("")
+    write(tmp_path, {"main.py": _main("from helpers import embed")})
+    assert gl001(tmp_path / "main.py") == []
+    write(tmp_path, {created: HELPER})
+    assert [line for line, _ in gl001(tmp_path / "main.py")] == [CALL_LINE]
+
+
 def test_import_of_a_module_and_an_attribute_call(tmp_path):
     (tmp_path / "pyproject.toml").write_text("")
     write(tmp_path, {"helpers.py": HELPER,

@@ -46,13 +46,20 @@ def find_root(start: str | os.PathLike) -> Path:
     return _find_root(os.path.abspath(start))
 
 
-@functools.lru_cache(maxsize=1024)  # (a run asks once per linted file; most share a folder)
 def _find_root(start: str) -> Path:
-    here = Path(start)
-    for folder in (here, *here.parents):
-        if any((folder / marker).exists() for marker in MARKERS):
-            return folder
-    return here
+    found = _marked_above(start)
+    return Path(start) if found is None else Path(found)
+
+
+@functools.lru_cache(maxsize=4096)
+def _marked_above(folder: str) -> str | None:
+    """The nearest marked folder at or above ``folder``, else None. Asked per folder and
+    remembered, so the folders of a tree share their parents' answers: each folder's markers are
+    looked for once per run, not once per folder below it."""
+    if any(os.path.exists(os.path.join(folder, marker)) for marker in MARKERS):
+        return folder
+    parent = os.path.dirname(folder)
+    return None if parent == folder else _marked_above(parent)
 
 
 def _marked(folder: Path) -> bool:
@@ -141,15 +148,36 @@ class View:
         key = (str(self.folder), str(self.project.root), level, dotted)
         known = _LOCATED.get(key)
         if known is None or known[0] != _stamp(known[1]):
-            found = self._locate(level, dotted)
-            known = (_stamp(folders := self._searched(level, dotted)), folders, found,
-                     found and os.path.realpath(found[0]))
+            if not level and self._nowhere(dotted):
+                # (most imports: `torch`, `numpy`, `os`; no folder searched has its first name)
+                folders, found = self._first_bases(), None
+            else:
+                found, folders = self._locate(level, dotted), self._searched(level, dotted)
+            known = (_stamp(folders), folders, found, found and os.path.realpath(found[0]))
             if len(_LOCATED) >= LOCATED_MAX:
                 _LOCATED.clear()
             _LOCATED[key] = known
         if known[2] is not None and known[3] == self._real:
             return None  # the module itself (a script importing itself by name)
         return known[2]
+
+    def _first_bases(self) -> tuple[str, ...]:
+        root = self.project.root
+        return (str(self.folder), str(root), str(root / "src"))
+
+    def _nowhere(self, dotted: str) -> bool:
+        """Whether no folder an absolute import is searched in holds its first name, as a
+        module or a package: read from each folder's entries (listed once while it keeps its
+        modification time), not from lookups of every path it could take. A folder created or
+        removed there changes that time, which ``locate`` then notices."""
+        first = dotted.partition(".")[0]
+        if not first:
+            return True
+        for folder in self._first_bases():
+            names = _entries(folder)
+            if names is None or first in names or first + ".py" in names:
+                return False
+        return True
 
     def _searched(self, level: int, dotted: str) -> tuple[str, ...]:
         """The folders whose entries decide where ``dotted`` leads: each base searched, and
@@ -681,6 +709,32 @@ def _stamp(folders) -> tuple:
                 _STAMPS[key] = None
         out.append(_STAMPS[key])
     return tuple(out)
+# folder -> (its modification time, the names of its entries), for ``View._nowhere``.
+_ENTRIES: dict = {}
+
+
+def _entries(folder: str) -> frozenset | None:
+    """The names in ``folder`` (none if it is not a folder), remembered while its modification
+    time holds; None if it cannot be listed."""
+    stamp = _stamp((folder,))[0]
+    known = _ENTRIES.get(folder)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    if stamp is None:
+        names = frozenset()
+    else:
+        try:
+            names = frozenset(os.listdir(folder))
+        except NotADirectoryError:
+            names = frozenset()
+        except OSError:
+            return None
+    if len(_ENTRIES) >= LOCATED_MAX:
+        _ENTRIES.clear()
+    _ENTRIES[folder] = (stamp, names)
+    return names
+
+
 # path -> _Parsed: the files parsed by this process, the most recently used last.
 _PARSED: dict[str, _Parsed] = {}
 # The bytes of source whose parses are kept between lints. A file kept costs some 40 times its
@@ -845,3 +899,4 @@ def clear() -> None:
     _MODULES.clear()
     _HASHES.clear()
     _LOCATED.clear()
+    _ENTRIES.clear()

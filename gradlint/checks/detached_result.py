@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import ast
 
-from gradlint.analysis.facts import REBUILD
-from gradlint.analysis.starved import starved
 from gradlint.checks import Flag, Rule
 
 RULE = Rule(
@@ -23,6 +21,9 @@ RULE = Rule(
 
 
 def check(facts):
+    from gradlint.analysis.facts import REBUILD
+    from gradlint.analysis.starved import starved
+
     for found in starved(facts):
         cut = found.cut
         if cut.kind == REBUILD:

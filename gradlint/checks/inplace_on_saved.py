@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 
-from gradlint.analysis import torch_types
 from gradlint.checks import Flag, Rule
 
 RULE = Rule(
@@ -36,6 +35,8 @@ def _hint(edit, facts) -> str:
     if isinstance(how, ast.Call) and any(k.arg == "out" for k in how.keywords):
         return "drop out= and bind the result to a new name"
     if isinstance(how, ast.Call) and isinstance(how.func, ast.Attribute) and how.func.attr.endswith("_"):
+        from gradlint.analysis import torch_types
+
         method = how.func.attr
         if torch_types.result_of(f"Tensor.{method[:-1]}") is None:
             # (`copy_`, `zero_`, `fill_` have no out-of-place twin of their name: `Tensor.copy` is none)

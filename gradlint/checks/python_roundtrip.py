@@ -9,8 +9,6 @@ tensor with no autograd history (also known as a 'leaf tensor')").
 """
 from __future__ import annotations
 
-from gradlint.analysis.facts import REBUILD
-from gradlint.analysis.starved import starved
 from gradlint.checks import Flag, Rule
 
 RULE = Rule(
@@ -20,6 +18,9 @@ RULE = Rule(
 
 
 def check(facts):
+    from gradlint.analysis.facts import REBUILD
+    from gradlint.analysis.starved import starved
+
     by_node = {rebuild.node: rebuild for rebuild in facts.rebuilds}
     flagged: dict = {}
     for rebuild in facts.rebuilds:
