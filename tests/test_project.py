@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -460,3 +461,27 @@ def test_a_files_findings_do_not_depend_on_the_other_paths_linted(tmp_path, caps
         cli.main(["check", "--no-cache", "--output-format", "concise", target])
         lines.append([line for line in capsys.readouterr().out.splitlines() if "GL001" in line])
     assert lines[0] and lines[0] == lines[1] == lines[2], lines
+
+
+def test_an_imported_file_rewritten_at_once_with_the_same_size_is_read_again(tmp_path, monkeypatch):
+    # Between two lints of one process (an editor's), a quick rewrite of the same size can keep
+    # the file's size, times and inode: its times are one tick of the file system's clock,
+    # which the stat below holds still. A file changed that recently is hashed again.
+    (tmp_path / "pyproject.toml").write_text("")
+    clean = HELPER.replace(".detach()", ".clone() ")
+    assert len(clean) == len(HELPER) and clean != HELPER
+    write(tmp_path, {"helpers.py": clean, "main.py": _main("from helpers import embed")})
+    tick, real_stat = time.time_ns(), os.stat
+
+    class Still:
+        def __init__(self, info):
+            self.info = info
+
+        def __getattr__(self, name):
+            return tick if name in ("st_mtime_ns", "st_ctime_ns") else getattr(self.info, name)
+
+    monkeypatch.setattr(project.os, "stat", lambda path, *a, **k: Still(real_stat(path, *a, **k))
+                        if str(path).endswith("helpers.py") else real_stat(path, *a, **k))
+    assert gl001(tmp_path / "main.py") == []
+    write(tmp_path, {"helpers.py": HELPER})
+    assert [line for line, _ in gl001(tmp_path / "main.py")] == [CALL_LINE]

@@ -27,6 +27,8 @@ import ast
 import copy
 import functools
 import os
+import stat
+import time
 from pathlib import Path
 
 MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -672,18 +674,40 @@ def _within(path: Path, root: Path) -> bool:
 
 
 def _digest(path: Path) -> str | None:
-    """The hash of a file's bytes, read at most once per lint (``_begin`` starts one)."""
+    """The hash of a file's bytes, asked at most once per lint (``_begin`` starts one). A file
+    whose size, times and inode are those it had when this process last hashed it is not read
+    again: each lint follows most of the files the one before it did, and read and hashed them
+    all again."""
     key = str(path)
     if key not in _HASHES:
         from gradlint.cache import content_hash
         from gradlint.files import read_regular
 
-        data = read_regular(path)
-        _HASHES[key] = None if data is None else (content_hash(data), data)
+        try:
+            info = os.stat(key)
+        except OSError:
+            info = None
+        sign = info and (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino)
+        known = _SIGNED.get(key)
+        if sign is not None and stat.S_ISREG(info.st_mode) and known is not None and known[0] == sign:
+            _HASHES[key] = (known[1], None)  # (its bytes are read again only to be parsed)
+        else:
+            data = read_regular(path)
+            _HASHES[key] = None if data is None else (content_hash(data), data)
+            # (a file changed within the last seconds may change again within the same tick of
+            # the file system's clock, keeping its signature: it is hashed again, as git does)
+            if data is not None and sign is not None and time.time_ns() - info.st_mtime_ns > RACY_NS:
+                if len(_SIGNED) >= SIGNED_MAX:
+                    _SIGNED.clear()
+                _SIGNED[key] = (sign, _HASHES[key][0])
     found = _HASHES[key]
     return None if found is None else found[0]
 
 
+# path -> (size, times, inode, hash) of the files this process hashed, and how many are kept.
+_SIGNED: dict = {}
+SIGNED_MAX = 16384
+RACY_NS = 3 * 10**9
 # path -> (hash, bytes) or None, for the lint under way: a file imported by many of the modules
 # it follows is read and hashed once.
 _HASHES: dict = {}
@@ -829,6 +853,14 @@ def _parse(path: Path, digest: str) -> _Parsed | None:
         for stale in [k for k, m in _MODULES.items() if m.parsed is known]:
             del _MODULES[stale]
     data = _HASHES[key][1]
+    if data is None:  # known by its signature: read now, and hashed as read
+        from gradlint.cache import content_hash
+        from gradlint.files import read_regular
+
+        data = read_regular(path)
+        if data is None:
+            return None
+        digest = content_hash(data)
     parsed = _read(path, data, digest)
     if parsed is not None:
         _PARSED[key] = parsed
@@ -900,3 +932,4 @@ def clear() -> None:
     _HASHES.clear()
     _LOCATED.clear()
     _ENTRIES.clear()
+    _SIGNED.clear()

@@ -198,6 +198,9 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                     info.attrs.setdefault(key, value)
     for info in list(classes.values()):
         resolve(info)
+    # A nested function that calls itself is a cycle (it holds its own cell), and this one holds
+    # the classes and their trees: unlinked, they go when the lint ends, without a collection.
+    del scan, resolve
     return classes
 
 
@@ -710,6 +713,7 @@ def _assigned_and_carried(loop) -> tuple[set[str], set[str]]:
         order.append((set(), writes(loop.target)))
     for stmt in loop.body:
         statement(stmt)
+    del statement, writes  # (each calls itself: a cycle, as in ``scan_classes``)
     every_write = set().union(*(w for _, w in order)) if order else set()
     seen: set[str] = set()
     for read, write in order:
@@ -848,4 +852,5 @@ def _intended_leaves(node, imports: ImportTable) -> set[str]:
             name = dotted(attr.value)
             if name:
                 found.add(name)
+    del names_in  # (it calls itself: a cycle, as in ``scan_classes``)
     return found
