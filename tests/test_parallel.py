@@ -141,15 +141,29 @@ def test_what_the_workers_find_is_cached(project, capsys, pools, tmp_path):
     assert len(stored) == 20
 
 
-def test_chunks_hold_one_folder_each_and_start_with_the_largest():
+def test_each_worker_goes_down_a_lane_of_neighbouring_files_of_about_equal_bytes():
     # Two folders of 48 files each, interleaved; the second's files are the larger.
     jobs = [runner.Job(i, runner.Target(f"f{i}", path=Path(f"/p/{'ab'[i % 2]}/f{i:03}.py")), frozenset(),
                        size=1 + (i % 2) * 100) for i in range(96)]
-    chunks = parallel._chunks(jobs, 2)
-    assert sorted(job.index for chunk in chunks for job in chunk) == list(range(96))
-    assert max(map(len, chunks)) <= parallel.CHUNK_MAX
-    assert all(len({job.target.path.parent for job in chunk}) == 1 for chunk in chunks)
-    assert chunks[0][0].target.path.parent.name == "b"  # the larger files' folder comes first
+    lanes = parallel._lanes(jobs, 2)
+    order = [job for lane in lanes for chunk in lane for job in chunk]
+    assert [job.target.path for job in order] == sorted(job.target.path for job in jobs)  # path order, each once
+    assert max(len(chunk) for lane in lanes for chunk in lane) <= parallel.CHUNK_MAX
+    weights = [sum(job.size for chunk in lane for job in chunk) for lane in lanes]
+    assert len(lanes) == 2 and max(weights) <= 0.6 * sum(weights)
+    # The larger files' folder is a lane of its own; the first lane holds the small ones.
+    assert {job.target.path.parent.name for chunk in lanes[0] for job in chunk} >= {"a"}
+    assert {job.target.path.parent.name for chunk in lanes[1] for job in chunk} == {"b"}
+
+
+def test_a_worker_done_with_its_lane_takes_from_the_far_end_of_the_fullest():
+    lanes = [[["a1"], ["a2"]], [["b1"], ["b2"], ["b3"]]]
+    assert parallel._next_chunk(lanes, 0) == ["a1"]
+    assert parallel._next_chunk(lanes, 0) == ["a2"]
+    assert parallel._next_chunk(lanes, 0) == ["b3"]  # lane 0 is done: the last of lane 1
+    assert parallel._next_chunk(lanes, 1) == ["b1"]
+    assert parallel._next_chunk(lanes, 1) == ["b2"]
+    assert parallel._next_chunk(lanes, 0) is None and parallel._next_chunk(lanes, 1) is None
 
 
 @pytest.mark.parametrize("text", ["0", "-2", "two"])
