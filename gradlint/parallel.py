@@ -3,11 +3,11 @@
 Each worker imports the engine once and then lints chunks of files sent to it by path (it reads
 them itself); it sends back, per file, only the findings, the hash of the bytes it read (the
 caller keeps the cache) and, for files with findings, the texts they count in. The files, in
-path order, are cut into one lane per worker of about equal bytes, and a worker goes down its
-own lane chunk by chunk: files near each other import the same modules of the project, which
-one worker then reads, parses and summarizes, where two workers taking turns in one folder each
-did it (a quarter more CPU than one process, measured). A worker whose lane is done takes
-chunks from the far end of the fullest lane. The caller sorts what comes back, so the output
+path order, are cut into one lane per worker of about equal bytes, and a worker goes through its
+own lane chunk by chunk, the largest first: files near each other import the same modules of
+the project, which one worker then reads, parses and summarizes, where two workers taking turns
+in one folder each did it (a quarter more CPU than one process, measured). A worker whose lane
+is done takes the last chunk of the fullest lane. The caller sorts what comes back, so the output
 never depends on which worker finished first.
 
 A worker that dies (the kernel's out-of-memory killer, an abort, a signal) breaks
@@ -229,7 +229,8 @@ def _size(target: runner.Target) -> int:
 
 def _lanes(jobs: list[runner.Job], workers: int) -> list[list[list[runner.Job]]]:
     """The files in path order cut into ``workers`` lanes of about equal bytes, each a list of
-    chunks of at most ``CHUNK_MAX`` files (few enough for the lanes to end together)."""
+    chunks of at most ``CHUNK_MAX`` files (few enough for the lanes to end together), the
+    largest first."""
     by_path = sorted(jobs, key=lambda job: _where(job.target))
     size = max(1, min(CHUNK_MAX, math.ceil(len(by_path) / (workers * 8))))
     chunks = [by_path[i:i + size] for i in range(0, len(by_path), size)]
@@ -241,12 +242,16 @@ def _lanes(jobs: list[runner.Job], workers: int) -> list[list[list[runner.Job]]]
             lanes.append(chunks[start:i + 1])
             start = i + 1
     lanes.append(chunks[start:])
-    return [lane for lane in lanes if lane]
+    # The largest chunks of a lane first: its heaviest lints run while its worker holds little
+    # (the peak memory of the 7 repositories' run: 91 MB in path order, 77 MB so), and none is
+    # left to run alone at the end.
+    by_weight = dict(zip(map(id, chunks), weights))
+    return [sorted(lane, key=lambda chunk: -by_weight[id(chunk)]) for lane in lanes if lane]
 
 
 def _next_chunk(lanes: list[list[list[runner.Job]]], lane: int) -> list[runner.Job] | None:
-    """The next chunk of ``lane``; once it is done, the last chunk of the lane with the most
-    files left (the far end from where its own worker is); None when every lane is done."""
+    """The next chunk of ``lane``; once it is done, the last (smallest) chunk of the lane with
+    the most files left; None when every lane is done."""
     if lane < len(lanes) and lanes[lane]:
         return lanes[lane].pop(0)
     fullest = max(lanes, key=lambda chunks: sum(map(len, chunks)), default=None)

@@ -146,9 +146,12 @@ def test_each_worker_goes_down_a_lane_of_neighbouring_files_of_about_equal_bytes
     jobs = [runner.Job(i, runner.Target(f"f{i}", path=Path(f"/p/{'ab'[i % 2]}/f{i:03}.py")), frozenset(),
                        size=1 + (i % 2) * 100) for i in range(96)]
     lanes = parallel._lanes(jobs, 2)
-    order = [job for lane in lanes for chunk in lane for job in chunk]
-    assert [job.target.path for job in order] == sorted(job.target.path for job in jobs)  # path order, each once
+    paths = [sorted(job.target.path for chunk in lane for job in chunk) for lane in lanes]
+    assert paths[0] + paths[1] == sorted(job.target.path for job in jobs)  # each once, a range each
     assert max(len(chunk) for lane in lanes for chunk in lane) <= parallel.CHUNK_MAX
+    for lane in lanes:  # the largest chunks first
+        weights = [sum(job.size for job in chunk) for chunk in lane]
+        assert weights == sorted(weights, reverse=True)
     weights = [sum(job.size for chunk in lane for job in chunk) for lane in lanes]
     assert len(lanes) == 2 and max(weights) <= 0.6 * sum(weights)
     # The larger files' folder is a lane of its own; the first lane holds the small ones.
