@@ -116,6 +116,9 @@ class Project:
         return view
 
 
+_UNASKED = object()
+
+
 class View:
     """One module's imports, resolved in the project."""
 
@@ -131,6 +134,7 @@ class View:
         self._asked: set[str] = set()
         self._by_name: dict | None = None
         self._found: dict[tuple[int, str], tuple | None] = {}
+        self._callees: dict = {}  # qualname -> what ``callee`` answered
 
     # ---- resolution -----------------------------------------------------------------------
 
@@ -266,7 +270,15 @@ class View:
     def callee(self, qualname: str):
         """The summary of calling ``qualname`` (a name of the module, resolved through its
         imports: ``helpers.embed``, ``blocks.Head`` for an instance, ``blocks.Head.encode``)
-        where it is a function or class of another file of the project; else None."""
+        where it is a function or class of another file of the project; else None. Asked at
+        each call of an imported name (most lead out of the project: ``F.relu``,
+        ``self.assertEqual``), and answered once per name per lint."""
+        known = self._callees.get(qualname, _UNASKED)
+        if known is _UNASKED:
+            known = self._callees[qualname] = self._callee(qualname)
+        return known
+
+    def _callee(self, qualname: str):
         parts = qualname.split(".")
         for i in range(1, len(parts) + 1):  # the classes it may be called through
             self.class_for(".".join(parts[:i]))
@@ -377,6 +389,7 @@ class View:
         self.used = {}
         self.keys.clear()
         self._found.clear()
+        self._callees.clear()
         self._classes.clear()
 
     def dependencies(self) -> dict[str, str]:
