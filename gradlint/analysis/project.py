@@ -717,7 +717,8 @@ def _digest(path: Path) -> str | None:
     return None if found is None else found[0]
 
 
-# path -> (size, times, inode, hash) of the files this process hashed, and how many are kept.
+# path -> (its size, times and inode then, its hash) for the files this process hashed, and how
+# many are kept.
 _SIGNED: dict = {}
 SIGNED_MAX = 16384
 RACY_NS = 3 * 10**9
@@ -746,6 +747,8 @@ def _stamp(folders) -> tuple:
                 _STAMPS[key] = None
         out.append(_STAMPS[key])
     return tuple(out)
+
+
 # folder -> (its modification time, the names of its entries), for ``View._nowhere``.
 _ENTRIES: dict = {}
 
