@@ -192,8 +192,9 @@ def every_node(root: ast.AST) -> list[ast.AST]:
 
 
 class _Order:
-    """A module's nodes in walk order, with where each node's subtree ends: the walk of any node
-    in it is then a slice of this one (less the bodies of nested scopes), not a walk of its own."""
+    """A module's nodes in walk order, with where the subtree of each statement and scope ends:
+    the walk of any of them is then a slice of this one (less the bodies of nested scopes), not
+    a walk of its own."""
 
     def __init__(self, module: ast.Module):
         self.nodes = nodes = []
@@ -211,8 +212,12 @@ class _Order:
             here = len(nodes)
             nodes.append(node)
             ends.append(here + 1)
-            at[id(node)] = here
             cls = type(node)
+            tracked = _TRACKED.get(cls)
+            if tracked is None:
+                tracked = _TRACKED[cls] = _tracked(cls)
+            if tracked:
+                at[id(node)] = here
             if cls in SCOPES:
                 scopes.append(here)
             # children(node), inlined: this loop visits every node of every module linted.
@@ -235,8 +240,9 @@ class _Order:
                         _children_into(node, cls, below := [])
                         break
             if below:
-                opened.append(here)
-                stack.append(_END)
+                if tracked:
+                    opened.append(here)
+                    stack.append(_END)
                 below.reverse()
                 stack.extend(below)
 
@@ -261,10 +267,21 @@ class _Order:
 
 _END = object()  # on the walk's stack: the subtree of the last node opened ends here
 
+# Whether an order places nodes of a class (``at``, ``ends``): statements, scopes and what holds
+# statements. An expression's subtree is small, and walked on its own when asked (most never
+# are): placing every node cost a third of building the order.
+_TRACKED: dict[type, bool] = {}
+_PARTS = (ast.keyword, ast.arg, ast.arguments, ast.comprehension, ast.alias, ast.withitem)
+
+
+def _tracked(cls: type) -> bool:
+    return cls is ast.Lambda or not (issubclass(cls, ast.expr) or cls in _PARTS)
+
 
 def walk_with_ends(module: ast.Module) -> tuple[list[ast.AST], list[int]]:
-    """The module's nodes in ``iter_nodes`` order, and for each the position where its subtree
-    ends (exclusive): a scan that needs each node's enclosing context reads these in one pass."""
+    """The module's nodes in ``iter_nodes`` order, and for each statement and scope the position
+    where its subtree ends (exclusive; an expression's entry is only past itself): a scan that
+    needs each node's enclosing definition or block reads these in one pass."""
     iter_nodes(module)
     for order in (_memo or {}).get("orders", ()):
         if order.nodes and order.nodes[0] is module:
