@@ -15,16 +15,16 @@ LOOP = """\
 import torch
 
 model = torch.nn.Linear(2, 1)
-data = [torch.randn(4, 2) for _ in range(3)]
-for x in data:
-    loss = model(x).sum()
-    loss.backward(retain_graph=True)
+state = torch.zeros(4, 1)
+for x in [torch.randn(4, 2) for _ in range(3)]:
+    state = model(x) + state
+    state.sum().backward(retain_graph=True)
 """
 # The same loop again, appended: a second GL004 finding, on new lines.
 SECOND = """\
-for y in data:
-    again = model(y).mean()
-    again.backward(retain_graph=True)
+for y in [torch.randn(4, 2) for _ in range(3)]:
+    state = model(y) + state
+    state.mean().backward(retain_graph=True)
 """
 
 

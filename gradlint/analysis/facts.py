@@ -76,16 +76,7 @@ class Backward:
     function: Function
     loop: ast.AST | None = None
     accumulates: bool = True  # backward() adds into .grad; autograd.grad() returns the gradients
-    freed_later: bool = False  # a later backward in the same loop iteration
-    # a later backward in the same iteration reaches a model this one does: it may go through
-    # this graph again (`delta` of the value loss in the policy loss), which needs it retained
-    shared_later: bool = False
     root_from_outside: bool = False  # the root is bound before the loop, never inside it
-    window: bool = False  # the loop detaches its carried state now and then (truncated BPTT)
-    root_is_item: bool = False  # `for loss in losses: loss.backward(...)`: one graph, many roots
-    # the root is computed in the loop from a value with history bound before it (a rollout's
-    # log-probabilities): every iteration backpropagates that graph again, and needs it retained
-    reuses_outside: bool = False
     reads: set = field(default_factory=set)  # names the root expression indexes with
     # what the optimizers stepped after it (before the next backward of its function) update,
     # as coverage keys: None where no step follows it there; ``open_step``: one of them updates
@@ -93,6 +84,11 @@ class Backward:
     stepped: frozenset | None = None
     open_step: bool = False
     stepped_names: set = field(default_factory=set)  # the optimizers stepped, as written
+    containers: frozenset = frozenset()  # the carried names that hold a list or dict, not a tensor
+    states: frozenset = frozenset()  # the carried names that are a model's state (``model.hidden``)
+    # in a method, outside any loop: the receiver's attributes the root depends on that the method
+    # carries from call to call (``self.state = self.cell(x, self.state)``)
+    across_calls: frozenset = frozenset()
 
 
 @dataclass(frozen=True)

@@ -354,6 +354,21 @@ NOGRAD_DEFINITION = Value()  # the same, for a function whose results have no hi
 BUFFER = Value(tensor=True, const=True)  # a registered buffer: a tensor nothing trains
 
 
+# Marks a method's rebound receiver attribute (``self.hidden``) in the values the walk computes
+# from what it held on entry: a summary reads from it whether the method carries state from call
+# to call (``Summary.state``), and the method's own walk whether a backward reaches that state.
+STATE_MARK = "\1"
+
+
+def _marked(entry: Value, mark: str) -> Value:
+    """What a name holds at the start of an iteration, for following it through the iteration:
+    its own history set aside (a computed tensor's grad_fn leads back to before the iteration)
+    and ``mark`` in its place."""
+    kept = EMPTY if entry.computed else entry.trainables
+    return replace(entry, trainables=kept, post=EMPTY if entry.computed else entry.post,
+                   carried=frozenset({mark}), cuts={})
+
+
 class _Loop:
     def __init__(self, node, assigned: set[str], carried: set[str] = frozenset()):
         self.node = node
@@ -362,6 +377,8 @@ class _Loop:
         # the carried names whose value at the end of an iteration holds history that iteration
         # recorded (set once the silent pass has shown it)
         self.grown: frozenset = EMPTY
+        # a model's attributes its calls in the iteration carry into the next (``Summary.state``)
+        self.state: frozenset = EMPTY
         self.backwards: list[Backward] = []
 
 
@@ -406,6 +423,11 @@ class Walker:
         # (name, constant key) -> what `storage["log_prob"] = …` stored there, for a container the
         # walk knows by name: a read of that key gets it, not everything the container holds.
         self.items: dict = {}
+        # A summarized method's rebound receiver attributes -> what each held on entry, and what
+        # they hold at its exits, joined (``summary_body``).
+        self.state_entries: dict[str, Value] = {}
+        self.state_exits: dict[str, Value] = {}
+        self.state_names: set[str] = set()  # the models' state its calls carried (``carry_state``)
 
     # ---- statements -------------------------------------------------------------------------
 
@@ -480,6 +502,12 @@ class Walker:
                 if pulled:  # values some caller pulled out of tensors and handed on
                     self.env[name] = replace(value, pulled=value.pulled | frozenset(pulled))
         self.seed_instances(node)
+        if self.cls is not None and once("rebound", node, _rebound_attributes):
+            # what the method carries from call to call (its summary's state): a backward here of
+            # what depends on it reaches every earlier call's graph
+            summary = self.method_summary(node.name)[1]
+            if summary is not None and summary.state and summary.node is node:
+                self.mark_state(summary.state)
         if self.cls is not None and node.name == "__init__":
             # `GFlowNetAgent(GridEnv(...))`: every call hands `env` a GridEnv
             ordered = [*params.posonlyargs, *params.args][1:]
@@ -592,6 +620,8 @@ class Walker:
             value = self.expr(node.value) if node.value is not None else CONST
             if self.record:
                 self.facts.returns.append(Return(node, value, self.function, self.return_parts(node.value)))
+            if self.state_entries:
+                self.note_state()
         elif type(node) is ast.Raise:
             self.expr(node.exc)  # (the ``from`` cause is not looked at)
         elif type(node) is ast.Assert:
@@ -628,6 +658,9 @@ class Walker:
             value = carried_env.get(name)
             if value is not None:
                 carried_env[name] = replace(value, carried=value.carried | {name})
+            for key, item in self.items.items():
+                if key[0] == name:
+                    self.items[key] = replace(item, carried=item.carried | {name})
         # Pass two, recording, with carried values in place.
         self.env = carried_env
         ctx = _Loop(stmt, assigned, carried)
@@ -638,13 +671,11 @@ class Walker:
         # A backward's graph hangs off an earlier iteration's only through state some loop around
         # it carries; what an inner loop carried and then finished with (an adapted clone, an
         # RNN run over a sequence) is rebuilt whenever that inner loop runs again.
-        around = ctx.grown.union(*(outer.grown for outer in self.loops))
+        around = ctx.grown.union(ctx.state, *(outer.grown | outer.state for outer in self.loops))
         for site in ctx.backwards:
             if site.value.carried - around:
                 site.value = replace(site.value, carried=site.value.carried & around)
-        for i, site in enumerate(ctx.backwards):
-            site.freed_later = any(not later.retain_graph for later in ctx.backwards[i + 1:])
-            site.shared_later = any(later.value.trainables & site.value.trainables for later in ctx.backwards[i + 1:])
+        for site in ctx.backwards:
             root = site.root.split(".")[0].split("(")[0].split("[")[0]
             # `losses[i].backward(…)` walks a different root of one graph each iteration.
             indexed = bool(site.reads & (assigned | (_target_names(stmt.target) if type(stmt) in FORS else set())))
@@ -652,12 +683,6 @@ class Walker:
             # root is no graph bound before the loop)
             site.root_from_outside = root.isidentifier() and root not in assigned and root in before \
                 and not indexed and "(" not in site.root
-            site.window = bool(truncated)
-            root_expr = site.node.func.value if type(site.node.func) is ast.Attribute else None
-            site.reuses_outside = root_expr is not None and "(" in site.root and any(
-                type(n) is ast.Name and n.id not in assigned and n.id in before and before[n.id].attached
-                for n in ast.walk(root_expr))
-            site.root_is_item = (type(stmt) in FORS and root in _target_names(stmt.target)) or indexed
         self.env = _join_envs(before, self.env, self.outside)
         self.block(stmt.orelse)
 
@@ -681,17 +706,22 @@ class Walker:
         marks = {name: "\0" + name for name in names}
         seeds = {}
         for name, entry in entries.items():
-            # a computed tensor's grad_fn leads back to before this iteration: set aside
-            kept = EMPTY if entry.computed else entry.trainables
-            seeds[name] = replace(entry, trainables=kept, post=EMPTY if entry.computed else entry.post,
-                                  carried=frozenset({marks[name]}), cuts={})
+            seeds[name] = _marked(entry, marks[name])
         # (the pass is silent, but a cut still notes whether its operand was carried)
         flags = {node: cut.carried for node, cut in self.facts.cuts.items()}
         self.env = {**before, **seeds}
+        items = self.items
+        # (what a container holds under a constant key, `memory["h"]`, is read from its entry)
+        self.items = {key: _marked(item, marks[key[0]]) if key[0] in marks else item
+                      for key, item in items.items()}
         self.loops.append(_Loop(stmt, assigned, set(names)))
         self.loop_iteration(stmt, iter_value, stmt.body)
         self.loops.pop()
         ends, self.env = self.env, end_env_saved
+        for key, item in self.items.items():
+            if key[0] in marks:  # the container's entries are its state too
+                ends[key[0]] = ends[key[0]].join(item) if key[0] in ends else item
+        self.items = items
         for node, cut in self.facts.cuts.items():
             cut.carried = flags.get(node, False)
         every_mark = set(marks.values())
@@ -700,7 +730,7 @@ class Walker:
             end = ends.get(name)
             if end is None or not (end.carried & every_mark):
                 continue  # rebuilt, reset or detached: nothing of the previous iteration
-            history = end.carried - every_mark
+            history = {c for c in end.carried - every_mark if c[0] != STATE_MARK}
             if not (end.trainables or end.post or history):
                 continue  # no op on a trainable recorded in the iteration
             holds_object = entry.module is not None or (entry.trainables and not entry.computed and not entry.tensor)
@@ -1192,7 +1222,11 @@ class Walker:
         site = Backward(node, self.written(root_expr) if root_expr is not None else "?", root,
                         retain_graph=retain or create, create_graph=create, function=self.function,
                         loop=self.loops[-1].node if self.loops else None, accumulates=accumulates,
-                        reads=_index_names(root_expr))
+                        reads=_index_names(root_expr),
+                        containers=frozenset(n for n in root.carried if n in self.env and self.env[n].container),
+                        states=frozenset(root.carried & self.state_names),
+                        across_calls=frozenset(c[1:] for c in root.carried if c[0] == STATE_MARK)
+                        if not self.loops and not getattr(self, "summarizing", False) else frozenset())
         if self.loops:
             self.loops[-1].backwards.append(site)
         if self.record:
@@ -1666,7 +1700,9 @@ class Walker:
                                                   loop=self.loops[-1].node if self.loops else None)
             self.add_upstream(cut, operand.trainables | operand.post)
             cut.inputs |= operand.inputs
-            cut.carried |= bool(operand.carried)
+            # (state an inner loop carried and finished with, `log_probs` filled over an episode,
+            # is not carried by the loops around this cut)
+            cut.carried |= bool(operand.carried & frozenset().union(*(loop.grown for loop in self.loops)))
             cut.of_computed_input |= computed_input
             cuts = {**operand.cuts, node: EMPTY}
         else:
@@ -2105,8 +2141,31 @@ class Walker:
             if star is not None:
                 self.env[star.arg] = UNKNOWN
         self.forced = _grad_forced_spans(node, self.imports)
+        if self.cls is not None:
+            # The receiver's attributes the method reads and rebinds (`out, self.hidden =
+            # self.lstm(x, self.hidden)`): followed through the call, marked, to learn whether
+            # it leaves them holding history built on what they held (``Summary.state``).
+            self.mark_state(once("rebound", node, _rebound_attributes))
         self.block(node.body)
+        self.note_state()
         return names, (len(positional) if params.vararg is None else -1)
+
+    def mark_state(self, names) -> None:
+        """Follow the receiver's attributes ``names`` through the walk from what they held on
+        entry, marked (``STATE_MARK``)."""
+        for name in names:
+            if self.cls.attrs.get(name) is None:
+                entry = self.lookup(name)
+                self.state_entries[name] = entry
+                self.env[name] = replace(entry, carried=entry.carried | {STATE_MARK + name})
+
+    def note_state(self) -> None:
+        """At an exit of a summarized method: what its receiver's rebound attributes hold."""
+        for name in self.state_entries:
+            value = self.env.get(name)
+            if value is not None:
+                seen = self.state_exits.get(name)
+                self.state_exits[name] = value if seen is None else seen.join(value)
 
     @staticmethod
     def _part_trainables(params, mine, given: dict, receiver, summary, own) -> frozenset:
@@ -2426,6 +2485,28 @@ class Walker:
                 return result
         return replace(args, computed=True, saved=EMPTY)
 
+    def carry_state(self, owner_expr, summary, info, result: Value, shown: str | None = None) -> Value:
+        """A call, in a loop, of a model whose method leaves state holding this call's history
+        (``Summary.state``, of the class ``info``): where the model outlives the iteration and the
+        iteration neither assigns that state nor calls a method that does (a reset), the next
+        call builds on this one's graph. The result carries the state's name (``model.hidden``;
+        ``RunningNorm.running_mean`` for a member ``shown`` by its class)."""
+        owner = dotted(owner_expr)
+        if owner is None:
+            return result
+        head = owner.split(".")[0]
+        names = set()
+        for attr in summary.state:
+            name = (shown or owner) + attr[4:]
+            for loop in self.loops:
+                if head not in loop.assigned and not _resets(loop.node, owner, attr, info):
+                    loop.state = loop.state | {name}
+                    names.add(name)
+        if not names:
+            return result
+        self.state_names |= names
+        return replace(result, carried=result.carried | names)
+
     def apply_module(self, node: ast.Call, callee: Value, values: list[Value], positional, method: bool = False) -> Value:
         """A call of a trainable object (a module, ``self.layer``, a model): its roots join the result."""
         args = union(values) if values else CONST
@@ -2436,8 +2517,12 @@ class Walker:
             return self.no_history_call(node, args)
         qualname, receiver = self.summarized_callee(node, callee, method)
         if qualname is not None:
-            result = self.apply_summary(node, self.facts.callee(qualname), receiver, values, qualname)
+            summary = self.facts.callee(qualname)
+            result = self.apply_summary(node, summary, receiver, values, qualname)
             if result is not None:
+                if summary.state and self.loops:
+                    owner = node.func.value if method and type(node.func) is ast.Attribute else node.func
+                    result = self.carry_state(owner, summary, self.classes.get(qualname.split(".")[0]), result)
                 return result
         names = callee.trainables
         if args.cuts and len(values) > 1:
@@ -2453,6 +2538,13 @@ class Walker:
         if module is None or method or self.nograd is not None:
             return out
         shown = dotted(node.func) or "module"
+        if self.loops and module.qualname not in self.classes:
+            # a container of the file's modules (`nn.Sequential(…, RunningNorm(5), …)`): the
+            # state its members carry from call to call
+            for member in sorted(self.facts.members.get(self.key(shown), ())):
+                summary = self.facts.callee(member)
+                if summary is not None and summary.state:
+                    out = self.carry_state(node.func, summary, self.classes.get(member), out, shown=member)
         if module.inplace and positional:
             base = _edit_base(positional[0])
             if base is not None:
@@ -2463,6 +2555,43 @@ class Walker:
         if module.saves_output:
             out = replace(out, saved=frozenset({save}))
         return out
+
+
+def _resets(loop, owner: str, attr: str, info) -> bool:
+    """Whether the loop body assigns ``owner``'s state ``attr`` (``model.hidden = …``) or calls a
+    method of ``owner`` that assigns it without reading it (``model.reset_state()``)."""
+    name = owner + attr[4:]
+    setters = set()
+    if info is not None and info.node is not None:
+        for stmt in info.node.body:
+            if type(stmt) in FUNCTIONS and attr in once("assigned-attributes", stmt, _assigned_attributes) \
+                    and attr not in once("rebound", stmt, _rebound_attributes):
+                setters.add(stmt.name)
+    for stmt in loop.body:
+        for node in iter_nodes(stmt, into_functions=False):
+            if type(node) is ast.Attribute and type(node.ctx) is ast.Store and dotted(node) == name:
+                return True
+            if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr in setters \
+                    and dotted(node.func.value) == owner:
+                return True
+    return False
+
+
+def _assigned_attributes(function) -> frozenset:
+    """The receiver's attributes (``self.x``) the function's own body assigns."""
+    return frozenset("self." + node.attr for stmt in function.body for node in iter_nodes(stmt, into_functions=False)
+                     if type(node) is ast.Attribute and type(node.ctx) is ast.Store
+                     and type(node.value) is ast.Name and node.value.id == "self")
+
+
+def _rebound_attributes(function) -> frozenset:
+    """The receiver's attributes (``self.x``) the function's own body both reads and assigns."""
+    read, written = set(), set()
+    for stmt in function.body:
+        for node in iter_nodes(stmt, into_functions=False):
+            if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == "self":
+                (written if type(node.ctx) is ast.Store else read).add("self." + node.attr)
+    return frozenset(read & written)
 
 
 def _used_as_modules(module: ast.Module) -> set[str]:

@@ -670,6 +670,8 @@ def _assigned_and_carried(loop) -> tuple[set[str], set[str]]:
                 out |= writes(element)
         elif type(target) is ast.Starred:
             out |= writes(target.value)
+        elif type(target) is ast.Subscript and type(target.value) in (ast.Name, ast.Attribute):
+            out |= writes(target.value)  # `memory["h"] = …`: the container's state changes
         return out
 
     order: list[tuple[set[str], set[str]]] = []
@@ -706,6 +708,10 @@ def _assigned_and_carried(loop) -> tuple[set[str], set[str]]:
             for handler in stmt.handlers:
                 for inner in handler.body:
                     statement(inner)
+        elif kind is ast.Expr and type(stmt.value) is ast.Call and type(stmt.value.func) is ast.Attribute \
+                and stmt.value.func.attr in _FILLS:
+            # `history.append(loss)`: the list read, then holding one more item
+            order.append((reads(stmt), writes(stmt.value.func.value)))
         elif kind not in _NOT_ENTERED:
             order.append((reads(stmt), set()))
 
@@ -720,6 +726,9 @@ def _assigned_and_carried(loop) -> tuple[set[str], set[str]]:
         carried |= (read & every_write) - seen
         seen |= write
     return every_write, carried
+
+
+_FILLS = ("append", "extend", "insert")
 
 
 def detached_in(loop) -> set[str]:

@@ -87,6 +87,10 @@ class Summary:
     # parameters it steps as optimizers after it); the call is a backward of what the caller
     # hands there.
     backprops_param: tuple | None = field(default=None, compare=False, hash=False)
+    # The receiver's attributes it leaves holding history recorded in the call on top of what
+    # they held before it (`out, self.hidden = self.lstm(x, self.hidden)`, a running estimate
+    # updated outside no_grad): state carried from one call to the next.
+    state: frozenset = EMPTY
 
 
 def param_index(root: str, method: bool) -> int | None:
@@ -368,7 +372,23 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
         saves=saves, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param,
+        state=_state(walker),
     )
+
+
+def _state(walker) -> frozenset:
+    """The rebound attributes that leave the call holding what they held before (its mark) and
+    history recorded in the call on top of it (``Summary.state``)."""
+    from gradlint.analysis.flow import STATE_MARK
+
+    out = set()
+    for name, entry in walker.state_entries.items():
+        end = walker.state_exits.get(name)
+        if end is None or STATE_MARK + name not in end.carried:
+            continue  # rebuilt, reset or detached on some path out
+        if (end.trainables | end.post) - (entry.trainables | entry.post):
+            out.add(name)
+    return frozenset(out)
 
 
 def _beside(returns, cut_node) -> frozenset:

@@ -3,10 +3,11 @@ the iteration.
 
 Reported when the loss depends on a value carried from one iteration to the next without
 ``.detach()`` (the record grows every step and each backward walks all earlier steps, so the
-gradient becomes that of the sum of every loss so far), when the loss was built before the
-loop (the same graph is backpropagated again every iteration), or when no later backward in the
-same iteration needs the retained graph. Two losses of one forward pass, each backpropagated
-once in the same iteration, are the intended use and are not reported.
+gradient becomes that of the sum of every loss so far): a name, a list or dict the loop fills,
+or a model's own state that its ``forward`` rebuilds from itself (``self.hidden``); or when the
+loss was built before the loop (the same graph is backpropagated again every iteration). A
+retain that nothing needs keeps one iteration's graph until the name is bound again: no growth,
+no wrong gradient, not reported.
 
 PyTorch: https://pytorch.org/docs/stable/generated/torch.Tensor.backward.html (``retain_graph``)
 """
@@ -22,8 +23,19 @@ RULE = Rule(
 
 def check(facts):
     for backward in facts.backwards:
-        if backward.loop is None or not backward.retain_graph or backward.create_graph:
+        if not backward.retain_graph or backward.create_graph:
             continue  # create_graph=True: higher-order gradients (MAML, penalties) keep graphs on purpose
+        if backward.loop is None:
+            if backward.across_calls:  # the loop is the caller's: each call builds on the last
+                state = sorted(backward.across_calls)
+                names = ", ".join(f"`{n}`" for n in state)
+                yield Flag(RULE, backward.node,
+                           f"retain_graph=True on a graph that grows from call to call: `{backward.root}` "
+                           f"depends on {names}, rebuilt from its value of the previous call without "
+                           f".detach(), so each backward also differentiates every earlier call",
+                           hint=f"store it detached ({state[0]} = ….detach()) and drop retain_graph=True",
+                           details={"root": backward.root, "carried": state})
+            continue
         carried = sorted(backward.value.carried)
         if carried:
             names = ", ".join(f"`{n}`" for n in carried)
@@ -32,20 +44,21 @@ def check(facts):
             why = (f"{subject} from the previous iteration without "
                    f".detach(): the retained graph grows every iteration and each backward also "
                    f"differentiates every earlier iteration")
-            hint = f"detach the carried state at the end of each iteration ({carried[0]} = {carried[0]}.detach()) and drop retain_graph=True"
+            if carried[0] in backward.states:  # `out, self.hidden = self.lstm(x, self.hidden)`
+                owner, _, attr = carried[0].rpartition(".")
+                hint = (f"detach `{attr}` where `{owner}` stores it (`self.{attr} = ….detach()`), or reset it "
+                        f"each iteration, and drop retain_graph=True")
+            elif carried[0] in backward.containers:  # `memory["h"]`, `history.append(loss)`
+                hint = (f"keep detached values in `{carried[0]}` (`.detach()`, or `.item()` for a number "
+                        f"kept for logging) and drop retain_graph=True")
+            else:
+                hint = f"detach the carried state at the end of each iteration ({carried[0]} = {carried[0]}.detach()) and drop retain_graph=True"
         elif not backward.accumulates:
             continue  # autograd.grad over one graph again and again: Jacobian rows, Hessian-vector products
         elif backward.root_from_outside:
             why = (f"`{backward.root}` is computed before the loop, so every iteration backpropagates "
                    f"the same retained graph again and its gradients accumulate")
             hint = "compute the loss inside the loop, from a fresh forward pass"
-        elif not backward.freed_later and not backward.shared_later and not backward.window \
-                and not backward.root_is_item and not backward.reuses_outside:
-            # (a window's graph is reused until its detach; a loop over the losses of one
-            # forward needs the graph until the last of them)
-            why = (f"no later backward in the iteration uses the retained graph of `{backward.root}`; "
-                   f"it stays alive into the next iteration")
-            hint = "drop retain_graph=True, or detach whatever carries the graph across iterations"
         else:
             continue
         yield Flag(RULE, backward.node, f"retain_graph=True inside a loop: {why}", hint=hint,
