@@ -245,6 +245,9 @@ class ModuleFacts:
     # What call sites hand module-level functions, per parameter, when it is an instance of one of
     # this file's classes (``attack@robust_accuracy`` -> {"FGSM"}): its methods' summaries apply.
     param_instances: dict = field(default_factory=dict)
+    # What call sites hand module-level functions, per parameter, where it is a container of rows
+    # (``rows@update`` -> the values at each position, joined over the call sites).
+    handed_rows: dict = field(default_factory=dict)
 
     # A node of another file of the project that a summary carried into this module's facts (a
     # cut, a save) -> the call in this module that reached it: where a finding about it is placed.

@@ -33,7 +33,7 @@ from gradlint.analysis.scan import (
 )
 from gradlint.analysis.tree import iter_nodes, once
 from gradlint.analysis.values import ModuleInfo
-from gradlint.analysis.values import CONST, EMPTY, LIVE, NOTHING_YET, PLAIN, UNKNOWN, Save, Value, replace, union, with_row
+from gradlint.analysis.values import CONST, EMPTY, LIVE, NOTHING_YET, PLAIN, UNKNOWN, Save, Value, joined_rows, replace, union, with_row
 
 REBUILDERS = {
     "torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor", "torch.FloatTensor",
@@ -496,6 +496,11 @@ class Walker:
         for star in (params.vararg, params.kwarg):
             if star is not None:
                 self.env[star.arg] = UNKNOWN
+        if self.cls is None and self.facts.handed_rows:
+            for name, value in list(self.env.items()):
+                rows = self.facts.handed_rows.get(f"{name}@{node.name}")
+                if rows is not None:  # `update(actor, …, collect(actor, 8))`: what each row holds
+                    self.env[name] = replace(value, container=True, tensor=False, rows=rows)
         if self.cls is None and self.facts.pulled_arguments:
             for name, value in list(self.env.items()):
                 pulled = self.facts.pulled_arguments.get(f"{name}@{node.name}")
@@ -783,6 +788,13 @@ class Walker:
             base = base.value
         if value.rows is not None and base is iterable:
             return _row(value)  # `for obs, log_prob, reward in memory`
+        if value.parts and base is iterable and type(iterable) in (ast.Tuple, ast.List):
+            # `for key, feats in (("src", fs), ("tgt", ft))`: each element in turn, unpacked by
+            # position
+            item = value.parts[0]
+            for part in value.parts[1:]:
+                item = item.join(part)
+            return item
         name = dotted(base)
         if name and (name.startswith("self.") or value.module is not None):
             return Value(trainables=value.trainables, carried=value.carried)
@@ -2365,6 +2377,13 @@ class Walker:
             self.element_saves[node] = summary.saved_parts
         if summary.built_parts:
             self.element_built[node] = summary.built_parts
+        if summary.rows:
+            # what a helper returns rows of (`rows = collect(actor, 8)`), each position in this
+            # call's names: `[row[2] for row in rows]` holds what computed the log-probabilities
+            out = replace(out, container=True, tensor=False, rows=tuple(
+                Value(trainables=self._part_trainables(params, mine, given, receiver, summary, own),
+                      tensor=tensor, computed=not plain, const=plain, plain=plain)
+                for params, mine, tensor, plain in summary.rows))
         if summary.trained_parts:
             self.element_trained[node] = tuple(
                 self._part_trainables(params, mine, given, receiver, summary, own)
@@ -2446,6 +2465,11 @@ class Walker:
                 instance = self.instance_of(arg.value if type(arg) is ast.keyword else arg, value)
                 if param is not None:
                     self.facts.param_instances.setdefault(f"{param}@{name}", set()).add(instance)
+                    key = f"{param}@{name}"
+                    if key not in self.facts.handed_rows or self.facts.handed_rows[key] is not None:
+                        # (a call that hands something else makes the rows unknown there)
+                        seen = self.facts.handed_rows.get(key, value.rows)
+                        self.facts.handed_rows[key] = joined_rows(seen, value.rows)
         args = union(values) if values else CONST
         if name in ("float", "int") and values:
             arg = values[0]

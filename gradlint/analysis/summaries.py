@@ -91,6 +91,10 @@ class Summary:
     # they held before it (`out, self.hidden = self.lstm(x, self.hidden)`, a running estimate
     # updated outside no_grad): state carried from one call to the next.
     state: frozenset = EMPTY
+    # Where every return is a container filled with tuples of one length (`rows.append((obs,
+    # action, log_prob, reward))`): per position, (the parameters whose history reaches it, the
+    # body's own trainables that do, whether it is a tensor, whether it is a plain number).
+    rows: tuple = field(default=(), compare=False, hash=False)
 
 
 def param_index(root: str, method: bool) -> int | None:
@@ -372,8 +376,21 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
         saves=saves, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param,
-        state=_state(walker),
+        state=_state(walker), rows=_rows(returns, method),
     )
+
+
+def _rows(returns, method: bool) -> tuple:
+    """``Summary.rows``: () unless every return holds rows of one length."""
+    rows = [ret.value.rows for ret in returns]
+    if not rows or any(r is None for r in rows) or len({len(r) for r in rows}) != 1:
+        return ()
+    out = []
+    for k in range(len(rows[0])):
+        parts = [r[k] for r in rows]
+        params, own = _split_roots(frozenset().union(*(v.trainables | v.post for v in parts)), method)
+        out.append((frozenset(params), frozenset(own), all(v.tensor for v in parts), all(v.plain for v in parts)))
+    return tuple(out)
 
 
 def _state(walker) -> frozenset:

@@ -124,7 +124,7 @@ class Value:
             optimizer=self.optimizer and other.optimizer, live=self.live or other.live,
             lost=self.lost or other.lost, plain=self.plain and other.plain,
             stale=self.stale | other.stale, container=self.container and other.container,
-            parts=_joined_rows(self.parts, other.parts), rows=_joined_rows(self.rows, other.rows),
+            parts=joined_rows(self.parts, other.parts), rows=joined_rows(self.rows, other.rows),
         )
 
     def result(self) -> "Value":
@@ -132,7 +132,7 @@ class Value:
         return replace(self, saved=EMPTY, computed=True, module=None, optimizer=False, parts=None, rows=None)
 
 
-def _joined_rows(a: tuple | None, b: tuple | None) -> tuple | None:
+def joined_rows(a: tuple | None, b: tuple | None) -> tuple | None:
     """Two paths' values per position, joined position by position where both know them."""
     if a is None or b is None or len(a) != len(b):
         return None
@@ -146,7 +146,7 @@ def with_row(container: "Value", row: "Value") -> tuple | None:
     if container is NOTHING_YET or (container.rows is None and not (
             container.attached or container.live or container.tensor or container.held)):
         return row.parts  # (an empty list, as a constant attribute's value is known)
-    return _joined_rows(container.rows, row.parts)
+    return joined_rows(container.rows, row.parts)
 
 
 # A frozen dataclass's __init__ sets every field through object.__setattr__, and the walker
