@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from gradlint.analysis import saves
+from gradlint.analysis.flow import WEIGHT_FOR_INPUT
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "gradlint" / "data" / "saved_tensors.json"
@@ -170,3 +171,60 @@ def test_data_is_fresh(tmp_path):
     assert out.read_text(encoding="utf-8") == DATA.read_text(encoding="utf-8"), (
         "gradlint/data/saved_tensors.json is stale: run .venv/bin/python tools/gen_saved_tensors.py"
     )
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="torch is not installed")
+@pytest.mark.parametrize("qualname", sorted(WEIGHT_FOR_INPUT))
+def test_layers_save_their_weight_only_for_their_input(qualname):
+    """``flow.WEIGHT_FOR_INPUT``, measured: applied to an input without history, the layer's
+    graph survives an in-place update of its weight; applied to one with history, it does not."""
+    code = textwrap.dedent(
+        f"""
+        import torch
+        name = {qualname.rsplit(".", 1)[1]!r}
+        layer = {{"Linear": lambda: torch.nn.Linear(4, 3), "Embedding": lambda: torch.nn.Embedding(10, 3)}}[name]()
+        shape = {{"Linear": (2, 4)}}
+        def broken(requires):
+            if name == "Embedding":
+                if requires:
+                    return True  # (indices never require grad: the weight is never saved for them)
+                x = torch.tensor([1, 2, 3])
+            else:
+                x = torch.randn(*shape[name], requires_grad=requires)
+            out = layer(x).sum()
+            with torch.no_grad():
+                layer.weight.add_(1.0)
+            try:
+                out.backward()
+            except RuntimeError as err:
+                assert "modified by an inplace operation" in str(err)
+                return True
+            return False
+        assert not broken(False), "the weight was saved for an input without history"
+        assert broken(True), "the weight was not saved for an input with history"
+        """
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=_env(), capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="torch is not installed")
+def test_a_convolution_saves_its_weight_whatever_its_input():
+    """Why ``flow.WEIGHT_FOR_INPUT`` leaves convolutions out: measured, as above."""
+    code = textwrap.dedent(
+        """
+        import torch
+        conv = torch.nn.Conv2d(2, 3, 3)
+        out = conv(torch.randn(1, 2, 6, 6)).sum()
+        with torch.no_grad():
+            conv.weight.add_(1.0)
+        try:
+            out.backward()
+        except RuntimeError as err:
+            assert "modified by an inplace operation" in str(err)
+        else:
+            raise AssertionError("the convolution did not save its weight")
+        """
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=_env(), capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr

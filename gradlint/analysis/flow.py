@@ -1379,7 +1379,7 @@ class Walker:
     def saves_parameters(self, root: Value, names) -> bool:
         """Whether the graph of ``root`` may have saved some of ``names`` for backward: a module
         (``nn.Linear`` saves its weight) or a leaf some recorded op saved."""
-        for name in names:
+        for name in names - root.weightless:
             held = self.lookup(name)
             if not held.tensor or held.saved:
                 return True
@@ -2557,8 +2557,12 @@ class Walker:
             out = replace(args, post=args.post | names)
         else:
             out = replace(args, trainables=args.trainables | names)
+        # A layer of torch that needs its weight only for its input's gradient saves none of it
+        # where the input has no history.
+        weightless = (out.weightless | names) if module is not None and module.qualname in WEIGHT_FOR_INPUT \
+            and not (args.attached or args.live) else out.weightless - names
         out = replace(out, carried=args.carried | callee.carried, tensor=True, computed=True, const=False,
-                      saved=EMPTY, module=None, optimizer=False)
+                      saved=EMPTY, module=None, optimizer=False, weightless=weightless)
         if module is None or method or self.nograd is not None:
             return out
         shown = dotted(node.func) or "module"
@@ -2680,6 +2684,10 @@ JOINING = frozenset({
 # by a sum or a mean, or multiplied by a number still adds nothing to their gradient. Through any
 # other op (`(a - b.detach()).pow(2)`, `torch.exp(a - b.detach())`) the joined values shape each
 # other's gradient (``mixed``).
+# Layers whose backward reads their weight only to compute their input's gradient (measured:
+# `tests/test_saved_tensors_data.py`): applied to an input without history, they save none of it.
+# (A convolution saves its weight whatever its input.)
+WEIGHT_FOR_INPUT = frozenset({"torch.nn.Linear", "torch.nn.Embedding"})
 LINEAR = frozenset({
     "sum", "mean", "neg", "negative", "view", "view_as", "reshape", "transpose", "permute", "t",
     "flatten", "unflatten", "squeeze", "unsqueeze", "expand", "expand_as", "contiguous", "clone",

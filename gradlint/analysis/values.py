@@ -85,6 +85,10 @@ class Value:
     # values at each position of the rows it holds, joined over the rows. Its items have
     # these parts (`[m[1] for m in memory]` holds log-probabilities, `[m[0] …]` observations).
     rows: tuple | None = None
+    # may-not: trainables of layers of torch applied in this graph only to inputs without history
+    # (`nn.Linear(5, 1)(x)` on data): such a layer saves its weight only for its input's
+    # gradient, so the graph saved none of theirs, and a step that updates them breaks nothing
+    weightless: frozenset = EMPTY
 
     @property
     def attached(self) -> bool:
@@ -102,7 +106,7 @@ class Value:
             carried=self.carried | other.carried, tensor=self.tensor or other.tensor,
             computed=True, const=self.const and other.const, live=self.live or other.live,
             lost=self.lost or other.lost, plain=self.plain and other.plain,
-            stale=self.stale | other.stale,
+            stale=self.stale | other.stale, weightless=_weightless((self, other)),
         )
 
     def join(self, other: "Value") -> "Value":
@@ -125,6 +129,7 @@ class Value:
             lost=self.lost or other.lost, plain=self.plain and other.plain,
             stale=self.stale | other.stale, container=self.container and other.container,
             parts=joined_rows(self.parts, other.parts), rows=joined_rows(self.rows, other.rows),
+            weightless=_weightless((self, other)),
         )
 
     def result(self) -> "Value":
@@ -174,6 +179,15 @@ def replace(value, /, **changes):
     return new
 
 
+def _weightless(values) -> frozenset:
+    """``Value.weightless`` of values combined: a layer stays weightless only where no operand's
+    graph saved its weight."""
+    weightless = EMPTY.union(*(v.weightless for v in values))
+    if not weightless:
+        return EMPTY
+    return weightless - EMPTY.union(*(v.trainables - v.weightless for v in values))
+
+
 def _companions(a: Value, b: Value, cut) -> frozenset:
     return a.cuts.get(cut, EMPTY) | b.cuts.get(cut, EMPTY)
 
@@ -191,11 +205,12 @@ def union(values) -> Value:
     # One pass over the operands (the walker joins hundreds of thousands of them per corpus,
     # and most of their sets are empty).
     trainables = post = nograd = pulled = rebuilt = carried = inputs = stale = EMPTY
-    tensor = live = lost = False
+    tensor = live = lost = weightless = False
     const = plain = True
     companions: dict = {}
     for value in values:
         state = value.__dict__
+        weightless = weightless or bool(state["weightless"])
         if state["trainables"]:
             trainables = trainables | state["trainables"]
         if state["post"]:
@@ -224,6 +239,7 @@ def union(values) -> Value:
         cuts={cut: trainables.union(*joined) for cut, joined in companions.items()},
         nograd=nograd, pulled=pulled, rebuilt=rebuilt, carried=carried,
         tensor=tensor, computed=True, const=const, live=live, lost=lost, plain=plain, stale=stale,
+        weightless=_weightless(values) if weightless else EMPTY,
     )
 
 
