@@ -1,4 +1,4 @@
-# Sourced by bench/make_corpus2.sh and bench/make_wild_rl.sh: lay out each repository of REPOS
+# Sourced by bench/make_corpus2.sh, bench/make_wild_rl.sh and bench/make_wild5.sh: lay out each repository of REPOS
 # ("name owner+repo commit" rows) under OUT, from fetched bare git snapshots under MIRROR_ROOT,
 # keeping only the regular files whose names end in one of SUFFIXES (a space-separated list).
 #
@@ -13,6 +13,7 @@ checkout_pinned() {
   for row in "${REPOS[@]}"; do
     read -r name slug commit <<<"$row"
     gd="$MIRROR_ROOT/$slug/repo"
+    [ -d "$gd/.git" ] && gd="$gd/.git"  # (a snapshot laid out with a work tree's .git)
     if [ ! -d "$gd" ]; then
       echo "missing mirror: $gd (fetch github:${slug/+//} first)" >&2; exit 1
     fi
