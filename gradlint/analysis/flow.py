@@ -428,6 +428,7 @@ class Walker:
         self.state_entries: dict[str, Value] = {}
         self.state_exits: dict[str, Value] = {}
         self.state_names: set[str] = set()  # the models' state its calls carried (``carry_state``)
+        self.state_called: frozenset = EMPTY  # the state the receiver's own methods it calls carry
 
     # ---- statements -------------------------------------------------------------------------
 
@@ -552,9 +553,14 @@ class Walker:
         elif kind is ast.If:
             self.expr(stmt.test)
             before, steps = dict(self.env), list(self.pending_steps)
+            none, when = _none_test(stmt.test)
+            if none is not None and when:  # `if hidden is None: …`: it holds None there
+                self.env[none] = PLAIN
             self.block(stmt.body)
             after_body, body_steps = self.env, self.pending_steps
             self.env, self.pending_steps = dict(before), steps
+            if none is not None and not when:  # `if hidden is not None: hidden = repackage(hidden)`
+                self.env[none] = PLAIN
             self.block(stmt.orelse)  # an elif is an If alone in the orelse
             # A branch that ends in continue, break, return or raise does not reach what follows
             # (`if warmup: loss.backward(); opt.step(); continue`).
@@ -1816,6 +1822,9 @@ class Walker:
                     result = self.apply_summary(node, summary, Value(trainables=summary.trainables),
                                                 self.arg_values(node), key)
                     if result is not None:
+                        # (`self._update_memory(k, v)` in a forward: the state it carries is
+                        # the forward's too)
+                        self.state_called |= summary.state
                         return result
         if head is not None and head.count(".") == 1 and not head.startswith("self."):
             # `policy.pi(h)` on an instance of this file's class: the submodule it was built with.
@@ -2433,6 +2442,17 @@ class Walker:
             return self.apply_module(node, Value(trainables=frozenset({"self"})), self.arg_values(node), positional)
         values = self.arg_values(node)
         bound = self.env.get(name, DEFINITION)
+        if getattr(self, "summarizing", False) and self.cls is None and name == self.function.name \
+                and bound is DEFINITION:
+            # A function calling itself, as its own summary is computed (`repackage_hidden` on
+            # each part of a tuple): what it returns on the paths walked so far (the base case,
+            # `return h.detach()`), not whatever its arguments carry.
+            so_far = [r.value for r in self.facts.returns if r.function.node is self.function.node]
+            if so_far:
+                found = so_far[0]
+                for value in so_far[1:]:
+                    found = found.join(value)
+                return replace(found, computed=True, saved=EMPTY)
         if name in self.functions and (bound is DEFINITION or bound is NOGRAD_DEFINITION):
             # What this call site hands the module-level function `name`, keyed `param@name`
             # (one that returns from under no_grad too: what it computes there is still seeded).
@@ -2583,6 +2603,17 @@ class Walker:
         if module.saves_output:
             out = replace(out, saved=frozenset({save}))
         return out
+
+
+def _none_test(test) -> tuple[str | None, bool]:
+    """(the name a test compares with None, whether it is None where the test holds):
+    ``hidden is None`` -> ("hidden", True), ``self.h is not None`` -> ("self.h", False)."""
+    if type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in (ast.Is, ast.IsNot) \
+            and type(test.comparators[0]) is ast.Constant and test.comparators[0].value is None:
+        name = dotted(test.left)
+        if name is not None and name.count(".") <= 1:
+            return name, type(test.ops[0]) is ast.Is
+    return None, False
 
 
 def _resets(loop, owner: str, attr: str, info) -> bool:

@@ -405,7 +405,7 @@ def _state(walker) -> frozenset:
             continue  # rebuilt, reset or detached on some path out
         if (end.trainables | end.post) - (entry.trainables | entry.post):
             out.add(name)
-    return frozenset(out)
+    return frozenset(out) | walker.state_called
 
 
 def _beside(returns, cut_node) -> frozenset:
