@@ -508,12 +508,11 @@ class Walker:
                 if pulled:  # values some caller pulled out of tensors and handed on
                     self.env[name] = replace(value, pulled=value.pulled | frozenset(pulled))
         self.seed_instances(node)
-        if self.cls is not None and once("rebound", node, _rebound_attributes):
-            # what the method carries from call to call (its summary's state): a backward here of
-            # what depends on it reaches every earlier call's graph
-            summary = self.method_summary(node.name)[1]
-            if summary is not None and summary.state and summary.node is node:
-                self.mark_state(summary.state)
+        rebound = once("rebound", node, _rebound_attributes) if self.cls is not None else EMPTY
+        if rebound:
+            # what the method may carry from call to call: a backward here of what depends on
+            # it reaches every earlier call's graph (kept once the walk shows it carried)
+            self.mark_state(rebound)
         if self.cls is not None and node.name == "__init__":
             # `GFlowNetAgent(GridEnv(...))`: every call hands `env` a GridEnv
             ordered = [*params.posonlyargs, *params.args][1:]
@@ -525,7 +524,13 @@ class Walker:
                     (qualname,) = found
                     # (an object, not a number, though built from numbers)
                     self.env[p.arg] = replace(value, module=module_info_of_class(qualname, self.classes), plain=False)
+        backwards = len(self.facts.backwards)
         self.block(node.body)
+        if rebound:
+            self.note_state()
+            state = self.carried_state()
+            for site in self.facts.backwards[backwards:]:
+                site.across_calls &= state
 
     def block(self, statements) -> None:
         previous = None
@@ -707,6 +712,11 @@ class Walker:
         and new history; ``policy = policy.to(device)``, a number reset and summed again, a
         state detached before use, or a fresh clone end without one of the two. A module or
         leaf held by the name itself (``model = model.cuda()``) is no graph either."""
+        # A name that ends the first pass holding no history at all (a step counter, a list of
+        # `.item()` numbers) ends this pass without it too: each value here carries at most what
+        # it carried there. Most loops carry only such names, and skip this pass.
+        names = {name for name in names if _historied(end_env.get(name))
+                 or any(key[0] == name and _historied(item) for key, item in self.items.items())}
         if not names:
             return set()
         end_env_saved, self.env = self.env, before
@@ -2180,6 +2190,19 @@ class Walker:
                 self.state_entries[name] = entry
                 self.env[name] = replace(entry, carried=entry.carried | {STATE_MARK + name})
 
+    def carried_state(self) -> frozenset:
+        """The rebound attributes that leave the method holding what they held before (their
+        mark) and history recorded in the call on top of it (``Summary.state``), with what the
+        receiver's methods it calls carry."""
+        out = set()
+        for name, entry in self.state_entries.items():
+            end = self.state_exits.get(name)
+            if end is None or STATE_MARK + name not in end.carried:
+                continue  # rebuilt, reset or detached on some path out
+            if (end.trainables | end.post) - (entry.trainables | entry.post):
+                out.add(name)
+        return frozenset(out) | self.state_called
+
     def note_state(self) -> None:
         """At an exit of a summarized method: what its receiver's rebound attributes hold."""
         for name in self.state_entries:
@@ -2603,6 +2626,10 @@ class Walker:
         if module.saves_output:
             out = replace(out, saved=frozenset({save}))
         return out
+
+
+def _historied(value: Value | None) -> bool:
+    return value is not None and bool(value.trainables or value.post or value.carried)
 
 
 def _none_test(test) -> tuple[str | None, bool]:

@@ -376,7 +376,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
         saves=saves, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param,
-        state=_state(walker), rows=_rows(returns, method),
+        state=walker.carried_state(), rows=_rows(returns, method),
     )
 
 
@@ -391,21 +391,6 @@ def _rows(returns, method: bool) -> tuple:
         params, own = _split_roots(frozenset().union(*(v.trainables | v.post for v in parts)), method)
         out.append((frozenset(params), frozenset(own), all(v.tensor for v in parts), all(v.plain for v in parts)))
     return tuple(out)
-
-
-def _state(walker) -> frozenset:
-    """The rebound attributes that leave the call holding what they held before (its mark) and
-    history recorded in the call on top of it (``Summary.state``)."""
-    from gradlint.analysis.flow import STATE_MARK
-
-    out = set()
-    for name, entry in walker.state_entries.items():
-        end = walker.state_exits.get(name)
-        if end is None or STATE_MARK + name not in end.carried:
-            continue  # rebuilt, reset or detached on some path out
-        if (end.trainables | end.post) - (entry.trainables | entry.post):
-            out.add(name)
-    return frozenset(out) | walker.state_called
 
 
 def _beside(returns, cut_node) -> frozenset:

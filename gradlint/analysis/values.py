@@ -106,7 +106,8 @@ class Value:
             carried=self.carried | other.carried, tensor=self.tensor or other.tensor,
             computed=True, const=self.const and other.const, live=self.live or other.live,
             lost=self.lost or other.lost, plain=self.plain and other.plain,
-            stale=self.stale | other.stale, weightless=_weightless((self, other)),
+            stale=self.stale | other.stale,
+            weightless=_weightless((self, other)) if self.weightless or other.weightless else EMPTY,
         )
 
     def join(self, other: "Value") -> "Value":
@@ -129,7 +130,7 @@ class Value:
             lost=self.lost or other.lost, plain=self.plain and other.plain,
             stale=self.stale | other.stale, container=self.container and other.container,
             parts=joined_rows(self.parts, other.parts), rows=joined_rows(self.rows, other.rows),
-            weightless=_weightless((self, other)),
+            weightless=_weightless((self, other)) if self.weightless or other.weightless else EMPTY,
         )
 
     def result(self) -> "Value":
