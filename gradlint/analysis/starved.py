@@ -63,7 +63,13 @@ def starved(facts) -> Iterator[Starved]:
             # A detached by-product of what a sibling output trains (`return loss, logits.detach()`).
             # (a loss module's `return loss, {"bce": bce.detach()}`: the loss keeps its inputs attached)
             siblings = frozenset().union(*(other.trainables | other.inputs for _, other in ret.parts if other is not value))
-            for cut in _broken(value, facts, elsewhere, program):
+            broken = list(_broken(value, facts, elsewhere, program))
+            if value.rebuilt or any(facts.cuts[c].kind == REBUILD for c in value.cuts if c in facts.cuts):
+                # (as for a backpropagated loss, below: a cut beside a copy, of a model the
+                # result still trains through another term, starves nothing the copy's fix
+                # would not restore)
+                broken = [c for c in broken if c.kind == REBUILD or not _overlap(c.upstream, value.trainables)]
+            for cut in broken:
                 if cut.kind == "no_grad":
                     continue  # evaluation returns no_grad results by design: only a loss speaks
                 if ret.parts and cut.upstream <= siblings:
