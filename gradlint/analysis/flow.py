@@ -534,7 +534,14 @@ class Walker:
 
     def block(self, statements) -> None:
         previous = None
+        excluded: dict = {}  # name -> the kinds of holder `if isinstance(name, …): return` ruled out
         for stmt in statements:
+            if excluded:
+                for name in [n for n, kinds in excluded.items() if kinds >= HOLDERS]:
+                    # (`return obj` after the tensor, dict, list and tuple cases returned: a
+                    # number, a string, None; nothing with history)
+                    self.env[name] = PLAIN
+                    del excluded[name]
             if previous is not None and type(stmt) not in COMPOUND and type(previous) not in COMPOUND \
                     and previous.end_lineno == stmt.lineno:
                 # `loss = f(x); opt.step()`: statements joined by semicolons share one step of
@@ -543,7 +550,29 @@ class Walker:
                 self.small(stmt)
             else:
                 self.statement(stmt)
+            if type(stmt) is ast.If and not stmt.orelse and _jumps(stmt.body):
+                name, kinds = self.isinstance_test(stmt.test)
+                if name is not None:
+                    excluded[name] = excluded.get(name, frozenset()) | kinds
+            elif excluded and type(stmt) is not ast.If:
+                excluded.clear()  # (only consecutive checks rule kinds out, before anything rebinds)
             previous = stmt
+
+    def isinstance_test(self, test) -> tuple[str | None, frozenset]:
+        """(name, the kinds of holder of tensors a test ``isinstance(name, T)`` names: tensor,
+        dict, list, tuple), else (None, ∅)."""
+        if type(test) is not ast.Call or type(test.func) is not ast.Name or test.func.id != "isinstance" \
+                or len(test.args) != 2 or test.keywords or type(test.args[0]) is not ast.Name:
+            return None, frozenset()
+        types = test.args[1].elts if type(test.args[1]) is ast.Tuple else [test.args[1]]
+        kinds = set()
+        for t in types:
+            name = self.imports.qualname(t) if type(t) in (ast.Name, ast.Attribute) else None
+            if name == "torch.Tensor":
+                kinds.add("tensor")
+            elif name in ("dict", "list", "tuple"):
+                kinds.add(name)
+        return (test.args[0].id, frozenset(kinds)) if kinds else (None, frozenset())
 
     def statement(self, stmt) -> None:
         self.seq += 1
@@ -1574,8 +1603,9 @@ class Walker:
             for cond in comp.ifs:
                 self.expr(cond)
         if type(node) is ast.DictComp:
-            element = self.expr(node.value)
-            value = self.expr(node.key) | element
+            # (a dict holds its values: its keys, names or numbers, are no tensor anyone trains)
+            self.expr(node.key)
+            value = element = self.expr(node.value)
         else:
             value = element = self.expr(node.elt)
         self.env = saved_env
@@ -2626,6 +2656,9 @@ class Walker:
         if module.saves_output:
             out = replace(out, saved=frozenset({save}))
         return out
+
+
+HOLDERS = frozenset({"tensor", "dict", "list", "tuple"})  # what may hold a tensor with history
 
 
 def _historied(value: Value | None) -> bool:
