@@ -109,9 +109,15 @@ def _pool(context, jobs: list[runner.Job], workers: int, hashed: bool, lost: lis
     def submit(lane: int) -> None:
         # As many chunks are out as there are workers: the one that just finished takes the
         # next of the lane it was on (the pool hands a chunk to an idle worker).
+        nonlocal broken
         chunk = _next_chunk(lanes, lane)
-        if chunk is not None:
+        if chunk is None:
+            return
+        try:
             futures[pool.submit(_check_chunk, [(j.index, j.target, j.codes) for j in chunk], hashed)] = (chunk, lane)
+        except BrokenProcessPool:  # a worker died since the last chunk ended
+            lost.extend(chunk)
+            broken = True
 
     try:
         for lane in range(size):
