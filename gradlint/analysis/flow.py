@@ -508,7 +508,7 @@ class Walker:
                 if pulled:  # values some caller pulled out of tensors and handed on
                     self.env[name] = replace(value, pulled=value.pulled | frozenset(pulled))
         self.seed_instances(node)
-        rebound = once("rebound", node, _rebound_attributes) if self.cls is not None else EMPTY
+        rebound = _rebound_attributes(node) if self.cls is not None else EMPTY
         if rebound:
             # what the method may carry from call to call: a backward here of what depends on
             # it reaches every earlier call's graph (kept once the walk shows it carried)
@@ -550,12 +550,12 @@ class Walker:
                 self.small(stmt)
             else:
                 self.statement(stmt)
-            if type(stmt) is ast.If and not stmt.orelse and _jumps(stmt.body):
-                name, kinds = self.isinstance_test(stmt.test)
-                if name is not None:
-                    excluded[name] = excluded.get(name, frozenset()) | kinds
-            elif excluded and type(stmt) is not ast.If:
-                excluded.clear()  # (only consecutive checks rule kinds out, before anything rebinds)
+            name, kinds = self.isinstance_test(stmt.test) if type(stmt) is ast.If and not stmt.orelse \
+                and _jumps(stmt.body) else (None, frozenset())
+            if name is not None:
+                excluded[name] = excluded.get(name, frozenset()) | kinds
+            elif excluded:
+                excluded.clear()  # (only consecutive checks rule kinds out: nothing rebinds between)
             previous = stmt
 
     def isinstance_test(self, test) -> tuple[str | None, frozenset]:
@@ -2206,7 +2206,7 @@ class Walker:
             # The receiver's attributes the method reads and rebinds (`out, self.hidden =
             # self.lstm(x, self.hidden)`): followed through the call, marked, to learn whether
             # it leaves them holding history built on what they held (``Summary.state``).
-            self.mark_state(once("rebound", node, _rebound_attributes))
+            self.mark_state(_rebound_attributes(node))
         self.block(node.body)
         self.note_state()
         return names, (len(positional) if params.vararg is None else -1)
@@ -2234,7 +2234,7 @@ class Walker:
         return frozenset(out) | self.state_called
 
     def note_state(self) -> None:
-        """At an exit of a summarized method: what its receiver's rebound attributes hold."""
+        """At an exit of a method whose rebound attributes the walk follows: what they hold."""
         for name in self.state_entries:
             value = self.env.get(name)
             if value is not None:
@@ -2683,9 +2683,10 @@ def _resets(loop, owner: str, attr: str, info) -> bool:
     setters = set()
     if info is not None and info.node is not None:
         for stmt in info.node.body:
-            if type(stmt) in FUNCTIONS and attr in once("assigned-attributes", stmt, _assigned_attributes) \
-                    and attr not in once("rebound", stmt, _rebound_attributes):
-                setters.add(stmt.name)
+            if type(stmt) in FUNCTIONS:
+                read, written = once("receiver-attributes", stmt, _receiver_attributes)
+                if attr in written and attr not in read:
+                    setters.add(stmt.name)
     for stmt in loop.body:
         for node in iter_nodes(stmt, into_functions=False):
             if type(node) is ast.Attribute and type(node.ctx) is ast.Store and dotted(node) == name:
@@ -2696,21 +2697,20 @@ def _resets(loop, owner: str, attr: str, info) -> bool:
     return False
 
 
-def _assigned_attributes(function) -> frozenset:
-    """The receiver's attributes (``self.x``) the function's own body assigns."""
-    return frozenset("self." + node.attr for stmt in function.body for node in iter_nodes(stmt, into_functions=False)
-                     if type(node) is ast.Attribute and type(node.ctx) is ast.Store
-                     and type(node.value) is ast.Name and node.value.id == "self")
-
-
-def _rebound_attributes(function) -> frozenset:
-    """The receiver's attributes (``self.x``) the function's own body both reads and assigns."""
+def _receiver_attributes(function) -> tuple[frozenset, frozenset]:
+    """The receiver's attributes (``self.x``) the function's own body reads, and assigns."""
     read, written = set(), set()
     for stmt in function.body:
         for node in iter_nodes(stmt, into_functions=False):
             if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == "self":
                 (written if type(node.ctx) is ast.Store else read).add("self." + node.attr)
-    return frozenset(read & written)
+    return frozenset(read), frozenset(written)
+
+
+def _rebound_attributes(function) -> frozenset:
+    """The receiver's attributes the function's own body both reads and assigns."""
+    read, written = once("receiver-attributes", function, _receiver_attributes)
+    return read & written
 
 
 def _used_as_modules(module: ast.Module) -> set[str]:
