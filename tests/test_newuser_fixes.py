@@ -238,3 +238,24 @@ def test_another_file_is_named_from_the_current_folder(here, capsys, monkeypatch
     # Named through `..`, the same.
     code, out, _ = check(capsys, "--output-format", "concise", "--select", "GL001", "../pkg/main.py")
     assert out.startswith("main.py:12:") and "(at x.py, line 6, inside" in out
+
+
+def test_a_long_operand_is_quoted_by_what_it_calls_not_cut_mid_word():
+    """`torch.nn.functional.layer_norm(model(x), normalized_shape=(1,)).mean(...).detach()` is
+    too long to quote whole: the message keeps the call's name and drops its arguments, where
+    it used to end in ``tor....detach()``."""
+    from gradlint import engine
+
+    source = (
+        "import torch\nimport torch.nn as nn\n\nmodel = nn.Linear(4, 1)\n"
+        "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "for step in range(3):\n"
+        "    x = torch.randn(8, 4)\n"
+        "    feats = torch.nn.functional.layer_norm(model(x), normalized_shape=(1,))"
+        ".mean(dim=0, keepdim=True).detach()\n"
+        "    loss = (feats ** 2).mean()\n"
+        "    opt.zero_grad()\n    loss.backward()\n    opt.step()\n"
+    )
+    (finding,) = engine.lint_source(source, "train.py", project=False)
+    assert "`torch.nn.functional.layer_norm(...).mean(...).detach()`" in finding.message
+    assert "...." not in finding.message

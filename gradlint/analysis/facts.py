@@ -285,8 +285,29 @@ class ModuleFacts:
         from gradlint.analysis.project import origin
 
         other = origin(node)  # a node of another file reads in that file's lines
-        text = " ".join(source_segment(other.lines if other is not None else self.lines, node).split())
-        return text if len(text) <= 60 else text[:57] + "..."
+        return _short(other.lines if other is not None else self.lines, node)
+
+
+SHORT = 60  # the longest expression a message quotes whole
+
+
+def _short(lines: list[str], node: ast.AST) -> str:
+    """The node's text on one line, at most ``SHORT`` characters: a long call keeps what it
+    calls and drops its arguments (``F.layer_norm(...)``), a long attribute or subscript its
+    own end (``F.layer_norm(...).mean``), so a message still names the user's function."""
+    text = " ".join(source_segment(lines, node).split())
+    if len(text) <= SHORT:
+        return text
+    kind = type(node)
+    if kind is ast.Call:
+        short = _short(lines, node.func) + "(...)"
+    elif kind is ast.Attribute:
+        short = _short(lines, node.value) + "." + node.attr
+    elif kind is ast.Subscript:
+        short = _short(lines, node.value) + "[...]"
+    else:
+        short = text
+    return short if len(short) <= SHORT else short[:SHORT - 3] + "..."
 
 
 def source_lines(text: str) -> list[str]:

@@ -1968,7 +1968,9 @@ class Walker:
         values = self.arg_values(node)
         if last in FACTORIES and qual.count(".") == 1:
             requires = literal_true(keywords.get("requires_grad"))
-            return Value(tensor=True, computed=True, const=not requires)
+            # (`x @ torch.randn(3, 3, requires_grad=True)`: a leaf made where it is used requires
+            # grad as much as one bound to a name first)
+            return Value(tensor=True, computed=True, const=not requires, live=requires)
         if qual.startswith("torch.optim.") and last[:1].isupper():
             self.facts.optimized |= self.coverage(node)
             return Value(optimizer=True)
