@@ -188,6 +188,26 @@ def test_edit_of_a_tensor_nothing_saved_is_dismissed():
     assert status == "dismissed" and "cannot change a gradient" in evidence
 
 
+def test_inplace_module_built_but_never_called_is_not_reached_not_ran():
+    """`nn.Sequential(..., nn.Sigmoid(), nn.ReLU(inplace=True))` built and never called: building
+    the module is not running it (the verdict said "ran, but edited no tensor")."""
+    tracer = _tracer("GL005", label="nn.ReLU(inplace=True)", tensor="")
+    with tracer:
+        tracer.a(0, torch.nn.ReLU(inplace=True))
+    status, evidence = _verdict(tracer)
+    assert status == "not-reached" and "never ran" in evidence
+
+
+def test_inplace_module_called_without_a_backward_ran():
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    tracer = _tracer("GL005", label="nn.ReLU(inplace=True)", tensor="")
+    with tracer:
+        relu = tracer.a(0, torch.nn.ReLU(inplace=True))
+        relu(torch.sigmoid(w * 3))
+    status, evidence = _verdict(tracer)
+    assert status == "inconclusive" and "no backward() followed it" in evidence
+
+
 def test_edit_with_no_backward_after_it_is_inconclusive():
     w = torch.tensor([1.0, 2.0], requires_grad=True)
     tracer = _tracer("GL005", label="u.add_(1)", tensor="u")

@@ -255,9 +255,10 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
         if evidence is None:
             return
         if "edits" in evidence.kinds:  # an in-place module: watch what it is given
-            evidence.runs += 1
             if isinstance(value, torch.nn.Module):
-                self._watch_module(value, evidence)
+                self._watch_module(value, evidence)  # (it runs when it is called, not when built)
+            else:
+                evidence.runs += 1
             return
         if "upstream" not in evidence.kinds:
             return
@@ -277,9 +278,11 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
 
             def pre_hook(module, inputs):
                 entry = watched.get(id(module))
-                if entry is not None and entry[0]() is module and inputs and isinstance(inputs[0], torch.Tensor):
+                if entry is not None and entry[0]() is module:
                     for f in entry[1]:
-                        tracer._guard(tracer._edit, f, inputs[0])
+                        f.runs += 1
+                        if inputs and isinstance(inputs[0], torch.Tensor):
+                            tracer._guard(tracer._edit, f, inputs[0])
             self._module_hook = torch.nn.modules.module.register_module_forward_pre_hook(pre_hook)
         entry = self._watched.get(id(module))
         if entry is None or entry[0]() is not module:
