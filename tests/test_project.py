@@ -485,3 +485,59 @@ def test_an_imported_file_rewritten_at_once_with_the_same_size_is_read_again(tmp
     assert gl001(tmp_path / "main.py") == []
     write(tmp_path, {"helpers.py": HELPER})
     assert [line for line, _ in gl001(tmp_path / "main.py")] == [CALL_LINE]
+
+
+# ---- callers in the project's other files ----------------------------------------------------
+
+NORMALIZE = """import torch
+
+
+def unit(x, model):
+    v = model(x).clone()
+    v /= v.norm()
+    return v
+"""
+EVAL_ONLY = """import torch
+import torch.nn as nn
+
+import features
+
+model = nn.Linear(4, 4)
+
+
+@torch.no_grad()
+def bank(xs):
+    return torch.stack([features.unit(x, model) for x in xs])
+"""
+TRAINS_THROUGH = EVAL_ONLY + """
+
+loss = features.unit(torch.randn(2, 4), model).sum()
+loss.backward()
+"""
+
+
+def test_an_edit_in_a_helper_every_caller_elsewhere_runs_under_no_grad_is_no_finding_and_the_callers_are_dependencies(
+        tmp_path, capsys, monkeypatch):
+    """features.py's `unit` edits what `.norm()` saved, but its one caller, in eval.py, runs it
+    under `@torch.no_grad()`: nothing is recorded, nothing can fail. A warm run after eval.py
+    also trains through it finds the edit: the callers read are the finding's dependencies."""
+    proj = tmp_path / "proj"
+    write(proj, {"pyproject.toml": "", "features.py": NORMALIZE, "eval.py": EVAL_ONLY})
+    monkeypatch.chdir(proj)
+    args = ["--cache-dir", str(tmp_path / "cache"), "."]
+    assert _check(capsys, *args) == (0, "")
+    entries = {e["path"]: e for pack in (tmp_path / "cache").glob("*/*.json")
+               for e in json.loads(pack.read_bytes())["entries"].values()}
+    assert set(entries[str(proj / "features.py")]["deps"]) == {str(proj / "eval.py")}
+    (proj / "eval.py").write_text(TRAINS_THROUGH)
+    code, out = _check(capsys, *args)
+    assert code == 1 and "features.py:6:" in out and "GL005" in out
+
+
+def test_a_helper_no_file_calls_keeps_its_finding(tmp_path, capsys, monkeypatch):
+    """No caller anywhere (a library function): nothing says it runs under no_grad."""
+    proj = tmp_path / "proj"
+    write(proj, {"pyproject.toml": "", "features.py": NORMALIZE, "eval.py": "import features\n"})
+    monkeypatch.chdir(proj)
+    code, out = _check(capsys, "--no-cache", ".")
+    assert code == 1 and "features.py:6:" in out

@@ -135,6 +135,7 @@ class View:
         self._by_name: dict | None = None
         self._found: dict[tuple[int, str], tuple | None] = {}
         self._callees: dict = {}  # qualname -> what ``callee`` answered
+        self.callers: dict[str, str] = {}  # path -> hash of the other files read for their calls
 
     # ---- resolution -----------------------------------------------------------------------
 
@@ -394,10 +395,59 @@ class View:
 
     def dependencies(self) -> dict[str, str]:
         """Every file of the project this lint read (transitively), with its content hash."""
-        out: dict[str, str] = {}
+        out: dict[str, str] = dict(self.callers)
         for module in self.used.values():
             module.dependencies(out)
         return out
+
+    # ---- the project's other files, as callers ----------------------------------------------
+
+    def called_only_under_nograd(self, name: str) -> bool:
+        """Whether the project's other files call ``name``, a module-level function of this
+        view's file, and every call runs under no_grad (an evaluation helper called only from a
+        ``@torch.no_grad()`` feature extractor in another file): what it computes is recorded
+        nowhere. Asked only for a finding about to be reported, so every file of the project that
+        spells both the function's and this module's names is read then; those it read count as
+        the findings' dependencies."""
+        from gradlint.analysis.imports import collect_imports
+        from gradlint.analysis.scan import called_only_under_nograd_in
+        from gradlint.cache import content_hash
+        from gradlint.discovery import discover
+        from gradlint.files import read_regular
+
+        module = self.path.parent.name if self.path.name == "__init__.py" else self.path.stem
+        spelled = (name.encode(), module.encode())
+        here = os.path.realpath(self.path)
+
+        def target(call: ast.Call) -> bool:
+            # (a call of this very function: its import, resolved as the caller's lint would)
+            qualname = imports.qualname(call.func)
+            where = imports.target(qualname) if qualname and qualname.rpartition(".")[2] == name else None
+            found = caller.locate(*where) if where is not None else None
+            return found is not None and found[1] == [name] and os.path.realpath(found[0]) == here
+
+        found = False
+        for path in discover([self.project.root], root=self.project.root, on_error=lambda line: None):
+            path = Path(os.path.abspath(path))
+            if path.suffix != ".py" or path == self.path:
+                continue
+            data = read_regular(path)
+            if data is None or not all(word in data for word in spelled):
+                continue
+            try:
+                tree = ast.parse(data)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+            imports = collect_imports(tree)
+            caller = View(self.project, path, imports, 0)
+            answer = called_only_under_nograd_in(tree, imports, target)
+            if answer is None:
+                continue
+            self.callers[str(path)] = content_hash(data)
+            if not answer:
+                return False
+            found = True
+        return found
 
 
 class ClassTable(dict):

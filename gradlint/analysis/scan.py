@@ -397,6 +397,43 @@ def nograd_only_callees(module: ast.Module, imports: ImportTable, names: set[str
     `with torch.no_grad():`)."""
     if not (names or methods) or not mentions_grad_mode(module):
         return set()  # no call can be under no_grad
+
+    def called(node: ast.Call) -> str | None:
+        func = node.func
+        if type(func) is ast.Name and func.id in names:
+            return func.id
+        if type(func) is ast.Attribute and func.attr in methods:
+            return "." + func.attr
+        return None
+
+    return _only_under_nograd(_call_contexts(module, imports, names, methods, called))
+
+
+def called_only_under_nograd_in(module: ast.Module, imports: ImportTable, target) -> bool | None:
+    """Whether every call ``target(call)`` picks out in ``module`` (another file's calls of a
+    function: ``utils.multi_scale(x, model)``) runs under no_grad, directly or from a function
+    of the module that only ever runs under it; None where the module makes no such call."""
+    if not mentions_grad_mode(module):
+        return False if any(type(n) is ast.Call and target(n) for n in iter_nodes(module)) else None
+    names = {stmt.name for stmt in module.body if type(stmt) in (ast.FunctionDef, ast.AsyncFunctionDef)}
+
+    def called(node: ast.Call) -> str | None:
+        if target(node):
+            return _TARGET
+        func = node.func
+        return func.id if type(func) is ast.Name and func.id in names else None
+
+    calls = _call_contexts(module, imports, names, frozenset(), called)
+    if _TARGET not in calls:
+        return None
+    return _TARGET in _only_under_nograd(calls)
+
+
+_TARGET = "\0target"  # (no identifier: the key of the calls asked about)
+
+
+def _call_contexts(module: ast.Module, imports: ImportTable, names, methods, called) -> dict:
+    """key -> (under no_grad, the enclosing def's key) for each call ``called`` names by a key."""
     calls: dict[str, list[tuple[bool, str | None]]] = {}
     nodes, ends = walk_with_ends(module)
     # (where it ends, whether under no_grad, the enclosing def's key): a def sets the context of
@@ -411,10 +448,14 @@ def nograd_only_callees(module: ast.Module, imports: ImportTable, names: set[str
             contexts.append((ends[at], decorated_nograd(node, imports), key))
         elif kind in _WITHS and any(_opens_nograd(i.context_expr, imports) for i in node.items):
             contexts.append((ends[at], True, contexts[-1][2]))
-        elif kind is ast.Call and type(node.func) is ast.Name and node.func.id in names:
-            calls.setdefault(node.func.id, []).append(contexts[-1][1:])
-        elif kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in methods:
-            calls.setdefault("." + node.func.attr, []).append(contexts[-1][1:])
+        elif kind is ast.Call:
+            key = called(node)
+            if key is not None:
+                calls.setdefault(key, []).append(contexts[-1][1:])
+    return calls
+
+
+def _only_under_nograd(calls: dict) -> set[str]:
     # A helper called only from helpers that run only under no_grad runs under it too (a
     # translator's `translate_batch` opens the region; what it calls, and what they call, too).
     found: set[str] = set()

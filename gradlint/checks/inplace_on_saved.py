@@ -63,13 +63,27 @@ def _never_backpropagated(edit, facts) -> bool:
                    for r in facts.returns)
 
 
+def _only_run_under_nograd_elsewhere(edit, facts) -> bool:
+    """The edit is in a module-level function this file never calls, and every call the
+    project's other files make of it runs under no_grad (``View.called_only_under_nograd``): no
+    op it runs is recorded, so nothing it edits was saved. (Called in this file, the walk
+    already knows whether it runs under no_grad.)"""
+    function, view = edit.function, facts.imports.project
+    if view is None or function.class_name is not None or not any(function.node is s for s in facts.module.body):
+        return False
+    name = function.name
+    if any(type(n) is ast.Call and type(n.func) is ast.Name and n.func.id == name for n in ast.walk(facts.module)):
+        return False
+    return view.called_only_under_nograd(name)
+
+
 def check(facts):
     from gradlint.analysis.tree import walk_with_ends
 
     order = None
     seen = set()
     for edit in facts.edits:
-        if not edit.saved or _never_backpropagated(edit, facts):
+        if not edit.saved or _never_backpropagated(edit, facts) or _only_run_under_nograd_elsewhere(edit, facts):
             continue
         # (`h *= g` then `h += b` on one saved output: one finding, at the first edit; written
         # out of place, the first leaves the second a new tensor nothing saved)
