@@ -84,6 +84,12 @@ class Backward:
     stepped: frozenset | None = None
     open_step: bool = False
     stepped_names: set = field(default_factory=set)  # the optimizers stepped, as written
+    # in a loop, with carried state: the trainables of the modules the iteration hands that state
+    # to (``rnn(x, h)``), whose weights the earlier iterations' records saved for its gradient
+    fed: frozenset = frozenset()
+    # of those, what the steps inside the backward's own loop update, and their optimizers
+    stepped_in_loop: frozenset = frozenset()
+    stepped_in_loop_names: frozenset = frozenset()
     containers: frozenset = frozenset()  # the carried names that hold a list or dict, not a tensor
     states: frozenset = frozenset()  # the carried names that are a model's state (``model.hidden``)
     # in a method, outside any loop: the receiver's attributes the root depends on that the method

@@ -380,6 +380,9 @@ class _Loop:
         # a model's attributes its calls in the iteration carry into the next (``Summary.state``)
         self.state: frozenset = EMPTY
         self.backwards: list[Backward] = []
+        # the trainables of the modules an iteration hands carried state to (``rnn(x, h)``): the
+        # earlier iterations' records saved their weights for that state's gradient
+        self.fed: frozenset = EMPTY
 
 
 class Walker:
@@ -1283,7 +1286,8 @@ class Walker:
                         containers=frozenset(n for n in root.carried if n in self.env and self.env[n].container),
                         states=frozenset(root.carried & self.state_names),
                         across_calls=frozenset(c[1:] for c in root.carried if c[0] == STATE_MARK)
-                        if not self.loops and not getattr(self, "summarizing", False) else frozenset())
+                        if not self.loops and not getattr(self, "summarizing", False) else frozenset(),
+                        fed=self.loops[-1].fed if self.loops and root.carried else frozenset())
         if self.loops:
             self.loops[-1].backwards.append(site)
         if self.record:
@@ -1346,6 +1350,11 @@ class Walker:
             last.stepped_names.add(name)
         last.open_step |= covers is None
         last.stepped = (last.stepped or frozenset()) | (covers or frozenset())
+        if last.loop is not None and any(loop.node is last.loop for loop in self.loops) and covers:
+            # (within the backward's own loop: the next iteration's backward comes after it)
+            last.stepped_in_loop = last.stepped_in_loop | covers
+            if name is not None:
+                last.stepped_in_loop_names = last.stepped_in_loop_names | {name}
 
     def own_parameter(self, expr) -> bool:
         """``self.weight`` in a module's method, where ``__init__`` made it a leaf to train
@@ -2609,6 +2618,8 @@ class Walker:
     def apply_module(self, node: ast.Call, callee: Value, values: list[Value], positional, method: bool = False) -> Value:
         """A call of a trainable object (a module, ``self.layer``, a model): its roots join the result."""
         args = union(values) if values else CONST
+        if self.loops and args.carried and callee.trainables:
+            self.loops[-1].fed = self.loops[-1].fed | callee.trainables
         module = callee.module
         if module is not None and not method and module.qualname in self.classes:
             self.note_forward_arguments(module.qualname, node, positional)

@@ -44,6 +44,12 @@ def check(facts):
             why = (f"{subject} from the previous iteration without "
                    f".detach(): the retained graph grows every iteration and each backward also "
                    f"differentiates every earlier iteration")
+            stepping = _stepping(backward, facts)
+            if stepping:
+                # (the earlier iterations' graph saved the weights for the carried state's own
+                # gradient; the step after each backward edits them in place)
+                why += (f"; {stepping} updates in place the parameters that graph saved, so the "
+                        f"next iteration's backward fails with \"modified by an inplace operation\"")
             if carried[0] in backward.states:  # `out, self.hidden = self.lstm(x, self.hidden)`
                 owner, _, attr = carried[0].rpartition(".")
                 hint = (f"detach `{attr}` where `{owner}` stores it (`self.{attr} = ….detach()`), or reset it "
@@ -63,6 +69,16 @@ def check(facts):
             continue
         yield Flag(RULE, backward.node, f"retain_graph=True inside a loop: {why}", hint=hint,
                    details={"root": backward.root, "carried": carried})
+
+
+def _stepping(backward, facts) -> str:
+    """The optimizer steps after this backward in its loop (``opt.step()``, as written), before
+    the next iteration's backward, where they update a module the iteration hands the carried
+    state to (``out, h = rnn(x, h)``): the earlier iterations' records saved its weights for that
+    state's gradient, and the next backward reaches them. "" where none is known to."""
+    if not backward.stepped_in_loop_names or not (facts.resolve(backward.fed) & backward.stepped_in_loop):
+        return ""
+    return " and ".join(f"`{name}.step()`" for name in sorted(backward.stepped_in_loop_names))
 
 
 # ---- the dynamic pass -------------------------------------------------------------------------
