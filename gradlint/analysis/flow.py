@@ -1161,6 +1161,20 @@ class Walker:
             self.facts.edits.append(Edit(node, name, how, saved, self.function, via_data=via_data,
                                          trainables=value.trainables | value.post))
 
+    def edit_of(self, node, expr, element=None) -> None:
+        """An in-place edit of the tensor ``expr`` gives (``x``, ``x[i]``, ``x.view(…)``): by its
+        name where it has one (``edit``), else of the unnamed tensor itself, where the op that
+        made it saved it (``conv(x).unsqueeze_(1)`` on what a ReLU ending the forward saved)."""
+        base = _edit_base(expr)
+        if base is not None:
+            self.edit(node, base, node, element=element)
+            return
+        root = _edit_root(expr)
+        value = self.expr(root)
+        if value.saved and not value.plain and self.record:
+            self.facts.edits.append(Edit(node, self.written(root), node, value.saved, self.function,
+                                         trainables=value.trainables | value.post))
+
     def switch(self, node, name: str | None, value: Value, fresh: bool = False) -> None:
         """requires_grad switched on for ``value`` (held by ``name``, if it is a name)."""
         if self.record:
@@ -1995,22 +2009,16 @@ class Walker:
             if last not in LINEAR:
                 out = mixed(out, values)  # torch.exp(a - b.detach())
         if last.endswith("_") and not last.endswith("__") and saves.is_inplace_method(last) and positional:
-            base = _edit_base(positional[0])
-            if base is not None:
-                self.edit(node, base, node)
+            self.edit_of(node, positional[0])
         at = saves.inplace_argument(qual)
         inplace = literal_true(keywords.get("inplace")) or (
             at is not None and len(positional) > at and literal_true(positional[at]))
         # F.hardtanh_(x), F.elu_(x): functional.*_ edits its first argument, like x.relu_()
         inplace = inplace or (qual.startswith("torch.nn.functional.") and last.endswith("_") and not last.endswith("__"))
         if inplace and positional:
-            base = _edit_base(positional[0])
-            if base is not None:
-                self.edit(node, base, node)
+            self.edit_of(node, positional[0])
         if "out" in keywords:
-            base = _edit_base(keywords["out"])
-            if base is not None:
-                self.edit(node, base, node)
+            self.edit_of(node, keywords["out"])
         pos_values = [CONST if i in index_at else self.expr(p) for i, p in enumerate(positional)]
         return self.apply_saves(qual, dotted(node.func) or qual, node, positional, pos_values, out)
 
@@ -2123,8 +2131,8 @@ class Walker:
             return CONST
         if meth.endswith("_") and not meth.endswith("__") and saves.is_inplace_method(meth):
             base = _edit_base(recv_expr)
-            if base is not None:  # (`maps["k"].add_(…)` edits an element a container holds)
-                self.edit(node, base, node, element=recv_expr if type(recv_expr) is ast.Subscript else None)
+            # (`maps["k"].add_(…)` edits an element a container holds)
+            self.edit_of(node, recv_expr, element=recv_expr if type(recv_expr) is ast.Subscript else None)
             result = receiver | args
             if self.nograd is not None:
                 result = self.no_history(result)
@@ -2444,9 +2452,11 @@ class Walker:
                       carried=base.carried, tensor=summary.tensor or base.tensor, computed=True,
                       const=base.const and not own, saved=EMPTY, module=None, optimizer=False,
                       alias=None, nograd=base.nograd | ({node} if summary.nograd else EMPTY))
-        if self.nograd is None and summary.saved_output is not None:
+        # (what records nothing saves nothing: `unitwise_norm(p.detach())`'s norm saved no output)
+        recorded = self.nograd is None and (out.attached or out.live or not out.const)
+        if recorded and summary.saved_output is not None:
             out = replace(out, saved=frozenset({summary.saved_output}))
-        if self.nograd is None and summary.saved_parts:
+        if recorded and summary.saved_parts:
             self.element_saves[node] = summary.saved_parts
         if summary.built_parts:
             self.element_built[node] = summary.built_parts
@@ -2660,9 +2670,7 @@ class Walker:
                 if summary is not None and summary.state:
                     out = self.carry_state(node.func, summary, self.classes.get(member), out, shown=member)
         if module.inplace and positional:
-            base = _edit_base(positional[0])
-            if base is not None:
-                self.edit(node, base, node)
+            self.edit_of(node, positional[0])
         save = Save.at(shown, node)
         if module.saves_input and positional:
             self.mark_saved(positional[0], save)
@@ -3163,13 +3171,21 @@ def _ends_operand(text: bytes, col: int) -> bool:
 def _edit_base(expr) -> str | None:
     """The name whose tensor an edit of ``expr`` modifies: ``x`` for ``x[i]``, ``x.detach()``
     and ``x``; ``x.data`` for an edit through ``.data``, which autograd does not see."""
+    return dotted(_edit_root(expr))
+
+
+def _edit_root(expr):
+    """The expression whose tensor an edit of ``expr`` modifies: ``x`` of ``x[i]``,
+    ``x.view(…)``, ``x.detach()`` and ``x.mul_(a)``, ``f(x)`` of ``f(x)[0]``."""
     while True:
         if type(expr) is ast.Subscript:
             expr = expr.value
-        elif type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in VIEW_METHODS | {"detach"}:
-            expr = expr.func.value
+        elif type(expr) is ast.Call and type(expr.func) is ast.Attribute and (
+                expr.func.attr in VIEW_METHODS or expr.func.attr == "detach" or (
+                    expr.func.attr.endswith("_") and saves.is_inplace_method(expr.func.attr))):
+            expr = expr.func.value  # (`x.mul_(a)` is `x`: `x.mul_(a).add_(b)` edits `x` twice)
         else:
-            return dotted(expr)
+            return expr
 
 
 def _alias(expr, value: Value) -> str | None:
