@@ -28,6 +28,9 @@ def check(facts):
     for switch in facts.switches:
         value = switch.value
         if not value.nograd or value.attached or value.rebuilt or switch.intended_leaf:
+            backward = _backpropagated_next(switch, facts)
+            if backward is not None:
+                yield _switched_root(switch, backward)
             continue
         region = next(iter(value.nograd))
         tensor = f"`{switch.name}`" if switch.name else "the tensor"
@@ -55,6 +58,39 @@ def check(facts):
             details={"callee": call.callee},
             refs={"region": call.region, "backward": call.backward},
         )
+
+
+def _backpropagated_next(switch, facts):
+    """The backward whose root is the very tensor just switched (``loss.requires_grad = True``
+    then ``loss.backward()``), where that tensor was computed by ops (not a leaf made on purpose,
+    not a copy GL002 reports, not what a cut GL001 reports left without history)."""
+    value = switch.value
+    # (a `.detach()` or `.data` it descends from is GL001's finding, a copy GL002's: the switch
+    # is part of that one; what a no_grad region dropped is this rule's)
+    if switch.name is None or switch.intended_leaf or value.rebuilt or value.pulled or any(
+            getattr(facts.cuts.get(c), "kind", None) != "no_grad" for c in value.cuts):
+        return None
+    if not (value.attached or value.live or value.nograd or value.lost or (value.computed and not value.const)):
+        return None
+    point = (switch.node.lineno, switch.node.col_offset)
+    return next((b for b in facts.backwards if b.function.node is switch.function.node and b.root == switch.name
+                 and (b.node.lineno, b.node.col_offset) > point), None)
+
+
+def _switched_root(switch, backward) -> Flag:
+    # Either the tensor has history, and the switch raises ("you can only change requires_grad
+    # flags of leaf variables"), or something upstream removed it, and the switch hides that.
+    name = switch.name
+    return Flag(
+        RULE, switch.node,
+        f"`{name}` is backpropagated (line {{backward}}) right after requires_grad is switched on: a "
+        f"tensor with history cannot be switched (PyTorch raises), so `{name}` has none; the switch "
+        f"makes it a new leaf and its backward() reaches nothing that computed it",
+        hint="find what removed its history (a no_grad region, a .detach() or .item(), parameters "
+             "frozen by mistake) and drop the switch",
+        details={"tensor": name},
+        refs={"backward": backward.node},
+    )
 
 
 def _under_local_context(facts, call) -> bool:
