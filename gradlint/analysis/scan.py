@@ -8,7 +8,7 @@ import ast
 
 from gradlint.analysis import saves
 from gradlint.analysis.imports import ImportTable, dotted
-from gradlint.analysis.tree import iter_nodes, statements, walk_with_ends
+from gradlint.analysis.tree import iter_nodes, once, statements, walk_with_ends
 from gradlint.analysis.values import ModuleInfo
 
 
@@ -338,6 +338,17 @@ def frozen_owners(module: ast.Module) -> set[str]:
                 owner = dotted(target)
                 if owner:
                     found.add(owner)
+        elif kind is ast.Assign and type(node.targets[0]) is ast.Attribute and (
+                (node.targets[0].attr == "requires_grad" and literal_false(node.value))
+                or (node.targets[0].attr == "weight" and _frozen_parameter(node.value))):
+            # `self.emb.weight.requires_grad = False`, `self.emb.weight = nn.Parameter(w,
+            # requires_grad=False)`: a module of torch whose one parameter is its weight (an
+            # embedding) is frozen whole
+            held = node.targets[0].value if node.targets[0].attr == "requires_grad" else node.targets[0]
+            if type(held) is ast.Attribute and held.attr == "weight":
+                owner = dotted(held.value)
+                if owner and owner in _weight_only_modules(module):
+                    found.add(owner)
         elif kind in _FORS:
             owners = _parameter_owners(node)
             for stmt in node.body:
@@ -354,6 +365,25 @@ def frozen_owners(module: ast.Module) -> set[str]:
                         if owner:
                             found.add(owner)
     return found
+
+
+def _frozen_parameter(expr) -> bool:
+    """``nn.Parameter(w, requires_grad=False)``."""
+    return type(expr) is ast.Call and (dotted(expr.func) or "").rpartition(".")[2] == "Parameter" and any(
+        k.arg == "requires_grad" and literal_false(k.value) for k in expr.keywords)
+
+
+# The modules of torch whose only parameter is ``weight``.
+WEIGHT_ONLY = frozenset({"Embedding", "EmbeddingBag"})
+
+
+def _weight_only_modules(module: ast.Module) -> set[str]:
+    """The names the module binds to a module of torch whose only parameter is its weight
+    (``self.emb = nn.Embedding(n, d)``), as written."""
+    return once("weight-only", module, lambda m: {
+        name for node in iter_nodes(m) if type(node) is ast.Assign and type(node.value) is ast.Call
+        and (dotted(node.value.func) or "").rpartition(".")[2] in WEIGHT_ONLY
+        for name in map(dotted, node.targets) if name})
 
 
 def _frozen_on_the_way_in(expr) -> bool:
