@@ -290,6 +290,19 @@ def _one(table: Table, node, cls, index: int):
     return _read(node, cls, params, positional, scratch, walker)
 
 
+def _bound_where_grad_forced(node, root: str, walker) -> bool:
+    """The backward's root is a name every assignment of which in the function runs with grad
+    mode switched on by the function itself (``with torch.enable_grad(): y = model(im)``, the
+    backward after the block): it was recorded whatever the caller's mode, and a backward needs
+    no grad mode of its own."""
+    from gradlint.analysis.tree import iter_nodes
+
+    bindings = [n for n in iter_nodes(node) if type(n) in (ast.Assign, ast.AnnAssign, ast.AugAssign)
+                and any(type(t) is ast.Name and t.id == root
+                        for t in (n.targets if type(n) is ast.Assign else [n.target]))]
+    return bool(bindings) and all(walker.grad_forced_at(n) for n in bindings)
+
+
 def _plain_method(node) -> bool:
     """A method called on an instance with it as the first argument."""
     for deco in node.decorator_list:
@@ -352,7 +365,8 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
             break
     backward = None
     for site in scratch.backwards:
-        if site.function.node is not node or walker.grad_forced_at(site.node):
+        if site.function.node is not node or walker.grad_forced_at(site.node) \
+                or _bound_where_grad_forced(node, site.root, walker):
             continue
         # Any op under the caller's no_grad drops history: a root computed in here (even from
         # what it is given) has none then; a parameter handed straight to backward() keeps its own.
