@@ -13,6 +13,8 @@ PyTorch: https://pytorch.org/docs/stable/generated/torch.Tensor.backward.html (`
 """
 from __future__ import annotations
 
+import ast
+
 from gradlint.checks import Flag, Rule
 
 RULE = Rule(
@@ -62,6 +64,8 @@ def check(facts):
         elif not backward.accumulates:
             continue  # autograd.grad over one graph again and again: Jacobian rows, Hessian-vector products
         elif backward.root_from_outside:
+            if _jacobian_rows(backward):
+                continue
             why = (f"`{backward.root}` is computed before the loop, so every iteration backpropagates "
                    f"the same retained graph again and its gradients accumulate")
             hint = "compute the loss inside the loop, from a fresh forward pass"
@@ -69,6 +73,17 @@ def check(facts):
             continue
         yield Flag(RULE, backward.node, f"retain_graph=True inside a loop: {why}", hint=hint,
                    details={"root": backward.root, "carried": carried})
+
+
+def _jacobian_rows(backward) -> bool:
+    """`y.backward(mask, retain_graph=True)` with a vector each iteration, in a loop that reads
+    `.grad` (`rows[k] = x.grad`): a Jacobian row by row through one retained graph, the
+    vector-Jacobian products it is meant to compute, not a stale loss trained again."""
+    call = backward.node
+    vector = any(k.arg in ("gradient", "grad_tensors") for k in call.keywords) or bool(
+        call.args if isinstance(call.func, ast.Attribute) and call.func.attr == "backward" else call.args[1:])
+    return vector and any(isinstance(n, ast.Attribute) and n.attr == "grad" and isinstance(n.ctx, ast.Load)
+                          for n in ast.walk(backward.loop))
 
 
 def _stepping(backward, facts) -> str:
