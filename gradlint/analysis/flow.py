@@ -2152,8 +2152,11 @@ class Walker:
         if is_root_object and meth not in CAST_METHODS and meth not in MODULE_ITERATORS \
                 and meth not in CONTAINER_METHODS:
             return self.apply_module(node, receiver, values, positional, method=True)
-        out = receiver | args
-        if not values:
+        # (a cast's or a reshape's arguments, `x.to(self.device)`, `x.view(n, -1)`, `x.type_as(y)`,
+        # give the result a device, a dtype or a shape, never history)
+        cast = meth in CAST_METHODS
+        out = receiver | (CONST if cast else args)
+        if not values or cast:
             # `(dead - 0.01 * entropy).mean()`: one operand; what accompanies each cut is what
             # accompanied it there (a dead term stays dead), not all the operand holds
             out = replace(out, cuts=receiver.cuts)
