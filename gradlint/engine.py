@@ -175,6 +175,9 @@ def _read_ast(source: str | bytes) -> tuple[ast.Module | None, Unreadable | None
         message = f"syntax error, the file was not checked: {err.msg}"
         if err.msg.startswith(("Missing parentheses in call to 'print'", "Missing parentheses in call to 'exec'")):
             message += " (this looks like Python 2 code: gradlint reads Python 3; run 2to3 on it, or exclude it)"
+        elif re.search(r"\basync\s*=", err.text or ""):
+            # `x.cuda(async=True)`, from PyTorch before 0.4: a keyword since Python 3.7
+            message += " (`async` is a keyword since Python 3.7: the argument is `non_blocking=True` now)"
         return None, Unreadable("GL000", err.lineno or 1, err.offset or 1, message)
     except ValueError as err:  # null bytes, an unknown encoding
         return None, Unreadable("GL000", 1, 1, f"syntax error, the file was not checked: {err}")

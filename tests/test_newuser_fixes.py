@@ -259,3 +259,14 @@ def test_a_long_operand_is_quoted_by_what_it_calls_not_cut_mid_word():
     (finding,) = engine.lint_source(source, "train.py", project=False)
     assert "`torch.nn.functional.layer_norm(...).mean(...).detach()`" in finding.message
     assert "...." not in finding.message
+
+
+def test_a_file_from_before_python_3_7_is_told_why_async_does_not_parse():
+    """`images.cuda(async=True)`, PyTorch 0.3's spelling: `async` has been a keyword since Python
+    3.7, and the GL000 says what the argument is called now."""
+    from gradlint import engine
+
+    (finding,) = engine.lint_source("import torch\nx = torch.ones(2)\ny = x.cuda(async=True)\n", "old.py",
+                                    project=False)
+    assert finding.code == "GL000" and finding.line == 3
+    assert "non_blocking=True" in finding.message
