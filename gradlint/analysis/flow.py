@@ -1528,7 +1528,9 @@ class Walker:
         if key in self.memo:
             return self.memo[key]
         value = self._expr(node)
-        if self.nograd is not None and value.computed:
+        if self.nograd is not None and value.computed and type(node) is not ast.Name:
+            # (a name read in the region runs no op: what it holds keeps the history it was
+            # computed with, in an `enable_grad` block of the region or before it)
             value = self.no_history(value, node)
         self.memo[key] = value
         return value
