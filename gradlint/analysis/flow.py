@@ -2457,6 +2457,16 @@ class Walker:
                       carried=base.carried, tensor=summary.tensor or base.tensor, computed=True,
                       const=base.const and not own, saved=EMPTY, module=None, optimizer=False,
                       alias=None, nograd=base.nograd | ({node} if summary.nograd else EMPTY))
+        if summary.inner_edits and self.nograd is None and origin(summary.node) is not None:
+            # A helper of another file that edits in place what one of its ops saved, computed
+            # from what this call hands it with history: this call's backward breaks there (its
+            # own lint cannot know what its callers hand it).
+            for edit_node, (ks, edit) in summary.inner_edits.items():
+                handed = [given[k] for k in ks if k in given and (given[k].attached or given[k].live)]
+                if handed and self.record:
+                    self.facts.edits.append(Edit(edit_node, edit.name, edit.how, edit.saved, self.function,
+                                                 trainables=frozenset().union(*(v.trainables | v.post for v in handed))))
+                    self.facts.call_sites.setdefault(edit_node, node)
         # (what records nothing saves nothing: `unitwise_norm(p.detach())`'s norm saved no output)
         recorded = self.nograd is None and (out.attached or out.live or not out.const)
         if recorded and summary.saved_output is not None:

@@ -534,6 +534,10 @@ class _Parsed:
         for fact in summary.cut_facts.values():
             nodes += [fact.node, fact.region]
         saves = [summary.saved_output, *getattr(summary, "saved_parts", ())]
+        for _, edit in summary.inner_edits.values():
+            # (the edit, its target as written, and the ops that saved what it edits)
+            nodes += [edit.node, edit.how[0] if isinstance(edit.how, tuple) else edit.how]
+            saves += list(edit.saved)
         nodes += [save.node for save in saves if save is not None]
         for node in nodes:
             if node is not None and id(node) not in _ORIGIN and _owned(node, self.tree):

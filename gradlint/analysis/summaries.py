@@ -95,6 +95,10 @@ class Summary:
     # action, log_prob, reward))`): per position, (the parameters whose history reaches it, the
     # body's own trainables that do, whether it is a tensor, whether it is a plain number).
     rows: tuple = field(default=(), compare=False, hash=False)
+    # In-place edits inside it of a tensor one of its own ops saved, computed from what it is
+    # handed (`v /= v.norm()` on `v` made from parameter 0): edit node -> (those parameters, the
+    # Edit its walk recorded). A caller that hands them history breaks its own backward there.
+    inner_edits: dict = field(default_factory=dict, compare=False, hash=False)
 
 
 def param_index(root: str, method: bool) -> int | None:
@@ -290,6 +294,23 @@ def _one(table: Table, node, cls, index: int):
     return _read(node, cls, params, positional, scratch, walker)
 
 
+def _inner_edits(node, scratch, params) -> dict:
+    """``Summary.inner_edits``: the edits of saved tensors the walk found in the function itself,
+    with the parameters the edited tensor's history comes from. Not where the history comes
+    through a parameter the body calls (`model(images)`): the function's own lint takes that one
+    for a model, and reports the edit itself."""
+    called = {params.index(n.func.id) for n in ast.walk(node)
+              if type(n) is ast.Call and type(n.func) is ast.Name and n.func.id in params}
+    out = {}
+    for edit in scratch.edits:
+        if edit.function.node is not node or not edit.saved:
+            continue
+        ks = frozenset(k for k in (param_index(r, False) for r in edit.trainables) if k is not None)
+        if ks and not ks & called:
+            out[edit.node] = (ks, edit)
+    return out
+
+
 def _bound_where_grad_forced(node, root: str, walker) -> bool:
     """The backward's root is a name every assignment of which in the function runs with grad
     mode switched on by the function itself (``with torch.enable_grad(): y = model(im)``, the
@@ -390,7 +411,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
         saves=saves, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param,
-        state=walker.carried_state(), rows=_rows(returns, method),
+        state=walker.carried_state(), rows=_rows(returns, method), inner_edits=_inner_edits(node, scratch, params),
     )
 
 
