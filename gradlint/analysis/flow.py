@@ -845,7 +845,8 @@ class Walker:
             return item
         name = dotted(base)
         if name and (name.startswith("self.") or value.module is not None):
-            return Value(trainables=value.trainables, carried=value.carried)
+            items = value.module.items if value.module is not None and base is iterable else None
+            return Value(trainables=value.trainables, carried=value.carried, module=items)
         if value.computed and value.tensor:  # the tensors of a list a model computed
             return replace(value, saved=EMPTY, module=None, optimizer=False, alias=None)
         if value.plain:  # range(n), a list of numbers (pulled out of a tensor, perhaps)
@@ -1590,6 +1591,8 @@ class Walker:
                     return _row(base)  # `memory[-1]`: one of the rows
             # (a tensor indexed by a tensor is a copy: it shares nothing with its base)
             alias = _alias(node.value, base) if base.container or not self.copied_by(node) else None
+            if base.module is not None and base.module.items is not None:
+                return replace(base, module=base.module.items, saved=EMPTY, held=EMPTY, optimizer=False)
             return replace(base, saved=base.held, held=EMPTY, optimizer=False, computed=base.computed,
                            alias=alias)
         if kind in (ast.Tuple, ast.List, ast.Set):

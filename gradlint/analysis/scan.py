@@ -634,6 +634,8 @@ def module_info(expr: ast.expr, imports: ImportTable, classes: dict) -> ModuleIn
     if name.startswith("torch.nn.") and name.split(".")[-1][:1].isupper():
         if name == "torch.nn.Sequential":
             return _sequential_info(expr, imports, classes)
+        if name == "torch.nn.ModuleList":
+            return ModuleInfo(name, items=_elements_info(expr, imports, classes))
         data = saves.module_saves(name)
         if data is None:
             return ModuleInfo(name, inplace=inplace, parameters=not name.endswith("Loss"))
@@ -668,6 +670,21 @@ def _defaulted_module(expr, imports: ImportTable, classes: dict) -> ModuleInfo |
     if len(made) != 1:  # (the others: the argument, or None)
         return None
     return module_info(made[0], imports, classes)
+
+
+def _elements_info(call: ast.Call, imports: ImportTable, classes: dict) -> ModuleInfo | None:
+    """What every element of ``nn.ModuleList([Block(d) for _ in range(n)])`` or
+    ``nn.ModuleList([Block(d), Block(d)])`` is, where all are built by one constructor: a block
+    taken out of the list by index or by a ``for`` is that module."""
+    arg = first_argument(call)
+    if type(arg) in (ast.ListComp, ast.GeneratorExp):
+        elements = [arg.elt]
+    elif type(arg) in (ast.List, ast.Tuple) and arg.elts:
+        elements = arg.elts
+    else:
+        return None
+    infos = {module_info(e, imports, classes) for e in elements}
+    return infos.pop() if len(infos) == 1 else None
 
 
 def _sequential_info(call: ast.Call, imports: ImportTable, classes: dict) -> ModuleInfo:

@@ -39,6 +39,8 @@ class ModuleInfo:
     saves_output: bool | None = None
     nograd_call: bool = False  # its __call__/forward runs under no_grad
     parameters: bool = True  # holds trainable parameters (a loss or an activation does not)
+    # an ``nn.ModuleList`` whose every element is one kind of module: what each element is
+    items: "ModuleInfo | None" = None
 
 
 @dataclass(frozen=True)
