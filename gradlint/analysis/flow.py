@@ -209,7 +209,7 @@ def _kept_arguments(module: ast.Module):
                 continue
             ordered = [p.arg for p in [*init.args.posonlyargs, *init.args.args][1:]]
             params = {*ordered, *(p.arg for p in init.args.kwonlyargs)}
-            for node in ast.walk(init):
+            for node in iter_nodes(init):
                 if type(node) is ast.Assign and type(node.value) is ast.Name and node.value.id in params:
                     param = node.value.id
                     for target in node.targets:
@@ -293,7 +293,7 @@ class _Globals:
                     self.mentioned.add(stmt.name)
                 self.defined[stmt.name] = NOGRAD_DEFINITION if nograd else DEFINITION
             elif kind in COMPOUND or kind in SMALL:
-                for node in ast.walk(stmt):
+                for node in iter_nodes(stmt):
                     if type(node) is ast.Name:
                         self.mentioned.add(node.id)
                     elif type(node) in FUNCTIONS or type(node) is ast.ClassDef:

@@ -299,12 +299,14 @@ def _inner_edits(node, scratch, params) -> dict:
     with the parameters the edited tensor's history comes from. Not where the history comes
     through a parameter the body calls (`model(images)`): the function's own lint takes that one
     for a model, and reports the edit itself."""
-    called = {params.index(n.func.id) for n in ast.walk(node)
-              if type(n) is ast.Call and type(n.func) is ast.Name and n.func.id in params}
+    called = None
     out = {}
     for edit in scratch.edits:
         if edit.function.node is not node or not edit.saved:
             continue
+        if called is None:
+            called = {params.index(n.func.id) for n in ast.walk(node)
+                      if type(n) is ast.Call and type(n.func) is ast.Name and n.func.id in params}
         ks = frozenset(k for k in (param_index(r, False) for r in edit.trainables) if k is not None)
         if ks and not ks & called:
             out[edit.node] = (ks, edit)
