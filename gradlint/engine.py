@@ -385,7 +385,7 @@ def _run_checks(tree: ast.Module, text: str, path: str, codes: frozenset[str], l
     root = project.root if project is not None else None
     found = []
     for report in reports:
-        node, message, details = report.node, report.message, dict(report.details)
+        node, message, details = report.at or report.node, report.message, dict(report.details)
         other = origin(node) if view is not None else None
         if other is not None:
             # A fact of another file, reached through a call here: the finding is the call's.

@@ -202,6 +202,9 @@ class ModuleFacts:
     # for every optimizer built, and per optimizer bound to a name.
     optimized: set = field(default_factory=set)
     optimizers_open: bool = False  # some optimizer's parameters could not be resolved
+    # some optimizer is given the parameters that require grad (`[p for p in model.parameters()
+    # if p.requires_grad]`): what still requires grad is meant to train
+    optimizes_what_requires_grad: bool = False
     # the module is a whole program no other file imports (a notebook's joined cells): what it
     # never backpropagates and builds no optimizer for is trained nowhere
     whole_program: bool = False

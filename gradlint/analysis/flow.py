@@ -147,6 +147,8 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
     nograd_only = nograd_only_callees(module, imports, set(functions), _plain_method_names(module)) \
         if any(spells(word) for word in GRAD_MODE_NAMES) else set()
     facts.frozen = frozen_owners(module) if spells("requires_grad") else set()
+    if facts.frozen:
+        facts.frozen |= _frozen_by_their_class(classes)
     facts.handed_members = _handed_members(module)
     facts.summaries = _summaries(module, lines, imports, classes, functions)
     top = Function(module, "<module>")
@@ -191,6 +193,17 @@ def _frozen_through_constructors(facts: ModuleFacts, module: ast.Module) -> None
         key = f"{cls}.__init__"
         if facts.init_frozen.get((key, index)) or facts.init_frozen.get((key, param)):
             facts.frozen.add(name)
+
+
+def _frozen_by_their_class(classes) -> set:
+    """``self.tower`` holding a ``VisionTower(…)`` whose own ``__init__`` freezes it
+    (``for p in self.parameters(): p.requires_grad = False``)."""
+    freezing = {name for name, info in classes.items() if getattr(info, "init", None) is not None
+                and "self" in frozen_owners(info.init)}
+    if not freezing:
+        return set()
+    return {attr for info in classes.values() for attr, module in getattr(info, "attrs", {}).items()
+            if module is not None and module.qualname in freezing}
 
 
 def _handed_members(module: ast.Module) -> set:
@@ -936,6 +949,8 @@ class Walker:
         keys: set[str] = set()
         for arg in self.built_from(_arguments(call)):
             for node in iter_nodes(arg):
+                if type(node) is ast.Attribute and node.attr == "requires_grad":
+                    self.facts.optimizes_what_requires_grad = True
                 if type(node) is ast.Call and type(node.func) is ast.Attribute \
                         and node.func.attr in ("parameters", "named_parameters"):
                     owner = dotted(node.func.value)
@@ -1872,8 +1887,17 @@ class Walker:
         if head is not None and head.startswith("self.") and head.count(".") == 1:
             # self.encoder(x), self.predict(x): a submodule or a method of this model.
             if self.cls is not None and head[5:] in self.cls.nograd_methods:
-                args = union(self.arg_values(node))
-                return self.no_history_call(node, args)
+                values = self.arg_values(node)
+                out = self.no_history_call(node, union(values))
+                key, summary = self.method_summary(head[5:])
+                if summary is not None and summary.cuts and summary.node is not getattr(self.function, "node", None):
+                    # (`self.encode_text(ids)` computing a trainable head inside its no_grad
+                    # region: its result has no history, and which trainables it lost is the
+                    # region's cut, followed to where the result is trained through)
+                    applied = self.apply_summary(node, summary, Value(trainables=summary.trainables), values, key)
+                    if applied is not None and applied.cuts:
+                        out = replace(out, cuts=applied.cuts)
+                return out
             callee = self.lookup(head)
             if head in ("self.forward", "self.__call__"):
                 callee = Value(trainables=frozenset({"self"}))  # the module itself

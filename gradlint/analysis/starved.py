@@ -12,10 +12,12 @@ GL001 reports the cuts of autograd's own mechanisms, GL002 the rebuilds.
 """
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gradlint.analysis.facts import REBUILD, Backward, Cut, Function
+from gradlint.analysis.imports import dotted
 
 
 @dataclass(frozen=True)
@@ -111,10 +113,10 @@ def starved(facts) -> Iterator[Starved]:
             if backward.loop is not None and cut.loop is backward.loop and cut.carried:
                 continue  # truncated backpropagation: state cut between iterations on purpose
             if cut.kind == "no_grad":
-                # One finding per region and what it starves: `q_sa` and the bootstrap `q_next`
-                # computed in one `with torch.no_grad():` are one mistake, fixed by moving the
-                # first out (the second is then a target of an attached term).
-                region = (cut.region, frozenset(cut.upstream))
+                # One finding per region, placed at its `with`: `q_sa` and the bootstrap `q_next`
+                # (or two heads) computed in one `with torch.no_grad():` are one mistake, fixed
+                # by moving what trains out of it.
+                region = cut.region
                 if region in regions:
                     continue
                 regions.add(region)
@@ -212,6 +214,30 @@ def _named_in_optimizer(cut, facts) -> bool:
     return any(not key.endswith(".*") and key in facts.optimized for key in cut.keys)
 
 
+def _left_trainable(cut, facts) -> bool:
+    """The region computes members of the model whose method holds it that the file leaves
+    trainable, where an optimizer is given what requires grad and the file freezes parts by
+    requires_grad: nothing freezes these, so they are meant to train (a projector caught in the
+    region that freezes a vision tower). Not where the member is also called outside every no_grad
+    region: it trains there."""
+    if not facts.optimizes_what_requires_grad or not facts.frozen or not _optimized(cut, facts):
+        return False
+    fn = cut.function
+    members = cut.upstream
+    if fn is None or fn.class_name is None or not members or not all(
+            r.startswith("self.") and r.count(".") == 1 for r in members):
+        return False
+    if any(r == f or r.startswith(f + ".") for r in members for f in facts.frozen):
+        return False
+    owner = next((n for n in facts.module.body if type(n) is ast.ClassDef and n.name == fn.class_name), None)
+    if owner is None:
+        return False
+    for node in ast.walk(owner):
+        if type(node) is ast.Call and node not in facts.cuts and dotted(node.func) in members:
+            return False  # called with recording on somewhere: trained there
+    return True
+
+
 def _inside_one_model(cut, value, facts) -> bool:
     """``return self.head(self.backbone(x).detach())`` in a model's own method, in a file that
     builds no optimizer: everything trainable in the value comes after the cut, and both sides
@@ -266,7 +292,7 @@ def _broken(value, facts, attached_elsewhere, program):
             continue  # the loss trains the same model through another path (targets, pseudo-labels, an RNN's state)
         if cut.kind == "no_grad" and any(node in switch.value.cuts for switch in facts.switches):
             continue  # requires_grad switched on after the region: GL003 reports that switch
-        if cut.kind == "no_grad" and not _named_in_optimizer(cut, facts):
+        if cut.kind == "no_grad" and not _named_in_optimizer(cut, facts) and not _left_trainable(cut, facts):
             # Computing under no_grad is how a frozen backbone, a target network or pseudo-labels
             # are spelled: a loss through it is a bug only where an optimizer is handed exactly
             # the module (or tensor) whose history the region dropped.

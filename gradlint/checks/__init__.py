@@ -64,6 +64,9 @@ class Flag:
     # refs[key] (the first line, for a tuple of nodes), "cell 2, line 4" in a notebook when
     # that line is in another cell. Lines are known only after positions.
     refs: dict = field(default_factory=dict, hash=False, compare=False)
+    # Where the finding is placed, where that is not ``node`` (which the dynamic pass probes): a
+    # no_grad region's cut is reported at the region's ``with``, where recording stops.
+    at: ast.AST | None = field(default=None, hash=False, compare=False)
 
 
 # The rule modules, in catalogue order: one line registers a rule. (Imported after the names

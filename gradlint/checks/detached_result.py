@@ -51,14 +51,18 @@ def _report(cut, where: str, models=(), **refs):
         upstream = ", ".join(f"`{m}`" for m in models) + " (through " + ", ".join(f"`{n}`" for n in names) + ")"
         verb = "gets" if len(models) == 1 else "get"
     if cut.kind == "no_grad":
+        at_region = isinstance(cut.region, (ast.With, ast.AsyncWith))
+        shown = f"`{cut.tensor}` (line {{cut}}) is computed inside this no_grad region" if at_region \
+            else f"`{cut.tensor}` is computed {_region(cut)}"
         return Flag(
             RULE, cut.node,
-            f"`{cut.tensor}` is computed {_region(cut)} and {where}, so {upstream} {verb} no "
+            f"{shown} and {where}, so {upstream} {verb} no "
             f"gradient through it, though an optimizer is given {'it' if verb == 'gets' else 'them'}",
             hint=(f"compute `{cut.tensor}` outside the no_grad region; if the module is meant to "
                   f"stay frozen, leave it out of the optimizer or call `requires_grad_(False)` on it"),
             details={"tensor": cut.tensor, "cut": cut.kind, "upstream": names},
-            refs={**refs, "region": cut.region},
+            refs={**refs, "region": cut.region, "cut": cut.node},
+            at=cut.region.items[0].context_expr if at_region else None,
         )
     expr = cut.shown
     return Flag(
