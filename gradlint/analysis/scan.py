@@ -896,12 +896,21 @@ def intended_leaves(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Module, i
 
 def _intended_leaves(node, imports: ImportTable) -> set[str]:
     found: set[str] = set()
+    followed: set[str] = set()
+    bound: dict[str, list] = {}  # name -> what the body assigns or appends to it
 
     def names_in(expr) -> None:
         if type(expr) is ast.Starred:
             expr = expr.value
         if type(expr) is ast.Name:
             found.add(expr.id)
+            if expr.id not in followed:  # `params = [z]; params += noises; Adam(params)`
+                followed.add(expr.id)
+                for value in bound.get(expr.id, ()):
+                    names_in(value)
+        elif type(expr) is ast.BinOp and type(expr.op) is ast.Add:  # `[latent] + noises`
+            names_in(expr.left)
+            names_in(expr.right)
         elif type(expr) in (ast.List, ast.Tuple):
             for element in expr.elts:
                 names_in(element)
@@ -923,7 +932,16 @@ def _intended_leaves(node, imports: ImportTable) -> set[str]:
             grads.append(node_)
         elif kind is ast.Assert:
             asserts.append(node_)
+        elif kind is ast.Assign and len(node_.targets) == 1 and type(node_.targets[0]) is ast.Name:
+            bound.setdefault(node_.targets[0].id, []).append(node_.value)
+        elif kind is ast.AugAssign and type(node_.target) is ast.Name:
+            bound.setdefault(node_.target.id, []).append(node_.value)
     logged: set[int] = set()  # nodes inside print()/logging calls: a .grad read there is a look
+    for node_ in calls:
+        func = node_.func
+        if type(func) is ast.Attribute and func.attr in ("append", "extend") and type(func.value) is ast.Name \
+                and node_.args:
+            bound.setdefault(func.value.id, []).append(node_.args[0])
     for node_ in calls:
         func = node_.func
         if (type(func) is ast.Name and func.id == "print") or (
