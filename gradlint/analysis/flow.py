@@ -198,11 +198,11 @@ def _frozen_through_constructors(facts: ModuleFacts, module: ast.Module) -> None
 def _frozen_by_their_class(classes) -> set:
     """``self.tower`` holding a ``VisionTower(…)`` whose own ``__init__`` freezes it
     (``for p in self.parameters(): p.requires_grad = False``)."""
-    freezing = {name for name, info in classes.items() if getattr(info, "init", None) is not None
-                and "self" in frozen_owners(info.init)}
+    freezing = {name for name, info in classes.items()
+                if info.init is not None and "self" in frozen_owners(info.init)}
     if not freezing:
         return set()
-    return {attr for info in classes.values() for attr, module in getattr(info, "attrs", {}).items()
+    return {attr for info in classes.values() for attr, module in info.attrs.items()
             if module is not None and module.qualname in freezing}
 
 

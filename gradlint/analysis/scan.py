@@ -928,6 +928,10 @@ def _intended_leaves(node, imports: ImportTable) -> set[str]:
         kind = type(node_)
         if kind is ast.Call:
             calls.append(node_)
+            func = node_.func
+            if type(func) is ast.Attribute and func.attr in ("append", "extend") and type(func.value) is ast.Name \
+                    and node_.args:
+                bound.setdefault(func.value.id, []).append(node_.args[0])
         elif kind is ast.Attribute and node_.attr == "grad":
             grads.append(node_)
         elif kind is ast.Assert:
@@ -937,11 +941,6 @@ def _intended_leaves(node, imports: ImportTable) -> set[str]:
         elif kind is ast.AugAssign and type(node_.target) is ast.Name:
             bound.setdefault(node_.target.id, []).append(node_.value)
     logged: set[int] = set()  # nodes inside print()/logging calls: a .grad read there is a look
-    for node_ in calls:
-        func = node_.func
-        if type(func) is ast.Attribute and func.attr in ("append", "extend") and type(func.value) is ast.Name \
-                and node_.args:
-            bound.setdefault(func.value.id, []).append(node_.args[0])
     for node_ in calls:
         func = node_.func
         if (type(func) is ast.Name and func.id == "print") or (
