@@ -5,6 +5,7 @@ function makes on purpose. They read the tree (with ``tree.iter_nodes``) and com
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from gradlint.analysis import saves
 from gradlint.analysis.imports import ImportTable, dotted
@@ -156,6 +157,12 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                 info.init = stmt
             settings = _setting_params(stmt) if stmt.name == "__init__" else set()
             for assign in iter_nodes(stmt, into_functions=False):
+                if type(assign) is ast.Call and stmt.name == "__init__" and type(assign.func) is ast.Attribute \
+                        and assign.func.attr == "append" and len(assign.args) == 1:
+                    held = dotted(assign.func.value)  # `self.blocks.append(Block(d))`
+                    if held and held.startswith("self.") and held.count(".") == 1:
+                        appended.append((info, held, assign.args[0]))
+                    continue
                 if type(assign) is not ast.Assign:
                     continue
                 for target in assign.targets:
@@ -165,16 +172,21 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                             info.literal_attrs.add(name)
                         else:
                             info.attrs[name] = module_info(assign.value, imports, classes)
-                            if info.attrs[name] is None and type(assign.value) is ast.Call:
+                            if type(assign.value) is ast.Call and (info.attrs[name] is None or (
+                                    info.attrs[name].qualname == "torch.nn.ModuleList" and info.attrs[name].items is None)):
                                 later.append((info, name, assign.value))  # a class defined further down
         info.settings = _settings(node, info.init)
 
     later: list = []
+    appended: list = []
     for node in statements(module):  # (classes are statements: no expression need be walked)
         if type(node) is ast.ClassDef and node.name not in classes:
             scan(node)
     for info, name, value in later:
-        info.attrs[name] = info.attrs.get(name) or module_info(value, imports, classes)
+        held = info.attrs.get(name)
+        if held is None or held.items is None:
+            info.attrs[name] = module_info(value, imports, classes) or held
+    _fill_module_lists(appended, later, imports, classes)
 
     def resolve(info: ClassInfo, seen=()) -> None:
         """Inherit flags along base classes defined in this file."""
@@ -670,6 +682,21 @@ def _defaulted_module(expr, imports: ImportTable, classes: dict) -> ModuleInfo |
     if len(made) != 1:  # (the others: the argument, or None)
         return None
     return module_info(made[0], imports, classes)
+
+
+def _fill_module_lists(appended: list, built: list, imports: ImportTable, classes: dict) -> None:
+    """``self.blocks = nn.ModuleList()`` filled in ``__init__`` by ``self.blocks.append(Block(d))``
+    with one constructor only: each element is that module."""
+    empty = {(id(info), name) for info, name, value in built
+             if type(value) is ast.Call and not value.args and not value.keywords}
+    found: dict = {}
+    for info, name, value in appended:
+        found.setdefault((id(info), name), (info, name, set()))[2].add(module_info(value, imports, classes))
+    for key, (info, name, infos) in found.items():
+        held = info.attrs.get(name)
+        if key in empty and held is not None and held.qualname == "torch.nn.ModuleList" \
+                and len(infos) == 1 and None not in infos:
+            info.attrs[name] = replace(held, items=infos.pop())
 
 
 def _elements_info(call: ast.Call, imports: ImportTable, classes: dict) -> ModuleInfo | None:
