@@ -227,7 +227,8 @@ def _left_trainable(cut, facts) -> bool:
     if fn is None or fn.class_name is None or not members or not all(
             r.startswith("self.") and r.count(".") == 1 for r in members):
         return False
-    if any(r == f or r.startswith(f + ".") for r in members for f in facts.frozen):
+    # (`self` alone is a class freezing itself, which `flow._frozen_by_their_class` places)
+    if any(r == f or (f != "self" and r.startswith(f + ".")) for r in members for f in facts.frozen):
         return False
     owner = next((n for n in facts.module.body if type(n) is ast.ClassDef and n.name == fn.class_name), None)
     if owner is None:
