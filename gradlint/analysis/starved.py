@@ -230,6 +230,10 @@ def _left_trainable(cut, facts) -> bool:
     # (`self` alone is a class freezing itself, which `flow._frozen_by_their_class` places)
     if any(r == f or (f != "self" and r.startswith(f + ".")) for r in members for f in facts.frozen):
         return False
+    # (`model.backbone.requires_grad_(False)` at the top level freezes `self.backbone` of `model`'s
+    # class: the frozen set is spelled as written, through whatever instance holds it)
+    if any(f.endswith("." + r[5:]) for r in members for f in facts.frozen):
+        return False
     owner = next((n for n in facts.module.body if type(n) is ast.ClassDef and n.name == fn.class_name), None)
     if owner is None:
         return False
