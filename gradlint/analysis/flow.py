@@ -551,7 +551,7 @@ class Walker:
     def block(self, statements) -> None:
         previous = None
         excluded: dict = {}  # name -> the kinds of holder `if isinstance(name, …): return` ruled out
-        for stmt in statements:
+        for at, stmt in enumerate(statements):
             if excluded:
                 for name in [n for n, kinds in excluded.items() if kinds >= HOLDERS]:
                     # (`return obj` after the tensor, dict, list and tuple cases returned: a
@@ -566,6 +566,11 @@ class Walker:
                 self.small(stmt)
             else:
                 self.statement(stmt)
+            if type(stmt) is ast.If and not stmt.orelse and _jumps(stmt.body) and self.record \
+                    and self.mode_test(stmt.test) is True:
+                # (`if self.training: return x`: what follows runs only in eval mode)
+                self.branch(statements[at + 1:], evaluating=True)
+                return
             name, kinds = self.isinstance_test(stmt.test) if type(stmt) is ast.If and not stmt.orelse \
                 and _jumps(stmt.body) else (None, frozenset())
             if name is not None:
@@ -573,6 +578,47 @@ class Walker:
             elif excluded:
                 excluded.clear()  # (only consecutive checks rule kinds out: nothing rebinds between)
             previous = stmt
+
+    def branch(self, statements, evaluating: bool) -> None:
+        """A branch of an ``if``; ``evaluating``: it runs only while the receiver is in eval mode
+        (``if not self.training:``), where nothing is trained through: its values are followed,
+        and nothing in it is a finding (YOLO's ``Detect`` decoding boxes in place in eval)."""
+        if not evaluating or not self.record:
+            self.block(statements)
+            return
+        self.record = False
+        try:
+            self.block(statements)
+        finally:
+            self.record = True
+
+    def mode_test(self, test) -> bool | None:
+        """What a test says of the receiver's mode: False where it holds only in eval mode
+        (``not self.training``, ``not self.training and x``), True where it fails only in eval
+        mode (``self.training``, ``self.training or x``), else None."""
+        if self.cls is None or not self.cls.may_be_module:
+            return None
+        node = self.function.node
+        args = getattr(node, "args", None)
+        positional = [*args.posonlyargs, *args.args] if args is not None else []
+        if not positional:
+            return None
+        receiver = positional[0].arg
+
+        def training(expr) -> bool:
+            return type(expr) is ast.Attribute and expr.attr == "training" \
+                and type(expr.value) is ast.Name and expr.value.id == receiver
+
+        kind = type(test)
+        if kind is ast.UnaryOp and type(test.op) is ast.Not and training(test.operand):
+            return False
+        if training(test):
+            return True
+        if kind is ast.BoolOp:
+            wanted = False if type(test.op) is ast.And else True
+            if any(self.mode_test(value) is wanted for value in test.values):
+                return wanted
+        return None
 
     def isinstance_test(self, test) -> tuple[str | None, frozenset]:
         """(name, the kinds of holder of tensors a test ``isinstance(name, T)`` names: tensor,
@@ -606,12 +652,13 @@ class Walker:
             none, when = _none_test(stmt.test)
             if none is not None and when:  # `if hidden is None: …`: it holds None there
                 self.env[none] = PLAIN
-            self.block(stmt.body)
+            mode = self.mode_test(stmt.test)
+            self.branch(stmt.body, evaluating=mode is False)
             after_body, body_steps = self.env, self.pending_steps
             self.env, self.pending_steps = dict(before), steps
             if none is not None and not when:  # `if hidden is not None: hidden = repackage(hidden)`
                 self.env[none] = PLAIN
-            self.block(stmt.orelse)  # an elif is an If alone in the orelse
+            self.branch(stmt.orelse, evaluating=mode is True)  # an elif is an If alone in the orelse
             # A branch that ends in continue, break, return or raise does not reach what follows
             # (`if warmup: loss.backward(); opt.step(); continue`).
             if _jumps(stmt.body) and not _jumps(stmt.orelse):
@@ -1627,7 +1674,18 @@ class Walker:
             return self.comprehension(node)
         if kind is ast.IfExp:
             self.expr(node.test)
-            return self.expr(node.body).join(self.expr(node.orelse))
+            mode = self.mode_test(node.test)
+            if mode is None or not self.record:
+                return self.expr(node.body).join(self.expr(node.orelse))
+            # (`x if self.training else decode(x)`: the eval-mode arm, as an eval-only branch)
+            arms = []
+            for arm, evaluating in ((node.body, mode is False), (node.orelse, mode is True)):
+                self.record = not evaluating
+                try:
+                    arms.append(self.expr(arm))
+                finally:
+                    self.record = True
+            return arms[0].join(arms[1])
         if kind is ast.NamedExpr:
             value = self.expr(node.value)
             self.bind(node.target, value, node)
