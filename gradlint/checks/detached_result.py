@@ -92,10 +92,18 @@ EVIDENCE = frozenset({"upstream"})
 
 
 def probe(probes, flag) -> None:
-    """``h.detach()`` / ``h.data``: the tensor before the cut, and the cut value."""
+    """``h.detach()`` / ``h.data``: the tensor before the cut, and the cut value; an expression
+    computed in a no_grad region: its result, and the leaves its ops read there."""
     from gradlint.dynamic.instrument import CannotProbe, receiver
 
     node = flag.node
+    if flag.details.get("cut") == "no_grad":
+        # The expression computed in the region: the run records none of it, so the leaves its
+        # ops read while history was off are what it lost (``history_loss``), read off its result.
+        probes.need("history_loss")
+        probes.before(node)
+        probes.after(node)
+        return
     if isinstance(node, ast.Call) and not isinstance(node.func, ast.Attribute):
         # `map(torch.detach, (a, b))` returns a lazy iterator, which the tracer cannot tag
         raise CannotProbe("the tensors `map` detaches are made lazily, one at a time; the run does not follow them")

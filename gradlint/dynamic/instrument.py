@@ -41,6 +41,8 @@ class ProbedFinding:
     label: str  # the flagged code as written, for evidence: "h.detach()"
     tensor: str = ""  # the tensor the finding is about, as written ("h", "self.state")
     placed: bool = False
+    # kinds of evidence this finding needs besides its rule's (``Probes.need``)
+    kinds: tuple = ()
 
     def to_json(self) -> dict:
         return self.__dict__.copy()
@@ -81,7 +83,9 @@ def instrument(source: str, path: str, wanted: list[dict]) -> Instrumented:
         if flag is None:
             out.unplaced[fid] = "the static pass no longer reports this site in the file it ran"
             continue
-        finding = ProbedFinding(fid, want["code"], path, want["line"], want["end_line"], "",
+        # (the lines of what is probed: a no_grad region's finding is placed at its `with`, and
+        # its evidence speaks of the expression computed there)
+        finding = ProbedFinding(fid, want["code"], path, flag.node.lineno, flag.node.end_lineno, "",
                                 tensor=str(flag.details.get("tensor") or flag.details.get("root") or ""))
         probes = Probes(fid, context)
         try:
@@ -92,6 +96,7 @@ def instrument(source: str, path: str, wanted: list[dict]) -> Instrumented:
         except CannotProbe as err:
             out.unplaced[fid] = str(err)
             continue
+        finding.kinds = tuple(sorted(probes.kinds))
         placing.append((finding, probes.plan, flag.node))
     if not placing:
         return out
@@ -282,13 +287,19 @@ class Probes:
     """Where one finding's probes go, on ``ast`` nodes: what a rule module's ``probe(probes,
     flag)`` fills in. ``before(node)``: ``b(fid, ·)`` around the node, the value it reads;
     ``after(node)``: ``a(fid, ·)``, its result; ``statement(node, expr)``: ``s(fid, lambda:
-    expr)`` just before a small statement. ``facts``, ``edits`` (facts' in-place edits by node)
+    expr)`` just before a small statement; ``need(kind)``: a kind of evidence this finding
+    needs besides its rule's. ``facts``, ``edits`` (facts' in-place edits by node)
     and ``wrappers`` (``Variable(h.data)`` calls by their argument) are the module's."""
 
     def __init__(self, fid: int, module: _Module):
         self.fid = fid
         self.plan = _Plan()
         self._module = module
+        self.kinds: set[str] = set()
+
+    def need(self, kind: str) -> None:
+        """This finding needs evidence of ``kind`` (``evidence.KINDS``) besides its rule's."""
+        self.kinds.add(kind)
 
     @property
     def facts(self):

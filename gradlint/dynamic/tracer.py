@@ -114,7 +114,7 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
         the run must gather for it is what its rule module declares."""
         from gradlint.checks import BY_CODE
 
-        kinds = kinds_of(BY_CODE.get(finding["code"]))
+        kinds = kinds_of(BY_CODE.get(finding["code"])) | frozenset(finding.get("kinds", ()))
         evidence = self.evidence[fid] = Evidence(finding, kinds)
         self.track_history_loss |= "history_loss" in kinds
         self.track_saves |= "saved_lines" in kinds
