@@ -148,6 +148,7 @@ class Edit:
     function: Function
     via_data: bool = False  # through ``.data``: the version counter does not move
     trainables: frozenset = frozenset()  # whose history the edited tensor carries
+    recording: bool = True  # made with grad mode on (outside any no_grad region)
 
 
 @dataclass(frozen=True)

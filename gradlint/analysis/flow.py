@@ -1222,7 +1222,8 @@ class Walker:
             saved = saved | self.lookup(value.alias).saved
         if self.record:
             self.facts.edits.append(Edit(node, name, how, saved, self.function, via_data=via_data,
-                                         trainables=value.trainables | value.post))
+                                         trainables=value.trainables | value.post,
+                                         recording=self.nograd is None))
 
     def edit_of(self, node, expr, element=None) -> None:
         """An in-place edit of the tensor ``expr`` gives (``x``, ``x[i]``, ``x.view(…)``): by its
@@ -1236,7 +1237,8 @@ class Walker:
         value = self.expr(root)
         if value.saved and not value.plain and self.record:
             self.facts.edits.append(Edit(node, self.written(root), node, value.saved, self.function,
-                                         trainables=value.trainables | value.post))
+                                         trainables=value.trainables | value.post,
+                                         recording=self.nograd is None))
 
     def switch(self, node, name: str | None, value: Value, fresh: bool = False) -> None:
         """requires_grad switched on for ``value`` (held by ``name``, if it is a name)."""

@@ -32,7 +32,7 @@ def _hint(edit, facts) -> str:
         return f"write it out of place: `{edit.name} = {edit.name} {suffix.split()[0][:-1]} …`"
     if isinstance(how, ast.Call) and any(k.arg == "inplace" for k in how.keywords):
         return "drop inplace=True"
-    if isinstance(how, ast.Call) and any(k.arg == "out" for k in how.keywords):
+    if _writes_out(how):
         return "drop out= and bind the result to a new name"
     if isinstance(how, ast.Call) and isinstance(how.func, ast.Attribute) and how.func.attr.endswith("_"):
         from gradlint.analysis import torch_types
@@ -43,6 +43,10 @@ def _hint(edit, facts) -> str:
             return f"bind a new tensor instead of writing into `{edit.name}`, or edit a `.clone()` of it"
         return f"use the out-of-place `{method[:-1]}`: `{edit.name} = {edit.name}.{method[:-1]}(...)`"
     return "drop inplace=True, or apply it to a `.clone()`"
+
+
+def _writes_out(how) -> bool:
+    return isinstance(how, ast.Call) and any(k.arg == "out" for k in how.keywords)
 
 
 def _never_backpropagated(edit, facts) -> bool:
@@ -101,9 +105,15 @@ def check(facts):
         how = facts.code(edit.how)
         refs = {f"save{i}": save.node for i, save in enumerate(saves)}
         by = " and ".join(f"`{save.op}` (line {{save{i}}}{_as_view(save)})" for i, save in enumerate(saves))
-        consequence = ("`.data` hides the edit from the version counter, so backward() silently "
-                       "uses the edited values and computes a wrong gradient" if edit.via_data else
-                       "backward() will fail with \"modified by an inplace operation\"")
+        if edit.via_data:
+            consequence = ("`.data` hides the edit from the version counter, so backward() silently "
+                           "uses the edited values and computes a wrong gradient")
+        elif edit.recording and _writes_out(edit.how):
+            # (torch refuses `out=` on a tensor that requires grad while grad mode is on)
+            consequence = ("the call itself fails with \"functions with out=... arguments don't support "
+                           "automatic differentiation\"")
+        else:
+            consequence = "backward() will fail with \"modified by an inplace operation\""
         yield Flag(
             RULE, edit.node,
             f"`{how}` modifies `{edit.name}` in place, but {by} saved it for backward: {consequence}",
@@ -206,6 +216,11 @@ def decide(tracer, evidence) -> tuple[str, str]:
         shape = list(record.stale(raised)[0])
         return "confirmed", (f"backward() raised PyTorch's \"modified by an inplace operation\" for a tensor "
                              f"of shape {shape}, the one `{finding['label']}` (line {finding['line']}) edits")
+    if isinstance(raised, RuntimeError) and _raised_here(raised, finding) \
+            and "out=... arguments don't support automatic differentiation" in str(raised):
+        return "confirmed", (f"`{finding['label']}` (line {finding['line']}) raised PyTorch's \"functions with "
+                             "out=... arguments don't support automatic differentiation\": it writes into a "
+                             "tensor that requires grad")
     if not evidence.edits:
         return "inconclusive", f"`{finding['label']}` (line {finding['line']}) ran, but edited no tensor"
     last = evidence.edits[-1]
@@ -217,6 +232,16 @@ def decide(tracer, evidence) -> tuple[str, str]:
     tensor = last.label if len({e.label for e in evidence.edits}) == 1 else "the tensors it edits"
     return "dismissed", (f"{tensor} changed version at line {finding['line']}, and no tensor saved for backward "
                          f"in the records read afterwards held it: the edit cannot change a gradient")
+
+
+def _raised_here(error: BaseException, finding: dict) -> bool:
+    """Whether ``error`` was raised from the finding's own lines."""
+    import os
+    import traceback
+
+    path = os.path.realpath(finding["path"])
+    return any(os.path.realpath(frame.filename) == path and finding["line"] <= (frame.lineno or 0) <= finding["end_line"]
+               for frame in traceback.extract_tb(error.__traceback__))
 
 
 def _names(names) -> str:
