@@ -1564,6 +1564,9 @@ class Walker:
                 return UNKNOWN  # a method of its own, bound: its call computes, it holds no parameter
             if module is not None and not module.parameters:
                 return Value(module=module)
+            if module is None and seen is not None and seen.module is not None and not seen.module.parameters \
+                    and not (seen.attached or seen.live):
+                return Value(module=seen.module)  # a module of another file that holds no parameter
             if module is not None and seen is not None and not (seen.attached or seen.live) \
                     and self.plain_class(module.qualname):
                 # `self.sampler = Sampler(weights)`: an object of a class of this file that is no
@@ -2851,7 +2854,7 @@ def _used_as_modules(module: ast.Module) -> set[str]:
 def module_info_of_class(qualname: str, classes: dict) -> ModuleInfo:
     """What an instance of this file's class ``qualname`` is, as a constructor call says."""
     cls = classes[qualname]
-    return ModuleInfo(qualname, nograd_call=cls.nograd_call)
+    return ModuleInfo(qualname, nograd_call=cls.nograd_call, parameters=cls.parameters)
 
 
 def _grad_forced_spans(node, imports) -> list[tuple]:

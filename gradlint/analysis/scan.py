@@ -57,6 +57,9 @@ class ClassInfo:
         self.methods: set[str] = set()  # the methods its body defines (``self.poly_kernel``: no submodule)
         self.node: ast.ClassDef | None = None
         self.filled: set[str] = set()  # the buffers (``self.memory``) whose filling methods were walked
+        # its instances may hold parameters; False for a module of torch.nn.Module whose methods
+        # register none (a memory bank of buffers, a loss): calling one trains nothing
+        self.parameters = True
 
     @property
     def may_be_module(self) -> bool:
@@ -210,10 +213,150 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                     info.attrs.setdefault(key, value)
     for info in list(classes.values()):
         resolve(info)
+    _find_parameterless(classes, imports)
     # A nested function that calls itself is a cycle (it holds its own cell), and this one holds
     # the classes and their trees: unlinked, they go when the lint ends, without a collection.
     del scan, resolve
     return classes
+
+
+# What registers a parameter or a submodule with a module other than an attribute assignment.
+_REGISTERS = {"register_parameter", "add_module", "register_module", "setattr", "__setattr__",
+              "load_state_dict", "Parameter", "ParameterList", "ParameterDict", "UninitializedParameter"}
+# Calls whose result is no module and holds no parameter: Python's own, and torch's functions.
+_DATA_CALLS = {"int", "float", "bool", "str", "len", "tuple", "list", "dict", "set", "range", "min", "max",
+               "abs", "round", "sorted", "sum", "isinstance", "getattr", "hasattr", "zip", "enumerate"}
+_MODULE_BASES = {"torch.nn.Module", "torch.nn.modules.module.Module"}
+
+
+def _find_parameterless(classes: dict, imports: ImportTable) -> None:
+    """``ClassInfo.parameters`` = False for each ``nn.Module`` of the file that can hold no
+    parameter: its bases are ``nn.Module`` or such classes of the file, nothing in its methods
+    registers one (``nn.Parameter``, ``register_parameter``, ``add_module``, ``setattr``), and each
+    attribute it assigns holds a module of torch without parameters, such a class of the file, or
+    data: a literal, a number or tuple computed from its arguments' literal defaults, a tensor
+    torch makes, a buffer. An attribute set from an argument without a literal default (a model
+    handed in) or from a call this file cannot see may hold a model: the class then may too."""
+    deciding: set[str] = set()
+    decided: dict[str, bool] = {}
+
+    def free(info: ClassInfo) -> bool:
+        if info.name in decided:
+            return decided[info.name]
+        if info.name in deciding:
+            return False  # (a class built from itself)
+        deciding.add(info.name)
+        try:
+            result = _parameterless(info, imports, classes, free)
+        finally:
+            deciding.discard(info.name)
+        decided[info.name] = result
+        info.parameters = not result
+        return result
+
+    for info in classes.values():
+        free(info)
+    del free  # (it calls itself: a cycle, as in ``scan_classes``)
+    for info in classes.values():  # the attributes that hold one are no trainables
+        for name, held in list(info.attrs.items()):
+            owner = classes.get(held.qualname) if held is not None else None
+            if owner is not None and held.parameters and not owner.parameters:
+                info.attrs[name] = replace(held, parameters=False)
+
+
+def _parameterless(info: ClassInfo, imports: ImportTable, classes: dict, free) -> bool:
+    if not info.is_module or info.node is None or not info.bases:
+        return False
+    for base in info.bases:
+        own = classes.get(base.split(".")[-1])
+        if base not in _MODULE_BASES and (own is None or own is info or not free(own)):
+            return False
+    for stmt in info.node.body:
+        if type(stmt) not in _FUNCTIONS:
+            continue
+        args = stmt.args
+        positional = [*args.posonlyargs, *args.args]
+        defaults = dict(zip([p.arg for p in positional][len(positional) - len(args.defaults):], args.defaults))
+        defaults.update((p.arg, d) for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+        params = {p.arg for p in [*positional, *args.kwonlyargs]}
+        local: dict[str, list] = {}
+        assigns = []
+        for node in iter_nodes(stmt, into_functions=False):
+            kind = type(node)
+            if kind is ast.Call:
+                func = node.func
+                called = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
+                if called in _REGISTERS:
+                    return False
+            elif kind in (ast.Assign, ast.AnnAssign):
+                targets = node.targets if kind is ast.Assign else [node.target]
+                for target in targets:
+                    if type(target) is ast.Name and node.value is not None:
+                        local.setdefault(target.id, []).append(node.value)
+                    elif node.value is not None:
+                        assigns.append((target, node.value))
+            elif kind is ast.AugAssign or kind in (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.NamedExpr):
+                for target in ([node.target] if kind is not ast.With and kind is not ast.AsyncWith
+                               else [item.optional_vars for item in node.items if item.optional_vars is not None]):
+                    if type(target) is ast.Name:
+                        local.setdefault(target.id, []).append(None)  # (bound in a way not followed)
+
+        scope = (params, defaults, local, imports, classes)
+        for target, value in assigns:
+            name = dotted(target)
+            if not (name and name.startswith("self.")):
+                continue  # (an item of a local container, an attribute of another object)
+            if name.count(".") != 1:
+                return False  # (`self.head.weight = …`)
+            held = info.attrs.get(name)
+            if held is not None:
+                owner = classes.get(held.qualname)
+                if (owner is not None and free(owner)) or (owner is None and not held.parameters):
+                    continue
+                return False
+            if not _data(value, scope):
+                return False
+    return True
+
+
+def _data(expr, scope, seen=frozenset()) -> bool:
+    """Whether ``expr``, assigned to an attribute in a method, holds data, not a module or a
+    parameter (``_parameterless``); ``scope``: the method's parameters, their defaults, what it
+    binds to each local name, the import table and the file's classes."""
+    params, defaults, local, imports, classes = scope
+    kind = type(expr)
+    if kind is ast.Constant or kind is ast.JoinedStr or kind is ast.Compare:
+        return True
+    if kind in (ast.Tuple, ast.List, ast.Set):
+        return all(_data(e, scope, seen) for e in expr.elts)
+    if kind is ast.BinOp:
+        return _data(expr.left, scope, seen) and _data(expr.right, scope, seen)
+    if kind is ast.UnaryOp:
+        return _data(expr.operand, scope, seen)
+    if kind is ast.BoolOp:
+        return all(_data(v, scope, seen) for v in expr.values)
+    if kind is ast.IfExp:
+        return _data(expr.body, scope, seen) and _data(expr.orelse, scope, seen)
+    if kind is ast.Subscript:
+        return _data(expr.value, scope, seen)
+    if kind is ast.Name:
+        if expr.id in params:
+            default = defaults.get(expr.id)
+            return default is not None and is_literal(default)
+        if expr.id in seen:
+            return True
+        values = local.get(expr.id)
+        return values is not None and all(v is not None and _data(v, scope, seen | {expr.id}) for v in values)
+    if kind is ast.Call:
+        name = imports.qualname(expr.func) or ""
+        if name in _DATA_CALLS or name.startswith(("math.", "numpy.", "torch.nn.functional.")) \
+                or (name.startswith("torch.") and not name.startswith("torch.nn.")):
+            return True
+        if type(expr.func) is ast.Attribute and not name and _data(expr.func.value, scope, seen):
+            return True  # (a method of a tensor or tuple: `torch.randn(n).type_as(self.bank)`)
+        held = module_info(expr, imports, classes)
+        return held is not None and not held.parameters and held.qualname.startswith("torch.nn.")
+    return False
 
 
 # Where an expression is read as a number is read: an operand of arithmetic or of a comparison,
@@ -661,7 +804,7 @@ def module_info(expr: ast.expr, imports: ImportTable, classes: dict) -> ModuleIn
                           parameters=data.parameters)
     cls = classes.get(name)
     if cls is not None:
-        return ModuleInfo(name, nograd_call=cls.nograd_call)
+        return ModuleInfo(name, nograd_call=cls.nograd_call, parameters=cls.parameters)
     return None
 
 

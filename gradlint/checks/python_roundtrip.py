@@ -19,7 +19,7 @@ RULE = Rule(
 
 def check(facts):
     from gradlint.analysis.facts import REBUILD
-    from gradlint.analysis.starved import starved
+    from gradlint.analysis.starved import Starved, starved
 
     by_node = {rebuild.node: rebuild for rebuild in facts.rebuilds}
     flagged: dict = {}
@@ -53,6 +53,23 @@ def check(facts):
             if node not in flagged:
                 flagged[node] = where
                 starving[node] = found
+    # `return torch.tensor(self.alpha * div)` ending a module's forward, computed from its inputs:
+    # the whole output is a copy without history, so whatever computed the inputs gets no gradient
+    # from the loss it is part of (the starved analysis above leaves a whole output cut from the
+    # inputs to the callers, as a data-dependent initialization's `.data` is: a copy is no such).
+    for ret in facts.returns:
+        fn = ret.function
+        if fn.name != "forward" or fn.class_name is None or fn.nograd or ret.parts:
+            continue
+        value = ret.value
+        if value.trainables or value.inputs or value.post or value.carried:
+            continue  # something stays attached beside the copy
+        for node in value.cuts:
+            cut = facts.cuts.get(node)
+            if cut is not None and cut.kind == REBUILD and node in by_node and node not in flagged \
+                    and cut.inputs and all(name.endswith("@input") for name in cut.upstream):
+                flagged[node] = f"and is returned from `{fn.name}()`"
+                starving[node] = Starved(cut, function=fn)
     # `Variable(torch.FloatTensor([x.item()]), requires_grad=True)`: one round trip, reported once,
     # at the outer rebuild.
     inner = {n for node in flagged for n in by_node[node].source.rebuilt}
