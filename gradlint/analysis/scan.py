@@ -271,6 +271,9 @@ def _parameterless(info: ClassInfo, imports: ImportTable, classes: dict, free) -
         own = classes.get(base.split(".")[-1])
         if base not in _MODULE_BASES and (own is None or own is info or not free(own)):
             return False
+    for held in info.attrs.values():  # (most modules: a layer with weights, known without a walk)
+        if held is not None and held.parameters and held.qualname not in classes:
+            return False
     for stmt in info.node.body:
         if type(stmt) not in _FUNCTIONS:
             continue
