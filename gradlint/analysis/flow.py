@@ -2167,7 +2167,10 @@ class Walker:
                 self.facts.pulled_history[node] = receiver.trainables | receiver.post | receiver.inputs
                 self.facts.pulled_from[node] = self.facts.pulled_history[node] | frozenset(
                     ).union(*(self.facts.cuts[c].upstream for c in receiver.cuts if c in self.facts.cuts))
+            # (a number keeps the cuts on its way: `loss + term.detach().item()` adds a dead term;
+            # an array or a list is data, whose rebuild is GL002's)
             return Value(pulled=pulled, nograd=receiver.nograd, rebuilt=receiver.rebuilt,
+                         cuts=receiver.cuts if meth == "item" else {},
                          tensor=meth == "numpy", computed=True, const=True, plain=meth != "numpy")
         if receiver.plain:  # `args.lr.split(",")`, `arr.sum()`: a plain value's methods make no tensor
             return replace(_plain_of(receiver | args), computed=True)
@@ -2674,7 +2677,7 @@ class Walker:
             arg = values[0]
             if arg.tensor or arg.attached or arg.live or arg.nograd:
                 return Value(pulled=arg.pulled | {node}, nograd=arg.nograd, rebuilt=arg.rebuilt, computed=True,
-                             const=True, plain=True)
+                             const=True, plain=True, cuts=arg.cuts)
             return replace(arg, computed=True, tensor=False, const=True, plain=True)
         if name in PLAIN_BUILTINS and name not in self.env:
             return PLAIN
