@@ -566,11 +566,13 @@ class Walker:
                 self.small(stmt)
             else:
                 self.statement(stmt)
-            if type(stmt) is ast.If and not stmt.orelse and _jumps(stmt.body) and self.record \
-                    and self.mode_test(stmt.test) is True:
-                # (`if self.training: return x`: what follows runs only in eval mode)
-                self.branch(statements[at + 1:], evaluating=True)
-                return
+            if type(stmt) is ast.If and self.record:
+                mode = self.mode_test(stmt.test)
+                trains = stmt.body if mode is True else stmt.orelse if mode is False else None
+                if trains and _jumps(trains):
+                    # (`if self.training: return x`: what follows runs only in eval mode)
+                    self.branch(statements[at + 1:], evaluating=True)
+                    return
             name, kinds = self.isinstance_test(stmt.test) if type(stmt) is ast.If and not stmt.orelse \
                 and _jumps(stmt.body) else (None, frozenset())
             if name is not None:
@@ -596,7 +598,8 @@ class Walker:
         """What a test says of the receiver's mode: False where it holds only in eval mode
         (``not self.training``, ``not self.training and x``), True where it fails only in eval
         mode (``self.training``, ``self.training or x``), else None."""
-        if self.cls is None or not self.cls.may_be_module:
+        if self.cls is None or not self.cls.may_be_module \
+                or once("eval-backward", self.facts.module, _differentiates_in_eval):
             return None
         node = self.function.node
         args = getattr(node, "args", None)
@@ -614,6 +617,11 @@ class Walker:
             return False
         if training(test):
             return True
+        if kind is ast.Compare and len(test.ops) == 1 and training(test.left) \
+                and type(test.comparators[0]) is ast.Constant and type(test.comparators[0].value) is bool:
+            # (`self.training == False`, `self.training is True`)
+            said = test.comparators[0].value
+            return said if type(test.ops[0]) in (ast.Eq, ast.Is) else not said if type(test.ops[0]) in (ast.NotEq, ast.IsNot) else None
         if kind is ast.BoolOp:
             wanted = False if type(test.op) is ast.And else True
             if any(self.mode_test(value) is wanted for value in test.values):
@@ -659,6 +667,11 @@ class Walker:
             if none is not None and not when:  # `if hidden is not None: hidden = repackage(hidden)`
                 self.env[none] = PLAIN
             self.branch(stmt.orelse, evaluating=mode is True)  # an elif is an If alone in the orelse
+            if mode is True:  # (what training goes on with: the eval branch's values train nothing)
+                self.env, self.pending_steps = after_body, body_steps
+                return
+            if mode is False:
+                return
             # A branch that ends in continue, break, return or raise does not reach what follows
             # (`if warmup: loss.backward(); opt.step(); continue`).
             if _jumps(stmt.body) and not _jumps(stmt.orelse):
@@ -1680,17 +1693,10 @@ class Walker:
         if kind is ast.IfExp:
             self.expr(node.test)
             mode = self.mode_test(node.test)
-            if mode is None or not self.record:
+            if mode is None:
                 return self.expr(node.body).join(self.expr(node.orelse))
-            # (`x if self.training else decode(x)`: the eval-mode arm, as an eval-only branch)
-            arms = []
-            for arm, evaluating in ((node.body, mode is False), (node.orelse, mode is True)):
-                self.record = not evaluating
-                try:
-                    arms.append(self.expr(arm))
-                finally:
-                    self.record = True
-            return arms[0].join(arms[1])
+            # (`x if self.training else decode(x)`: what training computes is the training arm)
+            return self.expr(node.body if mode else node.orelse)
         if kind is ast.NamedExpr:
             value = self.expr(node.value)
             self.bind(node.target, value, node)
@@ -2792,6 +2798,27 @@ HOLDERS = frozenset({"tensor", "dict", "list", "tuple"})  # what may hold a tens
 
 def _historied(value: Value | None) -> bool:
     return value is not None and bool(value.trainables or value.post or value.carried)
+
+
+def _differentiates_in_eval(module: ast.Module) -> bool:
+    """Whether some function of the module (or its top level) calls backward() or
+    autograd.grad() after putting a model in eval mode (`model.eval()`, `.train(False)`) and
+    before putting it back (`.train()`): an adversarial attack on a model in eval mode, or a
+    fine-tuning that freezes batch statistics. Its eval-mode code is then differentiated, and
+    is no eval-only code."""
+    for scope in [module, *(n for n in iter_nodes(module) if type(n) in FUNCTIONS)]:
+        evaluating = False
+        for node in iter_nodes(scope, into_functions=False):
+            if type(node) is not ast.Call or type(node.func) is not ast.Attribute:
+                continue
+            attr = node.func.attr
+            if attr == "eval" and not node.args:
+                evaluating = True
+            elif attr == "train":
+                evaluating = bool(node.args) and type(node.args[0]) is ast.Constant and node.args[0].value is False
+            elif evaluating and (attr == "backward" or (attr == "grad" and dotted(node.func.value) in ("autograd", "torch.autograd"))):
+                return True
+    return False
 
 
 def _none_test(test) -> tuple[str | None, bool]:
