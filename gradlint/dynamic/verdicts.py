@@ -90,8 +90,10 @@ def reach(tracer, evidence, what: str, rebuilt: bool = False, other_use: bool = 
         listed = rest if len(rest) <= 3 else rest[:2]
         others = (f", {', '.join(listed)}" + (f" and {len(rest) - 2} more" if len(rest) > 3 else "")) if rest else ""
         if unreached:
+            if others and why == "an optimizer holds it":
+                why = "an optimizer holds them"
             return "confirmed", (f"{tracer.shown(key)}{others} influenced {root} ({where}) but no backward "
-                                 f"reached it: the path stops at {at}; {why}")
+                                 f"reached {'them' if others else 'it'}: the path stops at {at}; {why}")
         other = sorted(tracer.reached_uses.get(key, ()))
         how = f" (its gradient comes only through {', '.join(other[:2])}, another use of it)" if \
             other_use and used_otherwise(tracer, evidence, key) else " (it reaches the leaf only by another path)"
