@@ -119,6 +119,10 @@ SMALL = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.Rai
 COMPOUND = (*FUNCTIONS, ast.ClassDef, ast.If, *LOOPS, *WITHS, *TRIES, *((MATCH,) if MATCH else ()))
 
 
+# torch's containers: what one holds is the modules it was built from, not new ones.
+CONTAINERS = frozenset({"torch.nn.Sequential", "torch.nn.ModuleList", "torch.nn.ModuleDict"})
+
+
 def walk_module(module: ast.Module, lines: list[str], project=None, path: str | None = None) -> ModuleFacts:
     imports = collect_imports(module)
     if project is not None and path is not None:
@@ -973,6 +977,15 @@ class Walker:
             # (a module built from another, `PerceptualLoss(vgg)`, is a module of its own)
             built_from_models = module is not None and value.attached and not value.post \
                 and not (value.rebuilt or value.cuts or value.nograd)
+            if built_from_models and module.qualname in CONTAINERS and type(expr) is ast.Call:
+                # `ae = nn.Sequential(enc, dec)`: a container of those very modules, whose
+                # parameters it trains wherever it is called (`enc[0]`, a part, is not `enc`)
+                whole = [dotted(a) for a in expr.args if type(a) is ast.Name
+                         or (type(a) is ast.Attribute and dotted(a) and dotted(a).count(".") == 1
+                             and dotted(a).startswith("self."))]
+                members = frozenset().union(*(self.lookup(n).trainables for n in whole if n))
+                if members:
+                    return Value(trainables=frozenset({name}) | members, module=module)
             if (value.rebuilt or value.cuts or value.attached or value.nograd) and not built_from_models:
                 # `loss = raw.detach().requires_grad_()`: a leaf cut from a history, not a
                 # parameter; what it was cut from matters.

@@ -478,11 +478,14 @@ def frozen_owners(module: ast.Module) -> set[str]:
     """What the module freezes: ``X`` of ``X.requires_grad_(False)`` and of
     ``for p in X.parameters(): p.requires_grad = False``, as written (``self.backbone``)."""
     found: set[str] = set()
+    parts: dict[str, set] = {}  # owner -> which of its `weight` and `bias` are frozen one by one
     for node in iter_nodes(module):
         kind = type(node)
         if kind is ast.Call and type(node.func) is ast.Attribute \
                 and node.func.attr == "requires_grad_" and literal_false(first_argument(node)):
             receiver = node.func.value
+            if type(receiver) is ast.Attribute and receiver.attr in ("weight", "bias") and dotted(receiver.value):
+                parts.setdefault(dotted(receiver.value), set()).add(receiver.attr)
             # (`extractor.eval().requires_grad_(False)`: the module the chain returns is itself)
             while type(receiver) is ast.Call and type(receiver.func) is ast.Attribute \
                     and receiver.func.attr in ("eval", "train", "to", "cuda", "cpu", "float", "half"):
@@ -503,6 +506,9 @@ def frozen_owners(module: ast.Module) -> set[str]:
             # requires_grad=False)`: a module of torch whose one parameter is its weight (an
             # embedding) is frozen whole
             held = node.targets[0].value if node.targets[0].attr == "requires_grad" else node.targets[0]
+            if type(held) is ast.Attribute and held.attr in ("weight", "bias") and dotted(held.value) \
+                    and node.targets[0].attr == "requires_grad":
+                parts.setdefault(dotted(held.value), set()).add(held.attr)
             if type(held) is ast.Attribute and held.attr == "weight":
                 owner = dotted(held.value)
                 if owner and owner in _weight_only_modules(module):
@@ -522,6 +528,9 @@ def frozen_owners(module: ast.Module) -> set[str]:
                         owner = owners.get(dotted(n.func.value) or "")  # p.requires_grad_(False)
                         if owner:
                             found.add(owner)
+    # `enc.weight.requires_grad = False` and `enc.bias.requires_grad = False`: a layer frozen
+    # parameter by parameter is frozen whole
+    found.update(owner for owner, frozen in parts.items() if frozen >= {"weight", "bias"})
     return found
 
 
