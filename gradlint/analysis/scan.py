@@ -322,6 +322,15 @@ def _parameterless(info: ClassInfo, imports: ImportTable, classes: dict, free) -
     return True
 
 
+# The operands a composite expression's value is made of, by the expression's class.
+_DATA_PARTS = {
+    ast.Tuple: lambda e: e.elts, ast.List: lambda e: e.elts, ast.Set: lambda e: e.elts,
+    ast.BinOp: lambda e: (e.left, e.right), ast.UnaryOp: lambda e: (e.operand,),
+    ast.BoolOp: lambda e: e.values, ast.IfExp: lambda e: (e.body, e.orelse),
+    ast.Subscript: lambda e: (e.value,),
+}
+
+
 def _data(expr, scope, seen=frozenset()) -> bool:
     """Whether ``expr``, assigned to an attribute in a method, holds data, not a module or a
     parameter (``_parameterless``); ``scope``: the method's parameters, their defaults, what it
@@ -330,18 +339,9 @@ def _data(expr, scope, seen=frozenset()) -> bool:
     kind = type(expr)
     if kind is ast.Constant or kind is ast.JoinedStr or kind is ast.Compare:
         return True
-    if kind in (ast.Tuple, ast.List, ast.Set):
-        return all(_data(e, scope, seen) for e in expr.elts)
-    if kind is ast.BinOp:
-        return _data(expr.left, scope, seen) and _data(expr.right, scope, seen)
-    if kind is ast.UnaryOp:
-        return _data(expr.operand, scope, seen)
-    if kind is ast.BoolOp:
-        return all(_data(v, scope, seen) for v in expr.values)
-    if kind is ast.IfExp:
-        return _data(expr.body, scope, seen) and _data(expr.orelse, scope, seen)
-    if kind is ast.Subscript:
-        return _data(expr.value, scope, seen)
+    parts = _DATA_PARTS.get(kind)
+    if parts is not None:  # (data made of data: a tuple of sizes, `size * 2`, `a if c else b`)
+        return all(_data(part, scope, seen) for part in parts(expr))
     if kind is ast.Name:
         if expr.id in params:
             default = defaults.get(expr.id)
