@@ -2087,8 +2087,9 @@ class Walker:
                     # values had is cut here, as a copy of the tensors themselves would cut it
                     history = EMPTY.union(*(self.facts.pulled_history.get(p, EMPTY) for p in source.pulled))
                     inputs = frozenset(n for n in history if n.endswith("@input"))
-                    if history - inputs:
-                        had = replace(source, trainables=history - inputs, inputs=inputs, computed=True, tensor=True)
+                    if history:
+                        had = replace(source, trainables=history - inputs, inputs=inputs, computed=True, tensor=True,
+                                      live=source.live or bool(inputs))
                         cuts = self.cut_of(node, copy, had, REBUILD).cuts
             cuts = {node: cuts[node]} if node in cuts else {}
             return Value(rebuilt=source.rebuilt | rebuilt, pulled=source.pulled, nograd=source.nograd,
