@@ -1898,7 +1898,7 @@ class Walker:
         out = left | right
         if type(node.op) in (ast.Add, ast.Sub) and out.cuts:
             out = joined(out, (left, right))
-        out = self.beside_itself(node, out)
+        out = self.beside_itself(node, out, left, right)
         if type(node.op) in SCALING and out.cuts and (left.inputs or right.inputs):
             out = scaled(out, (left, right))
         elif type(node.op) is ast.Pow and out.cuts and left.inputs:
@@ -1912,10 +1912,12 @@ class Walker:
             out = self.apply_saves(qual, symbol, node, operands, values, out)
         return out
 
-    def beside_itself(self, node: ast.BinOp, out: Value) -> Value:
+    def beside_itself(self, node: ast.BinOp, out: Value, left: Value, right: Value) -> Value:
         """A cut whose own operand is attached on the other side of the operation (a
         straight-through estimator: ``hard + soft - soft.detach()``, ``x + (q - x).detach()``):
-        the value keeps that operand's history, so the cut starves nothing of it."""
+        the value keeps that operand's history, so the cut starves nothing of it; written whole,
+        ``soft + (hard - soft).detach()`` keeps the soft side's, and starves what only the hard
+        side computed from (the levels of ``z + (q - z).detach()``)."""
         if not out.cuts:
             return out
         cuts = None
@@ -1923,10 +1925,15 @@ class Walker:
             fact = self.facts.cuts.get(cut)
             if fact is None:
                 continue
-            for mine, other in ((node.left, node.right), (node.right, node.left)):
-                if _within(cut, mine) and fact.tensor in _attached_names(other):
+            for mine, other, kept in ((node.left, node.right, right), (node.right, node.left, left)):
+                if not _within(cut, mine):
+                    continue
+                if fact.tensor in _attached_names(other):
                     cuts = cuts or dict(out.cuts)
                     cuts[cut] = cuts[cut] | fact.upstream
+                elif _subtracts(cut, other):
+                    cuts = cuts or dict(out.cuts)
+                    cuts[cut] = cuts[cut] | kept.trainables | kept.post
         return replace(out, cuts=cuts) if cuts else out
 
     def apply_saves(self, qual: str, shown: str, node, operands, values, out: Value) -> Value:
@@ -2958,6 +2965,26 @@ LINEAR = frozenset({
     "take_along_dim", "masked_select", "mul", "multiply", "div", "divide", "true_divide", "pad",
     "dropout", "identity", "Identity", "Flatten", "Dropout",
 })
+
+
+def _subtracts(cut, other) -> bool:
+    """``(hard - soft).detach() + soft``: the cut operand is a difference whose subtrahend is the
+    very expression attached on the other side (a straight-through estimator written whole)."""
+    operand = cut.func.value if type(cut) is ast.Call and type(cut.func) is ast.Attribute else \
+        cut.value if type(cut) is ast.Attribute else None
+    return type(operand) is ast.BinOp and type(operand.op) is ast.Sub and _same_tree(operand.right, other)
+
+
+def _same_tree(a, b) -> bool:
+    """Whether two expressions are written alike (``ast.dump`` would do, but leaves a cycle of
+    closures behind it at each call)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same_tree(x, y) for x, y in zip(a, b))
+    if not isinstance(a, ast.AST):
+        return a == b
+    return all(_same_tree(getattr(a, f, None), getattr(b, f, None)) for f in a._fields if f != "ctx")
 
 
 def joined(value: Value, operands) -> Value:
