@@ -258,6 +258,9 @@ class ModuleFacts:
     # What call sites hand module-level functions, per parameter, where it is a container of rows
     # (``rows@update`` -> the values at each position, joined over the call sites).
     handed_rows: dict = field(default_factory=dict)
+    # What call sites hand module-level functions, per parameter, where every one hands a function
+    # of this file (``scale_fn@generator_grad`` -> {"normalize_and_scale", …}; None: something else)
+    handed_functions: dict = field(default_factory=dict)
 
     # A node of another file of the project that a summary carried into this module's facts (a
     # cut, a save) -> the call in this module that reached it: where a finding about it is placed.

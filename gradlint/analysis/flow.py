@@ -368,6 +368,9 @@ def _close_coverage(facts: ModuleFacts, classes: dict) -> None:
 
 DEFINITION = Value()  # what a def or class statement binds its name to (compared by identity)
 NOGRAD_DEFINITION = Value()  # the same, for a function whose results have no history
+# A parameter every call in the file hands one of the file's functions (``train(net, scale_fn=rescale)``):
+# a call through it is a call of those functions (``Walker.handed``)
+HANDED = Value()
 BUFFER = Value(tensor=True, const=True)  # a registered buffer: a tensor nothing trains
 
 
@@ -449,6 +452,7 @@ class Walker:
         self.state_exits: dict[str, Value] = {}
         self.state_names: set[str] = set()  # the models' state its calls carried (``carry_state``)
         self.state_called: frozenset = EMPTY  # the state the receiver's own methods it calls carry
+        self.handed: dict[str, frozenset] = {}  # parameter bound to HANDED -> the functions it may be
 
     # ---- statements -------------------------------------------------------------------------
 
@@ -517,6 +521,12 @@ class Walker:
         for star in (params.vararg, params.kwarg):
             if star is not None:
                 self.env[star.arg] = UNKNOWN
+        if self.cls is None and self.facts.handed_functions:
+            for param in [*params.posonlyargs, *params.args, *params.kwonlyargs]:
+                targets = self.facts.handed_functions.get(f"{param.arg}@{node.name}")
+                if targets:
+                    self.env[param.arg] = HANDED
+                    self.handed[param.arg] = targets
         if self.cls is None and self.facts.handed_rows:
             for name, value in list(self.env.items()):
                 rows = self.facts.handed_rows.get(f"{name}@{node.name}")
@@ -2325,7 +2335,8 @@ class Walker:
             found = self.facts.param_instances.get(f"{name}@{node.name}")
             if found and len(found) == 1 and None not in found and value.module is None:
                 (qualname,) = found
-                self.env[name] = replace(value, module=module_info_of_class(qualname, self.classes))
+                info = qualname if type(qualname) is ModuleInfo else module_info_of_class(qualname, self.classes)
+                self.env[name] = replace(value, module=info)
 
     def summary_body(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[list[str], int]:
         """Walk a function for its summary (``summaries.summarize``): parameter ``k`` holds the
@@ -2645,6 +2656,13 @@ class Walker:
                        inputs=EMPTY)
 
     def name_call(self, node: ast.Call, name: str, positional, keywords) -> Value:
+        if self.handed and self.env.get(name) is HANDED and name in self.handed:
+            # (each argument is evaluated once per statement: ``memo``)
+            found = [self.name_call(node, target, positional, keywords) for target in sorted(self.handed[name])]
+            result = found[0]
+            for value in found[1:]:
+                result = result.join(value)
+            return result
         if name in self.classes and self.lookup(name) is DEFINITION:  # `Loss(2.0)`: what its __init__ is given
             self.note_forward_arguments(f"{name}.__init__", node, positional)
         if name == "self" and self.cls is not None and self.cls.may_be_module:
@@ -2692,7 +2710,17 @@ class Walker:
                                              or value.module is not None):
                         self.facts.model_arguments.add(f"{param}@{name}")
                 instance = self.instance_of(arg.value if type(arg) is ast.keyword else arg, value)
+                if instance is None and value.module is not None and value.trainables:
+                    instance = value.module  # a network of torch's, as its constructor says (what it saves)
                 if param is not None:
+                    handed = arg.value if type(arg) is ast.keyword else arg
+                    key = f"{param}@{name}"
+                    if self.facts.handed_functions.get(key, EMPTY) is not None:
+                        # (None once some call hands it anything but a function of this file)
+                        self.facts.handed_functions[key] = (
+                            self.facts.handed_functions.get(key, EMPTY) | {handed.id}
+                            if type(handed) is ast.Name and handed.id in self.functions
+                            and (value is DEFINITION or value is NOGRAD_DEFINITION) else None)
                     self.facts.param_instances.setdefault(f"{param}@{name}", set()).add(instance)
                     key = f"{param}@{name}"
                     if key not in self.facts.handed_rows or self.facts.handed_rows[key] is not None:
