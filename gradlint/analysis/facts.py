@@ -149,6 +149,7 @@ class Edit:
     via_data: bool = False  # through ``.data``: the version counter does not move
     trainables: frozenset = frozenset()  # whose history the edited tensor carries
     recording: bool = True  # made with grad mode on (outside any no_grad region)
+    as_bound: bool = False  # of the tensor the name was bound to, not one the body computed into it
 
 
 @dataclass(frozen=True)

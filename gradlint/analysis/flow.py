@@ -984,6 +984,13 @@ class Walker:
         if name is not None and self.nograd is None and self.makes_root(expr, name):
             value = self.expr(expr)  # still record what happens inside the call
             module = module_info(expr, self.imports, self.classes)
+            built_in = expr  # where its constructors are called
+            if module is None and value.module is not None and type(expr) is ast.Call:
+                # `stylizer = build_stylizer(…)`: what the factory builds, as its summary says
+                module = value.module
+                factory = self.facts.callee(self.imports.qualname(expr.func) or "")
+                if factory is not None and origin(factory.node) is None:
+                    built_in = factory.node
             # (a module built from another, `PerceptualLoss(vgg)`, is a module of its own)
             built_from_models = module is not None and value.attached and not value.post \
                 and not (value.rebuilt or value.cuts or value.nograd)
@@ -1004,7 +1011,7 @@ class Walker:
                 return Value(module=module)
             if module is not None and module.qualname not in self.classes:
                 # (a container of the file's own modules: an optimizer given it updates theirs)
-                built = {n for n in (self.imports.qualname(c.func) for c in iter_nodes(expr) if type(c) is ast.Call)
+                built = {n for n in (self.imports.qualname(c.func) for c in iter_nodes(built_in) if type(c) is ast.Call)
                          if n in self.classes and self.classes[n].is_module}
                 if built:
                     self.facts.members.setdefault(self.key(name), set()).update(built)
@@ -1259,7 +1266,7 @@ class Walker:
         if self.record:
             self.facts.edits.append(Edit(node, name, how, saved, self.function, via_data=via_data,
                                          trainables=value.trainables | value.post,
-                                         recording=self.nograd is None))
+                                         recording=self.nograd is None, as_bound=not value.computed))
 
     def edit_of(self, node, expr, element=None) -> None:
         """An in-place edit of the tensor ``expr`` gives (``x``, ``x[i]``, ``x.view(…)``): by its
@@ -2586,7 +2593,9 @@ class Walker:
                 self.facts.pulled_from[pull] = self.facts.pulled_from.get(pull, EMPTY) | handed
         out = replace(base, trainables=roots, cuts=cuts, pulled=pulled, rebuilt=rebuilt,
                       carried=base.carried, tensor=summary.tensor or base.tensor, computed=True,
-                      const=base.const and not own, saved=EMPTY, module=None, optimizer=False,
+                      const=base.const and not own, saved=EMPTY, optimizer=False,
+                      # (what a factory builds, `make_transformer(tanh=True)`: as its constructor says)
+                      module=summary.module if not summary.method else None,
                       alias=None, nograd=base.nograd | ({node} if summary.nograd else EMPTY))
         if summary.inner_edits and self.nograd is None and origin(summary.node) is not None:
             # A helper of another file that edits in place what one of its ops saved, computed
@@ -2597,6 +2606,16 @@ class Walker:
                 if handed and self.record:
                     self.facts.edits.append(Edit(edit_node, edit.name, edit.how, edit.saved, self.function,
                                                  trainables=frozenset().union(*(v.trainables | v.post for v in handed))))
+                    self.facts.call_sites.setdefault(edit_node, node)
+        if summary.param_edits and self.record and origin(summary.node) is not None:
+            # A helper of another file that edits in place the tensor it is handed, where this
+            # call hands it one an op here saved (`subtract_mean(y)` on a Tanh output): this
+            # call's backward breaks there (its own lint cannot know what its callers hand it).
+            for edit_node, (k, edit) in summary.param_edits.items():
+                value = given.get(k)
+                if value is not None and value.saved:
+                    self.facts.edits.append(Edit(edit_node, edit.name, edit.how, value.saved, self.function,
+                                                 via_data=edit.via_data, trainables=value.trainables | value.post))
                     self.facts.call_sites.setdefault(edit_node, node)
         # (what records nothing saves nothing: `unitwise_norm(p.detach())`'s norm saved no output)
         recorded = self.nograd is None and (out.attached or out.live or not out.const)
@@ -2709,9 +2728,11 @@ class Walker:
                     if value.trainables and (not ((value.computed or value.container) and value.tensor)
                                              or value.module is not None):
                         self.facts.model_arguments.add(f"{param}@{name}")
-                instance = self.instance_of(arg.value if type(arg) is ast.keyword else arg, value)
-                if instance is None and value.module is not None and value.trainables:
-                    instance = value.module  # a network of torch's, as its constructor says (what it saves)
+                handed = arg.value if type(arg) is ast.keyword else arg
+                instance = self.instance_of(handed, value)
+                if instance is None:
+                    # a network of torch's, as its constructor says (what it saves)
+                    instance = value.module or module_info(handed, self.imports, self.classes)
                 if param is not None:
                     handed = arg.value if type(arg) is ast.keyword else arg
                     key = f"{param}@{name}"

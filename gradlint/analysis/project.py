@@ -534,7 +534,7 @@ class _Parsed:
         for fact in summary.cut_facts.values():
             nodes += [fact.node, fact.region]
         saves = [summary.saved_output, *getattr(summary, "saved_parts", ())]
-        for _, edit in summary.inner_edits.values():
+        for _, edit in [*summary.inner_edits.values(), *getattr(summary, "param_edits", {}).values()]:
             # (the edit, its target as written, and the ops that saved what it edits)
             nodes += [edit.node, edit.how[0] if isinstance(edit.how, tuple) else edit.how]
             saves += list(edit.saved)

@@ -834,6 +834,11 @@ def _defaulted_module(expr, imports: ImportTable, classes: dict) -> ModuleInfo |
     else:
         parts = [expr.body, expr.orelse]
     made = [part for part in parts if not (type(part) is ast.Name or _number_or_none(part))]
+    if len(made) == 2 and type(expr) is ast.IfExp:
+        # one of two built (`nn.Sequential(*layers, nn.Tanh()) if tanh else nn.Sequential(*layers)`)
+        from gradlint.analysis.values import joined_module
+
+        return joined_module(module_info(made[0], imports, classes), module_info(made[1], imports, classes))
     if len(made) != 1:  # (the others: the argument, or None)
         return None
     return module_info(made[0], imports, classes)

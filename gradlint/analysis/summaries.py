@@ -58,6 +58,9 @@ class Summary:
     backprops: bool = False
     backward: ast.AST | None = field(default=None, compare=False, hash=False)
     edits: frozenset = EMPTY  # parameters it edits in place
+    # Its in-place edits of the very tensor a parameter was handed (`batch -= mean`): edit node ->
+    # (that parameter, the Edit). A caller that hands a tensor an op saved breaks its backward.
+    param_edits: dict = field(default_factory=dict, compare=False, hash=False)
     returns_number: bool = False  # a Python number pulled out of a tensor (``.item()``), or a constant
     tensor: bool = False  # the result is known to be a tensor
     generator: bool = False  # a generator: calling it runs nothing yet
@@ -401,15 +404,19 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
     saves = frozenset(params.index(name) for name, _ in walker.save_log
                       if name in params and name not in walker.born and not (method and params.index(name) == 0))
     edits = set()
+    param_edits = {}
     for edit in scratch.edits:
         if edit.function.node is node and edit.name in params:
-            edits.add(params.index(edit.name))
+            k = params.index(edit.name)
+            edits.add(k)
+            if edit.as_bound and not (method and k == 0):
+                param_edits[edit.node] = (k, edit)
     return Summary(
         node=node, params=tuple(params), positional=positional, method=method,
         passes=frozenset(passes), trainables=frozenset(own_roots), cuts=cuts,
         cut_facts=cut_facts, beside=beside, nograd=nograd, saved_output=saved, saved_parts=_saved_parts(returns),
         backprops=backward is not None,
-        backward=backward, edits=frozenset(edits), returns_number=number, tensor=tensor,
+        backward=backward, edits=frozenset(edits), param_edits=param_edits, returns_number=number, tensor=tensor,
         generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
         saves=saves, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param,

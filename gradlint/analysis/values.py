@@ -127,7 +127,7 @@ class Value:
             held=self.held | other.held,
             tensor=self.tensor and other.tensor, computed=self.computed and other.computed,
             const=self.const and other.const,
-            module=self.module if self.module == other.module else None,
+            module=joined_module(self.module, other.module),
             optimizer=self.optimizer and other.optimizer, live=self.live or other.live,
             lost=self.lost or other.lost, plain=self.plain and other.plain,
             stale=self.stale | other.stale, container=self.container and other.container,
@@ -138,6 +138,22 @@ class Value:
     def result(self) -> "Value":
         """This value as the result of an op: a new tensor nothing has saved yet."""
         return replace(self, saved=EMPTY, computed=True, module=None, optimizer=False, parts=None, rows=None)
+
+
+def joined_module(a: ModuleInfo | None, b: ModuleInfo | None) -> ModuleInfo | None:
+    """Two paths' modules of one class (``nn.Sequential(*layers, nn.Tanh()) if tanh else
+    nn.Sequential(*layers)``): what either may save, it may save."""
+    if a == b:
+        return a
+    if a is None or b is None or a.qualname != b.qualname:
+        return None
+    return ModuleInfo(a.qualname, inplace=a.inplace or b.inplace, saves_input=_may(a.saves_input, b.saves_input),
+                      saves_output=_may(a.saves_output, b.saves_output), nograd_call=a.nograd_call and b.nograd_call,
+                      parameters=a.parameters or b.parameters, items=a.items if a.items == b.items else None)
+
+
+def _may(a: bool | None, b: bool | None) -> bool | None:
+    return True if a or b else None if a is None or b is None else False
 
 
 def joined_rows(a: tuple | None, b: tuple | None) -> tuple | None:
