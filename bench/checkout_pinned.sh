@@ -31,15 +31,22 @@ checkout_pinned() {
     export GIT_INDEX_FILE="$tmpidx"
     git --git-dir="$gd" --work-tree="$dst" read-tree "$commit"
     # regular-file blobs (mode 100644/100755) with one of the suffixes, NUL-separated
+    # (a blob the snapshot lacks, too large to keep, is left out)
     git --git-dir="$gd" ls-tree -r -z "$commit" \
-      | SUFFIXES="$SUFFIXES" python3 -c '
-import os, sys
+      | GD="$gd" SUFFIXES="$SUFFIXES" python3 -c '
+import os, subprocess, sys
 suffixes = tuple(s.encode() for s in os.environ["SUFFIXES"].split())
+wanted = []
 for rec in sys.stdin.buffer.read().split(b"\0"):
     if not rec: continue
     meta, path = rec.split(b"\t", 1)
-    mode, typ, _ = meta.split(b" ")
+    mode, typ, oid = meta.split(b" ")
     if typ == b"blob" and mode in (b"100644", b"100755") and path.endswith(suffixes):
+        wanted.append((oid, path))
+check = subprocess.run(["git", "--git-dir=" + os.environ["GD"], "cat-file", "--batch-check"],
+                       input=b"".join(oid + b"\n" for oid, _ in wanted), capture_output=True, check=True)
+for (oid, path), line in zip(wanted, check.stdout.splitlines()):
+    if not line.endswith(b" missing"):
         sys.stdout.buffer.write(path + b"\0")' \
       | git --git-dir="$gd" --work-tree="$dst" checkout-index -f -z --stdin
     unset GIT_INDEX_FILE

@@ -270,7 +270,7 @@ def _see_plain_bases(classes: dict, view) -> None:
 
 
 def _summaries(module: ast.Module, lines: list[str], imports, classes: dict, functions: dict) -> dict:
-    """The summaries of the module's functions and methods (``summaries.summarize``), walked with
+    """The summaries of the module's functions and methods (``summaries.Table``), walked with
     the globals a silent walk of the module's top level binds (a global model a function calls).
     Lazy (``summaries.Table``): each is computed when a call site first asks for it."""
     from gradlint.analysis.summaries import Table
@@ -2346,7 +2346,7 @@ class Walker:
                 self.env[name] = replace(value, module=info)
 
     def summary_body(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[list[str], int]:
-        """Walk a function for its summary (``summaries.summarize``): parameter ``k`` holds the
+        """Walk a function for its summary (``summaries.Table``): parameter ``k`` holds the
         symbolic trainable root ``%k`` (a method's receiver is ``self``, its members ``self.x``).
         Returns the parameter names and how many of them can be given by position."""
         self.summarizing = True

@@ -113,103 +113,50 @@ def param_index(root: str, method: bool) -> int | None:
     return None
 
 
-def summarize(module: ast.Module, lines, imports=None, classes=None, functions=None,
-              globals_env=None) -> dict[str, Summary]:
-    """``"f"`` / ``"Class.method"`` / ``"Class"`` -> Summary, for the module's own functions and
-    the methods of its classes. The summary walks record into a ModuleFacts of their own, so the
-    facts the checks read come from the module's one real walk."""
-    from gradlint.analysis import flow
-    from gradlint.analysis.facts import Function, ModuleFacts
-    from gradlint.analysis.imports import collect_imports
-    from gradlint.analysis.scan import decorated_nograd, returns_under_nograd, scan_classes
-
-    imports = imports if imports is not None else collect_imports(module)
-    classes = classes if classes is not None else scan_classes(module, imports)
-    if functions is None:
-        functions = {s.name: returns_under_nograd(s, imports) for s in module.body if type(s) in FUNCTIONS}
-    out: dict[str, Summary] = {}
-    globals_env = globals_env if globals_env is not None else {}
-
-    def one(node, cls):
-        # Facts of its own per walk: a cut another summary's walk reached holds that walk's
-        # parameters, not this one's.
-        scratch = ModuleFacts(module=module, imports=imports)
-        scratch.lines = lines
-        scratch.summaries = out  # later functions read the summaries of earlier ones
-        nograd = decorated_nograd(node, imports) or bool(
-            cls is not None and cls.nograd_call and node.name in ("forward", "__call__"))
-        function = Function(node, node.name, cls.name if cls else None, nograd=nograd)
-        walker = flow.Walker(scratch, classes, functions, globals_env, function, cls=cls)
-        try:
-            params, positional = walker.summary_body(node)
-        except RecursionError:
-            return None
-        return _read(node, cls, params, positional, scratch, walker)
-
-    for stmt in module.body:
-        if type(stmt) in FUNCTIONS:
-            summary = one(stmt, None)
-            if summary is not None:
-                out[stmt.name] = summary
-        elif type(stmt) is ast.ClassDef:
-            cls = classes.get(stmt.name)
-            if cls is None:
-                continue
-            for inner in stmt.body:
-                if type(inner) not in FUNCTIONS or not _plain_method(inner):
-                    continue
-                summary = one(inner, cls)
-                if summary is None:
-                    continue
-                out[f"{stmt.name}.{inner.name}"] = summary
-                if inner.name == "__call__" or (inner.name == "forward" and stmt.name not in out):
-                    out[stmt.name] = summary  # what calling an instance does
-    return out
-
-
 class Table:
-    """The summaries ``summarize`` gives, each computed only when a call site asks for it
-    (``get``), and kept. The source-order rule holds as if all were computed in order: the walk
+    """``"f"`` / ``"Class.method"`` / ``"Class"`` -> Summary, for the module's own functions and
+    the methods of its classes, each computed only when a call site asks for it (``get``), and
+    kept. Each summary walk records into a ModuleFacts of its own, so the facts the checks read
+    come from the module's one real walk. The source-order rule holds as if all were computed in order: the walk
     of a function sees only the summaries of the functions before it (``Visible``), so a call of
     one defined later (or of itself) stays unknown, and an answer never depends on which was
-    asked first."""
+    asked first. A name defined twice (a notebook's toy ``Net`` and then the real one) is the
+    later definition wherever both came before."""
 
     def __init__(self, module: ast.Module, lines, imports, classes, functions, globals_env):
         self.module, self.lines, self.imports = module, lines, imports
         self.classes, self.functions = classes, functions
         # what a silent walk of the top level binds (``flow._Globals``: walked when first needed)
         self.globals = globals_env
-        # slot: (node, class info, [(key, conditional)]) in the order summarize meets them; a
-        # conditional key (a forward's ``Class``) is bound only where no earlier slot bound it.
+        # slot: (node, class info, keys) in source order
         self.slots: list = []
         self.by_key: dict[str, list[int]] = {}
         self.done: dict[int, Summary | None] = {}
         for stmt in module.body:
             if type(stmt) in FUNCTIONS:
-                self._slot(stmt, None, [(stmt.name, False)])
+                self._slot(stmt, None, [stmt.name])
             elif type(stmt) is ast.ClassDef:
                 cls = classes.get(stmt.name)
                 if cls is None:
                     continue
+                called = _calls_through(stmt)
                 for inner in stmt.body:
                     if type(inner) not in FUNCTIONS or not _plain_method(inner):
                         continue
-                    keys = [(f"{stmt.name}.{inner.name}", False)]
-                    if inner.name == "__call__":
-                        keys.append((stmt.name, False))
-                    elif inner.name == "forward":
-                        keys.append((stmt.name, True))
+                    keys = [f"{stmt.name}.{inner.name}"]
+                    if inner.name == called:
+                        keys.append(stmt.name)
                     self._slot(inner, cls, keys)
         self.on_summary = None  # called with each summary computed (project registers its nodes)
 
     def _slot(self, node, cls, keys) -> None:
         index = len(self.slots)
         self.slots.append((node, cls, keys))
-        for key, _ in keys:
+        for key in keys:
             self.by_key.setdefault(key, []).append(index)
 
     def get(self, key: str, limit: int | None = None):
-        """What ``summarize(...)[key]`` was once the slots before ``limit`` (all: None) ran."""
+        """The summary ``key`` names once the slots before ``limit`` (all: None) ran."""
         slots = self.by_key.get(key)
         if not slots:
             return None
@@ -219,9 +166,6 @@ class Table:
             summary = self.summary_at(index)
             if summary is None:
                 continue
-            if any(k == key and conditional for k, conditional in self.slots[index][2]) \
-                    and self.get(key, index) is not None:
-                continue  # the forward's key was already bound: the earlier binding stands
             return summary
         return None
 
@@ -327,6 +271,12 @@ def _bound_where_grad_forced(node, root: str, walker) -> bool:
                 and any(type(t) is ast.Name and t.id == root
                         for t in (n.targets if type(n) is ast.Assign else [n.target]))]
     return bool(bindings) and all(walker.grad_forced_at(n) for n in bindings)
+
+
+def _calls_through(cls: ast.ClassDef) -> str:
+    """The method calling an instance runs: its own ``__call__``, else ``forward``."""
+    own = any(type(s) in FUNCTIONS and s.name == "__call__" and _plain_method(s) for s in cls.body)
+    return "__call__" if own else "forward"
 
 
 def _plain_method(node) -> bool:
