@@ -55,7 +55,7 @@ def starved(facts) -> Iterator[Starved]:
         uses = uses or Uses(facts, program)
         # What is itself differentiated (a training step's or a loss function's result) is
         # trained through, whatever else the module returns attached.
-        elsewhere = frozenset() if uses.reaches_backward(fn.node) else _elsewhere(sinks, ret.node)
+        elsewhere = [] if uses.reaches_backward(fn.node) else _elsewhere(sinks, ret.node)
         # Each element of a returned tuple is an output of its own (`return logits,
         # aux_logits.detach()`), except state the callers hand back into the next call (TBPTT's hidden).
         state = program.handed_back(fn) if ret.parts else set()
@@ -163,16 +163,31 @@ def _hands_out(cut, fn, program) -> bool:
 
 def _sinks(facts) -> dict:
     """Where a value leaves the code to be trained through: backward roots, and tensors
-    returned from functions. Sink node -> the trainables attached there (``Value.trainables``)."""
-    sinks = {backward.node: backward.value.trainables for backward in facts.backwards}
+    returned from functions. Sink node -> (the trainables attached there, the Backward or None)."""
+    sinks = {backward.node: (backward.value.trainables, backward) for backward in facts.backwards}
     for ret in facts.returns:
         if ret.function.name != "<module>" and ret.value.tensor:
-            sinks[ret.node] = ret.value.trainables
+            sinks[ret.node] = (ret.value.trainables, None)
     return sinks
 
 
-def _elsewhere(sinks: dict, here) -> frozenset:
-    return frozenset().union(*(trainables for node, trainables in sinks.items() if node is not here))
+def _elsewhere(sinks: dict, here) -> list:
+    return [sink for node, sink in sinks.items() if node is not here]
+
+
+def _trained_elsewhere(cut, elsewhere: list, facts) -> frozenset:
+    """The trainables the other sinks train, but for a backward whose following steps are known
+    and update none of what the cut starves: the actor's loss runs through the critic, and only
+    the actor's optimizer steps on what it leaves in the critic's gradients."""
+    starved = None
+    found = set()
+    for trainables, backward in elsewhere:
+        if backward is not None and backward.stepped is not None and not backward.open_step:
+            starved = cut.keys | facts.resolve(cut.upstream) if starved is None else starved
+            if not (starved & backward.stepped):
+                continue
+        found |= trainables
+    return frozenset(found)
 
 
 def _overlap(upstream, trainables) -> bool:
@@ -274,7 +289,7 @@ def _may_break(ret, facts) -> bool:
     return False
 
 
-def _broken(value, facts, attached_elsewhere, program):
+def _broken(value, facts, elsewhere, program):
     """The cuts in ``value`` that starve the trainables upstream of them."""
     for node, companions in value.cuts.items():
         cut = facts.cuts.get(node)
@@ -309,6 +324,7 @@ def _broken(value, facts, attached_elsewhere, program):
             continue
         if _frozen(cut, facts) or cut.upstream <= facts.frozen:
             continue  # no optimizer of this module updates it: it is frozen on purpose (a teacher)
+        attached_elsewhere = _trained_elsewhere(cut, elsewhere, facts)
         if _overlap(cut.upstream, attached_elsewhere) or (companions and (
                 _by_callers(cut.upstream, cut, facts) & facts.resolve(attached_elsewhere))):
             continue  # they are trained through another loss or output (actor-critic, sample())
