@@ -235,6 +235,28 @@ def _kept_arguments(module: ast.Module):
                             yield stmt.name, ordered.index(param) if param in ordered else None, param, name
 
 
+def _steps(cls: ast.ClassDef, imports) -> bool:
+    """The class builds an optimizer of torch's or steps one (``self.optimizer.step()``)."""
+    for node in iter_nodes(cls):
+        if type(node) is ast.Call:
+            if type(node.func) is ast.Attribute and node.func.attr == "step" and len(node.args) <= 1:
+                return True
+            name = imports.qualname(node.func)
+            if name is not None and name.startswith("torch.optim.") and name.split(".")[-1][:1].isupper():
+                return True
+    return False
+
+
+def _a_parameter(value: Value) -> bool:
+    """A model's parameter itself, not computed (``model.weight``, an item of ``[net.weight,
+    net.bias]``): what ``.data`` or ``.detach()`` can be taken of, no module. (A leaf made here,
+    `x.detach().clone().requires_grad_()`, is copied more often than starved.) A
+    summary walk's parameter (``%k``) is judged where each call hands it (``handed_as_is``), and
+    a function's parameter taken for a model (``h@repackage_hidden``) is a tensor if it is cut."""
+    return not value.computed and value.module is None and not value.container and not value.tensor \
+        and not any(r.startswith("%") or "@" in r for r in value.trainables)
+
+
 def _plain_method_names(module: ast.Module) -> frozenset:
     """The names of the methods the module's classes define, whose calls by name
     (``obj.encode(…)``) ``nograd_only_callees`` follows; only a plain class's method is then
@@ -923,7 +945,8 @@ class Walker:
             base = base.value
         if value.rows is not None and base is iterable:
             return _row(value)  # `for obs, log_prob, reward in memory`
-        if value.parts and base is iterable and type(iterable) in (ast.Tuple, ast.List):
+        if value.parts and base is iterable and (type(iterable) in (ast.Tuple, ast.List) or (
+                type(iterable) is ast.Name and value.container)):
             # `for key, feats in (("src", fs), ("tgt", ft))`: each element in turn, unpacked by
             # position
             item = value.parts[0]
@@ -1323,6 +1346,9 @@ class Walker:
             module = self.lookup(name).module
             if self.cls is not None and name.startswith("self."):
                 cut.keys.add(f"{self.cls.name}.*")
+                if not self.cls.may_be_module and module is not None and module.qualname in self.classes:
+                    # (a plain trainer's `self.model`, handed a `Classifier()`: that model)
+                    cut.keys.add(f"{module.qualname}.*")
             elif module is not None and module.qualname in self.classes and "@" in name:
                 # (a model handed to a function, `model@train`: any instance of its class may be
                 # it; a name bound to one instance, `target_net = QNet()`, is that one only)
@@ -1602,6 +1628,13 @@ class Walker:
                 # parameter (nothing registers it), computed without history
                 return Value(tensor=True, const=True)
             if module is None and not self.cls.may_be_module:
+                if seen is not None and seen.module is not None and seen.module.parameters \
+                        and not seen.computed and not self.plain_class(seen.module.qualname) \
+                        and self.cls.node is not None and once("steps", self.cls.node, _steps, self.imports):
+                    # `self.model = model`, every constructor call handing it a network, in a
+                    # class that steps an optimizer: a trainer's (a meta-learner's, an agent's)
+                    # model, trained through its methods (an attack's or a probe's is not)
+                    return Value(trainables=frozenset({name}), module=seen.module)
                 return UNKNOWN  # a plain class's attributes: settings, data, not parameters
             if module is None and seen is None and name[5:] in self.cls.methods:
                 return UNKNOWN  # a method of its own, bound: its call computes, it holds no parameter
@@ -1893,7 +1926,8 @@ class Walker:
         else:
             computed_input = False
         if self.nograd is None and (operand.trainables or operand.post) and (
-                operand.computed or self.own_parameter(operand_expr) or self.handed_as_is(operand)):
+                operand.computed or self.own_parameter(operand_expr) or self.handed_as_is(operand)
+                or _a_parameter(operand)):
             cut = self.facts.cuts.get(node)
             if cut is None:
                 cut = self.facts.cuts[node] = Cut(node, kind, self.written(operand_expr), function=self.function,
@@ -1904,7 +1938,7 @@ class Walker:
             # is not carried by the loops around this cut)
             cut.carried |= bool(operand.carried & frozenset().union(*(loop.grown for loop in self.loops)))
             cut.of_computed_input |= computed_input
-            cuts = {**operand.cuts, node: EMPTY}
+            cuts = {node: EMPTY}  # (the cuts inside it starve nothing this one does not)
         else:
             cuts = operand.cuts
         return Value(cuts=cuts, nograd=operand.nograd, pulled=operand.pulled, rebuilt=operand.rebuilt,
