@@ -2109,49 +2109,57 @@ class Walker:
             self.backward(node, root_expr, root, retain, create, accumulates=qual != "torch.autograd.grad")
             return replace(union(values), trainables=EMPTY, post=EMPTY, cuts={}, tensor=True, const=not create)
         if qual in REBUILDERS:
-            values = self.arg_values(node)
-            source = self.expr(positional[0]) if positional else CONST
-            if positional and type(positional[0]) in (ast.List, ast.Tuple, ast.ListComp) \
-                    and (source.attached or source.live) and (source.tensor or any(
-                        self.own_parameter(e) for e in getattr(positional[0], "elts", ()))):
-                # `torch.tensor([torch.cos(a), torch.cos(b)])`, `torch.Tensor([self.log_var_a,
-                # self.log_var_b])`: the tensors' values copied, their history dropped
-                # (`torch.stack` keeps it)
-                source = replace(source, computed=True, tensor=True)
-            requires = literal_true(keywords.get("requires_grad"))
-            if qual == "torch.autograd.Variable" and not requires:
-                return source  # a plain tensor since PyTorch 0.4: Variable(x) is x
-            copy = positional[0] if positional else None
-            rebuild = Rebuild(node, qual, source, requires, self.function,
-                              fresh_copy=copy is not None and is_fresh_copy(copy))
-            rebuilt = frozenset({node}) if rebuild.roundtrip or rebuild.copies_history else EMPTY
-            if requires and source.nograd and not source.pulled and not rebuild.fresh_copy:
-                # Variable(features, requires_grad=True) on no_grad features: a requires_grad
-                # switch on a tensor without history (GL003), not a round trip through Python.
-                self.switch(node, dotted(copy) if copy is not None else None, source)
-                rebuild, rebuilt = replace(rebuild, requires_grad=False), EMPTY
-            if self.record:
-                self.facts.rebuilds.append(rebuild)
-            # The copy cuts the history of the tensors it copies, as `.detach()` would: where
-            # that starves what computed them is decided as for any cut (GL002 reports it).
-            # (a rebuild ends the lineage of what its values came from: only its own cut, if any,
-            # goes on; a `.data` read on the way to a metric's NumPy is no cut of the result)
-            cuts = {}
-            if copy is not None and not rebuild.fresh_copy:
-                if source.tensor:
-                    cuts = self.cut_of(node, copy, source, REBUILD).cuts
-                elif source.pulled:
-                    # `torch.tensor([lp.item() for lp in log_probs])`: the history the pulled
-                    # values had is cut here, as a copy of the tensors themselves would cut it
-                    history = EMPTY.union(*(self.facts.pulled_history.get(p, EMPTY) for p in source.pulled))
-                    inputs = frozenset(n for n in history if n.endswith("@input"))
-                    if history:
-                        had = replace(source, trainables=history - inputs, inputs=inputs, computed=True, tensor=True,
-                                      live=source.live or bool(inputs))
-                        cuts = self.cut_of(node, copy, had, REBUILD).cuts
-            cuts = {node: cuts[node]} if node in cuts else {}
-            return Value(rebuilt=source.rebuilt | rebuilt, pulled=source.pulled, nograd=source.nograd,
-                         cuts=cuts, tensor=True, computed=True, const=not requires)
+            return self.rebuild(node, qual, positional, keywords)
+        return self.other_torch_call(node, qual, last, positional, keywords)
+
+    def rebuild(self, node: ast.Call, qual: str, positional, keywords) -> Value:
+        """``torch.tensor(x)``, ``Variable(x, requires_grad=True)``, ``out.new_tensor(x)``: the
+        values of ``x`` copied into a new tensor."""
+        values = self.arg_values(node)
+        source = self.expr(positional[0]) if positional else CONST
+        if positional and type(positional[0]) in (ast.List, ast.Tuple, ast.ListComp) \
+                and (source.attached or source.live) and (source.tensor or any(
+                    self.own_parameter(e) for e in getattr(positional[0], "elts", ()))):
+            # `torch.tensor([torch.cos(a), torch.cos(b)])`, `torch.Tensor([self.log_var_a,
+            # self.log_var_b])`: the tensors' values copied, their history dropped
+            # (`torch.stack` keeps it)
+            source = replace(source, computed=True, tensor=True)
+        requires = literal_true(keywords.get("requires_grad"))
+        if qual == "torch.autograd.Variable" and not requires:
+            return source  # a plain tensor since PyTorch 0.4: Variable(x) is x
+        copy = positional[0] if positional else None
+        rebuild = Rebuild(node, qual, source, requires, self.function,
+                          fresh_copy=copy is not None and is_fresh_copy(copy))
+        rebuilt = frozenset({node}) if rebuild.roundtrip or rebuild.copies_history else EMPTY
+        if requires and source.nograd and not source.pulled and not rebuild.fresh_copy:
+            # Variable(features, requires_grad=True) on no_grad features: a requires_grad
+            # switch on a tensor without history (GL003), not a round trip through Python.
+            self.switch(node, dotted(copy) if copy is not None else None, source)
+            rebuild, rebuilt = replace(rebuild, requires_grad=False), EMPTY
+        if self.record:
+            self.facts.rebuilds.append(rebuild)
+        # The copy cuts the history of the tensors it copies, as `.detach()` would: where
+        # that starves what computed them is decided as for any cut (GL002 reports it).
+        # (a rebuild ends the lineage of what its values came from: only its own cut, if any,
+        # goes on; a `.data` read on the way to a metric's NumPy is no cut of the result)
+        cuts = {}
+        if copy is not None and not rebuild.fresh_copy:
+            if source.tensor:
+                cuts = self.cut_of(node, copy, source, REBUILD).cuts
+            elif source.pulled:
+                # `torch.tensor([lp.item() for lp in log_probs])`: the history the pulled
+                # values had is cut here, as a copy of the tensors themselves would cut it
+                history = EMPTY.union(*(self.facts.pulled_history.get(p, EMPTY) for p in source.pulled))
+                inputs = frozenset(n for n in history if n.endswith("@input"))
+                if history:
+                    had = replace(source, trainables=history - inputs, inputs=inputs, computed=True, tensor=True,
+                                  live=source.live or bool(inputs))
+                    cuts = self.cut_of(node, copy, had, REBUILD).cuts
+        cuts = {node: cuts[node]} if node in cuts else {}
+        return Value(rebuilt=source.rebuilt | rebuilt, pulled=source.pulled, nograd=source.nograd,
+                     cuts=cuts, tensor=True, computed=True, const=not requires)
+
+    def other_torch_call(self, node: ast.Call, qual: str, last: str, positional, keywords) -> Value:
         if qual in PARAMETER:
             return replace(union(self.arg_values(node)), tensor=True, computed=False, const=False)
         if qual == "torch.nn.Sequential" and self.record:
@@ -2226,6 +2234,8 @@ class Walker:
             return value
         marks = len(self.save_log)
         receiver = self.expr(recv_expr)
+        if meth == "new_tensor" and positional and (receiver.tensor or receiver.attached or receiver.live):
+            return self.rebuild(node, "Tensor.new_tensor", positional, keywords)
         values = self.arg_values(node)
         index_at = self.index_operands(node, f"Tensor.{meth}", positional)
         if index_at:  # `memory.index_select(0, idx)`: what computed `idx` gets no gradient
