@@ -2685,7 +2685,20 @@ class Walker:
             # what this call hands the helper, at this call
             k, retain, create, stepped = summary.backprops_param
             self.backward(node, handed[k], given[k], retain, create)
+            owner = dotted(node.func.value) if type(node.func) is ast.Attribute else None
             for j in stepped:  # `optimizer.step()` inside it, on the optimizer this call hands it
+                if type(j) is tuple:  # the receiver's own (`self.opt_d` of `self.update_d(loss)`)
+                    own, step = j
+                    name = owner + own[4:] if owner is not None else None
+                    if name is None or step is None or not self.record:
+                        continue
+                    covers = self.facts.optimizers.get(self.key(name))
+                    self.note_step(covers, name)
+                    # (a step of another file's method is reported at this call)
+                    self.facts.call_sites.setdefault(step, node)
+                    self.pending_steps.append((step, name, self.seq, covers))
+                    self.mark_stale(step, covers)
+                    continue
                 name = dotted(handed[j]) if j in handed else None
                 self.note_step(self.facts.optimizers.get(self.key(name)) if name else None)
         if self.nograd is not None and summary.backprops and self.record:

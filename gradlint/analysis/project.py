@@ -539,6 +539,8 @@ class _Parsed:
             nodes += [edit.node, edit.how[0] if isinstance(edit.how, tuple) else edit.how]
             saves += list(edit.saved)
         nodes += [save.node for save in saves if save is not None]
+        if getattr(summary, "backprops_param", None) is not None:
+            nodes += [j[1] for j in summary.backprops_param[3] if type(j) is tuple]  # the receiver's steps
         for node in nodes:
             if node is not None and id(node) not in _ORIGIN and _owned(node, self.tree):
                 _ORIGIN[id(node)] = (node, self)

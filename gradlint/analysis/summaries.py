@@ -87,8 +87,8 @@ class Summary:
     trained_parts: tuple = field(default=(), compare=False, hash=False)
     # It calls backward() on a parameter handed straight to it (`def step(opt, loss):
     # loss.backward(); opt.step()`): (that parameter's index, retain_graph, create_graph, the
-    # parameters it steps as optimizers after it); the call is a backward of what the caller
-    # hands there.
+    # parameters it steps as optimizers after it, or for a method the receiver's optimizers as
+    # written, `self.opt_d`); the call is a backward of what the caller hands there.
     backprops_param: tuple | None = field(default=None, compare=False, hash=False)
     # The receiver's attributes it leaves holding history recorded in the call on top of what
     # they held before it (`out, self.hidden = self.lstm(x, self.hidden)`, a running estimate
@@ -273,6 +273,18 @@ def _bound_where_grad_forced(node, root: str, walker) -> bool:
     return bool(bindings) and all(walker.grad_forced_at(n) for n in bindings)
 
 
+def _step_call(function, name: str):
+    """The first ``name.step()`` call in the function."""
+    from gradlint.analysis.imports import dotted
+    from gradlint.analysis.tree import iter_nodes
+
+    for node in iter_nodes(function):
+        if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "step" \
+                and dotted(node.func.value) == name:
+            return node
+    return None
+
+
 def _calls_through(cls: ast.ClassDef) -> str:
     """The method calling an instance runs: its own ``__call__``, else ``forward``."""
     own = any(type(s) in FUNCTIONS and s.name == "__call__" and _plain_method(s) for s in cls.body)
@@ -336,7 +348,10 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
     for site in scratch.backwards:
         if site.function.node is node and site.root in params and site.root not in walker.born \
                 and site.accumulates and not (method and params.index(site.root) == 0):
-            stepped = tuple(params.index(n) for n in sorted(site.stepped_names) if n in params)
+            # (a parameter's index, or the receiver's own optimizer as written with its `step()`
+            # call, `("self.opt_d", node)`)
+            stepped = tuple(params.index(n) if n in params else (n, _step_call(node, n)) for n in sorted(site.stepped_names)
+                            if n in params or (method and n.startswith("self.") and n.count(".") == 1))
             backprops_param = (params.index(site.root), site.retain_graph, site.create_graph, stepped)
             break
     backward = None
