@@ -28,7 +28,7 @@ from gradlint.analysis.project import origin
 from gradlint.analysis.scan import (
     _PLAIN_BASES as PLAIN_BASES, ENABLE_GRAD, GRAD_MODE_NAMES, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, literal_false,
-    literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
+    function_saves, literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
     trains_locally,
 )
 from gradlint.analysis.tree import iter_nodes, once
@@ -2022,6 +2022,16 @@ class Walker:
         imported = head is not None and head.split(".")[0] in self.imports.names
         if qual is not None and imported and qual.startswith("torch"):
             return self.torch_call(node, qual, positional, keywords)
+        if head is not None and self.nograd is None:
+            saved = function_saves(self.facts.module, self.imports).get(head)
+            if saved and (head not in self.env or self.function.name == "<module>"):
+                # a custom autograd Function (`Splat.apply(frame, flow)`): what its forward
+                # saves as given is saved, where any input records
+                values = self.arg_values(node)
+                if any(v.attached or v.live for v in values):
+                    for i in saved:
+                        if i < len(positional) and i < len(node.args) and type(node.args[i]) is not ast.Starred:
+                            self.mark_saved(positional[i], Save.at(self.written(func), node))
         if self.from_plain_library(func):  # np.mean(a), math.sqrt(d), sympy.simplify(e)
             return replace(_plain_of(union(self.arg_values(node))), computed=True)
         if head is not None and head.startswith("self.") and head.count(".") == 1:

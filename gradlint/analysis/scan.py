@@ -1155,3 +1155,43 @@ def _intended_leaves(node, imports: ImportTable) -> set[str]:
                 found.add(name)
     del names_in  # (it calls itself: a cycle, as in ``scan_classes``)
     return found
+
+
+def function_saves(module: ast.Module, imports: ImportTable) -> dict[str, frozenset]:
+    """The ``torch.autograd.Function`` subclasses of the module, as called (``Splat.apply`` and
+    a name bound to it, ``splat = Splat.apply``) -> the positions of the arguments its
+    ``forward`` hands to ``ctx.save_for_backward`` as given: an edit in place of such an
+    argument after the call breaks the backward."""
+    from gradlint.analysis.tree import once
+
+    return once("function-saves", module, _function_saves, imports)
+
+
+def _function_saves(module: ast.Module, imports: ImportTable) -> dict[str, frozenset]:
+    found: dict[str, frozenset] = {}
+    for stmt in module.body:
+        if type(stmt) is not ast.ClassDef or not any(
+                imports.qualname(base) == "torch.autograd.Function" for base in stmt.bases):
+            continue
+        forward = next((f for f in stmt.body if type(f) in _FUNCTIONS and f.name == "forward"), None)
+        if forward is None:
+            continue
+        params = [p.arg for p in [*forward.args.posonlyargs, *forward.args.args]]
+        if not params:
+            continue
+        ctx, inputs = params[0], params[1:]
+        rebound = {t.id for n in iter_nodes(forward) if type(n) in (ast.Assign, ast.AugAssign)
+                   for t in (n.targets if type(n) is ast.Assign else [n.target]) if type(t) is ast.Name}
+        saved = set()
+        for call in iter_nodes(forward):
+            if type(call) is ast.Call and type(call.func) is ast.Attribute and call.func.attr == "save_for_backward" \
+                    and type(call.func.value) is ast.Name and call.func.value.id == ctx:
+                saved |= {inputs.index(a.id) for a in call.args
+                          if type(a) is ast.Name and a.id in inputs and a.id not in rebound}
+        if saved:
+            found[f"{stmt.name}.apply"] = frozenset(saved)
+    for stmt in module.body:  # `splat = Splat.apply`
+        if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Name \
+                and dotted(stmt.value) in found:
+            found[stmt.targets[0].id] = found[dotted(stmt.value)]
+    return found
