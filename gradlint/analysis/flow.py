@@ -2519,6 +2519,10 @@ class Walker:
             key, summary = self.method_summary(func.attr)
             if summary is not None and summary.node is not getattr(self.function, "node", None):
                 return key, Value(trainables=summary.trainables)
+        if not method and type(func) is ast.Name and func.id == "self" and self.cls is not None:
+            summary = self.facts.callee(self.cls.name)  # `self(x)`: the class's own forward
+            if summary is not None and summary.method and summary.node is not getattr(self.function, "node", None):
+                return self.cls.name, Value(trainables=summary.trainables)
         return None, None
 
     def apply_summary(self, node: ast.Call, summary, receiver: Value | None, values: list[Value],
@@ -2894,6 +2898,12 @@ class Walker:
                 if summary.state and self.loops:
                     owner = node.func.value if method and type(node.func) is ast.Attribute else node.func
                     result = self.carry_state(owner, summary, self.classes.get(qualname.split(".")[0]), result)
+                elif summary.state and callee.trainables == frozenset({"self"}) and self.cls is not None \
+                        and not getattr(self, "summarizing", False):
+                    # `prediction = self(x)` in a method, the forward leaving `self.state` built on
+                    # what it held: what this call backpropagates reaches every earlier call's
+                    # graph (``Backward.across_calls``)
+                    result = replace(result, carried=result.carried | {STATE_MARK + name for name in summary.state})
                 return result
         names = callee.trainables
         if args.cuts and len(values) > 1:
