@@ -235,6 +235,17 @@ def _kept_arguments(module: ast.Module):
                             yield stmt.name, ordered.index(param) if param in ordered else None, param, name
 
 
+def _zeroed_and_stepped(module: ast.Module) -> frozenset:
+    """The names the module calls both ``zero_grad()`` and ``step()`` on."""
+    calls: dict[str, set] = {}
+    for node in iter_nodes(module):
+        if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr in ("zero_grad", "step"):
+            name = dotted(node.func.value)
+            if name is not None:
+                calls.setdefault(name, set()).add(node.func.attr)
+    return frozenset(name for name, seen in calls.items() if len(seen) == 2)
+
+
 def _steps(cls: ast.ClassDef, imports) -> bool:
     """The class builds an optimizer of torch's or steps one (``self.optimizer.step()``)."""
     for node in iter_nodes(cls):
@@ -249,7 +260,8 @@ def _steps(cls: ast.ClassDef, imports) -> bool:
 
 def _a_parameter(value: Value) -> bool:
     """A model's parameter itself, not computed (``model.weight``, an item of ``[net.weight,
-    net.bias]``): what ``.data`` or ``.detach()`` can be taken of, no module. (A leaf made here,
+    net.bias]``): what ``.data`` or ``.detach()`` can be taken of, no module; not the name of what
+    is taken for a model itself (``self.model.data``: no module has ``.data``). (A leaf made here,
     `x.detach().clone().requires_grad_()`, is copied more often than starved.) A
     summary walk's parameter (``%k``) is judged where each call hands it (``handed_as_is``), and
     a function's parameter taken for a model (``h@repackage_hidden``) is a tensor if it is cut."""
@@ -574,8 +586,10 @@ class Walker:
                 value = self.env.get(p.arg)
                 if len(found) == 1 and None not in found and value is not None and value.module is None:
                     (qualname,) = found
-                    # (an object, not a number, though built from numbers)
-                    self.env[p.arg] = replace(value, module=module_info_of_class(qualname, self.classes), plain=False)
+                    # (an object, not a number, though built from numbers; a network of torch's
+                    # as its constructor says)
+                    info = qualname if type(qualname) is ModuleInfo else module_info_of_class(qualname, self.classes)
+                    self.env[p.arg] = replace(value, module=info, plain=False)
         backwards = len(self.facts.backwards)
         self.block(node.body)
         if rebound:
@@ -1048,6 +1062,14 @@ class Walker:
             if qual and qual.startswith("torch.optim.") and qual.split(".")[-1][:1].isupper():
                 self.facts.optimizers[self.key(name)] = self.coverage(expr)
                 return replace(value, optimizer=True)
+            if (expr.args or "params" in {k.arg for k in expr.keywords}) and not value.module \
+                    and name in once("zeroed-and-stepped", self.facts.module, _zeroed_and_stepped):
+                # `self.beta_optimizer = optimizer_class([self.log_beta], lr=…)`, the class
+                # handed in: an optimizer (the file zeroes and steps it) of what it is given
+                covers = self.coverage(expr)
+                self.facts.optimizers[self.key(name)] = covers
+                self.facts.optimized |= covers
+                return replace(value, optimizer=True)
         return value
 
     def key(self, name: str) -> str:
@@ -1447,7 +1469,9 @@ class Walker:
         for step, optimizer, step_seq, covers in self.pending_steps:
             if not self.record:
                 continue
-            if root_name is not None and self.born.get(root_name, 1 << 30) < step_seq:
+            if root_name is not None and self.born.get(root_name.split(".")[0], 1 << 30) < step_seq:
+                if "." in root_name and not root_name.startswith("self."):
+                    continue  # `losses.qf1_loss`: a field of what a helper returned holds what all of them do
                 stepped = self.stepped_roots(root, covers)
                 if stepped and self.saves_parameters(root, stepped):
                     self.facts.steps.append(StepBetween(step, optimizer, node, root_name, self.function))
@@ -1864,7 +1888,8 @@ class Walker:
         if qualname.endswith(".__init__"):
             exprs = [*positional, *(k.value for k in node.keywords if k.arg is not None)]
             for (key, value), expr in zip(given, exprs):
-                self.facts.init_instances.setdefault((qualname, key), set()).add(self.instance_of(expr, value))
+                instance = self.instance_of(expr, value) or value.module or module_info(expr, self.imports, self.classes)
+                self.facts.init_instances.setdefault((qualname, key), set()).add(instance)
                 # `ContentLoss(feats)` with `feats` frozen: the loss's feature extractor trains nothing
                 frozen = self.facts.init_frozen
                 frozen[(qualname, key)] = frozen.get((qualname, key), True) and dotted(expr) in self.facts.frozen
@@ -1927,7 +1952,7 @@ class Walker:
             computed_input = False
         if self.nograd is None and (operand.trainables or operand.post) and (
                 operand.computed or self.own_parameter(operand_expr) or self.handed_as_is(operand)
-                or _a_parameter(operand)):
+                or (_a_parameter(operand) and dotted(operand_expr) not in operand.trainables)):
             cut = self.facts.cuts.get(node)
             if cut is None:
                 cut = self.facts.cuts[node] = Cut(node, kind, self.written(operand_expr), function=self.function,

@@ -121,7 +121,11 @@ def check(facts):
             details={"tensor": edit.name, "saved_by": [s.op for s in saves]},
             refs=refs,
         )
+    shown = set()
     for step in facts.steps:
+        if (step.node, step.second) in shown:
+            continue  # (the same step and backward met on two paths of the walk)
+        shown.add((step.node, step.second))
         when = (f"is computed from {_names(step.through)}, recorded before the step" if step.through
                 else "was computed before the step")
         yield Flag(
