@@ -89,6 +89,11 @@ def starved(facts) -> Iterator[Starved]:
                     continue
                 if not uses.trained_through(fn.node):
                     continue  # an export: features for a probe, kNN, a plot; nothing here trains with it
+                if fn.class_name is not None and fn.name in ("forward", "__call__") and cut.upstream and all(
+                        f"{fn.class_name}.{name}" in facts.handed_members for name in cut.upstream):
+                    # `return self.wrapped(x).detach()` of a module its constructor is handed: a
+                    # wrapper that keeps its caller's gradient out of a model it does not own
+                    continue
                 if cut.function is not None and cut.function.node is not fn.node and any(
                         other.function.node is cut.function.node and cut.node in other.value.cuts for other in facts.returns):
                     continue  # the function the cut is in returns it too: named there
