@@ -247,10 +247,12 @@ def _zeroed_and_stepped(module: ast.Module) -> frozenset:
 
 
 def _steps(cls: ast.ClassDef, imports) -> bool:
-    """The class builds an optimizer of torch's or steps one (``self.optimizer.step()``)."""
+    """The class builds an optimizer of torch's, steps one (``self.optimizer.step()``, no
+    argument: an environment's ``env.step(action)`` is no optimizer) or clears gradients."""
     for node in iter_nodes(cls):
         if type(node) is ast.Call:
-            if type(node.func) is ast.Attribute and node.func.attr == "step" and len(node.args) <= 1:
+            if type(node.func) is ast.Attribute and (
+                    (node.func.attr == "step" and not node.args) or node.func.attr == "zero_grad"):
                 return True
             name = imports.qualname(node.func)
             if name is not None and name.startswith("torch.optim.") and name.split(".")[-1][:1].isupper():
