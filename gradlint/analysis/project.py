@@ -533,13 +533,13 @@ class _Parsed:
         nodes = [summary.node, summary.backward, *summary.cuts]
         for fact in summary.cut_facts.values():
             nodes += [fact.node, fact.region]
-        saves = [summary.saved_output, *getattr(summary, "saved_parts", ())]
-        for _, edit in [*summary.inner_edits.values(), *getattr(summary, "param_edits", {}).values()]:
+        saves = [summary.saved_output, *summary.saved_parts]
+        for _, edit in [*summary.inner_edits.values(), *summary.param_edits.values()]:
             # (the edit, its target as written, and the ops that saved what it edits)
             nodes += [edit.node, edit.how[0] if isinstance(edit.how, tuple) else edit.how]
             saves += list(edit.saved)
         nodes += [save.node for save in saves if save is not None]
-        if getattr(summary, "backprops_param", None) is not None:
+        if summary.backprops_param is not None:
             nodes += [j[1] for j in summary.backprops_param[3] if type(j) is tuple]  # the receiver's steps
         for node in nodes:
             if node is not None and id(node) not in _ORIGIN and _owned(node, self.tree):
