@@ -20,7 +20,9 @@ __version__ = "0.1.0"
 # The distribution's name: "gradlint" on PyPI is another project (a diffusion-MRI tool), so
 # install hints name the dependency itself, or this repository, never the name gradlint alone.
 DISTRIBUTION = "autograd-gradlint"
-TORCH_HINT = "pip install torch (or, in a clone of gradlint: pip install '.[dynamic]')"
+# (the CPU build: a plain `pip install torch` on Linux pulls the multi-GB CUDA one)
+TORCH_HINT = ("pip install torch --index-url https://download.pytorch.org/whl/cpu "
+              "(or, in a clone of gradlint: pip install '.[dynamic]')")
 PYGLS_HINT = "pip install pygls (or, in a clone of gradlint: pip install '.[lsp]')"
 
 # name → module that defines it

@@ -33,7 +33,8 @@ def test_the_pattern_finds_the_installs_of_the_other_project():
         assert PYPI_GRADLINT.search(text), text
     for text in ("pip install autograd-gradlint", "pip install '.[dynamic]'",
                  "pip install '/path/to/gradlint[dynamic]'", "pip install torch  # gradlint",
-                 "pip install torch (or, in a clone of gradlint: pip install '.[dynamic]')"):
+                 "pip install torch --index-url https://download.pytorch.org/whl/cpu "
+                 "(or, in a clone of gradlint: pip install '.[dynamic]')"):
         assert not PYPI_GRADLINT.search(text), text
 
 

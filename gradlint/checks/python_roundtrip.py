@@ -9,6 +9,8 @@ tensor with no autograd history (also known as a 'leaf tensor')").
 """
 from __future__ import annotations
 
+import ast
+
 from gradlint.checks import Flag, Rule
 
 RULE = Rule(
@@ -86,14 +88,17 @@ def check(facts):
             hint = ("keep the computation in torch ops on the original tensors (no .item()/.tolist()/.numpy()), "
                     "and call backward() on that")
         else:
-            origin = "another tensor's values"
+            data = node.args[0] if node.args else None
+            # (`torch.tensor([loss_a, loss_b])`: several tensors' values, packed)
+            origin = "other tensors' values" if type(data) in (ast.List, ast.Tuple, ast.ListComp) \
+                else "another tensor's values"
             refs = {}
             hint = ("use the tensors themselves: torch.stack or torch.cat to pack several, the tensor "
                     "as it is (or .clone()) for one; they keep their history")
         lost = "nothing computed before it gets a gradient"
         found = starving.get(node)
         if found is not None:
-            lost = f"{_starved(found)} no gradient through it"
+            lost = f"{_starved(found, facts.frozen)} no gradient through it"
             if found.backward is not None:
                 refs = {**refs, "sink": found.backward.node}
         yield Flag(
@@ -105,13 +110,14 @@ def check(facts):
         )
 
 
-def _starved(found) -> str:
+def _starved(found, frozen) -> str:
     """What the copy starves, as the user wrote it, with its verb: the trainables it cuts (the
-    models an optimizer is given that computed a helper's inputs), and whatever computed a
-    forward's inputs it was computed from."""
+    models an optimizer is given that computed a helper's inputs; not one the module freezes,
+    a perceptual loss's feature extractor), and whatever computed a forward's inputs it was
+    computed from."""
     cut = found.cut
     # (a model handed to a function is keyed `policy@train`: shown as the user wrote it)
-    upstream = {name.split("@")[0] for name in cut.upstream if not name.endswith("@input")}
+    upstream = {name.split("@")[0] for name in cut.upstream - frozen if not name.endswith("@input")}
     inputs = {name.split("@")[0] for name in cut.upstream | cut.inputs if name.endswith("@input")}
     models = [m for m in found.models if m not in upstream]
     shown = [f"`{n}`" if n != "self" else "this module's parameters (`self`)"
