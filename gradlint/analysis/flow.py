@@ -2666,16 +2666,16 @@ class Walker:
         rebuilt = every.rebuilt
         if summary.rebuilt and origin(summary.node) is None:
             for rebuild, ks in summary.rebuilt.items():
-                handed = [given[k] for k in ks if k in given and (given[k].attached or given[k].live)]
-                if handed:
+                attached = [given[k] for k in ks if k in given and (given[k].attached or given[k].live)]
+                if attached:
                     rebuilt = rebuilt | {rebuild}
-                    self.rebuilt_from[rebuild] = frozenset().union(*(v.trainables for v in handed))
+                    self.rebuilt_from[rebuild] = frozenset().union(*(v.trainables for v in attached))
         pulled = every.pulled
         if summary.pulled:
             pulled = pulled | summary.pulled  # `run_model(model, x)` returning NumPy of its outputs
-            handed = frozenset().union(*(v.trainables | v.post | v.inputs for v in given.values()))
+            sources = frozenset().union(*(v.trainables | v.post | v.inputs for v in given.values()))
             for pull in summary.pulled:
-                self.facts.pulled_from[pull] = self.facts.pulled_from.get(pull, EMPTY) | handed
+                self.facts.pulled_from[pull] = self.facts.pulled_from.get(pull, EMPTY) | sources
         out = replace(base, trainables=roots, cuts=cuts, pulled=pulled, rebuilt=rebuilt,
                       carried=base.carried, tensor=summary.tensor or base.tensor, computed=True,
                       const=base.const and not own, saved=EMPTY, optimizer=False,
@@ -2687,10 +2687,10 @@ class Walker:
             # from what this call hands it with history: this call's backward breaks there (its
             # own lint cannot know what its callers hand it).
             for edit_node, (ks, edit) in summary.inner_edits.items():
-                handed = [given[k] for k in ks if k in given and (given[k].attached or given[k].live)]
-                if handed and self.record:
+                attached = [given[k] for k in ks if k in given and (given[k].attached or given[k].live)]
+                if attached and self.record:
                     self.facts.edits.append(Edit(edit_node, edit.name, edit.how, edit.saved, self.function,
-                                                 trainables=frozenset().union(*(v.trainables | v.post for v in handed))))
+                                                 trainables=frozenset().union(*(v.trainables | v.post for v in attached))))
                     self.facts.call_sites.setdefault(edit_node, node)
         if summary.param_edits and self.record and origin(summary.node) is not None:
             # A helper of another file that edits in place the tensor it is handed, where this

@@ -55,7 +55,8 @@ def starved(facts) -> Iterator[Starved]:
         uses = uses or Uses(facts, program)
         # What is itself differentiated (a training step's or a loss function's result) is
         # trained through, whatever else the module returns attached.
-        elsewhere = [] if uses.reaches_backward(fn.node) else _elsewhere(sinks, ret.node)
+        differentiated = uses.reaches_backward(fn.node)
+        elsewhere = [] if differentiated else _elsewhere(sinks, ret.node)
         # Each element of a returned tuple is an output of its own (`return logits,
         # aux_logits.detach()`), except state the callers hand back into the next call (TBPTT's hidden).
         state = program.handed_back(fn) if ret.parts else set()
@@ -74,6 +75,8 @@ def starved(facts) -> Iterator[Starved]:
             for cut in broken:
                 if cut.kind == "no_grad":
                     continue  # evaluation returns no_grad results by design: only a loss speaks
+                if differentiated and _trained_by_another_loss(cut, value.cuts[cut.node], facts):
+                    continue
                 if ret.parts and cut.upstream <= siblings:
                     continue
                 # (a model the module freezes, a perceptual loss's feature extractor, keeps
@@ -115,6 +118,8 @@ def starved(facts) -> Iterator[Starved]:
         for cut in sorted(broken, key=lambda c: (c.node.lineno, c.node.col_offset)):
             if cut.kind == "no_grad" and _not_stepped(cut, backward, facts):
                 continue  # a bootstrap target: the optimizer this loss steps holds none of it
+            if _trained_by_another_loss(cut, backward.value.cuts[cut.node], facts):
+                continue
             if backward.loop is not None and cut.loop is backward.loop and cut.carried:
                 continue  # truncated backpropagation: state cut between iterations on purpose
             if cut.kind == "no_grad":
@@ -193,6 +198,27 @@ def _trained_elsewhere(cut, elsewhere: list, facts) -> frozenset:
                 continue
         found |= trainables
     return frozenset(found)
+
+
+def _trained_by_another_loss(cut, companions, facts) -> bool:
+    """A stop-gradient between two models in a loss that is differentiated (a discriminator's
+    loss helper, ``D(G(z).detach())``), where a backward of another loss, one that carries no cut
+    of this one, trains what the cut starves (the generator's own loss)."""
+    starved = facts.resolve(cut.upstream)
+    others = facts.resolve(_models(companions)) - starved
+    if not others or any(r == "self" or r.startswith("self.") for r in starved | others):
+        return False  # (members of one object: only its own walk tells what trains them)
+    trained = set()
+    for backward in facts.backwards:
+        if cut.node not in backward.value.cuts and not (backward.value.cuts.keys() & facts.cuts.keys() & _cut_by(cut, facts)):
+            trained |= backward.value.trainables
+    return bool(starved & facts.resolve(trained))
+
+
+def _cut_by(cut, facts) -> set:
+    """The cuts made in the same function as ``cut``."""
+    return {node for node, other in facts.cuts.items() if other.function is not None
+            and cut.function is not None and other.function.node is cut.function.node}
 
 
 def _overlap(upstream, trainables) -> bool:
