@@ -1740,9 +1740,10 @@ class Walker:
         if kind is ast.Compare:
             values = [self.expr(node.left)] + [self.expr(c) for c in node.comparators]
             out = union(values)
-            # A comparison is not differentiable: the result has no history, but had some to lose.
+            # A comparison is not differentiable: the result has no history, but had some to lose;
+            # a cut above it loses nothing (`(confidence > threshold).float()` of detached scores).
             return replace(out, trainables=EMPTY, post=EMPTY, carried=EMPTY, stale=EMPTY, computed=True, const=True,
-                           live=False, inputs=EMPTY, lost=out.lost or out.attached or out.live)
+                           live=False, inputs=EMPTY, lost=out.lost or out.attached or out.live, cuts={})
         if kind is ast.Subscript:
             base = self.expr(node.value)
             index = node.slice
@@ -1995,7 +1996,8 @@ class Walker:
         straight-through estimator: ``hard + soft - soft.detach()``, ``x + (q - x).detach()``):
         the value keeps that operand's history, so the cut starves nothing of it; written whole,
         ``soft + (hard - soft).detach()`` keeps the soft side's, and starves what only the hard
-        side computed from (the levels of ``z + (q - z).detach()``)."""
+        side computed from (the levels of ``z + (q - z).detach()``). So is a statistic cut from
+        the tensor it is combined with (``x - mu`` for ``mu = x.mean(…).detach()``)."""
         if not out.cuts:
             return out
         cuts = None
@@ -2012,6 +2014,13 @@ class Walker:
                 elif _subtracts(cut, other):
                     cuts = cuts or dict(out.cuts)
                     cuts[cut] = cuts[cut] | kept.trainables | kept.post
+            # `x - mu` with `mu = x.mean(...).detach()`: a statistic cut from the very tensor on
+            # the other side, which stays attached (a stop-gradient through the statistic)
+            for mine, kept in ((left, right), (right, left)):
+                if cut in mine.cuts and cut not in kept.cuts and not kept.computed and fact.upstream \
+                        and fact.upstream <= kept.inputs | kept.trainables:
+                    cuts = cuts or dict(out.cuts)
+                    cuts[cut] = cuts[cut] | fact.upstream
         return replace(out, cuts=cuts) if cuts else out
 
     def apply_saves(self, qual: str, shown: str, node, operands, values, out: Value) -> Value:
@@ -2144,6 +2153,12 @@ class Walker:
             retain = literal_true(keywords.get("retain_graph"))
             create = literal_true(keywords.get("create_graph"))
             self.backward(node, root_expr, root, retain, create, accumulates=qual != "torch.autograd.grad")
+            if create and qual == "torch.autograd.grad":
+                # a gradient taken with create_graph=True is recorded: it carries the history of
+                # what it was computed from (a gradient penalty, a PDE residual, an inner step)
+                # (the cuts on the way stay behind: what it is taken with respect to is often a
+                # leaf made from them on purpose, a gradient penalty's interpolates)
+                return replace(union(values), tensor=True, computed=True, const=False, saved=EMPTY, parts=None, cuts={})
             return replace(union(values), trainables=EMPTY, post=EMPTY, cuts={}, tensor=True, const=not create)
         if qual in REBUILDERS:
             return self.rebuild(node, qual, positional, keywords)
@@ -2204,6 +2219,10 @@ class Walker:
         if qual in NOGRAD or qual in SET_GRAD_ENABLED or qual in ENABLE_GRAD:
             return CONST
         values = self.arg_values(node)
+        if qual.startswith("torch.nn.") and last[:1].isupper() and qual not in CONTAINERS:
+            info = module_info(node, self.imports, self.classes)
+            if info is not None:
+                return Value(module=info, computed=True)  # `loss_fn=nn.CrossEntropyLoss()`: a module, no tensor
         if last in FACTORIES and qual.count(".") == 1:
             requires = literal_true(keywords.get("requires_grad"))
             # (`x @ torch.randn(3, 3, requires_grad=True)`: a leaf made where it is used requires
@@ -2399,7 +2418,7 @@ class Walker:
             out = self.apply_saves(qual, f".{meth}()", node, [recv_expr, *positional],
                                    [receiver, *[CONST if i in index_at else self.expr(p)
                                                 for i, p in enumerate(positional)]], out)
-        return out
+        return _with_indices(out, meth, positional, keywords) if receiver.tensor or receiver.attached or receiver.live else out
 
     # ---- summaries ---------------------------------------------------------------------------
 
@@ -3193,6 +3212,22 @@ JUMPS = (ast.Continue, ast.Break, ast.Return, ast.Raise)
 def _jumps(block: list) -> bool:
     """Whether the block's last statement leaves it (nothing after the block runs from there)."""
     return bool(block) and type(block[-1]) in JUMPS
+
+
+# Reductions that return ``(values, indices)`` (``max``, ``min`` and ``median`` only when given a
+# dimension): the indices are integers, with no history to carry.
+VALUES_AND_INDICES = {"max", "min", "median", "mode", "kthvalue", "sort", "topk", "cummax", "cummin"}
+DIM_OPTIONAL = {"max", "min", "median"}
+
+
+def _with_indices(value: Value, op: str, rest, keywords) -> Value:
+    """``confidence, labels = probs.max(dim=1)``: the second element is integer indices, with
+    no history and nothing a cut above it could starve; the first is the values."""
+    if op not in VALUES_AND_INDICES or (op in DIM_OPTIONAL and not rest and "dim" not in keywords):
+        return value
+    if op in ("max", "min") and rest and type(rest[0]) is not ast.Constant:
+        return value  # `torch.max(a, b)`: the elementwise maximum of two tensors
+    return replace(value, parts=(value, _without_history(value)))
 
 
 def _without_history(value: Value) -> Value:

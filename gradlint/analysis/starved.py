@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from gradlint.analysis.facts import REBUILD, Backward, Cut, Function
 from gradlint.analysis.imports import dotted
+from gradlint.analysis.values import EMPTY
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,8 @@ def starved(facts) -> Iterator[Starved]:
                         fn.name != "forward" or value.post - facts.frozen
                         or _beside_input(cut, value.cuts[cut.node] - facts.frozen)):
                     continue  # only a forward's whole output cut from its own input is that sure
+                if _handed_no_history(cut, fn, facts):
+                    continue  # every call of the module hands it values without history
                 if cut.of_computed_input and not value.inputs:
                     # A whole output computed from the inputs and cut (a data-dependent
                     # initialization's `F.linear(x, v).data`): reported only as a dead term
@@ -208,17 +211,35 @@ def _trained_by_another_loss(cut, companions, facts) -> bool:
     others = facts.resolve(_models(companions)) - starved
     if not others or any(r == "self" or r.startswith("self.") for r in starved | others):
         return False  # (members of one object: only its own walk tells what trains them)
-    trained = set()
-    for backward in facts.backwards:
-        if cut.node not in backward.value.cuts and not (backward.value.cuts.keys() & facts.cuts.keys() & _cut_by(cut, facts)):
-            trained |= backward.value.trainables
-    return bool(starved & facts.resolve(trained))
+    siblings = _cut_by(cut, facts)
+    backwards = [(backward.value.trainables, backward) for backward in facts.backwards
+                 if cut.node not in backward.value.cuts and not (backward.value.cuts.keys() & siblings)]
+    # (and whose following steps update what it starves: an actor's loss reaches the critic, but
+    # only the actor's optimizer steps after it)
+    return bool(starved & facts.resolve(_trained_elsewhere(cut, backwards, facts)))
 
 
 def _cut_by(cut, facts) -> set:
     """The cuts made in the same function as ``cut``."""
     return {node for node, other in facts.cuts.items() if other.function is not None
             and cut.function is not None and other.function.node is cut.function.node}
+
+
+def _handed_no_history(cut, fn, facts) -> bool:
+    """A forward whose inputs the cut starves are handed, at every call of the module this file
+    makes (there is one at least), values without history (``collect_outputs()`` computed under
+    ``no_grad``): the cut starves nothing."""
+    if fn.name != "forward" or fn.class_name is None or not cut.upstream:
+        return False
+    params = [p.arg for p in [*fn.node.args.posonlyargs, *fn.node.args.args]][1:]
+    for name in cut.upstream:
+        param, _, where = name.partition("@")
+        if where != "input" or param not in params:
+            return False
+        found = [facts.forward_still.get(key) for key in ((fn.class_name, params.index(param)), (fn.class_name, param))]
+        if False in found or True not in found:
+            return False
+    return True
 
 
 def _overlap(upstream, trainables) -> bool:
@@ -355,7 +376,10 @@ def _broken(value, facts, elsewhere, program):
             continue
         if _frozen(cut, facts) or cut.upstream <= facts.frozen:
             continue  # no optimizer of this module updates it: it is frozen on purpose (a teacher)
-        attached_elsewhere = _trained_elsewhere(cut, elsewhere, facts)
+        # (a dead term: nothing accompanies the cut, and the loss has terms attached beside it;
+        # it adds a number and no gradient, whatever else trains the model)
+        dead = not companions and bool(value.trainables) and cut.kind == REBUILD
+        attached_elsewhere = EMPTY if dead else _trained_elsewhere(cut, elsewhere, facts)
         if _overlap(cut.upstream, attached_elsewhere) or (companions and (
                 _by_callers(cut.upstream, cut, facts) & facts.resolve(attached_elsewhere))):
             continue  # they are trained through another loss or output (actor-critic, sample())
