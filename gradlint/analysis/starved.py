@@ -72,7 +72,7 @@ def starved(facts) -> Iterator[Starved]:
                 # (as for a backpropagated loss, below: a cut beside a copy, of a model the
                 # result still trains through another term, starves nothing the copy's fix
                 # would not restore)
-                broken = [c for c in broken if c.kind == REBUILD or not _overlap(c.upstream, value.trainables)]
+                broken = [c for c in broken if c.kind == REBUILD or not _overlap(facts.resolve(c.upstream), facts.resolve(value.trainables))]
             for cut in broken:
                 if cut.kind == "no_grad":
                     continue  # evaluation returns no_grad results by design: only a loss speaks
@@ -117,7 +117,7 @@ def starved(facts) -> Iterator[Starved]:
         # would not restore.
         attached = backward.value.trainables
         if backward.value.rebuilt or any(facts.cuts[c].kind == REBUILD for c in backward.value.cuts if c in facts.cuts):
-            broken = [c for c in broken if c.kind == REBUILD or not _overlap(c.upstream, attached)]
+            broken = [c for c in broken if c.kind == REBUILD or not _overlap(facts.resolve(c.upstream), facts.resolve(attached))]
         for cut in sorted(broken, key=lambda c: (c.node.lineno, c.node.col_offset)):
             if cut.kind == "no_grad" and _not_stepped(cut, backward, facts):
                 continue  # a bootstrap target: the optimizer this loss steps holds none of it
@@ -376,9 +376,9 @@ def _broken(value, facts, elsewhere, program):
             continue
         if _frozen(cut, facts) or cut.upstream <= facts.frozen:
             continue  # no optimizer of this module updates it: it is frozen on purpose (a teacher)
-        # (a dead term: nothing accompanies the cut, and the loss has terms attached beside it;
-        # it adds a number and no gradient, whatever else trains the model)
-        dead = not companions and bool(value.trainables) and cut.kind == REBUILD
+        # (a dead term: nothing accompanies the cut, no model is applied after it, and the loss has
+        # terms attached beside it; it adds a number and no gradient, whatever else trains the model)
+        dead = not companions and bool(value.trainables) and not value.post and cut.kind != "no_grad"
         attached_elsewhere = EMPTY if dead else _trained_elsewhere(cut, elsewhere, facts)
         if _overlap(cut.upstream, attached_elsewhere) or (companions and (
                 _by_callers(cut.upstream, cut, facts) & facts.resolve(attached_elsewhere))):

@@ -49,7 +49,8 @@ def check(facts):
     starving: dict = {}
     for found in starved(facts):
         node = found.cut.node
-        if found.cut.kind == REBUILD and node in by_node:
+        # (a copy in another file's helper, reached through a call here: reported at the call)
+        if found.cut.kind == REBUILD and (node in by_node or node in facts.call_sites):
             where = (f"and is returned from `{found.function.name}()`" if found.function is not None
                      else f"and becomes part of the loss `{found.backward.root}` (backward at line {{sink}})")
             if node not in flagged:
@@ -74,19 +75,23 @@ def check(facts):
                 starving[node] = Starved(cut, function=fn)
     # `Variable(torch.FloatTensor([x.item()]), requires_grad=True)`: one round trip, reported once,
     # at the outer rebuild.
-    inner = {n for node in flagged for n in by_node[node].source.rebuilt}
+    inner = {n for node in flagged if node in by_node for n in by_node[node].source.rebuilt}
     for node, how in flagged.items():
         if node in facts.intended_rebuilds or node in inner:
             continue
-        rebuild = by_node[node]
-        source = rebuild.source
+        rebuild = by_node.get(node)
+        source = rebuild.source if rebuild is not None else None
         # (a copy of tensors that starves: the history of those tensors is the loss, not the pulls
         # that made what they were computed from)
-        if source.pulled and not (node in starving and source.tensor):
+        if source is not None and source.pulled and not (node in starving and source.tensor):
             origin = "values pulled out of tensors (line {pulled})"
             refs = {"pulled": tuple(source.pulled)}
             hint = ("keep the computation in torch ops on the original tensors (no .item()/.tolist()/.numpy()), "
                     "and call backward() on that")
+        elif rebuild is None:  # (in another file: what it copied is that file's to say)
+            origin, refs = "values taken from tensors with history", {}
+            hint = ("keep the computation in torch ops on the original tensors; torch.stack or torch.cat "
+                    "pack several and keep their history")
         else:
             data = node.args[0] if node.args else None
             # (`torch.tensor([loss_a, loss_b])`: several tensors' values, packed)
@@ -103,11 +108,20 @@ def check(facts):
                 refs = {**refs, "sink": found.backward.node}
         yield Flag(
             RULE, node,
-            f"`{facts.code(node.func)}(…)` rebuilds a tensor from {origin} {how}: it is a new leaf, so {lost}",
+            f"`{_written(node.func, node, facts)}(…)` rebuilds a tensor from {origin} {how}: it is a new leaf, so {lost}",
             hint=hint,
-            details={"factory": rebuild.factory},
+            details={"factory": rebuild.factory if rebuild is not None else _written(node.func, node, facts)},
             refs=refs,
         )
+
+
+def _written(expr, node, facts) -> str:
+    """``expr`` (a part of ``node``) as written, in the lines of the file ``node`` is in."""
+    from gradlint.analysis.facts import _short
+    from gradlint.analysis.project import origin
+
+    other = origin(node)
+    return _short(other.lines, expr) if other is not None else facts.code(expr)
 
 
 def _starved(found, frozen) -> str:
