@@ -13,6 +13,7 @@ GL001 reports the cuts of autograd's own mechanisms, GL002 the rebuilds.
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -79,6 +80,14 @@ def starved(facts) -> Iterator[Starved]:
                 if differentiated and _trained_by_another_loss(cut, value.cuts[cut.node], facts):
                     continue
                 if ret.parts and cut.upstream <= siblings:
+                    continue
+                members = _nested_input_cut(cut, fn, facts)
+                if members:
+                    # `self.head(self.pool(self.encoder(x)))` where the pool's forward returns its
+                    # input's statistics detached: what it starves is this model's own members
+                    if cut.node not in reported and uses.trained_through(fn.node):
+                        reported.add(cut.node)
+                        yield Starved(dataclasses.replace(cut, upstream=members), function=fn)
                     continue
                 # (a model the module freezes, a perceptual loss's feature extractor, keeps
                 # nothing trainable attached beside the cut)
@@ -225,6 +234,21 @@ def _cut_by(cut, facts) -> set:
             and cut.function is not None and other.function.node is cut.function.node}
 
 
+def _nested_input_cut(cut, fn, facts) -> set:
+    """The members of ``fn``'s class a nested module's ``forward`` starves by cutting its own input
+    (its whole output computed from that input and detached), as the call in ``fn`` hands it:
+    empty where the cut is ``fn``'s own, or starves anything else."""
+    if fn.class_name is None or cut.function is None or cut.function.node is fn.node \
+            or cut.function.name != "forward" or not cut.upstream \
+            or not all(name.endswith("@input") for name in cut.upstream):
+        return set()
+    prefix = f"{fn.class_name}.self."
+    members = {"self." + key[len(prefix):] for key in cut.keys if key.startswith(prefix)}
+    if facts.optimized and not ({f"{fn.class_name}.*"} | {prefix + m[5:] for m in members}) & facts.optimized:
+        return set()  # (no optimizer of the file updates them)
+    return members
+
+
 def _handed_no_history(cut, fn, facts) -> bool:
     """A forward whose inputs the cut starves are handed, at every call of the module this file
     makes (there is one at least), values without history (``collect_outputs()`` computed under
@@ -319,7 +343,11 @@ def _inside_one_model(cut, value, facts) -> bool:
     fn = cut.function
     if fn is None or fn.class_name is None or facts.optimized or facts.optimizers_open or value.trainables:
         return False  # (value.trainables: something trainable stays attached beside it: an auxiliary head)
-    names = cut.upstream | value.post
+    upstream = cut.upstream
+    if fn.name == "forward" and upstream and all(n.endswith("@input") for n in upstream):
+        # (a nested module's forward cutting its input: what its holder's call handed it)
+        upstream = {"self." + key.split(".self.", 1)[1] for key in cut.keys if ".self." in key} or upstream
+    names = upstream | value.post
     return all(n == "self" or n.startswith("self.") for n in names)
 
 

@@ -403,14 +403,17 @@ def _rows(returns, method: bool) -> tuple:
 
 
 def _beside(returns, cut_node) -> frozenset:
-    """What stays attached beside a cut in what the function returns: in a returned tuple, each
-    element is an output of its own (``return total, matching`` with ``matching`` a dead term of
+    """What stays attached beside a cut in what the function returns, and what is applied after
+    it: in a returned tuple, each element is an output of its own (``return total, matching`` with ``matching`` a dead term of
     ``total``: what ``total``'s other term carries is not beside it)."""
     out = set()
     for ret in returns:
         values = [value for _, value in ret.parts] if ret.parts else [ret.value]
         for value in values:
-            out |= value.cuts.get(cut_node, EMPTY)
+            if cut_node in value.cuts:
+                # (and the models applied after it: `critic(states, actions.detach())` trains the
+                # critic through the cut values)
+                out |= value.cuts[cut_node] | value.post
     return frozenset(out)
 
 
