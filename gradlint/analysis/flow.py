@@ -3226,7 +3226,7 @@ def _with_indices(value: Value, op: str, rest, keywords) -> Value:
     if op not in VALUES_AND_INDICES or (op in DIM_OPTIONAL and not rest and "dim" not in keywords):
         return value
     if op in ("max", "min") and rest and type(rest[0]) is not ast.Constant:
-        return value  # `torch.max(a, b)`: the elementwise maximum of two tensors
+        return value  # `a.max(b)`: the elementwise maximum of two tensors
     return replace(value, parts=(value, _without_history(value)))
 
 
