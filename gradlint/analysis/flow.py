@@ -464,6 +464,7 @@ class Walker:
         self.last_backward: Backward | None = None  # (``note_step``)
         self.deferred: list[ast.stmt] = []
         self.intended_leaves: set[str] = set()
+        self.copies: set[str] = set()  # names bound to a copy made to be a new leaf (`is_fresh_copy`)
         # Each expression node's value within the current statement: an argument is looked at
         # by more than one rule of a call, and must be evaluated (and its facts recorded) once,
         # or nested calls cost time exponential in their depth.
@@ -1020,7 +1021,9 @@ class Walker:
             if source.module is not None or (source.trainables and not source.computed and not source.tensor):
                 return Value(trainables=frozenset({name}), module=source.module)
             return source
-        if name is not None and self.nograd is None and self.makes_root(expr, name):
+        # (a module built where nothing is recorded still holds parameters to train)
+        if name is not None and (self.nograd is None or (type(expr) is ast.Call and module_info(
+                expr, self.imports, self.classes) is not None)) and self.makes_root(expr, name):
             value = self.expr(expr)  # still record what happens inside the call
             module = module_info(expr, self.imports, self.classes)
             built_in = expr  # where its constructors are called
@@ -1062,7 +1065,9 @@ class Walker:
         if name is not None and type(expr) is ast.Call:
             qual = self.imports.qualname(expr.func)
             if qual and qual.startswith("torch.optim.") and qual.split(".")[-1][:1].isupper():
-                self.facts.optimizers[self.key(name)] = self.coverage(expr)
+                self.facts.optimizers[self.key(name)] = covers = self.coverage(expr)
+                if self.cls is not None and name.startswith("self."):
+                    self.cls.optimizers[name] = covers
                 return replace(value, optimizer=True)
             if (expr.args or "params" in {k.arg for k in expr.keywords}) and not value.module \
                     and name in once("zeroed-and-stepped", self.facts.module, _zeroed_and_stepped):
@@ -1196,6 +1201,12 @@ class Walker:
                 self.facts.intended_rebuilds.update(value.rebuilt)
             self.env[target.id] = value
             self.born[target.id] = self.seq
+            if type(node) is ast.Assign and _cut_copy(node.value):
+                # `fake = fake.detach()`, then `fake.requires_grad_()`: a new leaf on purpose (a
+                # `.clone()` alone may only be how an inference tensor is made switchable)
+                self.copies.add(target.id)
+            else:
+                self.copies.discard(target.id)
             if self.items:
                 for key in [k for k in self.items if k[0] == target.id]:
                     del self.items[key]
@@ -1232,7 +1243,9 @@ class Walker:
                             and not any(type(e) is ast.Starred for e in target.elts):
                         element = value.parts[i]  # `obs, log_prob, reward = row`
                     if trained is not None and len(trained) == len(target.elts):
-                        element = replace(value, trainables=trained[i] & value.trainables)
+                        # (`model.discriminator` of `model`: the member a named receiver's part passes through)
+                        element = replace(value, trainables=frozenset(
+                            t for t in trained[i] if t in value.trainables or t.rpartition(".")[0] in value.trainables))
                     self.bind(inner, replace(element, saved=saved, module=None, optimizer=False), node)
         elif type(target) is ast.Starred:
             self.bind(target.value, value, node)
@@ -1241,7 +1254,7 @@ class Walker:
             if target.attr == "requires_grad" and type(node) is ast.Assign and literal_true(node.value):
                 base = dotted(target.value)
                 if base is not None:
-                    self.switch(node, base, self.lookup(base))
+                    self.switch(node, base, self.lookup(base), fresh=base in self.copies)
                 return
             if name is not None:
                 self.env[name] = value
@@ -1370,8 +1383,11 @@ class Walker:
             module = self.lookup(name).module
             if self.cls is not None and name.startswith("self."):
                 cut.keys.add(f"{self.cls.name}.*")
-                if not self.cls.may_be_module and module is not None and module.qualname in self.classes:
-                    # (a plain trainer's `self.model`, handed a `Classifier()`: that model)
+                seen = self.cls.assigned.get(name)
+                if not self.cls.may_be_module and module is not None and module.qualname in self.classes \
+                        and not (seen is not None and seen.trainables == frozenset({name})):
+                    # (a plain trainer's `self.model`, handed a `Classifier()`: that model; one
+                    # its own constructor builds, `self.target_q = QNet(…)`, is that instance only)
                     cut.keys.add(f"{module.qualname}.*")
             elif module is not None and module.qualname in self.classes and "@" in name:
                 # (a model handed to a function, `model@train`: any instance of its class may be
@@ -2328,11 +2344,14 @@ class Walker:
                 # parameters, leaves all; no tensor's lost history is switched on.
                 return receiver
             if not (positional and literal_false(positional[0])):
-                self.switch(node, dotted(recv_expr), receiver, fresh=is_fresh_copy(recv_expr))
+                self.switch(node, dotted(recv_expr), receiver,
+                            fresh=is_fresh_copy(recv_expr) or dotted(recv_expr) in self.copies)
             return receiver
         if meth in ALLOCATION_METHODS and (receiver.tensor or receiver.attached or receiver.live or receiver.cuts):
             return Value(tensor=True, computed=True, const=True)
-        if meth in ("backward", "manual_backward"):
+        if meth in ("backward", "manual_backward") and not (meth == "backward" and receiver.module is not None):
+            # (a model's own `backward` method, `model.backward(g_loss, d_loss)` in a class that
+            # trains its parts, is its method: read from its summary below)
             if meth == "manual_backward" or (not receiver.tensor and not receiver.attached and not receiver.computed and positional):
                 root_expr = positional[0] if positional else None
                 root = self.expr(root_expr) if root_expr is not None else CONST
@@ -2504,7 +2523,7 @@ class Walker:
                 self.state_exits[name] = value if seen is None else seen.join(value)
 
     @staticmethod
-    def _part_trainables(params, mine, given: dict, receiver, summary, own) -> frozenset:
+    def _part_trainables(params, mine, given: dict, receiver, summary, own, owner=None) -> frozenset:
         """What one element of a summarized call's returned tuple carries, in this call's names."""
         out = set()
         for k in params:
@@ -2515,6 +2534,10 @@ class Walker:
         if members and receiver is not None:
             # (`self.losses()`: the receiver stands for the members by their own names)
             out |= members if members <= receiver.trainables else receiver.trainables
+            if owner is not None and receiver.trainables == {owner}:
+                # (`model.process(x)` on a name bound to the model: its members too, by the name,
+                # `model.discriminator`, so that a step of one member's optimizer is told apart)
+                out |= {owner + r[4:] for r in members if r.count(".") == 1}
         out |= {r for r in mine - members if r in own}
         return frozenset(out)
 
@@ -2700,7 +2723,8 @@ class Walker:
                       const=base.const and not own, saved=EMPTY, optimizer=False,
                       # (what a factory builds, `make_transformer(tanh=True)`: as its constructor says)
                       module=summary.module if not summary.method else None,
-                      alias=None, nograd=base.nograd | ({node} if summary.nograd else EMPTY))
+                      alias=None, nograd=base.nograd | ({node} if summary.nograd else EMPTY),
+                      lost=base.lost or (summary.lost and (every.attached or every.live)))
         if summary.inner_edits and self.nograd is None and origin(summary.node) is not None:
             # A helper of another file that edits in place what one of its ops saved, computed
             # from what this call hands it with history: this call's backward breaks there (its
@@ -2737,22 +2761,27 @@ class Walker:
                       tensor=tensor, computed=not plain, const=plain, plain=plain)
                 for params, mine, tensor, plain in summary.rows))
         if summary.trained_parts:
+            owner = dotted(node.func.value) if summary.method and type(node.func) is ast.Attribute else None
             self.element_trained[node] = tuple(
-                self._part_trainables(params, mine, given, receiver, summary, own)
+                self._part_trainables(params, mine, given, receiver, summary, own, owner)
                 for params, mine in summary.trained_parts)
-        if summary.backprops_param is not None and summary.backprops_param[0] in handed and self.nograd is None:
+        for k, retain, create, stepped in summary.backprops_param or ():
             # `self.take_optimisation_step(self.actor_optimizer, actor_loss)`: a backward of
             # what this call hands the helper, at this call
-            k, retain, create, stepped = summary.backprops_param
+            if k not in handed or self.nograd is not None:
+                continue
             self.backward(node, handed[k], given[k], retain, create)
             owner = dotted(node.func.value) if type(node.func) is ast.Attribute else None
             for j in stepped:  # `optimizer.step()` inside it, on the optimizer this call hands it
                 if type(j) is tuple:  # the receiver's own (`self.opt_d` of `self.update_d(loss)`)
-                    own, step = j
+                    own, step, members = j
                     name = owner + own[4:] if owner is not None else None
                     if name is None or step is None or not self.record:
                         continue
                     covers = self.facts.optimizers.get(self.key(name))
+                    if covers is None and members:
+                        # (built by the receiver's class over its own members: `model.discriminator`)
+                        covers = frozenset(owner + m[4:] for m in members)
                     self.note_step(covers, name)
                     # (a step of another file's method is reported at this call)
                     self.facts.call_sites.setdefault(step, node)
@@ -2761,6 +2790,11 @@ class Walker:
                     continue
                 name = dotted(handed[j]) if j in handed else None
                 self.note_step(self.facts.optimizers.get(self.key(name)) if name else None)
+        if summary.switches_off is not None and self.nograd is None:
+            # `detector = load_detector()` whose body ends with `torch.set_grad_enabled(False)`:
+            # nothing this function computes after the call is recorded
+            self.nograd = summary.switches_off
+            self.facts.call_sites.setdefault(summary.switches_off, node)
         if self.nograd is not None and summary.backprops and self.record:
             self.facts.nograd_backprops.append(BackpropUnderNoGrad(
                 node, shown, summary.backward, self.nograd, self.function))
@@ -2777,6 +2811,8 @@ class Walker:
         value = self.lookup(name)
         if value.optimizer or self.key(name) in self.facts.optimizers:
             return True
+        if self.cls is not None and name in self.cls.optimizers:
+            return True  # (built by the class's __init__: `self.opt_d = torch.optim.Adam(…)`)
         zeroed = getattr(self.facts, "_zeroed", None)
         if zeroed is None:  # computed once per module, on the first step() met
             zeroed = self.facts._zeroed = {
@@ -3336,6 +3372,15 @@ def dotted(expr) -> str | None:
     if type(expr) is ast.Constant and (expr.value is None or expr.value is True or expr.value is False):
         return repr(expr.value)
     return _dotted(expr)
+
+
+def _cut_copy(expr) -> bool:
+    """``x.detach()``, ``x.detach().clone()``, ``x.data``: a copy cut from its history as written."""
+    while type(expr) is ast.Call and type(expr.func) is ast.Attribute:
+        if expr.func.attr == "detach":
+            return True
+        expr = expr.func.value
+    return type(expr) is ast.Attribute and expr.attr == "data"
 
 
 def _argument_nodes(call: ast.Call) -> list:

@@ -530,7 +530,7 @@ class _Parsed:
 
     def register(self, summary) -> None:
         """Note the nodes of this file that a summary of it carries into other lints."""
-        nodes = [summary.node, summary.backward, *summary.cuts]
+        nodes = [summary.node, summary.backward, summary.switches_off, *summary.cuts]
         for fact in summary.cut_facts.values():
             nodes += [fact.node, fact.region]
         saves = [summary.saved_output, *summary.saved_parts]
@@ -539,8 +539,8 @@ class _Parsed:
             nodes += [edit.node, edit.how[0] if isinstance(edit.how, tuple) else edit.how]
             saves += list(edit.saved)
         nodes += [save.node for save in saves if save is not None]
-        if summary.backprops_param is not None:
-            nodes += [j[1] for j in summary.backprops_param[3] if type(j) is tuple]  # the receiver's steps
+        for _, _, _, stepped in summary.backprops_param or ():
+            nodes += [j[1] for j in stepped if type(j) is tuple]  # the receiver's steps
         for node in nodes:
             if node is not None and id(node) not in _ORIGIN and _owned(node, self.tree):
                 _ORIGIN[id(node)] = (node, self)

@@ -50,6 +50,9 @@ class ClassInfo:
         # self.x -> what the methods walked so far assign it, joined (the flow walker fills it,
         # walking __init__ first when an attribute is looked up before it was: ``init``)
         self.assigned: dict = {}
+        # self.opt -> what the optimizer built there updates (``Walker.coverage``), as the walks
+        # of its methods found it: a summary reads which members a method's step updates
+        self.optimizers: dict = {}
         self.init: ast.AST | None = None  # its __init__
         self.init_walked = False
         self.walked: set = set()  # the attributes the walk of the file has assigned

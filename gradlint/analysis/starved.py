@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from gradlint.analysis.facts import REBUILD, Backward, Cut, Function
 from gradlint.analysis.imports import dotted
+from gradlint.analysis.scan import is_fresh_copy
 from gradlint.analysis.values import EMPTY
 
 
@@ -97,6 +98,8 @@ def starved(facts) -> Iterator[Starved]:
                     continue  # only a forward's whole output cut from its own input is that sure
                 if _handed_no_history(cut, fn, facts):
                     continue  # every call of the module hands it values without history
+                if _input_copies(cut, fn) and not _optimized(cut, facts):
+                    continue  # a leaf made of its own input to take the input's gradient
                 if cut.of_computed_input and not value.inputs:
                     # A whole output computed from the inputs and cut (a data-dependent
                     # initialization's `F.linear(x, v).data`): reported only as a dead term
@@ -134,6 +137,11 @@ def starved(facts) -> Iterator[Starved]:
                 continue
             if backward.loop is not None and cut.loop is backward.loop and cut.carried:
                 continue  # truncated backpropagation: state cut between iterations on purpose
+            if _unknown_origin(cut, backward, facts):
+                # (`value.detach()` of a critic's outputs read back from a list the model keeps,
+                # in a plain update function: what computed them is no model this file names,
+                # and the value loss beside it trains them as they are)
+                continue
             if cut.kind == "no_grad":
                 # One finding per region, placed at its `with`: `q_sa` and the bootstrap `q_next`
                 # (or two heads) computed in one `with torch.no_grad():` are one mistake, fixed
@@ -145,6 +153,45 @@ def starved(facts) -> Iterator[Starved]:
             if cut.node not in reported:
                 reported.add(cut.node)
                 yield Starved(cut, backward=backward, models=tuple(_trainers(cut, facts)))
+
+
+def _input_copies(cut, fn) -> bool:
+    """Every name the cut starves is a leaf the function makes of its own input, on purpose
+    (`x = x.detach().requires_grad_()` to take a guidance or attack gradient): a copy of data,
+    no parameter to train."""
+    params = {a.arg for a in (*fn.node.args.posonlyargs, *fn.node.args.args, *fn.node.args.kwonlyargs)} \
+        if type(fn.node) in (ast.FunctionDef, ast.AsyncFunctionDef) else set()
+    if not params or not cut.upstream:
+        return False
+    copies = set()
+    for node in ast.walk(fn.node):
+        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            value = node.value
+            if not (type(value) is ast.Call and type(value.func) is ast.Attribute
+                    and value.func.attr == "requires_grad_" and not value.args):
+                continue
+            base = value.func.value
+            if not is_fresh_copy(base):
+                continue
+            while type(base) in (ast.Call, ast.Attribute):
+                base = base.func.value if type(base) is ast.Call else base.value
+            if type(base) is ast.Name and base.id in params:
+                copies.add(node.targets[0].id)
+    return cut.upstream <= copies
+
+
+def _unknown_origin(cut, backward, facts) -> bool:
+    """A cut, outside a module's ``forward``, of values nothing names the origin of (read from a
+    container, no caller hands them from a model), where another loss of the same function
+    backpropagates such values still attached: what computed them may well train there."""
+    fn = cut.function
+    if fn is None or fn.name in ("forward", "__call__") or not cut.upstream:
+        return False
+    if not all(name.endswith("@input") for name in cut.upstream) or _by_callers(cut.upstream, cut, facts) \
+            or _trainers(cut, facts):
+        return False
+    return any(other is not backward and other.function is not None and other.function.node is fn.node
+               and other.value.live for other in facts.backwards)
 
 
 def _not_stepped(cut, backward, facts) -> bool:

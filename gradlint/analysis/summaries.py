@@ -62,6 +62,9 @@ class Summary:
     # (that parameter, the Edit). A caller that hands a tensor an op saved breaks its backward.
     param_edits: dict = field(default_factory=dict, compare=False, hash=False)
     returns_number: bool = False  # a Python number pulled out of a tensor (``.item()``), or a constant
+    # its result was computed from what it is handed through an op autograd does not
+    # differentiate (``argmax``, a comparison): handed history, the result lost it (``Value.lost``)
+    lost: bool = False
     tensor: bool = False  # the result is known to be a tensor
     generator: bool = False  # a generator: calling it runs nothing yet
     # rebuild node -> the parameters whose history it copied: the rebuilds of tensors with
@@ -85,10 +88,12 @@ class Summary:
     # (the parameters whose history reaches it, the body's own trainables that do): the caller's
     # unpacking gives each name what its element carries, not what the whole tuple does.
     trained_parts: tuple = field(default=(), compare=False, hash=False)
-    # It calls backward() on a parameter handed straight to it (`def step(opt, loss):
-    # loss.backward(); opt.step()`): (that parameter's index, retain_graph, create_graph, the
-    # parameters it steps as optimizers after it, or for a method the receiver's optimizers as
-    # written, `self.opt_d`); the call is a backward of what the caller hands there.
+    # It calls backward() on parameters handed straight to it (`def step(opt, loss):
+    # loss.backward(); opt.step()`): per backward, in the order of the walk, (that parameter's
+    # index, retain_graph, create_graph, the parameters it steps as optimizers after it, or for a
+    # method the receiver's optimizers as written, `self.opt_d`); the call is a backward of what
+    # the caller hands there, and a step between two of them updates what the second one's graph
+    # saved (`d_loss.backward(); self.opt_d.step(); g_loss.backward()`).
     backprops_param: tuple | None = field(default=None, compare=False, hash=False)
     # The receiver's attributes it leaves holding history recorded in the call on top of what
     # they held before it (`out, self.hidden = self.lstm(x, self.hidden)`, a running estimate
@@ -102,6 +107,10 @@ class Summary:
     # handed (`v /= v.norm()` on `v` made from parameter 0): edit node -> (those parameters, the
     # Edit its walk recorded). A caller that hands them history breaks its own backward there.
     inner_edits: dict = field(default_factory=dict, compare=False, hash=False)
+    # It leaves autograd's recording off when it returns (`torch.set_grad_enabled(False)` as a
+    # statement, never switched back on): that statement. What its caller computes after the
+    # call is recorded by nothing.
+    switches_off: object = field(default=None, compare=False, hash=False)
 
 
 def param_index(root: str, method: bool) -> int | None:
@@ -273,6 +282,15 @@ def _bound_where_grad_forced(node, root: str, walker) -> bool:
     return bool(bindings) and all(walker.grad_forced_at(n) for n in bindings)
 
 
+def _members(walker, name: str) -> frozenset:
+    """The receiver's members (`self.discriminator`) whose parameters the optimizer its class
+    keeps as ``name`` (`self.opt_d`) updates."""
+    covers = walker.cls.optimizers.get(name, EMPTY) if walker.cls is not None else EMPTY
+    prefix = f"{walker.cls.name}.self." if walker.cls is not None else None
+    return frozenset(c[len(prefix) - 5:] for c in covers
+                     if prefix and c.startswith(prefix) and c.count(".") == prefix.count("."))
+
+
 def _step_call(function, name: str):
     """The first ``name.step()`` call in the function."""
     from gradlint.analysis.imports import dotted
@@ -344,16 +362,19 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         tensor = value.tensor
         pulled = frozenset(n for n in value.pulled if any(
             param_index(r, method) is not None for r in scratch.pulled_from.get(n, ())))
-    backprops_param = None
+    backprops_param = []
+    seen = set()
     for site in scratch.backwards:
         if site.function.node is node and site.root in params and site.root not in walker.born \
-                and site.accumulates and not (method and params.index(site.root) == 0):
+                and site.accumulates and not (method and params.index(site.root) == 0) and site.node not in seen:
+            seen.add(site.node)
             # (a parameter's index, or the receiver's own optimizer as written with its `step()`
             # call, `("self.opt_d", node)`)
-            stepped = tuple(params.index(n) if n in params else (n, _step_call(node, n)) for n in sorted(site.stepped_names)
+            stepped = tuple(params.index(n) if n in params else (n, _step_call(node, n), _members(walker, n))
+                            for n in sorted(site.stepped_names)
                             if n in params or (method and n.startswith("self.") and n.count(".") == 1))
-            backprops_param = (params.index(site.root), site.retain_graph, site.create_graph, stepped)
-            break
+            backprops_param.append((params.index(site.root), site.retain_graph, site.create_graph, stepped))
+    backprops_param = tuple(backprops_param) or None
     backward = None
     for site in scratch.backwards:
         if site.function.node is not node or walker.grad_forced_at(site.node) \
@@ -382,9 +403,11 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         cut_facts=cut_facts, beside=beside, nograd=nograd, saved_output=saved, saved_parts=_saved_parts(returns),
         backprops=backward is not None,
         backward=backward, edits=frozenset(edits), param_edits=param_edits, returns_number=number, tensor=tensor,
+        lost=bool(value is not None and value.lost and not value.attached),
         generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
         saves=saves, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param,
+        switches_off=walker.nograd if type(walker.nograd) is ast.Expr and not walker.function.nograd else None,
         state=walker.carried_state(), rows=_rows(returns, method), inner_edits=_inner_edits(node, scratch, params),
     )
 

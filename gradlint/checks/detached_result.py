@@ -58,8 +58,11 @@ def _report(cut, where: str, models=(), **refs):
             RULE, cut.node,
             f"{shown} and {where}, so {upstream} {verb} no "
             f"gradient through it, though an optimizer is given {'it' if verb == 'gets' else 'them'}",
-            hint=(f"compute `{cut.tensor}` outside the no_grad region; if the module is meant to "
-                  f"stay frozen, leave it out of the optimizer or call `requires_grad_(False)` on it"),
+            hint=(f"compute `{cut.tensor}` outside the no_grad region"
+                  + (" (switch recording back on with `torch.set_grad_enabled(True)` before it)"
+                     if isinstance(cut.region, ast.Expr) else "")
+                  + "; if the module is meant to stay frozen, leave it out of the optimizer or call "
+                  "`requires_grad_(False)` on it"),
             details={"tensor": cut.tensor, "cut": cut.kind, "upstream": names},
             refs={**refs, "region": cut.region, "cut": cut.node},
             at=cut.region.items[0].context_expr if at_region else None,
@@ -82,6 +85,8 @@ def _region(cut) -> str:
         return "inside a no_grad region (line {region})"
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return f"in `{node.name}()`, which runs without recording autograd (line {{region}})"
+    if isinstance(node, ast.Expr):  # `torch.set_grad_enabled(False)` as a statement
+        return f"after `{ast.unparse(node.value)}` switched recording off (line {{region}})"
     return "where autograd records nothing (line {region})"
 
 

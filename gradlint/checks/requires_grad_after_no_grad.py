@@ -73,14 +73,33 @@ def _backpropagated_next(switch, facts):
     if not (value.attached or value.live or value.nograd or value.lost or (value.computed and not value.const)):
         return None
     point = (switch.node.lineno, switch.node.col_offset)
-    return next((b for b in facts.backwards if b.function.node is switch.function.node and b.root == switch.name
-                 and (b.node.lineno, b.node.col_offset) > point), None)
+    after = [b for b in facts.backwards if b.function.node is switch.function.node
+             and (b.node.lineno, b.node.col_offset) > point]
+    found = next((b for b in after if b.root == switch.name), None)
+    if found is None and (value.lost or value.nograd) and not (value.attached or value.live):
+        # `coor = decode(logits)` through argmax, `coor.requires_grad = True`, then a loss of it:
+        # a backward of a loss that carries no history but the switched tensor's reaches only
+        # that new leaf (one with no leaf at all raises, and says so itself)
+        found = next((b for b in after if not (b.value.attached or b.value.live)
+                      and (b.value.lost or b.value.nograd)), None)
+    return found
 
 
 def _switched_root(switch, backward) -> Flag:
     # Either the tensor has history, and the switch raises ("you can only change requires_grad
     # flags of leaf variables"), or something upstream removed it, and the switch hides that.
     name = switch.name
+    if backward.root != name:
+        return Flag(
+            RULE, switch.node,
+            f"`{name}` lost its history to an op autograd does not differentiate (or one run without "
+            f"recording) before requires_grad is switched on: it becomes a new leaf, and the loss "
+            f"`{backward.root}` backpropagated from it (line {{backward}}) reaches nothing that computed it",
+            hint="compute the loss from a differentiable quantity (the logits or scores before argmax, "
+                 "round or a comparison) instead of switching requires_grad on afterwards",
+            details={"tensor": name},
+            refs={"backward": backward.node},
+        )
     return Flag(
         RULE, switch.node,
         f"`{name}` is backpropagated (line {{backward}}) right after requires_grad is switched on: a "
