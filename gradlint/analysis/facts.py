@@ -197,6 +197,10 @@ class ModuleFacts:
     backwards: list[Backward] = field(default_factory=list)
     switches: list[Switch] = field(default_factory=list)
     rebuilds: list[Rebuild] = field(default_factory=list)
+    # (function node, name) -> the rebuilds a name was bound to where the value held nothing else
+    # (`loss = torch.tensor(loss.item(), requires_grad=True)` on one path): a backward of the name
+    # after the paths join backpropagates the bare copy on that path
+    bare_copies: dict = field(default_factory=dict)
     edits: list[Edit] = field(default_factory=list)
     steps: list[StepBetween] = field(default_factory=list)
     sequential_edits: list[SequentialEdit] = field(default_factory=list)

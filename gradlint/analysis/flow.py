@@ -1049,6 +1049,8 @@ class Walker:
                 # `loss = raw.detach().requires_grad_()`: a leaf cut from a history, not a
                 # parameter; what it was cut from matters.
                 return value
+            if module is not None and module.parameters and type(expr) is ast.Call and self.holds_nothing(module, expr):
+                module = replace(module, parameters=False)
             if module is not None and not module.parameters:
                 return Value(module=module)
             if module is not None and module.qualname not in self.classes:
@@ -1149,6 +1151,27 @@ class Walker:
         return self.imports.qualname(expr.func) in PARAMETER or any(
             k.arg == "requires_grad" and literal_true(k.value) for k in expr.keywords)
 
+    def holds_nothing(self, module: ModuleInfo, call: ast.Call) -> bool:
+        """An instance of a plain class of the project that builds no module and is handed none:
+        a metric or loss wrapper given a function (`RunningLoss(F.mse_loss, transform)`) holds
+        no parameter, so what its methods return carries none of its own."""
+        cls = self.classes.get(module.qualname)
+        if cls is None or cls.is_module or cls.bases or any(held is not None for held in cls.attrs.values()):
+            return False
+        return all(self._holds_no_model(a) for a in _arguments(call))
+
+    def _holds_no_model(self, arg) -> bool:
+        """A constructor argument known to hold no model: a literal, a lambda, a torch function
+        (`F.mse_loss`), a plain number or setting."""
+        if type(arg) in (ast.Constant, ast.Lambda, ast.JoinedStr):
+            return True
+        qual = self.imports.qualname(arg) if type(arg) in (ast.Name, ast.Attribute) else None
+        if qual is not None and qual.startswith("torch.nn.functional."):
+            return True
+        value = self.expr(arg)
+        return value.plain or (value.const and not value.tensor and value.module is None and not value.attached
+                               and type(arg) is not ast.Name)
+
     def makes_root(self, expr: ast.expr, target: str | None = None) -> bool:
         while type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
             if expr.func.attr == "requires_grad_" and not literal_false(_first_argument(expr)):
@@ -1201,6 +1224,8 @@ class Walker:
                 self.facts.intended_rebuilds.update(value.rebuilt)
             self.env[target.id] = value
             self.born[target.id] = self.seq
+            if value.rebuilt and not (value.attached or value.live) and self.record:
+                self.facts.bare_copies.setdefault((self.function.node, target.id), set()).update(value.rebuilt)
             if type(node) is ast.Assign and _cut_copy(node.value):
                 # `fake = fake.detach()`, then `fake.requires_grad_()`: a new leaf on purpose (a
                 # `.clone()` alone may only be how an inference tensor is made switchable)
@@ -1525,9 +1550,10 @@ class Walker:
     def handed_as_is(self, operand: Value) -> bool:
         """In a summary walk, a parameter cut as handed (`g = z.detach()`): whether that
         starves anything is what each call hands it."""
-        # (a function's, not a method's: a module's forward that detaches an input it is handed
-        # is a loss module's target, judged where its caller combines the terms)
-        return getattr(self, "summarizing", False) and self.cls is None and all(
+        # (a function's or a plain class's method's, not a module's: a module's forward that
+        # detaches an input it is handed is a loss module's target, judged where its caller
+        # combines the terms; a metric wrapper's `__call__` detaching both is a dead term)
+        return getattr(self, "summarizing", False) and (self.cls is None or not self.cls.may_be_module) and all(
             r.startswith("%") for r in operand.trainables | operand.post)
 
     def note_step(self, covers, name: str | None = None) -> None:
@@ -2199,6 +2225,13 @@ class Walker:
         rebuild = Rebuild(node, qual, source, requires, self.function,
                           fresh_copy=copy is not None and is_fresh_copy(copy))
         rebuilt = frozenset({node}) if rebuild.roundtrip or rebuild.copies_history else EMPTY
+        if not rebuilt and getattr(self, "summarizing", False) and type(copy) is ast.Name and source.trainables \
+                and not qual.endswith(("as_tensor", "asarray", "from_numpy")) \
+                and all(r.startswith("%") for r in source.trainables):
+            # `torch.tensor(value, requires_grad=True)` of a parameter as handed: a copy of
+            # whatever each call hands it (a loss with history, at `as_scalar(loss)`; `as_tensor`
+            # returns a tensor it is handed as it is)
+            rebuilt = frozenset({node})
         if requires and source.nograd and not source.pulled and not rebuild.fresh_copy:
             # Variable(features, requires_grad=True) on no_grad features: a requires_grad
             # switch on a tensor without history (GL003), not a round trip through Python.
@@ -2656,6 +2689,8 @@ class Walker:
                             and not r.endswith("@input")
                             and not (summary.method and (r == "self" or r.startswith("self.")))}
             inside = {r for r in (template.upstream if template else ()) if summary.method and (r == "self" or r.startswith("self."))}
+            if receiver is not None and receiver.module is not None and not receiver.module.parameters:
+                inside = set()  # (an object that holds no parameter: its members train nothing)
             if not (upstream or own_upstream or inside):
                 continue
             if not upstream and self.imports.project is not None and origin(cut_node) is not None:

@@ -150,8 +150,13 @@ def starved(facts) -> Iterator[Starved]:
                 if region in regions:
                     continue
                 regions.add(region)
-            if cut.node not in reported:
+            # (two cuts inside one call of another file's function, `y_pred.detach(), y.detach()`,
+            # are one finding at that call)
+            call = facts.call_sites.get(cut.node)
+            if cut.node not in reported and (call is None or (call, backward.node) not in reported):
                 reported.add(cut.node)
+                if call is not None:
+                    reported.add((call, backward.node))
                 yield Starved(cut, backward=backward, models=tuple(_trainers(cut, facts)))
 
 

@@ -38,6 +38,12 @@ def check(facts):
                                else "and is then made to require grad")
     for backward in facts.backwards:
         if backward.value.attached or backward.value.live:
+            # `if cfg.as_scalar: loss = as_scalar(loss)`, then `loss.backward()`: on that path the
+            # loss is the bare copy, whatever the other path keeps attached
+            copies = facts.bare_copies.get((backward.function.node, backward.root), ())
+            for node in sorted(set(copies) & backward.value.rebuilt, key=lambda n: (n.lineno, n.col_offset)):
+                if node in by_node:
+                    flagged.setdefault(node, f"and backpropagated as the loss `{backward.root}`")
             continue  # (a loss that may carry what the caller handed: `storage["log_prob"]`)
         if any(node in flagged for node in backward.value.rebuilt):
             continue  # the leaf made to require grad is the mistake; the loss's constants are not
