@@ -2440,8 +2440,12 @@ class Walker:
         is_root_object = name is not None and owner_is_model and (receiver.module is not None or (
             receiver.trainables and not receiver.computed and not receiver.tensor
             and name.split(".")[0] in ("self",) + tuple(receiver.trainables)))
-        if is_root_object and meth not in CAST_METHODS and meth not in MODULE_ITERATORS \
-                and meth not in CONTAINER_METHODS:
+        # (`gan.update(d_loss, g_loss)`: a method the object's own class defines, whatever a
+        # dict's or a tensor's of that name does)
+        defined = receiver.module is not None and receiver.module.qualname in self.classes \
+            and meth in self.classes[receiver.module.qualname].methods
+        if is_root_object and (defined or (meth not in CAST_METHODS and meth not in MODULE_ITERATORS
+                                           and meth not in CONTAINER_METHODS)):
             return self.apply_module(node, receiver, values, positional, method=True)
         # (a cast's or a reshape's arguments, `x.to(self.device)`, `x.view(n, -1)`, `x.type_as(y)`,
         # give the result a device, a dtype or a shape, never history)
@@ -2894,6 +2898,17 @@ class Walker:
             # (``*xs`` and ``**kw`` are left out; a keyword's place in this list still counts)
             given = [(arg, value) for arg, value in zip(_argument_nodes(node), values)
                      if type(arg) is not ast.Starred and not (type(arg) is ast.keyword and arg.arg is None)]
+            last = node.args[-1] if node.args else None
+            if type(last) is ast.Starred and type(last.value) is ast.Call and self.element_trained.get(last.value) \
+                    and not any(type(a) is ast.Starred for a in node.args[:-1]):
+                # `update(opt, *rollout(policy, critic))`: each element of the tuple the helper
+                # returns is handed to the parameter at its place
+                first = len(node.args) - 1
+                for j, trained in enumerate(self.element_trained[last.value]):
+                    if trained and first + j < len(params):
+                        key = f"{params[first + j]}@{name}"
+                        self.facts.live_arguments.add(key)
+                        self.facts.param_sources.setdefault(key, set()).update(trained)
             for i, (arg, value) in enumerate(given):
                 param = arg.arg if type(arg) is ast.keyword else (params[i] if i < len(params) else None)
                 if param is not None and (value.attached or value.live):

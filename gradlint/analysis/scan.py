@@ -125,13 +125,18 @@ def is_literal(expr) -> bool:
 def trains_locally(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """It calls backward() or an optimizer's step() itself, or a function it defines and calls
     does (an attack's `get_adv_examples(x)` inside its `forward`)."""
-    own = list(iter_nodes(node, into_functions=False))
-    if any(type(call) is ast.Call and type(call.func) is ast.Attribute
-           and call.func.attr in ("backward", "step", "manual_backward") for call in own):
-        return True
-    called = {call.func.id for call in own if type(call) is ast.Call and type(call.func) is ast.Name}
-    return any(type(inner) in (ast.FunctionDef, ast.AsyncFunctionDef) and inner is not node and inner.name in called
-               and trains_locally(inner) for inner in own)
+    called, inner = set(), []
+    for child in iter_nodes(node, into_functions=False):
+        kind = type(child)
+        if kind is ast.Call:
+            func = child.func
+            if type(func) is ast.Attribute and func.attr in ("backward", "step", "manual_backward"):
+                return True
+            if type(func) is ast.Name:
+                called.add(func.id)
+        elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and child is not node:
+            inner.append(child)
+    return any(fn.name in called and trains_locally(fn) for fn in inner)
 
 
 def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInfo]:
