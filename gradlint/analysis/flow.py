@@ -215,6 +215,20 @@ def _handed_members(module: ast.Module) -> set:
     return {f"{cls}.{name}" for cls, _, _, name in _kept_arguments(module)}
 
 
+def _returned_so_far(returns) -> Value:
+    """The join of what these returns give, with each position of a returned tuple kept apart
+    where every one returns a tuple of that length."""
+    value = returns[0].value
+    for ret in returns[1:]:
+        value = value.join(ret.value)
+    parts = None
+    if all(ret.parts for ret in returns) and len({len(ret.parts) for ret in returns}) == 1:
+        parts = tuple(returns[0].parts[i][1] for i in range(len(returns[0].parts)))
+        for ret in returns[1:]:
+            parts = tuple(a.join(b[1]) for a, b in zip(parts, ret.parts))
+    return replace(value, computed=True, saved=EMPTY, parts=parts)
+
+
 def _kept_arguments(module: ast.Module):
     """(class, position after ``self`` or None for keyword-only, parameter, ``self.x``) for each
     ``self.x = param`` in the ``__init__`` of a class of the module."""
@@ -2112,6 +2126,14 @@ class Walker:
                             self.mark_saved(positional[i], Save.at(self.written(func), node))
         if self.from_plain_library(func):  # np.mean(a), math.sqrt(d), sympy.simplify(e)
             return replace(_plain_of(union(self.arg_values(node))), computed=True)
+        if head is not None and head.startswith("self.") and head.count(".") == 1 and self.cls is not None \
+                and head[5:] == self.function.name and self.function.class_name == self.cls.name:
+            # A method calling itself (`self._build_tree(q, p, j - 1)`): what it returns on the
+            # paths walked so far (the base case), element by element, as a function's does.
+            so_far = [r for r in self.facts.returns if r.function.node is self.function.node]
+            if so_far:
+                self.arg_values(node)
+                return _returned_so_far(so_far)
         if head is not None and head.startswith("self.") and head.count(".") == 1:
             # self.encoder(x), self.predict(x): a submodule or a method of this model.
             if self.cls is not None and head[5:] in self.cls.nograd_methods:
