@@ -89,27 +89,20 @@ def _switched_root(switch, backward) -> Flag:
     # Either the tensor has history, and the switch raises ("you can only change requires_grad
     # flags of leaf variables"), or something upstream removed it, and the switch hides that.
     name = switch.name
-    if backward.root != name:
-        return Flag(
-            RULE, switch.node,
-            f"`{name}` lost its history to an op autograd does not differentiate (or one run without "
-            f"recording) before requires_grad is switched on: it becomes a new leaf, and the loss "
-            f"`{backward.root}` backpropagated from it (line {{backward}}) reaches nothing that computed it",
-            hint="compute the loss from a differentiable quantity (the logits or scores before argmax, "
-                 "round or a comparison) instead of switching requires_grad on afterwards",
-            details={"tensor": name},
-            refs={"backward": backward.node},
-        )
-    return Flag(
-        RULE, switch.node,
-        f"`{name}` is backpropagated (line {{backward}}) right after requires_grad is switched on: a "
-        f"tensor with history cannot be switched (PyTorch raises), so `{name}` has none; the switch "
-        f"makes it a new leaf and its backward() reaches nothing that computed it",
-        hint="find what removed its history (a no_grad region, a .detach() or .item(), parameters "
-             "frozen by mistake) and drop the switch",
-        details={"tensor": name},
-        refs={"backward": backward.node},
-    )
+    if backward.root == name:
+        message = (f"`{name}` is backpropagated (line {{backward}}) right after requires_grad is switched "
+                   f"on: a tensor with history cannot be switched (PyTorch raises), so `{name}` has none; "
+                   f"the switch makes it a new leaf and its backward() reaches nothing that computed it")
+        hint = ("find what removed its history (a no_grad region, a .detach() or .item(), parameters "
+                "frozen by mistake) and drop the switch")
+    else:  # (a loss computed from it: `coords = decode(logits)` through argmax, then switched)
+        message = (f"`{name}` lost its history to an op autograd does not differentiate (or one run "
+                   f"without recording) before requires_grad is switched on: it becomes a new leaf, and "
+                   f"the loss `{backward.root}` backpropagated from it (line {{backward}}) reaches nothing "
+                   f"that computed it")
+        hint = ("compute the loss from a differentiable quantity (the logits or scores before argmax, "
+                "round or a comparison) instead of switching requires_grad on afterwards")
+    return Flag(RULE, switch.node, message, hint=hint, details={"tensor": name}, refs={"backward": backward.node})
 
 
 def _under_local_context(facts, call) -> bool:
