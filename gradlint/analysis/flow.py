@@ -2668,6 +2668,17 @@ class Walker:
         handed: dict[int, ast.expr] = {}  # parameter -> the argument as written
         position = 1 if summary.method else 0
         for arg, value in zip(arg_nodes, values):
+            parts = self.element_trained.get(arg.value) if type(arg) is ast.Starred and arg is node.args[-1] \
+                and type(arg.value) is ast.Call else None
+            if parts is not None:
+                # `model.process(*batch())`: the tuple the helper returns, element by element, at
+                # the parameters' places (a tuple of data carries nothing)
+                for trained in parts:
+                    if summary.positional >= 0 and position >= summary.positional or position >= len(summary.params):
+                        return None
+                    given[position] = replace(value, trainables=trained) if trained else CONST
+                    position += 1
+                continue
             if type(arg) is ast.Starred or (type(arg) is ast.keyword and arg.arg is None):
                 return None
             if type(arg) is ast.keyword:
@@ -2689,6 +2700,8 @@ class Walker:
             # `post = mel + self.post(mel)` where Post's forward hands `mel` to a conv
             position = 1 if summary.method else 0
             for arg in arg_nodes:
+                if type(arg) is ast.Starred:
+                    break  # (a tuple spread into the last places: no argument as written there)
                 k = summary.params.index(arg.arg) if type(arg) is ast.keyword else position
                 if type(arg) is not ast.keyword:
                     position += 1
