@@ -48,6 +48,12 @@ def test_concise_shows_a_verdict_only_when_there_is_one():
     assert text == "model.py:4:12: GL001 the result is detached [dynamic: confirmed]\n"
 
 
+def test_concise_says_why_the_dynamic_pass_failed():
+    text = render(concise.write, [detached(verdict=Verdict("error", "the script exited with status 2"))])
+    assert text == ("model.py:4:12: GL001 the result is detached "
+                    "[dynamic: error: the script exited with status 2]\n")
+
+
 def test_json_has_the_schema_keys():
     data = json.loads(render(json_.write, [detached()]))
     assert data == [{

@@ -18,5 +18,7 @@ def write(findings: list[Finding], out: TextIO, sources: Mapping[str, str],
 def line(finding: Finding) -> str:
     text = f"{finding.location}: {finding.code} {finding.message}"
     if finding.verdict is not None:
-        text += f" [dynamic: {finding.verdict.status}]"
+        # (an error says why in the same line: the run that failed is the user's to mend)
+        why = f": {finding.verdict.evidence}" if finding.verdict.status == "error" and finding.verdict.evidence else ""
+        text += f" [dynamic: {finding.verdict.status}{why}]"
     return text
