@@ -2030,6 +2030,11 @@ class Walker:
 
     def binary(self, node: ast.BinOp) -> Value:
         left, right = self.expr(node.left), self.expr(node.right)
+        if (type(node.op) is ast.Mult and ((left.container and right.plain) or (right.container and left.plain))) \
+                or (type(node.op) is ast.Add and left.container and right.container):
+            # `[torch.empty(0)] * T`, `[h0] + states`: a list of what the lists hold, no tensor
+            held = left | right if left.container and right.container else left if left.container else right
+            return replace(held, container=True, parts=None, rows=None, saved=EMPTY, alias=None)
         out = left | right
         if type(node.op) in (ast.Add, ast.Sub) and out.cuts:
             out = joined(out, (left, right))

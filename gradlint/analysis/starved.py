@@ -123,6 +123,9 @@ def starved(facts) -> Iterator[Starved]:
     regions = set()
     for backward in facts.backwards:
         broken = list(_broken(backward.value, facts, _elsewhere(sinks, backward.node), program))
+        broken += [facts.cuts[node] for node in backward.value.cuts
+                   if node in facts.cuts and facts.cuts[node] not in broken
+                   and _feeds_only_what_is_not_stepped(facts.cuts[node], backward, facts)]
         # Where the loss holds a copy or a rebuild (GL002's), a cut beside it of a model the loss still trains
         # through another term (the critic's advantages, detached or computed under no_grad, in
         # a term made dead by the copied log-probabilities) starves nothing that fixing the copy
@@ -131,8 +134,10 @@ def starved(facts) -> Iterator[Starved]:
         if backward.value.rebuilt or any(facts.cuts[c].kind == REBUILD for c in backward.value.cuts if c in facts.cuts):
             broken = [c for c in broken if c.kind == REBUILD or not _overlap(facts.resolve(c.upstream), facts.resolve(attached))]
         for cut in sorted(broken, key=lambda c: (c.node.lineno, c.node.col_offset)):
-            if cut.kind == "no_grad" and _not_stepped(cut, backward, facts):
-                continue  # a bootstrap target: the optimizer this loss steps holds none of it
+            if _not_stepped(cut, backward, facts):
+                # a bootstrap target, a discriminator step's `D(fake.detach())`: the optimizers
+                # stepped after this loss's backward hold none of what the cut starves
+                continue
             if _trained_by_another_loss(cut, backward.value.cuts[cut.node], facts):
                 continue
             if backward.loop is not None and cut.loop is backward.loop and cut.carried:
@@ -197,6 +202,18 @@ def _unknown_origin(cut, backward, facts) -> bool:
         return False
     return any(other is not backward and other.function is not None and other.function.node is fn.node
                and other.value.live for other in facts.backwards)
+
+
+def _feeds_only_what_is_not_stepped(cut, backward, facts) -> bool:
+    """A generator step's `mse(fake, real) + w * bce(D(fake.detach()), 1)`: the models the loss
+    applies after its cuts (the discriminator) are none of what the optimizers stepped after it
+    update, and what this cut starves is: the term trains nothing that steps, and takes the
+    stepped model's gradient out of it."""
+    if backward.stepped is None or backward.open_step or not cut.upstream or cut.kind == "no_grad":
+        return False
+    after = facts.resolve(backward.value.post - facts.frozen)
+    starved = cut.keys | facts.resolve(cut.upstream)
+    return bool(after) and not (after & backward.stepped) and bool(starved & backward.stepped)
 
 
 def _not_stepped(cut, backward, facts) -> bool:
