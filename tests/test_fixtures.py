@@ -42,6 +42,7 @@ import os
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -265,9 +266,29 @@ FOLDER_RUN_TIMEOUT = 120  # seconds; a whole interpreter start with torch, unlik
 LAST_ERROR = re.compile(r"^([A-Za-z_][\w.]*)(?::|$)")
 
 
+def _run_folder(folder: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
+    return subprocess.run([sys.executable, MAIN], cwd=Meta(folder).path, env=env, capture_output=True,
+                          text=True, timeout=FOLDER_RUN_TIMEOUT, stdin=subprocess.DEVNULL)
+
+
+@pytest.fixture(scope="session")
+def folder_results(request):
+    """Every selected folder's program, run before the first check reads one, as many at a time
+    as there are CPUs: each is a whole interpreter start with torch, most of it waiting."""
+    selected = sorted({
+        item.callspec.params["folder"] for item in request.session.items
+        if getattr(item, "originalname", None) == "test_folder_program_runs" and hasattr(item, "callspec")
+        and not _missing(Meta(item.callspec.params["folder"]).needs)
+    })
+    with ThreadPoolExecutor(max_workers=max(1, min(len(selected), os.cpu_count() or 1))) as pool:
+        futures = {folder: pool.submit(_run_folder, folder) for folder in selected}
+    return futures
+
+
 @pytest.mark.skipif(not _HAVE_TORCH, reason="torch is not installed")
 @pytest.mark.parametrize("folder", FOLDERS)
-def test_folder_program_runs(folder):
+def test_folder_program_runs(folder, folder_results):
     """A folder's program behaves as its docstring claims, run as ``python main.py`` from
     inside the folder (so it imports its sibling modules as a user's script would). Not through
     the harness, which runs single files; same seed of hashing, no bytecode left in fixtures/."""
@@ -275,9 +296,8 @@ def test_folder_program_runs(folder):
     missing = _missing(meta.needs)
     if missing:
         pytest.skip(f"{folder} needs {', '.join(missing)}")
-    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
-    proc = subprocess.run([sys.executable, MAIN], cwd=meta.path, env=env, capture_output=True, text=True,
-                          timeout=FOLDER_RUN_TIMEOUT, stdin=subprocess.DEVNULL)
+    future = folder_results.get(folder)
+    proc = future.result() if future is not None else _run_folder(folder)
     last = next((line for line in reversed(proc.stderr.splitlines()) if line.strip()), "")
     ended = last if proc.returncode else "exited 0"
     tail = f"\n--- ended: {ended}\n--- stdout ---\n{proc.stdout[-2000:]}\n--- stderr ---\n{proc.stderr[-2000:]}"
