@@ -385,7 +385,7 @@ def _run_checks(tree: ast.Module, text: str, path: str, codes: frozenset[str], l
     root = project.root if project is not None else None
     found = []
     for report in reports:
-        node, message, details = report.at or report.node, report.message, dict(report.details)
+        (node, last), message, details = report.extent(), report.message, dict(report.details)
         other = origin(node) if view is not None else None
         if other is not None:
             # A fact of another file, reached through a call here: the finding is the call's.
@@ -396,8 +396,9 @@ def _run_checks(tree: ast.Module, text: str, path: str, codes: frozenset[str], l
             callee = facts.code(site.func) if isinstance(site, ast.Call) else facts.code(site)
             message = f"{message} (at {shown}, line {node.lineno}, inside `{callee}(…)` called here)"
             details.update(origin_path=shown, origin_line=node.lineno)
-            node = site
-        line, column, end_line, end_column = _span(node, lines)
+            node = last = site
+        line, column, _, _ = _span(node, lines)
+        _, _, end_line, end_column = _span(last, lines)
         rule = report.rule
         for key, nodes in report.refs.items():
             nodes = nodes if isinstance(nodes, (tuple, list, frozenset, set)) else (nodes,)

@@ -189,8 +189,26 @@ def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]], *
         result.warnings.append(warning)
     result.errors = [message for _, message in sorted(errors)]
     result.warnings[:0] = [message for _, message in sorted(notes, key=lambda note: note[0])]
-    result.findings.sort()
+    result.findings = _one_per_site(sorted(result.findings))
     return result
+
+
+def _one_per_site(findings: list[Finding]) -> list[Finding]:
+    """The findings without those reported at a call for a site of another file (``origin_path``,
+    ``origin_line``) where the run also reports that site itself under the same rule: one bug,
+    one finding, where its fix goes. (Linted alone, the calling file keeps its own.)"""
+    where = {}
+    for f in findings:
+        where.setdefault((os.path.abspath(f.path), f.code), []).append(f)
+    kept = []
+    for f in findings:
+        origin, line = f.details.get("origin_path"), f.details.get("origin_line")
+        if isinstance(origin, str) and f.path != "-":
+            other = os.path.abspath(os.path.join(os.path.dirname(f.path), origin))
+            if any(g.line <= line <= max(g.end_line, g.line) for g in where.get((other, f.code), ())):
+                continue
+        kept.append(f)
+    return kept
 
 
 def interrupted() -> None:

@@ -6,7 +6,8 @@ docstring says what gradlint must report::
 
     expect: GL001 12             a finding of GL001 whose lines cover line 12 (of main.py)
     expect: GL001 metrics.py:17  in a folder: in that file, or reported at a call in main.py
-                                 whose finding names metrics.py line 17 as where the cut is
+                                 whose finding names metrics.py line 17 as where the cut is,
+                                 or as the statement that switched recording off
     expect: none                 nothing at all
     dynamic: confirm             what ``--dynamic`` must conclude for the expected findings
                                  (confirm | dismiss | error | none); an extra finding must be
@@ -129,9 +130,10 @@ def _matches(program: Program, finding: dict, code: str, file: str, line: int) -
     if _where(program, finding) == file and start is not None and start <= line <= end:
         return True
     details = finding.get("details") or {}
-    # a folder's finding at the call in main.py names the other file's line the cut is on
-    return bool(details.get("origin_path")) and _where(program, details, "origin_path") == file \
-        and details.get("origin_line") == line
+    # A folder's finding at the call in main.py names the other file's line the cut is on
+    # (`origin`), or the other file's statement that switched recording off (`region`).
+    return any(details.get(f"{key}_path") and _where(program, details, f"{key}_path") == file
+               and details.get(f"{key}_line") == line for key in ("origin", "region"))
 
 
 def score(program: Program, dynamic: bool = False) -> Score:

@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from gradlint.analysis.facts import REBUILD, Backward, Cut, Function
 from gradlint.analysis.imports import dotted
 from gradlint.analysis.scan import is_fresh_copy
+from gradlint.analysis.tree import iter_nodes
+
+LOOPS = (ast.For, ast.AsyncFor, ast.While)
 from gradlint.analysis.values import EMPTY
 
 
@@ -35,10 +38,30 @@ class Starved:
     models: tuple = ()
 
 
-def starved(facts) -> Iterator[Starved]:
+def starved(facts) -> list[Starved]:
     """Each cut of trainables whose result is returned from a function trained through or
     becomes a backpropagated loss, where what it cuts gets no gradient another way; once per cut
-    (and per no_grad region and what it starves)."""
+    (and per no_grad region and what it starves). Computed once per module: GL001, GL002 and
+    GL003 each read it."""
+    if facts.starved is None:
+        facts.starved = list(_starved(facts))
+    return facts.starved
+
+
+def switched(found: Starved, facts):
+    """The switch that makes a starved cut's result a new leaf before it is trained through
+    (`est = net(x).detach()`, then `est.requires_grad_()`), in the function of the cut: the switch is
+    how the user silenced the error the cut would raise, and the finding is GL003's there."""
+    cut = found.cut
+    if cut.kind not in (".detach()", ".data") or found.backward is None:
+        return None
+    point = (cut.node.lineno, cut.node.col_offset)
+    return next((s for s in facts.switches
+                 if cut.node in s.value.cuts and cut.function is not None and s.function.node is cut.function.node
+                 and (s.node.lineno, s.node.col_offset) >= point), None)
+
+
+def _starved(facts) -> Iterator[Starved]:
     from gradlint.analysis.uses import Program, Uses
 
     reported = set()
@@ -122,7 +145,7 @@ def starved(facts) -> Iterator[Starved]:
 
     regions = set()
     for backward in facts.backwards:
-        broken = list(_broken(backward.value, facts, _elsewhere(sinks, backward.node), program))
+        broken = list(_broken(backward.value, facts, _elsewhere(sinks, backward.node, backward), program))
         broken += [facts.cuts[node] for node in backward.value.cuts
                    if node in facts.cuts and facts.cuts[node] not in broken
                    and _feeds_only_what_is_not_stepped(facts.cuts[node], backward, facts)]
@@ -138,7 +161,7 @@ def starved(facts) -> Iterator[Starved]:
                 # a bootstrap target, a discriminator step's `D(fake.detach())`: the optimizers
                 # stepped after this loss's backward hold none of what the cut starves
                 continue
-            if _trained_by_another_loss(cut, backward.value.cuts[cut.node], facts):
+            if _trained_by_another_loss(cut, backward.value.cuts[cut.node], facts, backward):
                 continue
             if backward.loop is not None and cut.loop is backward.loop and cut.carried:
                 continue  # truncated backpropagation: state cut between iterations on purpose
@@ -262,8 +285,27 @@ def _sinks(facts) -> dict:
     return sinks
 
 
-def _elsewhere(sinks: dict, here) -> list:
-    return [sink for node, sink in sinks.items() if node is not here]
+def _elsewhere(sinks: dict, here, backward: Backward | None = None) -> list:
+    return [sink for node, sink in sinks.items()
+            if node is not here and not (backward is not None and sink[1] is not None and _apart(backward, sink[1]))]
+
+
+def _apart(here: Backward, other: Backward) -> bool:
+    """``other`` runs in the function of ``here`` but in a phase of its own: ``here`` repeats in
+    a loop that ``other`` is outside of, and no loop runs both (a loop that trains on a cut,
+    then one more step after it). What ``other`` trains gets no gradient while that loop runs;
+    a backward of another loss that alternates with it (a GAN's two steps, in one loop or in
+    two functions) does train it."""
+    fn = here.function.node
+    if here.loop is None or other.function.node is not fn or other is here:
+        return False
+    return not any(_within(loop, here.node) and _within(loop, other.node)
+                   for loop in iter_nodes(fn, into_functions=False) if isinstance(loop, LOOPS))
+
+
+def _within(outer: ast.AST, node: ast.AST) -> bool:
+    return (outer.lineno, outer.col_offset) <= (node.lineno, node.col_offset) \
+        and (node.end_lineno, node.end_col_offset) <= (outer.end_lineno, outer.end_col_offset)
 
 
 def _trained_elsewhere(cut, elsewhere: list, facts) -> frozenset:
@@ -281,7 +323,7 @@ def _trained_elsewhere(cut, elsewhere: list, facts) -> frozenset:
     return frozenset(found)
 
 
-def _trained_by_another_loss(cut, companions, facts) -> bool:
+def _trained_by_another_loss(cut, companions, facts, here: Backward | None = None) -> bool:
     """A stop-gradient between two models in a loss that is differentiated (a discriminator's
     loss helper, ``D(G(z).detach())``), where a backward of another loss, one that carries no cut
     of this one, trains what the cut starves (the generator's own loss)."""
@@ -291,7 +333,8 @@ def _trained_by_another_loss(cut, companions, facts) -> bool:
         return False  # (members of one object: only its own walk tells what trains them)
     siblings = _cut_by(cut, facts)
     backwards = [(backward.value.trainables, backward) for backward in facts.backwards
-                 if cut.node not in backward.value.cuts and not (backward.value.cuts.keys() & siblings)]
+                 if cut.node not in backward.value.cuts and not (backward.value.cuts.keys() & siblings)
+                 and not (here is not None and _apart(here, backward))]
     # (and whose following steps update what it starves: an actor's loss reaches the critic, but
     # only the actor's optimizer steps after it)
     return bool(starved & facts.resolve(_trained_elsewhere(cut, backwards, facts)))

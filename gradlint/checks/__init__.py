@@ -68,6 +68,32 @@ class Flag:
     # no_grad region's cut is reported at the region's ``with``, where recording stops.
     at: ast.AST | None = field(default=None, hash=False, compare=False)
 
+    def extent(self) -> tuple[ast.AST, ast.AST]:
+        """The nodes a finding runs from and to: a region's finding from its ``with`` to the end
+        of the expression computed there, so it covers both lines."""
+        start = self.at or self.node
+        follows = (self.node.lineno, self.node.col_offset) >= (start.lineno, start.col_offset)
+        return start, self.node if follows else start
+
+
+def starved_names(upstream, models=()) -> tuple[list[str], str, str]:
+    """What a cut starves, as a message names it: (the names, the phrase, its verb). A parameter
+    taken to be a model is keyed ``model@train``: the name the user wrote is shown."""
+    names = sorted({name.split("@")[0] for name in upstream})
+    shown = {name.split("@")[0]: name for name in sorted(upstream)}  # one spelling, whatever the set's order
+    phrase = ", ".join(
+        "this module's parameters (`self`)" if name == "self"
+        else f"whatever computed `{name}`" if shown[name].endswith("@input")
+        else f"`{name}`" for name in names)
+    verb = "gets" if len(names) == 1 and "self" not in names else "get"
+    # A helper's inputs (`fake_feats@input`) computed by the caller's models: name those an
+    # optimizer is given, as the caller wrote them.
+    models = [m for m in models if m not in names]
+    if models and all(shown[name].endswith("@input") for name in names):
+        phrase = ", ".join(f"`{m}`" for m in models) + " (through " + ", ".join(f"`{n}`" for n in names) + ")"
+        verb = "gets" if len(models) == 1 else "get"
+    return names, phrase, verb
+
 
 # The rule modules, in catalogue order: one line registers a rule. (Imported after the names
 # above, which the modules import from here.)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 
-from gradlint.checks import Flag, Rule
+from gradlint.checks import Flag, Rule, starved_names
 
 RULE = Rule(
     "GL001", "detached-result",
@@ -22,12 +22,14 @@ RULE = Rule(
 
 def check(facts):
     from gradlint.analysis.facts import REBUILD
-    from gradlint.analysis.starved import starved
+    from gradlint.analysis.starved import starved, switched
 
     for found in starved(facts):
         cut = found.cut
         if cut.kind == REBUILD:
             continue  # (GL002's: the mechanism is a copy, not autograd's own stop)
+        if switched(found, facts) is not None:
+            continue  # (GL003's, at the switch that silenced the error the cut would raise)
         if found.function is not None:
             yield _report(cut, f"is returned from `{found.function.name}()`")
         else:
@@ -36,20 +38,7 @@ def check(facts):
 
 
 def _report(cut, where: str, models=(), **refs):
-    # A parameter taken to be a model is keyed `model@train`: show the name the user wrote.
-    names = sorted({name.split("@")[0] for name in cut.upstream})
-    shown = {name.split("@")[0]: name for name in sorted(cut.upstream)}  # one spelling, whatever the set's order
-    upstream = ", ".join(
-        "this module's parameters (`self`)" if name == "self"
-        else f"whatever computed `{name}`" if shown[name].endswith("@input")
-        else f"`{name}`" for name in names)
-    verb = "gets" if len(names) == 1 and "self" not in names else "get"
-    # A helper's inputs (`fake_feats@input`) computed by the caller's models: name those an
-    # optimizer is given, as the caller wrote them.
-    models = [m for m in models if m not in names]
-    if models and all(shown[name].endswith("@input") for name in names):
-        upstream = ", ".join(f"`{m}`" for m in models) + " (through " + ", ".join(f"`{n}`" for n in names) + ")"
-        verb = "gets" if len(models) == 1 else "get"
+    names, upstream, verb = starved_names(cut.upstream, models)
     if cut.kind == "no_grad":
         at_region = isinstance(cut.region, (ast.With, ast.AsyncWith))
         shown = f"`{cut.tensor}` (line {{cut}}) is computed inside this no_grad region" if at_region \

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 
-from gradlint.checks import Flag, Rule
+from gradlint.checks import Flag, Rule, starved_names
 
 RULE = Rule(
     "GL003", "requires-grad-after-no-grad",
@@ -25,6 +25,25 @@ RULE = Rule(
 
 
 def check(facts):
+    from gradlint.analysis.starved import starved, switched
+
+    for found in starved(facts):
+        switch = switched(found, facts)
+        if switch is None:
+            continue
+        cut = found.cut
+        _, upstream, verb = starved_names(cut.upstream, found.models)
+        tensor = f"`{switch.name}`" if switch.name else "the tensor"
+        yield Flag(
+            RULE, switch.node,
+            f"{tensor} was cut from the record by `{cut.shown}` (line {{cut}}): switching requires_grad "
+            f"on makes it a new leaf, so the loss `{found.backward.root}` (backward at line {{backward}}) "
+            f"stops there and {upstream} {verb} no gradient through it",
+            hint=f"drop the `{cut.kind}` and the switch, and train through `{cut.tensor}` as it is",
+            details={"tensor": switch.name, "cut": cut.kind},
+            refs={"cut": cut.node, "backward": found.backward.node},
+        )
+
     for switch in facts.switches:
         value = switch.value
         if not value.nograd or value.attached or value.rebuilt or switch.intended_leaf:

@@ -65,12 +65,18 @@ class BackwardEvidence:
             key = self.key(leaf, frame)
             reachable.add(key)
             self.reached_uses.setdefault(key, set()).update(uses)
+            spans = self.reached_at.setdefault(key, [])
+            if spans and spans[-1][1] == self.backwards - 1:
+                spans[-1] = (spans[-1][0], self.backwards)  # most leaves are reached by every call
+            else:
+                spans.append((self.backwards, self.backwards))
         self.reached |= reachable
         for fid, keys in carried.items():
             evidence = self.evidence.get(fid)
             if evidence is None:
                 continue
             evidence.carried_backwards += 1
+            evidence.carried_span = (evidence.carried_span or (self.backwards,))[:1] + (self.backwards,)
             for key in keys:
                 if key not in evidence.influenced or evidence.influenced[key][2]:
                     evidence.influenced[key] = (root_name, self._where(line, path, evidence), key in reachable)

@@ -71,7 +71,8 @@ def instrument(source: str, path: str, wanted: list[dict]) -> Instrumented:
     facts = module_facts(tree, source)
     flags = [flag for rule in MODULES for flag in rule.check(facts)]
     lines = facts.lines
-    by_place = {(flag.rule.code, *_span(flag.at or flag.node, lines)): flag for flag in flags}
+    by_place = {(flag.rule.code, *_span(flag.extent()[0], lines)[:2], *_span(flag.extent()[1], lines)[2:]): flag
+                for flag in flags}
     by_code = {rule.RULE.code: rule for rule in MODULES}
     context = _Module(tree, facts)
     out = Instrumented(source)

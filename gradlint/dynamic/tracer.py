@@ -93,6 +93,8 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
         self.next_key = 0
         self.reached: set[int] = set()  # keys of leaves some backward reached
         self.reached_uses: dict[int, set[str]] = {}  # key -> how those records used it (leaf_uses)
+        # key -> the backward calls that reached it, numbered, as runs of consecutive numbers
+        self.reached_at: dict[int, list[tuple[int, int]]] = {}
         self.backwards = 0
         self.optimizers = 0
         self.held: set[int] = set()  # ids of tensors an optimizer holds

@@ -57,6 +57,19 @@ def raised_at(tracer, err: BaseException) -> int:
     return line
 
 
+def reached_meanwhile(tracer, evidence) -> set:
+    """The leaves a backward reached while the finding's path was being trained: from the first
+    backward whose roots carried it to the last. A loop that trains through a cut, then one step
+    of another loss after it, starves what the cut cuts for the whole loop; a loss that
+    alternates with it (a GAN's other step) reaches it in between. Carried once: every leaf any
+    backward reached."""
+    span = evidence.carried_span
+    if len(span) < 2 or span[0] == span[1]:
+        return tracer.reached
+    first, last = span
+    return {k for k in tracer.reached if any(a <= last and first <= b for a, b in tracer.reached_at.get(k, ()))}
+
+
 def reach(tracer, evidence, what: str, rebuilt: bool = False, other_use: bool = False) -> tuple[str, str]:
     """The verdict on a cut (``.detach()``) or a new leaf (a rebuilt tensor, a tensor switched to
     require grad): whether leaves that influenced a backward root through the finding got no
@@ -78,12 +91,13 @@ def reach(tracer, evidence, what: str, rebuilt: bool = False, other_use: bool = 
         return "dismissed", (f"what {at} produced never reached a backward root "
                              f"({tracer.backwards} backward call{'s' if tracer.backwards != 1 else ''} ran without it)")
     # A .detach() beside an attached path of the same leaves is a stop-gradient (SimSiam).
+    reached = reached_meanwhile(tracer, evidence)
     starved = [k for k in evidence.influenced
-               if rebuilt or k not in tracer.reached or other_use and used_otherwise(tracer, evidence, k)]
+               if rebuilt or k not in reached or other_use and used_otherwise(tracer, evidence, k)]
     meant = [(k, intent(tracer, k, lenient=rebuilt)) for k in sorted(starved, key=tracer.shown)]
     meant = [(k, why) for k, why in meant if why]
     if meant:
-        unreached = [(k, why) for k, why in meant if k not in tracer.reached]
+        unreached = [(k, why) for k, why in meant if k not in reached]
         key, why = (unreached or meant)[0]
         root, where, _ = evidence.influenced[key]
         rest = sorted(set(tracer.shown(k) for k, _ in meant) - {tracer.shown(key)})

@@ -1,4 +1,4 @@
-"""expect: GL002 16
+"""expect: GL002 helpers.py:16
 dynamic: confirm
 source: https://github.com/speechbrain/speechbrain/issues/735
 

@@ -1,4 +1,4 @@
-"""expect: GL001 15
+"""expect: GL001 helpers.py:15
 dynamic: confirm
 source: https://github.com/lucidrains/CoCa-pytorch/issues/6
 
