@@ -195,17 +195,18 @@ def run(targets: Iterable[Target], codes_for: Callable[[str], frozenset[str]], *
 
 def _one_per_site(findings: list[Finding]) -> list[Finding]:
     """The findings without those reported at a call for a site of another file (``origin_path``,
-    ``origin_line``) where the run also reports that site itself under the same rule: one bug,
-    one finding, where its fix goes. (Linted alone, the calling file keeps its own.)"""
+    ``origin_line``) where the run also reports that site itself: one bug, one finding, where its
+    fix goes, under the rule the site's own file gives it (a cut there switched back on is
+    GL003's). Linted alone, the calling file keeps its own."""
     where = {}
     for f in findings:
-        where.setdefault((os.path.abspath(f.path), f.code), []).append(f)
+        where.setdefault(os.path.abspath(f.path), []).append(f)
     kept = []
     for f in findings:
         origin, line = f.details.get("origin_path"), f.details.get("origin_line")
         if isinstance(origin, str) and f.path != "-":
             other = os.path.abspath(os.path.join(os.path.dirname(f.path), origin))
-            if any(g.line <= line <= max(g.end_line, g.line) for g in where.get((other, f.code), ())):
+            if any(g.line <= line <= max(g.end_line, g.line) for g in where.get(other, ())):
                 continue
         kept.append(f)
     return kept

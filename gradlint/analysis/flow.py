@@ -476,6 +476,8 @@ class Walker:
         self.retained: list[Backward] = []  # retain_graph=True backwards not yet followed by a free
         self.pending_steps: list[tuple[ast.Call, str, int, Backward]] = []
         self.last_backward: Backward | None = None  # (``note_step``)
+        # a step of an optimizer whose parameters this file cannot name -> the backward it follows
+        self.stepped_after: dict[ast.AST, Backward] = {}
         self.deferred: list[ast.stmt] = []
         self.intended_leaves: set[str] = set()
         self.copies: set[str] = set()  # names bound to a copy made to be a new leaf (`is_fresh_copy`)
@@ -1529,7 +1531,7 @@ class Walker:
             if root_name is not None and self.born.get(root_name.split(".")[0], 1 << 30) < step_seq:
                 if "." in root_name and not root_name.startswith("self."):
                     continue  # `losses.qf1_loss`: a field of what a helper returned holds what all of them do
-                stepped = self.stepped_roots(root, covers)
+                stepped = self.stepped_roots(root, covers, step)
                 if stepped and self.saves_parameters(root, stepped):
                     self.facts.steps.append(StepBetween(step, optimizer, node, root_name, self.function))
                 continue
@@ -1626,11 +1628,25 @@ class Walker:
                 if stepped and self.saves_parameters(value, stepped):
                     self.env[name] = replace(value, stale=value.stale | {(step, name)})
 
-    def stepped_roots(self, root: Value, covers: frozenset | None) -> frozenset:
+    def stepped_roots(self, root: Value, covers: frozenset | None, step: ast.AST | None = None) -> frozenset:
         """The trainables of ``root``'s graph that the stepped optimizer updates; without knowing
-        what it updates, those of a graph kept with retain_graph=True."""
+        what it updates, those of a graph kept with retain_graph=True, else those the backward
+        the step follows trained where ``root`` reaches through them into more (an optimizer
+        handed in as an argument, stepped right after `loss_d.backward()`, applies that
+        backward's gradients; `loss_g` through the discriminator into the generator then saved
+        what it updated: the GAN and DDPG ordering). A first loss that reaches more than the
+        second (the generator's, through the discriminator) says nothing of what its optimizer
+        holds."""
         if covers is None:
-            return root.trainables if self.retained else EMPTY
+            if self.retained:
+                return root.trainables
+            after = self.stepped_after.get(step)
+            if after is None:
+                return EMPTY
+            trained, reached = self.facts.resolve(after.value.trainables), self.facts.resolve(root.trainables)
+            if not (trained and trained < reached):
+                return EMPTY
+            return frozenset(name for name in root.trainables if self.facts.resolve({name}) & trained)
         found = set()
         for name in root.trainables:
             key = self.key(name)
@@ -2432,6 +2448,8 @@ class Walker:
                 if covers is None:
                     covers = self.held_by_model(name)
                 self.note_step(covers, name)
+                if covers is None and self.last_backward is not None:
+                    self.stepped_after[node] = self.last_backward
                 self.pending_steps.append((node, name, self.seq, covers))
                 self.mark_stale(node, covers)
                 return CONST
@@ -2647,6 +2665,15 @@ class Walker:
                 return f"{module.qualname}.{node.func.attr}", callee
             return module.qualname, callee
         func = node.func
+        if not method and self.imports.project is not None and self.cls is not None and self.cls.init is not None \
+                and type(func) is ast.Attribute and type(func.value) is ast.Name and func.value.id == "self":
+            # `self.prior(z)` where `__init__` built `self.prior = Denoiser(…)`, a class of another
+            # file of the project: its forward, from that file's summary
+            built = _built_in_init(self.cls.init, func.attr)
+            qualname = self.imports.qualname(built) if built is not None else None
+            summary = self.facts.callee(qualname) if qualname else None
+            if summary is not None and summary.method:
+                return qualname, callee
         if not method and type(func) is ast.Attribute and type(func.value) is ast.Name \
                 and func.value.id == "self" and self.cls is not None:
             key, summary = self.method_summary(func.attr)
@@ -2869,14 +2896,15 @@ class Walker:
                     continue
                 name = dotted(handed[j]) if j in handed else None
                 self.note_step(self.facts.optimizers.get(self.key(name)) if name else None)
+        # (the call itself runs before its own switch: only what follows it is unrecorded)
+        if self.nograd is not None and summary.backprops and self.record:
+            self.facts.nograd_backprops.append(BackpropUnderNoGrad(
+                node, shown, summary.backward, self.nograd, self.function))
         if summary.switches_off is not None and self.nograd is None:
             # `detector = load_detector()` whose body ends with `torch.set_grad_enabled(False)`:
             # nothing this function computes after the call is recorded
             self.nograd = summary.switches_off
             self.facts.call_sites.setdefault(summary.switches_off, node)
-        if self.nograd is not None and summary.backprops and self.record:
-            self.facts.nograd_backprops.append(BackpropUnderNoGrad(
-                node, shown, summary.backward, self.nograd, self.function))
         return out
 
     def is_optimizer(self, expr) -> bool:
@@ -3138,6 +3166,15 @@ def _differentiates_in_eval(module: ast.Module) -> bool:
             elif evaluating and (attr == "backward" or (attr == "grad" and dotted(node.func.value) in ("autograd", "torch.autograd"))):
                 return True
     return False
+
+
+def _built_in_init(init: ast.AST, attr: str) -> ast.expr | None:
+    """What ``self.<attr> = C(…)`` in ``__init__`` calls, when that is the one binding there."""
+    found = [stmt.value.func for stmt in ast.walk(init) if type(stmt) is ast.Assign and len(stmt.targets) == 1
+             and type(stmt.targets[0]) is ast.Attribute and stmt.targets[0].attr == attr
+             and type(stmt.targets[0].value) is ast.Name and stmt.targets[0].value.id == "self"
+             and type(stmt.value) is ast.Call and type(stmt.value.func) in (ast.Name, ast.Attribute)]
+    return found[0] if len(found) == 1 else None
 
 
 def _none_test(test) -> tuple[str | None, bool]:

@@ -53,7 +53,7 @@ def switched(found: Starved, facts):
     (`est = net(x).detach()`, then `est.requires_grad_()`), in the function of the cut: the switch is
     how the user silenced the error the cut would raise, and the finding is GL003's there."""
     cut = found.cut
-    if cut.kind not in (".detach()", ".data") or found.backward is None:
+    if cut.kind not in (".detach()", ".data"):
         return None
     point = (cut.node.lineno, cut.node.col_offset)
     return next((s for s in facts.switches
@@ -165,6 +165,10 @@ def _starved(facts) -> Iterator[Starved]:
                 continue
             if backward.loop is not None and cut.loop is backward.loop and cut.carried:
                 continue  # truncated backpropagation: state cut between iterations on purpose
+            if not backward.accumulates and any(cut.node in switch.value.cuts for switch in facts.switches):
+                # `x = x.detach().requires_grad_()`, then `autograd.grad(energy(x), x)`: a leaf
+                # made to take the gradient with respect to it (a score, a guidance or attack step)
+                continue
             if _unknown_origin(cut, backward, facts):
                 # (`value.detach()` of a critic's outputs read back from a list the model keeps,
                 # in a plain update function: what computed them is no model this file names,
@@ -446,6 +450,50 @@ def _left_trainable(cut, facts) -> bool:
     return True
 
 
+# Where a file may load trained weights into a module: then a member computed under no_grad may
+# be a pretrained part kept frozen on purpose.
+LOADS = frozenset({"load_state_dict", "from_pretrained", "load", "load_checkpoint", "load_from_checkpoint"})
+
+
+# Modules whose buffers a call updates with recording off: computed under no_grad, they still
+# learn their running statistics.
+STATISTICS = ("torch.nn.BatchNorm", "torch.nn.SyncBatchNorm", "torch.nn.InstanceNorm", "torch.nn.LazyBatchNorm")
+
+
+def _built_untrained(cut, facts) -> bool:
+    """The region computes members of the model whose method holds it that its ``__init__``
+    builds from constructors, in a file that loads no weights, puts none of them in eval mode and
+    freezes none: they start random and an optimizer holds them, so the region keeps them random
+    for good (a hash-grid encoding or a message network computed under no_grad "to save memory").
+    A pretrained or frozen part computed under no_grad is how a frozen backbone is spelled. Not
+    where the member is also called with recording on."""
+    fn = cut.function
+    members = cut.upstream
+    if fn is None or fn.class_name is None or not members or facts.frozen or not _optimized(cut, facts) \
+            or not all(r.startswith("self.") and r.count(".") == 1 for r in members):
+        return False
+    owner = next((n for n in facts.module.body if type(n) is ast.ClassDef and n.name == fn.class_name), None)
+    init = next((n for n in owner.body if type(n) is ast.FunctionDef and n.name == "__init__"), None) if owner else None
+    if init is None:
+        return False
+    built = {f"self.{t.attr}": n.value.func for n in ast.walk(init) if type(n) is ast.Assign and type(n.value) is ast.Call
+             for t in n.targets if type(t) is ast.Attribute and type(t.value) is ast.Name and t.value.id == "self"}
+    if not members <= built.keys():
+        return False
+    if any((facts.imports.qualname(built[m]) or "").startswith(STATISTICS) for m in members):
+        return False  # (its running statistics are its work under no_grad: a parity test's BatchNorm)
+    for node in ast.walk(facts.module):
+        if type(node) is ast.Call and type(node.func) is ast.Attribute and (
+                node.func.attr in LOADS or node.func.attr in ("eval", "requires_grad_")):
+            return False
+        if type(node) is ast.keyword and node.arg in ("pretrained", "weights"):
+            return False
+    for node in ast.walk(owner):
+        if type(node) is ast.Call and node not in facts.cuts and dotted(node.func) in members:
+            return False  # called with recording on somewhere: trained there
+    return True
+
+
 def _inside_one_model(cut, value, facts) -> bool:
     """``return self.head(self.backbone(x).detach())`` in a model's own method, in a file that
     builds no optimizer: everything trainable in the value comes after the cut, and both sides
@@ -504,7 +552,8 @@ def _broken(value, facts, elsewhere, program):
             continue  # the loss trains the same model through another path (targets, pseudo-labels, an RNN's state)
         if cut.kind == "no_grad" and any(node in switch.value.cuts for switch in facts.switches):
             continue  # requires_grad switched on after the region: GL003 reports that switch
-        if cut.kind == "no_grad" and not _named_in_optimizer(cut, facts) and not _left_trainable(cut, facts):
+        if cut.kind == "no_grad" and not _named_in_optimizer(cut, facts) and not _left_trainable(cut, facts) \
+                and not _built_untrained(cut, facts):
             # Computing under no_grad is how a frozen backbone, a target network or pseudo-labels
             # are spelled: a loss through it is a bug only where an optimizer is handed exactly
             # the module (or tensor) whose history the region dropped.

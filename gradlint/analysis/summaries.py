@@ -149,9 +149,7 @@ class Table:
                 if cls is None:
                     continue
                 called = _calls_through(stmt)
-                for inner in stmt.body:
-                    if type(inner) not in FUNCTIONS or not _plain_method(inner):
-                        continue
+                for inner in _callees_first([m for m in stmt.body if type(m) in FUNCTIONS and _plain_method(m)]):
                     keys = [f"{stmt.name}.{inner.name}"]
                     if inner.name == called:
                         keys.append(stmt.name)
@@ -301,6 +299,40 @@ def _step_call(function, name: str):
                 and dotted(node.func.value) == name:
             return node
     return None
+
+
+def _callees_first(methods: list) -> list:
+    """A class's methods in the order their walks see each other's summaries: a method after
+    those it calls on ``self`` (a ``forward`` calling helpers written below it), else in source
+    order; methods that call each other keep theirs. A fixed order, so an answer never depends on
+    which summary was asked for first."""
+    names = {m.name for m in methods}
+    calls = {}
+    for m in methods:
+        calls[id(m)] = {n.func.attr for n in ast.walk(m) if type(n) is ast.Call and type(n.func) is ast.Attribute
+                        and type(n.func.value) is ast.Name and n.func.value.id == "self" and n.func.attr in names
+                        and n.func.attr != m.name}
+    by_name = {}
+    for m in methods:
+        by_name.setdefault(m.name, []).append(m)
+    order, placed = [], set()
+    for m in methods:
+        _place(m, calls, by_name, methods, order, placed, set())
+    return order
+
+
+def _place(m, calls, by_name, methods, order, placed, visiting) -> None:
+    """``_callees_first``'s depth-first placing (a function of the module: a nested one calling
+    itself would hold its own cell, and the class's trees with it)."""
+    if id(m) in placed or id(m) in visiting:
+        return  # (a cycle: its members stay where source order puts them)
+    visiting.add(id(m))
+    for name in sorted(calls[id(m)], key=lambda n: methods.index(by_name[n][0])):
+        for callee in by_name[name]:
+            _place(callee, calls, by_name, methods, order, placed, visiting)
+    visiting.discard(id(m))
+    placed.add(id(m))
+    order.append(m)
 
 
 def _calls_through(cls: ast.ClassDef) -> str:

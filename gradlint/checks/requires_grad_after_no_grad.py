@@ -33,15 +33,18 @@ def check(facts):
             continue
         cut = found.cut
         _, upstream, verb = starved_names(cut.upstream, found.models)
-        tensor = f"`{switch.name}`" if switch.name else "the tensor"
+        tensor = f"`{switch.name or cut.tensor}`"
+        if found.backward is not None:
+            sink, refs = f"the loss `{found.backward.root}` (backward at line {{backward}})", {"backward": found.backward.node}
+        else:
+            sink, refs = f"what `{found.function.name}()` returns", {}
         yield Flag(
             RULE, switch.node,
             f"{tensor} was cut from the record by `{cut.shown}` (line {{cut}}): switching requires_grad "
-            f"on makes it a new leaf, so the loss `{found.backward.root}` (backward at line {{backward}}) "
-            f"stops there and {upstream} {verb} no gradient through it",
+            f"on makes it a new leaf, so {sink} stops there and {upstream} {verb} no gradient through it",
             hint=f"drop the `{cut.kind}` and the switch, and train through `{cut.tensor}` as it is",
             details={"tensor": switch.name, "cut": cut.kind},
-            refs={"cut": cut.node, "backward": found.backward.node},
+            refs={"cut": cut.node, **refs},
         )
 
     for switch in facts.switches:

@@ -21,6 +21,7 @@ found in libcst's tree by its place in the source and its kind (``_Twins``).
 from __future__ import annotations
 
 import ast
+import os
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -66,10 +67,19 @@ def instrument(source: str, path: str, wanted: list[dict]) -> Instrumented:
     from gradlint.analysis.facts import module_facts
     from gradlint.checks import MODULES
 
+    from gradlint.analysis import project as projects
+
     module = cst.parse_module(source)  # first: what libcst cannot read fails as it always did
     tree = ast.parse(source)
-    facts = module_facts(tree, source)
-    flags = [flag for rule in MODULES for flag in rule.check(facts)]
+    # The project's other files, as the static pass read them: a finding that rests on another
+    # file's summary (a member built from another file's class) is found again here.
+    found_in = projects.for_file(path) if path and os.path.exists(path) else None
+    facts = module_facts(tree, source, project=found_in, path=path if found_in is not None else None)
+    flags = [flag for rule in MODULES for flag in rule.check(facts)
+             if found_in is None or projects.origin(flag.node) is None]
+    view = facts.imports.project
+    if view is not None:
+        view.close()
     lines = facts.lines
     by_place = {(flag.rule.code, *_span(flag.extent()[0], lines)[:2], *_span(flag.extent()[1], lines)[2:]): flag
                 for flag in flags}
