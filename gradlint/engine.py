@@ -366,21 +366,37 @@ def _in_cell(finding: Finding, locate: Locate) -> Finding:
 def _run_checks(tree: ast.Module, text: str, path: str, codes: frozenset[str], locate: Locate | None,
                 project=None, dependencies: dict | None = None) -> list[Finding]:
     from gradlint.analysis.facts import module_facts
-    from gradlint.analysis.project import display, origin
+    from gradlint.analysis.settings import pruned, variants
     from gradlint.analysis.tree import memoized
     from gradlint.checks import MODULES
 
-    with memoized():
-        facts = module_facts(tree, text, project=project, path=path if project is not None else None,
-                             whole_program=locate is not None)
-        reports = [r for rule in MODULES if rule.RULE.code in codes for r in rule.check(facts)]
-    view = facts.imports.project
-    if view is not None:
-        if dependencies is not None:
-            dependencies.update(view.dependencies())
-        view.close()
-    if not reports:
-        return []
+    found = []
+    # The walk with every `if` joined, then one per arm of each setting the file's own calls hand
+    # both ways (``analysis.settings``): a finding of any of them is reported once. Each walk's
+    # findings are placed before the next walk starts (a walk may forget other files' trees).
+    arms = [(None, ""), *variants(tree)] if "True" in text and "False" in text else [(None, "")]
+    once = {}
+    for fixed, said in arms:
+        with memoized():
+            facts = module_facts(tree if fixed is None else pruned(tree, fixed), text, project=project,
+                                 path=path if project is not None else None, whole_program=locate is not None)
+            reports = [r for rule in MODULES if rule.RULE.code in codes for r in rule.check(facts)]
+        view = facts.imports.project
+        if view is not None:
+            if dependencies is not None:
+                dependencies.update(view.dependencies())
+            view.close()
+        for finding in _placed(reports, facts, view, path, locate, project) if reports else ():
+            key = (finding.code, finding.line, finding.column, finding.end_line, finding.end_column)
+            if key not in once:
+                once[key] = dataclasses.replace(finding, message=f"{finding.message} (when {said})") if said else finding
+    return list(once.values())
+
+
+def _placed(reports, facts, view, path: str, locate: Locate | None, project) -> list[Finding]:
+    """The checks' reports as findings: placed, their references named by line."""
+    from gradlint.analysis.project import display, origin
+
     lines = facts.lines
     root = project.root if project is not None else None
     found = []

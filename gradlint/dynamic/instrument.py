@@ -64,32 +64,40 @@ def instrument(source: str, path: str, wanted: list[dict]) -> Instrumented:
     that the analysis of this source no longer produces is returned in ``unplaced``.
     Raises ``libcst.ParserSyntaxError`` if the source does not parse.
     """
-    from gradlint.analysis.facts import module_facts
-    from gradlint.checks import MODULES
-
     from gradlint.analysis import project as projects
+    from gradlint.analysis.facts import module_facts
+    from gradlint.analysis.settings import pruned, variants
+    from gradlint.checks import MODULES
 
     module = cst.parse_module(source)  # first: what libcst cannot read fails as it always did
     tree = ast.parse(source)
     # The project's other files, as the static pass read them: a finding that rests on another
     # file's summary (a member built from another file's class) is found again here.
     found_in = projects.for_file(path) if path and os.path.exists(path) else None
-    facts = module_facts(tree, source, project=found_in, path=path if found_in is not None else None)
-    flags = [flag for rule in MODULES for flag in rule.check(facts)
-             if found_in is None or projects.origin(flag.node) is None]
-    view = facts.imports.project
-    if view is not None:
-        view.close()
-    lines = facts.lines
-    by_place = {(flag.rule.code, *_span(flag.extent()[0], lines)[:2], *_span(flag.extent()[1], lines)[2:]): flag
-                for flag in flags}
+    # As the static pass: the walk with every `if` joined, then one per arm of each setting the
+    # file's calls hand both ways (``analysis.settings``), on a copy of the tree with the same
+    # positions; the first walk to report a site probes it.
+    by_place = {}
+    arms = [(None, ""), *variants(tree)] if "True" in source and "False" in source else [(None, "")]
+    for fixed, _ in arms:
+        walked = tree if fixed is None else pruned(tree, fixed)
+        facts = module_facts(walked, source, project=found_in, path=path if found_in is not None else None)
+        flags = [flag for rule in MODULES for flag in rule.check(facts)
+                 if found_in is None or projects.origin(flag.node) is None]
+        view = facts.imports.project
+        if view is not None:
+            view.close()
+        lines = facts.lines
+        context = _Module(walked, facts)
+        for flag in flags:
+            key = (flag.rule.code, *_span(flag.extent()[0], lines)[:2], *_span(flag.extent()[1], lines)[2:])
+            by_place.setdefault(key, (flag, context))
     by_code = {rule.RULE.code: rule for rule in MODULES}
-    context = _Module(tree, facts)
     out = Instrumented(source)
     placing = []  # (the finding, its probes on ast nodes, the flag's node)
     for want in wanted:
         key = (want["code"], want["line"], want["column"], want["end_line"], want["end_column"])
-        flag = by_place.get(key)
+        flag, context = by_place.get(key, (None, None))
         fid = want["fid"]
         if flag is None:
             out.unplaced[fid] = "the static pass no longer reports this site in the file it ran"

@@ -61,10 +61,10 @@ def reached_meanwhile(tracer, evidence) -> set:
     """The leaves a backward reached while the finding's path was being trained: from the first
     backward whose roots carried it to the last. A loop that trains through a cut, then one step
     of another loss after it, starves what the cut cuts for the whole loop; a loss that
-    alternates with it (a GAN's other step) reaches it in between. Carried once: every leaf any
-    backward reached."""
+    alternates with it (a GAN's other step) reaches it in between; carried by one backward, only
+    what that backward reached counts (a step run with the cut, then once without it)."""
     span = evidence.carried_span
-    if len(span) < 2 or span[0] == span[1]:
+    if len(span) < 2:
         return tracer.reached
     first, last = span
     return {k for k in tracer.reached if any(a <= last and first <= b for a, b in tracer.reached_at.get(k, ()))}

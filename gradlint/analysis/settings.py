@@ -1,0 +1,168 @@
+"""Settings that choose a path: a function's parameter, or an attribute a class's ``__init__``
+sets from one, that the file's own calls hand both ``True`` and ``False`` (a literal, or the
+default where a call leaves it out), and that an ``if`` tests.
+
+The walk joins the two arms of an ``if``: what one arm cuts and the other keeps attached looks
+attached. Where the file runs both arms (a training step called once with ``detach_state=False``
+and once with ``True``, a trainer built with and without ``both_regressed``), each is a program
+the user runs, and a bug on one arm is a bug. ``variants`` gives, per such setting and value, the
+``if`` statements it decides and the arm each takes, and ``pruned`` the module with each of those
+``if`` statements replaced by that arm: the checks run once more on it, as on the program that
+setting's calls run, and a finding of any of the walks is reported once.
+
+A setting passed from a configuration (``args.freeze``) or only one way is left joined: which arm
+runs is not the file's to say, and a flag such as ``freeze_backbone`` may choose between two
+intended programs.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+MAX_SETTINGS = 3  # settings split per module: two walks more for each
+
+
+def variants(module: ast.Module) -> list[tuple[dict, str]]:
+    """``({if statement: whether its body runs}, what decides it)`` per setting and value, for the
+    settings of the module that its own calls hand both ways (what decides it: "`flag` is True,
+    as the call at line 31 hands it"); empty for most modules."""
+    functions, methods, classes = _definitions(module)
+    if not functions and not methods:
+        return []
+    seen: dict[tuple[int, str], dict] = {}  # (id of the def, parameter) -> value -> a call handing it
+    for node in ast.walk(module):
+        if type(node) is not ast.Call:
+            continue
+        func = node.func
+        if type(func) is ast.Name and func.id in functions:
+            targets, skip = [functions[func.id]], 0
+        elif type(func) is ast.Name and func.id in classes and "__init__" in classes[func.id][1]:
+            targets, skip = [classes[func.id][1]["__init__"]], 1
+        elif type(func) is ast.Attribute and func.attr in methods:
+            targets, skip = methods[func.attr], 1
+        else:
+            continue
+        for target in targets:
+            _handed(node, target, skip, seen)
+    both = {key for key, values in seen.items() if values.keys() >= {True, False}}
+    if not both:
+        return []
+    found = []  # (position, {if: arm when the setting is True})
+    for node in [*functions.values(), *(m for ms in methods.values() for m in ms)]:
+        for p in _parameters(node):
+            if (id(node), p) in both:
+                tests = _tests(node, lambda t: type(t) is ast.Name and t.id == p)
+                if tests:
+                    found.append(((node.lineno, p), tests, p, seen[id(node), p]))
+    for cls, defs in classes.values():
+        init = defs.get("__init__")
+        if init is None:
+            continue
+        for attr, p in _set_from_parameters(init):
+            if (id(init), p) not in both:
+                continue
+            tests = {}
+            for method in defs.values():
+                tests.update(_tests(method, lambda t, a=attr: type(t) is ast.Attribute and t.attr == a
+                                    and type(t.value) is ast.Name and t.value.id == "self"))
+            if tests:
+                found.append(((cls.lineno, attr), tests, f"self.{attr}", seen[id(init), p]))
+    out = []
+    for _, tests, name, calls in sorted(found, key=lambda f: f[0])[:MAX_SETTINGS]:
+        for value in (True, False):
+            out.append(({stmt: arm == value for stmt, arm in tests.items()},
+                        f"`{name}` is {value}, as the call at line {calls[value]} hands it"))
+    return out
+
+
+def _definitions(module: ast.Module):
+    functions = {s.name: s for s in module.body if type(s) in FUNCTIONS}
+    methods: dict[str, list] = {}
+    classes = {}
+    for stmt in module.body:
+        if type(stmt) is not ast.ClassDef:
+            continue
+        defs = {m.name: m for m in stmt.body if type(m) in FUNCTIONS}
+        classes[stmt.name] = (stmt, defs)
+        for name, m in defs.items():
+            if not name.startswith("__"):
+                methods.setdefault(name, []).append(m)
+    return functions, methods, classes
+
+
+def _parameters(node) -> list[str]:
+    return [p.arg for p in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]]
+
+
+def _handed(call: ast.Call, target, skip: int, seen: dict) -> None:
+    """Note the literal booleans ``call`` hands ``target``'s parameters, and the boolean defaults
+    of those it leaves out."""
+    args = target.args
+    positional = [p.arg for p in [*args.posonlyargs, *args.args]][skip:]
+    if any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords):
+        return  # (`f(*xs)`, `f(**kw)`: which places are filled is not known)
+    given = {}
+    for name, value in zip(positional, call.args):
+        given[name] = value
+    for keyword in call.keywords:
+        given[keyword.arg] = keyword.value
+    defaults = dict(zip([p.arg for p in [*args.posonlyargs, *args.args]][-len(args.defaults):] if args.defaults else [],
+                        args.defaults))
+    defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    for name in {*given, *defaults}:
+        value = given.get(name, defaults.get(name))
+        if type(value) is ast.Constant and type(value.value) is bool:
+            seen.setdefault((id(target), name), {}).setdefault(value.value, call.lineno)
+
+
+def _set_from_parameters(init) -> list[tuple[str, str]]:
+    """``self.attr = parameter`` in ``__init__``: (attr, parameter)."""
+    params = set(_parameters(init))
+    return [(t.attr, stmt.value.id) for stmt in ast.walk(init) if type(stmt) is ast.Assign
+            and type(stmt.value) is ast.Name and stmt.value.id in params
+            for t in stmt.targets if type(t) is ast.Attribute and type(t.value) is ast.Name and t.value.id == "self"]
+
+
+def _tests(node, names) -> dict:
+    """The ``if`` statements in ``node`` (not in functions it defines) testing the setting,
+    ``names(expr)`` saying whether an expression is it: {if: whether the body runs when it is
+    True} (``if not setting:`` runs its body when it is False)."""
+    found = {}
+    todo = list(node.body)
+    while todo:
+        stmt = todo.pop()
+        if type(stmt) in FUNCTIONS or type(stmt) is ast.ClassDef:
+            continue
+        if type(stmt) is ast.If:
+            test = stmt.test
+            if names(test):
+                found[stmt] = True
+            elif type(test) is ast.UnaryOp and type(test.op) is ast.Not and names(test.operand):
+                found[stmt] = False
+        todo.extend(child for child in ast.iter_child_nodes(stmt) if isinstance(child, ast.stmt))
+    return found
+
+
+def pruned(module: ast.Module, arms: dict) -> ast.Module:
+    """A copy of ``module`` (positions kept) where each ``if`` of ``arms`` is the arm it takes:
+    its body when True, else its ``else`` (a ``pass`` where that arm is empty)."""
+    twin = copy.deepcopy(module)
+    taken = {id(copied): arms[original] for original, copied in zip(ast.walk(module), ast.walk(twin))
+             if original in arms}
+    for node in ast.walk(twin):
+        for name, value in ast.iter_fields(node):
+            if type(value) is list and value and isinstance(value[0], ast.stmt):
+                setattr(node, name, _taken(value, taken))
+    return twin
+
+
+def _taken(body: list, taken: dict) -> list:
+    out = []
+    for stmt in body:
+        if id(stmt) not in taken:
+            out.append(stmt)
+            continue
+        arm = _taken(stmt.body if taken[id(stmt)] else stmt.orelse, taken)
+        out.extend(arm or [ast.copy_location(ast.Pass(), stmt)])
+    return out
