@@ -2181,6 +2181,10 @@ class Walker:
                 # `self.encode(obs)` in a plain class (an agent, a trainer): what the method does,
                 # from its summary, its members (`self.encoder`) standing for themselves
                 key, summary = self.method_summary(head[5:])
+                if summary is not None and not summary.method and summary.node is not getattr(self.function, "node", None):
+                    result = self.apply_summary(node, summary, None, self.arg_values(node), key)  # a staticmethod
+                    if result is not None:
+                        return result
                 if summary is not None and summary.method and summary.node is not getattr(self.function, "node", None):
                     result = self.apply_summary(node, summary, Value(trainables=summary.trainables),
                                                 self.arg_values(node), key)

@@ -149,6 +149,11 @@ class Table:
                 if cls is None:
                     continue
                 called = _calls_through(stmt)
+                for inner in stmt.body:
+                    # (`self.reshape(x, 2)` of a `@staticmethod`: a function of what it is handed,
+                    # which calls no method on an instance, so it comes first)
+                    if type(inner) in FUNCTIONS and _static(inner):
+                        self._slot(inner, None, [f"{stmt.name}.{inner.name}"])
                 for inner in _callees_first([m for m in stmt.body if type(m) in FUNCTIONS and _plain_method(m)]):
                     keys = [f"{stmt.name}.{inner.name}"]
                     if inner.name == called:
@@ -339,6 +344,11 @@ def _calls_through(cls: ast.ClassDef) -> str:
     """The method calling an instance runs: its own ``__call__``, else ``forward``."""
     own = any(type(s) in FUNCTIONS and s.name == "__call__" and _plain_method(s) for s in cls.body)
     return "__call__" if own else "forward"
+
+
+def _static(node) -> bool:
+    return any((deco.id if type(deco) is ast.Name else deco.attr if type(deco) is ast.Attribute else None)
+               == "staticmethod" for deco in node.decorator_list)
 
 
 def _plain_method(node) -> bool:
