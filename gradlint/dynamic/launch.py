@@ -82,6 +82,15 @@ def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_gra
         runs = [({"callable": driver.target}, files)]
     else:
         runs = [({"script": path}, files) for path in files]
+        # A flagged module that runs nothing as a script (a helper, a loss class) is reached by
+        # the scripts beside it that import it and run (`main.py` doing `from losses import …`).
+        scripts = set(files)
+        for path in files:
+            if not _runs_anything(path):
+                for importer in _importers(path):
+                    if importer not in scripts:
+                        scripts.add(importer)
+                        runs.append(({"script": importer}, files))
     server = _Server(cwd, timeout)
     results, unavailable = [], None
     try:
@@ -121,6 +130,48 @@ def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_gra
         return Verdict("not-reached", f"the driver never imported {finding.path}; {hint}")
 
     return attach(findings, fids, verdicts, unseen)
+
+
+MAX_IMPORTERS = 3  # scripts run per flagged module that runs nothing itself
+
+
+def _runs_anything(path: str) -> bool:
+    """Whether running the file as a script does anything but define and import: a call, a loop
+    or a ``with`` at its top level, or an ``if __name__ == "__main__":``."""
+    import ast
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return True  # (its own run says what is wrong)
+    return any(type(stmt) in (ast.Expr, ast.For, ast.While, ast.With, ast.If, ast.Try) for stmt in tree.body)
+
+
+def _importers(path: str) -> list[str]:
+    """The scripts in the folder of ``path`` that import it by its module name and run."""
+    folder, name = os.path.split(os.path.abspath(path))
+    stem = re.escape(os.path.splitext(name)[0])
+    imports = re.compile(rf"^\s*(?:from\s+\.?{stem}\s+import\b|import\s+{stem}\b)", re.M)
+    found = []
+    try:
+        entries = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    for entry in entries:
+        other = os.path.join(folder, entry)
+        if not entry.endswith(".py") or other == os.path.abspath(path) or not os.path.isfile(other):
+            continue
+        try:
+            with open(other, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if imports.search(text) and _runs_anything(other):
+            found.append(other)
+            if len(found) == MAX_IMPORTERS:
+                break
+    return found
 
 
 # Codes with nothing to run, each with the evidence its verdict gives: they are never probed,
