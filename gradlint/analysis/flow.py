@@ -2703,6 +2703,7 @@ class Walker:
         given: dict[int, Value] = {}
         handed: dict[int, ast.expr] = {}  # parameter -> the argument as written
         position = 1 if summary.method else 0
+        spread = False  # a starred argument came: the places of the positional ones after it are unknown
         for arg, value in zip(arg_nodes, values):
             parts = self.element_trained.get(arg.value) if type(arg) is ast.Starred and arg is node.args[-1] \
                 and type(arg.value) is ast.Call else None
@@ -2715,7 +2716,17 @@ class Walker:
                     given[position] = replace(value, trainables=trained) if trained else CONST
                     position += 1
                 continue
-            if type(arg) is ast.Starred or (type(arg) is ast.keyword and arg.arg is None):
+            if (type(arg) is ast.Starred or spread and type(arg) is not ast.keyword) and summary.method \
+                    and summary.trained_parts and not (value.attached or value.live or value.trainables or value.cuts):
+                # `self.losses(*batch, idx)`: which places the batch (and what follows it) fills
+                # is not known, and it fills none with history of its own here; what the method
+                # computes from the receiver's members (its losses through `self.critic`) is what
+                # it returns, element by element where it returns a tuple (a list built in a loop
+                # over two critics holds both in each element: the call stays unknown)
+                spread = True
+                continue
+            if type(arg) is ast.Starred or (type(arg) is ast.keyword and arg.arg is None) \
+                    or spread and type(arg) is not ast.keyword:
                 return None
             if type(arg) is ast.keyword:
                 if arg.arg not in summary.params:

@@ -181,16 +181,22 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                     continue
                 if type(assign) is not ast.Assign:
                     continue
-                for target in assign.targets:
+                pairs = [(target, assign.value) for target in assign.targets]
+                for target, value in list(pairs):
+                    # `self.q_a, self.q_b = mlp(…), mlp(…)`: each element its own attribute
+                    if type(target) is ast.Tuple and type(value) is ast.Tuple and len(target.elts) == len(value.elts) \
+                            and not any(type(e) is ast.Starred for e in (*target.elts, *value.elts)):
+                        pairs += list(zip(target.elts, value.elts))
+                for target, value in pairs:
                     name = dotted(target)
                     if name and name.startswith("self.") and name.count(".") == 1:
-                        if is_literal(assign.value) or (type(assign.value) is ast.Name and assign.value.id in settings):
+                        if is_literal(value) or (type(value) is ast.Name and value.id in settings):
                             info.literal_attrs.add(name)
                         else:
-                            info.attrs[name] = module_info(assign.value, imports, classes)
-                            if type(assign.value) is ast.Call and (info.attrs[name] is None or (
+                            info.attrs[name] = module_info(value, imports, classes)
+                            if type(value) is ast.Call and (info.attrs[name] is None or (
                                     info.attrs[name].qualname == "torch.nn.ModuleList" and info.attrs[name].items is None)):
-                                later.append((info, name, assign.value))  # a class defined further down
+                                later.append((info, name, value))  # a class defined further down
         info.settings = _settings(node, info.init)
 
     later: list = []

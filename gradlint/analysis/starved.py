@@ -249,8 +249,18 @@ def _not_stepped(cut, backward, facts) -> bool:
     from the actor under no_grad)."""
     if backward.stepped is None or backward.open_step:
         return False
-    starved = cut.keys | facts.resolve(cut.upstream)
-    return not (starved & backward.stepped)
+    # (a model the same loss trains another way, applied after a cut, `V(states.detach())`
+    # regressed onto `targets.detach()` built from V: its step is its own loss's, not the cut's)
+    here = backward.value.post
+    upstream = cut.upstream - here
+    if not upstream:
+        upstream, here = cut.upstream, frozenset()
+    keys = {k for k in cut.keys if not any(k == h or k.endswith("." + h) for h in here)}
+    starved = keys | facts.resolve(upstream)
+    # (a class of another file is keyed by its module too, `decoder.IngredientDecoder.*`, where
+    # the optimizer is built; the cut inside it keys it by its name)
+    stepped = backward.stepped | {".".join(k.split(".")[-2:]) for k in backward.stepped if k.endswith(".*")}
+    return not (starved & stepped)
 
 
 def _models(names) -> set:
