@@ -31,20 +31,24 @@ def variants(module: ast.Module) -> list[tuple[dict, str]]:
     if not functions and not methods:
         return []
     seen: dict[tuple[int, str], dict] = {}  # (id of the def, parameter) -> value -> a call handing it
-    for node in ast.walk(module):
-        if type(node) is not ast.Call:
-            continue
-        func = node.func
-        if type(func) is ast.Name and func.id in functions:
-            targets, skip = [functions[func.id]], 0
-        elif type(func) is ast.Name and func.id in classes and "__init__" in classes[func.id][1]:
-            targets, skip = [classes[func.id][1]["__init__"]], 1
-        elif type(func) is ast.Attribute and func.attr in methods:
-            targets, skip = methods[func.attr], 1
-        else:
-            continue
-        for target in targets:
-            _handed(node, target, skip, seen)
+    calls = []  # (call, the function it is made in, the defs it may call, parameters skipped)
+    for fn in [module, *(n for n in ast.walk(module) if type(n) in FUNCTIONS)]:
+        for node in _own_calls(fn):
+            func = node.func
+            if type(func) is ast.Name and func.id in functions:
+                targets, skip = [functions[func.id]], 0
+            elif type(func) is ast.Name and func.id in classes and "__init__" in classes[func.id][1]:
+                targets, skip = [classes[func.id][1]["__init__"]], 1
+            elif type(func) is ast.Attribute and func.attr in methods:
+                targets, skip = methods[func.attr], 1
+            else:
+                continue
+            calls.append((node, fn, targets, skip))
+    # (twice: `run(model, cut)` handing on what its own callers hand it, `cut=True` and `False`)
+    for _ in range(2):
+        for node, fn, targets, skip in calls:
+            for target in targets:
+                _handed(node, target, skip, seen, fn)
     both = {key for key, values in seen.items() if values.keys() >= {True, False}}
     if not both:
         return []
@@ -95,9 +99,22 @@ def _parameters(node) -> list[str]:
     return [p.arg for p in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]]
 
 
-def _handed(call: ast.Call, target, skip: int, seen: dict) -> None:
+def _own_calls(fn):
+    """The calls in a function's (or the module's) own body, not in the functions it defines."""
+    todo = list(fn.body)
+    while todo:
+        node = todo.pop()
+        if type(node) in FUNCTIONS or type(node) is ast.ClassDef or type(node) is ast.Lambda:
+            continue
+        if type(node) is ast.Call:
+            yield node
+        todo.extend(ast.iter_child_nodes(node))
+
+
+def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None) -> None:
     """Note the literal booleans ``call`` hands ``target``'s parameters, and the boolean defaults
-    of those it leaves out."""
+    of those it leaves out; a parameter of the calling function handed on as it is carries what
+    that function's callers hand it."""
     args = target.args
     positional = [p.arg for p in [*args.posonlyargs, *args.args]][skip:]
     if any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords):
@@ -114,6 +131,10 @@ def _handed(call: ast.Call, target, skip: int, seen: dict) -> None:
         value = given.get(name, defaults.get(name))
         if type(value) is ast.Constant and type(value.value) is bool:
             seen.setdefault((id(target), name), {}).setdefault(value.value, call.lineno)
+        elif type(value) is ast.Name and caller is not None and type(caller) in FUNCTIONS \
+                and value.id in _parameters(caller):
+            for handed, line in seen.get((id(caller), value.id), {}).items():
+                seen.setdefault((id(target), name), {}).setdefault(handed, line)
 
 
 def _set_from_parameters(init) -> list[tuple[str, str]]:
