@@ -146,28 +146,29 @@ def _set_from_parameters(init) -> list[tuple[str, str]]:
 
 
 def _tests(node, names) -> dict:
-    """The ``if`` statements in ``node`` (not in functions it defines) testing the setting,
-    ``names(expr)`` saying whether an expression is it: {if: whether the body runs when it is
-    True} (``if not setting:`` runs its body when it is False)."""
+    """The ``if`` statements and conditional expressions in ``node`` (not in functions it
+    defines) testing the setting, ``names(expr)`` saying whether an expression is it: {if:
+    whether the body runs when it is True} (``if not setting:`` runs its body when it is False)."""
     found = {}
     todo = list(node.body)
     while todo:
-        stmt = todo.pop()
-        if type(stmt) in FUNCTIONS or type(stmt) is ast.ClassDef:
+        child = todo.pop()
+        if type(child) in FUNCTIONS or type(child) in (ast.ClassDef, ast.Lambda):
             continue
-        if type(stmt) is ast.If:
-            test = stmt.test
+        if type(child) in (ast.If, ast.IfExp):
+            test = child.test
             if names(test):
-                found[stmt] = True
+                found[child] = True
             elif type(test) is ast.UnaryOp and type(test.op) is ast.Not and names(test.operand):
-                found[stmt] = False
-        todo.extend(child for child in ast.iter_child_nodes(stmt) if isinstance(child, ast.stmt))
+                found[child] = False
+        todo.extend(ast.iter_child_nodes(child))
     return found
 
 
 def pruned(module: ast.Module, arms: dict) -> ast.Module:
     """A copy of ``module`` (positions kept) where each ``if`` of ``arms`` is the arm it takes:
-    its body when True, else its ``else`` (a ``pass`` where that arm is empty)."""
+    its body when True, else its ``else`` (a ``pass`` where that arm is empty); a conditional
+    expression, the value it takes."""
     twin = copy.deepcopy(module)
     taken = {id(copied): arms[original] for original, copied in zip(ast.walk(module), ast.walk(twin))
              if original in arms}
@@ -175,7 +176,18 @@ def pruned(module: ast.Module, arms: dict) -> ast.Module:
         for name, value in ast.iter_fields(node):
             if type(value) is list and value and isinstance(value[0], ast.stmt):
                 setattr(node, name, _taken(value, taken))
+            elif type(value) is ast.IfExp and id(value) in taken:
+                setattr(node, name, _chosen(value, taken))
+            elif type(value) is list:
+                setattr(node, name, [_chosen(v, taken) if type(v) is ast.IfExp and id(v) in taken else v
+                                     for v in value])
     return twin
+
+
+def _chosen(expr: ast.IfExp, taken: dict) -> ast.expr:
+    while type(expr) is ast.IfExp and id(expr) in taken:
+        expr = expr.body if taken[id(expr)] else expr.orelse
+    return expr
 
 
 def _taken(body: list, taken: dict) -> list:
