@@ -548,13 +548,6 @@ def _broken(value, facts, elsewhere, program):
         if all(root.split("@")[0] in program.followers for root in cut.upstream) \
                 and not _named_in_optimizer(cut, facts):
             continue  # a target or moving average: the file copies another network into it
-        if _copy_of_history(cut, facts):
-            # `torch.tensor(log_probs)` of tensors with history in a loss an optimizer of what
-            # computed them steps: a copy is no spelling of a stop-gradient (that is `.detach()`),
-            # so the term loses its path to them whatever else of theirs stays attached
-            if _optimized(cut, facts) and not (_frozen(cut, facts) or cut.upstream <= facts.frozen):
-                yield cut
-                continue
         if cut.upstream & companions or _by_callers(cut.upstream, cut, facts) & (companions | _by_callers(companions, cut, facts)):
             continue  # the same trainables stay attached beside the cut (SimSiam)
         if _models(companions - cut.upstream - facts.frozen) and not _optimized(cut, facts) \
@@ -590,13 +583,6 @@ def _broken(value, facts, elsewhere, program):
                 _by_callers(cut.upstream, cut, facts) & facts.resolve(attached_elsewhere))):
             continue  # they are trained through another loss or output (actor-critic, sample())
         yield cut
-
-
-def _copy_of_history(cut, facts) -> bool:
-    """A rebuild (``torch.tensor(x)``) whose data are tensors that had history, not Python values
-    pulled out of them (``.item()``, which GL002 judges as any other cut)."""
-    return cut.kind == REBUILD and any(r.node is cut.node and r.copies_history and not r.source.pulled
-                                       for r in facts.rebuilds)
 
 
 def _by_callers(names, cut, facts) -> set:
