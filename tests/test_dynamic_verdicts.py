@@ -60,6 +60,20 @@ def test_cut_kept_for_logging_is_dismissed():
     assert status == "dismissed" and "never reached a backward root" in evidence
 
 
+def test_cut_no_backward_could_reach_because_every_loss_was_a_new_leaf_is_inconclusive():
+    """Another bug made the loss a leaf first (`torch.tensor(loss.item(), requires_grad=True)`):
+    that nothing reached the cut says nothing of it."""
+    w = torch.tensor(0.5, requires_grad=True)
+    tracer = _tracer("GL001")
+    with tracer, tracer.watch_optimizers_ctx():
+        torch.optim.SGD([w], lr=0.1)
+        f = tracer.a(0, tracer.b(0, w * 2).detach())
+        loss = torch.tensor(((f - 3) ** 2).item(), requires_grad=True)
+        loss.backward()
+    status, evidence = _verdict(tracer)
+    assert status == "inconclusive" and "started from a leaf" in evidence
+
+
 def test_stop_gradient_beside_an_attached_path_is_dismissed():
     w = torch.tensor(0.5, requires_grad=True)
     tracer = _tracer("GL001")

@@ -33,6 +33,8 @@ class BackwardEvidence:
         else:
             roots = as_list(args[0] if args else kwargs.get("tensors"))
         roots = [t for t in roots if isinstance(t, torch.Tensor)]
+        if roots and all(t.grad_fn is None for t in roots):
+            self.leaf_backwards += 1  # (a loss rebuilt as a new leaf: its backward reaches nothing)
         frame = next(iter(user_frames(sys._getframe(1), self.is_user)), None)
         line = frame.f_lineno if frame is not None else 0
         names = [local_name(frame, t) for t in roots]

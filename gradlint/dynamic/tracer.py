@@ -96,6 +96,7 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
         # key -> the backward calls that reached it, numbered, as runs of consecutive numbers
         self.reached_at: dict[int, list[tuple[int, int]]] = {}
         self.backwards = 0
+        self.leaf_backwards = 0  # backward calls whose every root was a leaf (no record behind it)
         self.optimizers = 0
         self.held: set[int] = set()  # ids of tensors an optimizer holds
         self.held_refs: list = []  # ... kept alive, so that their ids stay theirs

@@ -88,6 +88,10 @@ def reach(tracer, evidence, what: str, rebuilt: bool = False, other_use: bool = 
     if not evidence.carried_backwards:
         if not tracer.backwards:
             return "inconclusive", f"{at} ran, but no backward() or autograd.grad() followed"
+        if tracer.leaf_backwards == tracer.backwards:
+            # (another cut made the loss a new leaf first: nothing could reach this site either)
+            return "inconclusive", (f"{at} ran, but every backward() of the run started from a leaf with "
+                                    "no record behind it (a loss rebuilt or cut elsewhere), so none could reach it")
         return "dismissed", (f"what {at} produced never reached a backward root "
                              f"({tracer.backwards} backward call{'s' if tracer.backwards != 1 else ''} ran without it)")
     # A .detach() beside an attached path of the same leaves is a stop-gradient (SimSiam).
