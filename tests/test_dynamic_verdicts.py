@@ -74,6 +74,21 @@ def test_cut_no_backward_could_reach_because_every_loss_was_a_new_leaf_is_inconc
     assert status == "inconclusive" and "started from a leaf" in evidence
 
 
+def test_cut_whose_values_leave_as_python_numbers_is_inconclusive_not_dismissed():
+    """`loss + aux.detach().item()`: the run cannot follow a number to the backward root, so it
+    cannot say the cut never reached one."""
+    w = torch.tensor(0.5, requires_grad=True)
+    v = torch.tensor(2.0, requires_grad=True)
+    tracer = _tracer("GL001")
+    with tracer, tracer.watch_optimizers_ctx():
+        torch.optim.SGD([w, v], lr=0.1)
+        aux = tracer.a(0, tracer.b(0, w * 2).detach())
+        loss = (v - 1) ** 2 + 0.5 * aux.item()
+        loss.backward()
+    status, evidence = _verdict(tracer)
+    assert status == "inconclusive" and "Python numbers" in evidence
+
+
 def test_stop_gradient_beside_an_attached_path_is_dismissed():
     w = torch.tensor(0.5, requires_grad=True)
     tracer = _tracer("GL001")

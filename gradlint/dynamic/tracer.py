@@ -178,8 +178,17 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
         if upstream_of_lost:
             merge(inherited, {NOGRAD: frozenset(upstream_of_lost)})
         if inherited:
+            tagged = False
             for o in outputs(out):
                 self.tag(o, inherited)
+                tagged = True
+            if not tagged and out is not None and type(out) is not bool:
+                # `.item()`, `.tolist()`, `.numpy()`: the values leave the record as Python
+                # numbers or an array, where the run cannot follow them
+                for fid in inherited:
+                    found = self.evidence.get(fid) if type(fid) is int else None
+                    if found is not None:
+                        found.escaped = True
         if self.track_saves:
             for o in outputs(out):
                 node = o.grad_fn
