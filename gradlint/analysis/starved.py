@@ -549,7 +549,13 @@ def _broken(value, facts, elsewhere, program):
                 and not _named_in_optimizer(cut, facts):
             continue  # a target or moving average: the file copies another network into it
         if cut.upstream & companions or _by_callers(cut.upstream, cut, facts) & (companions | _by_callers(companions, cut, facts)):
-            continue  # the same trainables stay attached beside the cut (SimSiam)
+            # the same trainables stay attached beside the cut (SimSiam); those upstream of it
+            # that nothing beside it keeps attached (`cat([dec(enc(x)).detach(), enc(x)])`: the
+            # decoder) still lose their only path
+            only = None if cut.carried else _only_through(cut, companions | value.post, elsewhere, facts)
+            if only is not None:
+                yield only
+            continue
         if _models(companions - cut.upstream - facts.frozen) and not _optimized(cut, facts) \
                 and not _one_model(cut, companions, facts) \
                 and not _may_be_leaves(cut.upstream, facts):
@@ -583,6 +589,31 @@ def _broken(value, facts, elsewhere, program):
                 _by_callers(cut.upstream, cut, facts) & facts.resolve(attached_elsewhere))):
             continue  # they are trained through another loss or output (actor-critic, sample())
         yield cut
+
+
+def _only_through(cut, companions, elsewhere, facts):
+    """The cut narrowed to the members of one model upstream of it that nothing beside it keeps
+    attached, where an optimizer holds them, nothing freezes them and no other sink trains them;
+    None where there are none. Only for a model's own members (`self.dec`), whose names tell
+    them apart: a whole model named twice is one set of parameters."""
+    attached = companions | _by_callers(companions, cut, facts)
+    only = {r for r in cut.upstream - attached if r.startswith("self.") and r.count(".") == 1}
+    if not only or not any(r.startswith("self.") and r.count(".") == 1 for r in cut.upstream & attached):
+        return None
+    if any(r == f or r.startswith(f + ".") for r in only for f in facts.frozen):
+        return None
+    keys = {k for k in cut.keys if any(k.endswith("." + r) for r in only)}
+    narrowed = dataclasses.replace(cut, upstream=only, keys=keys)
+    if not keys or not (keys & facts.optimized or _optimized_class(narrowed, facts)):
+        return None
+    if _overlap(only, _trained_elsewhere(narrowed, elsewhere, facts)):
+        return None
+    return narrowed
+
+
+def _optimized_class(cut, facts) -> bool:
+    """An optimizer is given the whole model of the class the members belong to."""
+    return any(k.split(".")[0] + ".*" in facts.optimized for k in cut.keys)
 
 
 def _by_callers(names, cut, facts) -> set:
