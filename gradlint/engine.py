@@ -366,20 +366,18 @@ def _in_cell(finding: Finding, locate: Locate) -> Finding:
 def _run_checks(tree: ast.Module, text: str, path: str, codes: frozenset[str], locate: Locate | None,
                 project=None, dependencies: dict | None = None) -> list[Finding]:
     from gradlint.analysis.facts import module_facts
-    from gradlint.analysis.settings import pruned, variants
+    from gradlint.analysis.settings import programs
     from gradlint.analysis.tree import memoized
     from gradlint.checks import MODULES
 
-    found = []
     # The walk with every `if` joined, then one per arm of each setting the file's own calls hand
     # both ways (``analysis.settings``): a finding of any of them is reported once. Each walk's
     # findings are placed before the next walk starts (a walk may forget other files' trees).
-    arms = [(None, ""), *variants(tree)] if "True" in text and "False" in text else [(None, "")]
     once = {}
-    for fixed, said in arms:
+    for walked, said in programs(tree, text):
         with memoized():
-            facts = module_facts(tree if fixed is None else pruned(tree, fixed), text, project=project,
-                                 path=path if project is not None else None, whole_program=locate is not None)
+            facts = module_facts(walked, text, project=project, path=path if project is not None else None,
+                                 whole_program=locate is not None)
             reports = [r for rule in MODULES if rule.RULE.code in codes for r in rule.check(facts)]
         view = facts.imports.project
         if view is not None:

@@ -23,6 +23,15 @@ FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 MAX_SETTINGS = 3  # settings split per module: two walks more for each
 
 
+def programs(module: ast.Module, text: str) -> list[tuple[ast.Module, str]]:
+    """The trees to walk, each with what decides its arms: the module itself (every `if`
+    joined, ""), then one copy per setting and value (``variants``, ``pruned``). Only where the
+    text spells both ``True`` and ``False`` can a setting be handed both ways."""
+    if "True" not in text or "False" not in text:
+        return [(module, "")]
+    return [(module, ""), *((pruned(module, arms), said) for arms, said in variants(module))]
+
+
 def variants(module: ast.Module) -> list[tuple[dict, str]]:
     """``({if statement: whether its body runs}, what decides it)`` per setting and value, for the
     settings of the module that its own calls hand both ways (what decides it: "`flag` is True,

@@ -66,7 +66,7 @@ def instrument(source: str, path: str, wanted: list[dict]) -> Instrumented:
     """
     from gradlint.analysis import project as projects
     from gradlint.analysis.facts import module_facts
-    from gradlint.analysis.settings import pruned, variants
+    from gradlint.analysis.settings import programs
     from gradlint.checks import MODULES
 
     module = cst.parse_module(source)  # first: what libcst cannot read fails as it always did
@@ -78,9 +78,7 @@ def instrument(source: str, path: str, wanted: list[dict]) -> Instrumented:
     # file's calls hand both ways (``analysis.settings``), on a copy of the tree with the same
     # positions; the first walk to report a site probes it.
     by_place = {}
-    arms = [(None, ""), *variants(tree)] if "True" in source and "False" in source else [(None, "")]
-    for fixed, _ in arms:
-        walked = tree if fixed is None else pruned(tree, fixed)
+    for walked, _ in programs(tree, source):
         facts = module_facts(walked, source, project=found_in, path=path if found_in is not None else None)
         flags = [flag for rule in MODULES for flag in rule.check(facts)
                  if found_in is None or projects.origin(flag.node) is None]
