@@ -21,14 +21,12 @@ import copy
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 MAX_SETTINGS = 3  # settings split per module: two walks more for each
+CLASS = "class:"  # a class handed as a setting's value, by name
 
 
 def programs(module: ast.Module, text: str) -> list[tuple[ast.Module, str]]:
     """The trees to walk, each with what decides its arms: the module itself (every `if`
-    joined, ""), then one copy per setting and value (``variants``, ``pruned``). Only where the
-    text spells both ``True`` and ``False`` can a setting be handed both ways."""
-    if "True" not in text or "False" not in text:
-        return [(module, "")]
+    joined, ""), then one copy per setting and value (``variants``, ``pruned``)."""
     return [(module, ""), *((pruned(module, arms), said) for arms, said in variants(module))]
 
 
@@ -57,9 +55,11 @@ def variants(module: ast.Module) -> list[tuple[dict, str]]:
     for _ in range(2):
         for node, fn, targets, skip in calls:
             for target in targets:
-                _handed(node, target, skip, seen, fn)
+                _handed(node, target, skip, seen, fn, classes)
     both = {key for key, values in seen.items() if values.keys() >= {True, False}}
-    if not both:
+    built = {key: sorted(v[len(CLASS):] for v in values if type(v) is str)
+             for key, values in seen.items() if sum(type(v) is str for v in values) >= 2}
+    if not both and not built:
         return []
     found = []  # (position, {if: arm when the setting is True})
     for node in [*functions.values(), *(m for ms in methods.values() for m in ms)]:
@@ -81,12 +81,28 @@ def variants(module: ast.Module) -> list[tuple[dict, str]]:
                                     and type(t.value) is ast.Name and t.value.id == "self"))
             if tests:
                 found.append(((cls.lineno, attr), tests, f"self.{attr}", seen[id(init), p]))
+    for node in [*functions.values(), *(m for ms in methods.values() for m in ms)]:
+        for p in _parameters(node):
+            names = built.get((id(node), p))
+            if names and _builds(node, p):
+                found.append(((node.lineno, p), {(node, p): names}, p, seen[id(node), p]))
     out = []
     for _, tests, name, calls in sorted(found, key=lambda f: f[0])[:MAX_SETTINGS]:
+        if any(type(k) is tuple for k in tests):
+            (key, names), = tests.items()
+            for cls_name in names:
+                out.append(({key: cls_name}, f"`{name}` is `{cls_name}`, as the call at line "
+                                             f"{calls[CLASS + cls_name]} hands it"))
+            continue
         for value in (True, False):
             out.append(({stmt: arm == value for stmt, arm in tests.items()},
                         f"`{name}` is {value}, as the call at line {calls[value]} hands it"))
     return out
+
+
+def _builds(node, p: str) -> bool:
+    """The function calls its parameter ``p`` (``model = cls()``): it builds what it is handed."""
+    return any(type(n) is ast.Call and type(n.func) is ast.Name and n.func.id == p for n in ast.walk(node))
 
 
 def _definitions(module: ast.Module):
@@ -120,7 +136,7 @@ def _own_calls(fn):
         todo.extend(ast.iter_child_nodes(node))
 
 
-def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None) -> None:
+def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, classes=frozenset()) -> None:
     """Note the literal booleans ``call`` hands ``target``'s parameters, and the boolean defaults
     of those it leaves out; a parameter of the calling function handed on as it is carries what
     that function's callers hand it."""
@@ -140,6 +156,9 @@ def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None) -> None:
         value = given.get(name, defaults.get(name))
         if type(value) is ast.Constant and type(value.value) is bool:
             seen.setdefault((id(target), name), {}).setdefault(value.value, call.lineno)
+        elif type(value) is ast.Name and value.id in classes:
+            # `train(WideDeep)` and `train(WideDeepFixed)`: a class handed as the model to build
+            seen.setdefault((id(target), name), {}).setdefault(CLASS + value.id, call.lineno)
         elif type(value) is ast.Name and caller is not None and type(caller) in FUNCTIONS \
                 and value.id in _parameters(caller):
             for handed, line in seen.get((id(caller), value.id), {}).items():
@@ -181,6 +200,13 @@ def pruned(module: ast.Module, arms: dict) -> ast.Module:
     twin = copy.deepcopy(module)
     taken = {id(copied): arms[original] for original, copied in zip(ast.walk(module), ast.walk(twin))
              if original in arms}
+    named = {fn: arms[(fn, p)] for fn, p in (k for k in arms if type(k) is tuple)}
+    params = {fn: p for fn, p in (k for k in arms if type(k) is tuple)}
+    for original, copied in zip(ast.walk(module), ast.walk(twin)):
+        if original in named:  # `model = cls()` in the copy: the class this setting hands it
+            for n in ast.walk(copied):
+                if type(n) is ast.Name and n.id == params[original] and type(n.ctx) is ast.Load:
+                    n.id = named[original]
     for node in ast.walk(twin):
         for name, value in ast.iter_fields(node):
             if type(value) is list and value and isinstance(value[0], ast.stmt):

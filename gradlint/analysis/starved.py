@@ -82,7 +82,7 @@ def _starved(facts) -> Iterator[Starved]:
         # What is itself differentiated (a training step's or a loss function's result) is
         # trained through, whatever else the module returns attached.
         differentiated = uses.reaches_backward(fn.node)
-        elsewhere = [] if differentiated else _elsewhere(sinks, ret.node)
+        elsewhere = [] if differentiated else _elsewhere(sinks, ret.node, cls=fn.class_name, facts=facts)
         # Each element of a returned tuple is an output of its own (`return logits,
         # aux_logits.detach()`), except state the callers hand back into the next call (TBPTT's hidden).
         state = program.handed_back(fn) if ret.parts else set()
@@ -299,9 +299,14 @@ def _sinks(facts) -> dict:
     return sinks
 
 
-def _elsewhere(sinks: dict, here, backward: Backward | None = None) -> list:
+def _elsewhere(sinks: dict, here, backward: Backward | None = None, cls: str | None = None, facts=None) -> list:
+    # (a method of another class returns its own instances' members: `self.wide` of a subclass
+    # that overrides `forward` is trained there, not in an instance of this class)
+    other = {ret.node for ret in facts.returns if ret.function.class_name not in (None, cls)} \
+        if cls is not None and facts is not None else ()
     return [sink for node, sink in sinks.items()
-            if node is not here and not (backward is not None and sink[1] is not None and _apart(backward, sink[1]))]
+            if node is not here and not (backward is not None and sink[1] is not None and _apart(backward, sink[1]))
+            and not (node in other and all(r.startswith("self") for r in sink[0]))]
 
 
 def _apart(here: Backward, other: Backward) -> bool:
