@@ -20,9 +20,8 @@ from dataclasses import dataclass
 from gradlint.analysis.facts import REBUILD, Backward, Cut, Function
 from gradlint.analysis.imports import dotted
 from gradlint.analysis.scan import is_fresh_copy
+from gradlint.analysis.flow import LOOPS, _within
 from gradlint.analysis.tree import iter_nodes
-
-LOOPS = (ast.For, ast.AsyncFor, ast.While)
 from gradlint.analysis.values import EMPTY
 
 
@@ -318,13 +317,8 @@ def _apart(here: Backward, other: Backward) -> bool:
     fn = here.function.node
     if here.loop is None or other.function.node is not fn or other is here:
         return False
-    return not any(_within(loop, here.node) and _within(loop, other.node)
+    return not any(_within(here.node, loop) and _within(other.node, loop)
                    for loop in iter_nodes(fn, into_functions=False) if isinstance(loop, LOOPS))
-
-
-def _within(outer: ast.AST, node: ast.AST) -> bool:
-    return (outer.lineno, outer.col_offset) <= (node.lineno, node.col_offset) \
-        and (node.end_lineno, node.end_col_offset) <= (outer.end_lineno, outer.end_col_offset)
 
 
 def _trained_elsewhere(cut, elsewhere: list, facts) -> frozenset:
@@ -608,17 +602,12 @@ def _only_through(cut, companions, elsewhere, facts):
     if any(r == f or r.startswith(f + ".") for r in only for f in facts.frozen):
         return None
     keys = {k for k in cut.keys if any(k.endswith("." + r) for r in only)}
-    narrowed = dataclasses.replace(cut, upstream=only, keys=keys)
-    if not keys or not (keys & facts.optimized or _optimized_class(narrowed, facts)):
+    narrowed = dataclasses.replace(cut, upstream=only, keys=keys | {k.split(".")[0] + ".*" for k in keys})
+    if not keys or not _optimized(narrowed, facts):
         return None
     if _overlap(only, _trained_elsewhere(narrowed, elsewhere, facts)):
         return None
     return narrowed
-
-
-def _optimized_class(cut, facts) -> bool:
-    """An optimizer is given the whole model of the class the members belong to."""
-    return any(k.split(".")[0] + ".*" in facts.optimized for k in cut.keys)
 
 
 def _by_callers(names, cut, facts) -> set:
