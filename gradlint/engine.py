@@ -370,11 +370,7 @@ def _run_checks(tree: ast.Module, text: str, path: str, codes: frozenset[str], l
     from gradlint.analysis.tree import memoized
     from gradlint.checks import MODULES
 
-    # The walk with every `if` joined, then one per arm of each setting the file's own calls hand
-    # both ways (``analysis.settings``): a finding of any of them is reported once. Each walk's
-    # findings are placed before the next walk starts (a walk may forget other files' trees).
-    once = {}
-    for walked, said in programs(tree, text):
+    def walk(walked: ast.Module) -> list[Finding]:
         with memoized():
             facts = module_facts(walked, text, project=project, path=path if project is not None else None,
                                  whole_program=locate is not None)
@@ -384,11 +380,50 @@ def _run_checks(tree: ast.Module, text: str, path: str, codes: frozenset[str], l
             if dependencies is not None:
                 dependencies.update(view.dependencies())
             view.close()
-        for finding in _placed(reports, facts, view, path, locate, project) if reports else ():
-            key = (finding.code, finding.line, finding.column, finding.end_line, finding.end_column)
+        return _placed(reports, facts, view, path, locate, project) if reports else []
+
+    # The walk with every `if` joined, then one per arm of each setting the file's own calls hand
+    # both ways (``analysis.settings``): a finding of any of them is reported once. Each walk's
+    # findings are placed before the next walk starts (a walk may forget other files' trees).
+    once = {}
+    for walked, said in programs(tree, text):
+        found = walk(walked)
+        if not said and found:
+            found = _on_a_path(found, tree, walk)
+        for finding in found:
+            key = _place(finding)
             if key not in once:
                 once[key] = dataclasses.replace(finding, message=f"{finding.message} (when {said})") if said else finding
     return list(once.values())
+
+
+def _place(finding: Finding) -> tuple:
+    return finding.code, finding.line, finding.column, finding.end_line, finding.end_column
+
+
+def _on_a_path(found: list[Finding], tree: ast.Module, walk) -> list[Finding]:
+    """The findings of the joined walk that some run can make. Inside an `if` whose test
+    another `if` of its function repeats (``settings.correlated``), a finding is kept only when
+    a walk taking the same arm at each of them makes it too: the join alone pairs the proposals
+    one arm detaches with the other arm's return, a path no run takes."""
+    from gradlint.analysis.settings import correlated, pruned
+
+    groups = correlated(tree)
+    if not groups:
+        return found
+    made: dict = {}
+    kept = []
+    for finding in found:
+        inside = [i for i, group in enumerate(groups)
+                  if any(stmt.lineno <= finding.line <= stmt.end_lineno for stmt in group)]
+        for i in inside:
+            for value in (True, False):
+                if (i, value) not in made:
+                    arms = {stmt: arm == value for stmt, arm in groups[i].items()}
+                    made[i, value] = {_place(f) for f in walk(pruned(tree, arms))}
+        if all(_place(finding) in made[i, True] | made[i, False] for i in inside):
+            kept.append(finding)
+    return kept
 
 
 def _placed(reports, facts, view, path: str, locate: Locate | None, project) -> list[Finding]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -55,7 +56,24 @@ def harness_results(request):
         if getattr(item, "originalname", None) in HARNESS_READERS and hasattr(item, "callspec")
         and item.callspec.params.get("rel")
     }
-    return run_harness(sorted(selected))
+    return once_per_run(request, "harness", lambda: run_harness(sorted(selected)))
+
+
+def once_per_run(request, name: str, compute):
+    """``compute()`` once for the whole run. pytest-xdist gives each worker a session of its
+    own; the first worker to ask computes (the programs it runs use every core anyway) and the
+    others read its pickled result, waiting on a lock meanwhile."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return compute()
+    from filelock import FileLock
+
+    shared = request.getfixturevalue("tmp_path_factory").getbasetemp().parent / f"{name}.pickle"
+    with FileLock(f"{shared}.lock"):
+        if shared.is_file():
+            return pickle.loads(shared.read_bytes())
+        result = compute()
+        shared.write_bytes(pickle.dumps(result))
+        return result
 
 
 @pytest.fixture(autouse=True)

@@ -46,7 +46,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from conftest import run_harness
+from conftest import once_per_run, run_harness
 
 from gradlint import cli
 
@@ -281,9 +281,10 @@ def folder_results(request):
         if getattr(item, "originalname", None) == "test_folder_program_runs" and hasattr(item, "callspec")
         and not _missing(Meta(item.callspec.params["folder"]).needs)
     })
-    with ThreadPoolExecutor(max_workers=max(1, min(len(selected), os.cpu_count() or 1))) as pool:
-        futures = {folder: pool.submit(_run_folder, folder) for folder in selected}
-    return futures
+    def run_all():
+        with ThreadPoolExecutor(max_workers=max(1, min(len(selected), os.cpu_count() or 1))) as pool:
+            return dict(zip(selected, pool.map(_run_folder, selected)))
+    return once_per_run(request, "folders", run_all)
 
 
 @pytest.mark.skipif(not _HAVE_TORCH, reason="torch is not installed")
@@ -296,8 +297,7 @@ def test_folder_program_runs(folder, folder_results):
     missing = _missing(meta.needs)
     if missing:
         pytest.skip(f"{folder} needs {', '.join(missing)}")
-    future = folder_results.get(folder)
-    proc = future.result() if future is not None else _run_folder(folder)
+    proc = folder_results.get(folder) or _run_folder(folder)
     last = next((line for line in reversed(proc.stderr.splitlines()) if line.strip()), "")
     ended = last if proc.returncode else "exited 0"
     tail = f"\n--- ended: {ended}\n--- stdout ---\n{proc.stdout[-2000:]}\n--- stderr ---\n{proc.stderr[-2000:]}"

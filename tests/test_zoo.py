@@ -25,6 +25,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import score_zoo  # noqa: E402
+from conftest import once_per_run  # noqa: E402
 
 GAPS_FILE = ROOT / "tests" / "zoo" / "known_gaps.txt"
 PROGRAMS = score_zoo.programs()
@@ -57,8 +58,8 @@ KNOWN_GAPS = _known_gaps()
 
 
 @pytest.fixture(scope="session")
-def zoo_scores() -> dict[str, score_zoo.Score]:
-    return {s.program: s for s in score_zoo.score_all(PROGRAMS)}
+def zoo_scores(request) -> dict[str, score_zoo.Score]:
+    return once_per_run(request, "zoo", lambda: {s.program: s for s in score_zoo.score_all(PROGRAMS)})
 
 
 def test_zoo_is_large_and_answered():

@@ -83,6 +83,7 @@ PLAIN_LIBRARIES = frozenset({
     "math", "cmath", "numpy", "sympy", "random", "argparse", "os", "sys", "time", "json", "re",
     "string", "datetime", "pathlib", "logging", "statistics", "fractions", "decimal", "yaml",
     "pickle", "csv", "shutil", "glob", "pandas", "scipy", "sklearn", "PIL", "cv2", "omegaconf",
+    "cuml", "xgboost", "lightgbm", "catboost", "faiss",  # estimators and indexes of NumPy (or CuPy) arrays
 })
 # Tensor methods whose result is a new tensor of the receiver's dtype and device whose values do
 # not come from the receiver (``weight.new(n, h).zero_()``, ``x.data.new(...).bernoulli_(p)``):
@@ -1305,7 +1306,7 @@ class Walker:
                 self.expr(target.value)
         elif type(target) is ast.Subscript:
             base = _edit_base(target)
-            if base is not None:
+            if base is not None and not _by_key(target):  # (`outputs["logits"] = …` stores an item)
                 self.edit(node, base, (target, " = …"))
             self.expr(target.value)
             self.store_item(target, value)
@@ -1359,6 +1360,8 @@ class Walker:
         if value.plain:  # `eta *= 0.5` on a number, `scores[i] = s` on a list: no tensor edited
             return
         saved = value.saved
+        if element is not None and _by_key(element):
+            saved = EMPTY  # (`outputs["logits"] += b`: a dict's item, not the dict, is edited)
         if element is not None and value.held:
             saved = saved | value.held
             name = self.written(element)
@@ -1487,6 +1490,8 @@ class Walker:
             return None
         held = self.env[name]
         if not held.tensor or held.container or held.plain:
+            return None
+        if _by_key(node):
             return None
         index = node.slice
         for element in index.elts if type(index) is ast.Tuple else (index,):
@@ -1996,7 +2001,16 @@ class Walker:
             self.imports.names[head].split(".")[0] in PLAIN_LIBRARIES
 
     def cut(self, node, operand_expr, kind: str) -> Value:
-        return self.cut_of(node, operand_expr, self.expr(operand_expr), kind)
+        marks = len(self.save_log)
+        operand = self.expr(operand_expr)
+        if type(operand_expr) is ast.Call and not any(
+                type(n) is ast.Call and type(n.func) is ast.Attribute and saves.is_inplace_method(n.func.attr)
+                for n in ast.walk(operand_expr)):
+            # `torch.clamp(ratio, 1 / r_max, r_max).data`: the ops computing an unnamed operand
+            # are reached by no backward once it is cut, so what they saved is never checked (an
+            # in-place op in it, `h.mul_(w).detach()`, records on `h`, which lives on)
+            self.forget_saves(marks)
+        return self.cut_of(node, operand_expr, operand, kind)
 
     def map_detach(self, node: ast.Call, operand_expr, operand: Value) -> Value:
         """``map(torch.detach, (q, k, v))``: each item cut, as ``.detach()`` on each would; the
@@ -2402,6 +2416,11 @@ class Walker:
                 receiver.tensor or receiver.attached or receiver.live or receiver.computed or receiver.nograd)
             # (`torch.rand(5).numpy()`: a tensor known to have had no history loses none)
             from_tensor = from_tensor and not (receiver.const and not (receiver.cuts or receiver.nograd or receiver.lost))
+            if meth == "numpy" and not (receiver.cuts or receiver.nograd or receiver.pulled or receiver.rebuilt) \
+                    and not any(k.arg == "force" for k in node.keywords) and not _cut_on_the_way(recv_expr):
+                # `samples.numpy()`, no cut on its way: torch refuses it on a tensor that requires
+                # grad, so a run that gets past it had no history there to lose
+                from_tensor = False
             pulled = receiver.pulled | ({node} if from_tensor else EMPTY)
             if from_tensor:  # (what it had, or what a cut on its way had: `y.detach().numpy()`)
                 self.facts.pulled_history[node] = receiver.trainables | receiver.post | receiver.inputs
@@ -3717,6 +3736,31 @@ def _ends_operand(text: bytes, col: int) -> bool:
         start -= 1
     word = text[start:col + 1].decode(errors="replace")
     return not keyword.iskeyword(word)
+
+
+def _cut_on_the_way(expr) -> bool:
+    """``y.detach().cpu()``, ``y.data``: the chain of calls, attributes and subscripts ending in
+    ``expr`` cuts its history somewhere."""
+    while True:
+        if type(expr) is ast.Attribute:
+            if expr.attr == "data":
+                return True
+            expr = expr.value
+        elif type(expr) is ast.Call and type(expr.func) is ast.Attribute:
+            if expr.func.attr in ("detach", "detach_"):
+                return True
+            expr = expr.func.value
+        elif type(expr) is ast.Subscript:
+            expr = expr.value
+        else:
+            return False
+
+
+def _by_key(node: ast.Subscript) -> bool:
+    """``outputs["logits"]``: a string key indexes a mapping (a dict of outputs or losses),
+    never a tensor."""
+    key = node.slice
+    return type(key) is ast.JoinedStr or (type(key) is ast.Constant and type(key.value) is str)
 
 
 def _edit_base(expr) -> str | None:

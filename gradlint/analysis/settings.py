@@ -57,29 +57,35 @@ def variants(module: ast.Module) -> list[tuple[dict, str]]:
             for target in targets:
                 _handed(node, target, skip, seen, fn, classes)
     both = {key for key, values in seen.items() if values.keys() >= {True, False}}
+    # handed one way only (`StatefulTrainer(model)`, leaving `cut_state=False`): the file runs
+    # just that arm, which matters where an arm cuts history (`state = state.detach()`)
+    one = {key for key, values in seen.items() if len(values) == 1 and type(next(iter(values))) is bool}
     built = {key: sorted(v[len(CLASS):] for v in values if type(v) is str)
              for key, values in seen.items() if sum(type(v) is str for v in values) >= 2}
-    if not both and not built:
+    if not both and not built and not one:
         return []
     found = []  # (position, {if: arm when the setting is True})
+    def wanted(key, tests) -> bool:
+        return key in both or (key in one and any(_cuts(stmt) for stmt in tests))
+
     for node in [*functions.values(), *(m for ms in methods.values() for m in ms)]:
         for p in _parameters(node):
-            if (id(node), p) in both:
+            if (id(node), p) in both or (id(node), p) in one:
                 tests = _tests(node, lambda t: type(t) is ast.Name and t.id == p)
-                if tests:
+                if tests and wanted((id(node), p), tests):
                     found.append(((node.lineno, p), tests, p, seen[id(node), p]))
     for cls, defs in classes.values():
         init = defs.get("__init__")
         if init is None:
             continue
         for attr, p in _set_from_parameters(init):
-            if (id(init), p) not in both:
+            if (id(init), p) not in both and (id(init), p) not in one:
                 continue
             tests = {}
             for method in defs.values():
                 tests.update(_tests(method, lambda t, a=attr: type(t) is ast.Attribute and t.attr == a
                                     and type(t.value) is ast.Name and t.value.id == "self"))
-            if tests:
+            if tests and wanted((id(init), p), tests):
                 found.append(((cls.lineno, attr), tests, f"self.{attr}", seen[id(init), p]))
     for node in [*functions.values(), *(m for ms in methods.values() for m in ms)]:
         for p in _parameters(node):
@@ -95,9 +101,66 @@ def variants(module: ast.Module) -> list[tuple[dict, str]]:
                                              f"{calls[CLASS + cls_name]} hands it"))
             continue
         for value in (True, False):
-            out.append(({stmt: arm == value for stmt, arm in tests.items()},
-                        f"`{name}` is {value}, as the call at line {calls[value]} hands it"))
+            arms = _arms(tests, value)
+            if value in calls and arms:
+                out.append((arms, f"`{name}` is {value}, as the call at line {calls[value]} hands it"))
     return out
+
+
+def _cuts(node) -> bool:
+    """The ``if`` (or conditional expression) cuts history in an arm: ``.detach()``, ``.data``,
+    a no_grad region."""
+    for n in ast.walk(node):
+        if type(n) is ast.Attribute and n.attr in ("detach", "detach_", "data", "no_grad", "inference_mode"):
+            return True
+    return False
+
+
+def correlated(module: ast.Module) -> list[dict]:
+    """``{if statement: whether its body runs when the test holds}`` per test that two or more
+    ``if`` statements (or conditional expressions) of one function repeat (`if
+    self.as_two_stage:` where the proposals are made, again where they are returned), reading
+    only names the function never assigns: each run takes the same arm at every one of them, so
+    a path through the body of one and past the other's ``else`` is no path of the program."""
+    groups = []
+    for fn in (n for n in ast.walk(module) if type(n) in FUNCTIONS):
+        assigned = {ast.unparse(t) for n in ast.walk(fn) for t in _targets(n)}
+        by_test: dict[str, dict] = {}
+        for stmt in _tests(fn, lambda t: True):
+            test, arm = stmt.test, True
+            if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
+                test, arm = test.operand, False
+            if not _plain_test(test) or any(ast.unparse(n) in assigned for n in ast.walk(test)
+                                            if type(n) in (ast.Name, ast.Attribute)):
+                continue
+            by_test.setdefault(ast.unparse(test), {})[stmt] = arm
+        groups += [tests for tests in by_test.values() if len(tests) > 1]
+    return groups
+
+
+def _plain_test(test) -> bool:
+    """A test of names, attributes and constants only: no call, no subscript."""
+    return all(type(n) in (ast.Name, ast.Attribute, ast.Constant, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Load)
+               or isinstance(n, (ast.cmpop, ast.boolop, ast.unaryop)) for n in ast.walk(test))
+
+
+def _targets(node):
+    if type(node) in (ast.Assign,):
+        todo = list(node.targets)
+    elif type(node) in (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr):
+        todo = [node.target]
+    elif type(node) in (ast.With, ast.AsyncWith):
+        todo = [i.optional_vars for i in node.items if i.optional_vars is not None]
+    else:
+        return
+    while todo:
+        t = todo.pop()
+        if type(t) in (ast.Tuple, ast.List):
+            todo.extend(t.elts)
+        elif type(t) is ast.Starred:
+            todo.append(t.value)
+        elif type(t) in (ast.Name, ast.Attribute):
+            yield t
 
 
 def _builds(node, p: str) -> bool:
@@ -189,8 +252,30 @@ def _tests(node, names) -> dict:
                 found[child] = True
             elif type(test) is ast.UnaryOp and type(test.op) is ast.Not and names(test.operand):
                 found[child] = False
+            elif type(test) is ast.BoolOp and any(names(v) for v in test.values):
+                # `if self.cut_state and state is not None:` runs its body only when the setting
+                # is True (`or`: always when it is True); the other value leaves it to the rest
+                found[child] = AND if type(test.op) is ast.And else OR
         todo.extend(ast.iter_child_nodes(child))
     return found
+
+
+AND, OR = "and", "or"  # a setting one operand of a test: which value decides the arm
+
+
+def _arms(tests: dict, value: bool) -> dict:
+    """{if: whether its body runs} where the setting's ``value`` decides it."""
+    arms = {}
+    for stmt, arm in tests.items():
+        if arm is AND:
+            if not value:
+                arms[stmt] = False
+        elif arm is OR:
+            if value:
+                arms[stmt] = True
+        else:
+            arms[stmt] = arm == value
+    return arms
 
 
 def pruned(module: ast.Module, arms: dict) -> ast.Module:

@@ -67,6 +67,42 @@ def _never_backpropagated(edit, facts) -> bool:
                    for r in facts.returns)
 
 
+def _graph_stays_here(edit, facts) -> bool:
+    """Nothing after the edit can backpropagate through the edited tensor: the function makes
+    no backward call after it, returns nothing with history (test-time augmentation's
+    `seg_logit += cur` then `return list(seg_logit.argmax(1).cpu().numpy())`), stores nothing on
+    an attribute or into a container, yields nothing, and hands the edited tensor to no call
+    (only its own methods and operators read it). The saved tensor's version moves, and no
+    backward ever checks it."""
+    fn = edit.function.node
+    if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef) or "." in edit.name:
+        return False
+    returns = [r for r in facts.returns if r.function.node is fn]
+    if not returns or any(r.value.attached or r.value.live or r.node.value is None
+                          or any(_is_name(n, edit.name) for n in ast.walk(r.node.value)) for r in returns):
+        return False  # (`return states` after `states[t] = …`: the buffer edited is handed out)
+    point = (edit.node.lineno, edit.node.col_offset)
+    if any(b.function.node is fn and (b.node.lineno, b.node.col_offset) > point for b in facts.backwards):
+        return False
+    for node in ast.walk(fn):
+        if (getattr(node, "lineno", 0), getattr(node, "col_offset", 0)) <= point:
+            continue
+        if type(node) in (ast.Yield, ast.YieldFrom, ast.Global, ast.Nonlocal):
+            return False
+        if type(node) in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+            targets = node.targets if type(node) is ast.Assign else [node.target]
+            if any(type(t) is not ast.Name and not (type(t) is ast.Subscript and _is_name(t.value, edit.name))
+                   for t in targets):
+                return False
+        if type(node) is ast.Call and any(_is_name(a, edit.name) for a in [*node.args, *(k.value for k in node.keywords)]):
+            return False
+    return True
+
+
+def _is_name(expr, name: str) -> bool:
+    return type(expr) is ast.Name and expr.id == name
+
+
 def _only_run_under_nograd_elsewhere(edit, facts) -> bool:
     """The edit is in a module-level function this file never calls, and every call the
     project's other files make of it runs under no_grad (``View.called_only_under_nograd``): no
@@ -87,7 +123,8 @@ def check(facts):
     order = None
     seen = set()
     for edit in facts.edits:
-        if not edit.saved or _never_backpropagated(edit, facts) or _only_run_under_nograd_elsewhere(edit, facts):
+        if not edit.saved or _never_backpropagated(edit, facts) or _only_run_under_nograd_elsewhere(edit, facts) \
+                or _graph_stays_here(edit, facts):
             continue
         # (`h *= g` then `h += b` on one saved output: one finding, at the first edit; written
         # out of place, the first leaves the second a new tensor nothing saved)
