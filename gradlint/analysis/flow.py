@@ -18,6 +18,7 @@ import re
 import tokenize
 
 from gradlint.analysis import saves, torch_types
+from gradlint.analysis.settings import set_from_parameters
 from gradlint.analysis.facts import (
     REBUILD, BackpropUnderNoGrad, Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
     source_segment,
@@ -1084,7 +1085,8 @@ class Walker:
         if name is not None and type(expr) is ast.Call:
             qual = self.imports.qualname(expr.func)
             if qual and qual.startswith("torch.optim.") and qual.split(".")[-1][:1].isupper():
-                self.facts.optimizers[self.key(name)] = covers = self.coverage(expr)
+                covers = self.coverage(expr)
+                self.facts.optimizers[self.key(name)] = covers | self.members_given(expr)
                 if self.cls is not None and name.startswith("self."):
                     self.cls.optimizers[name] = covers
                 return replace(value, optimizer=True)
@@ -1103,6 +1105,19 @@ class Walker:
         if name == "self" or name.startswith("self."):
             return f"{self.cls.name if self.cls else '?'}.{'*' if name == 'self' else name}"
         return name
+
+    def members_given(self, call: ast.Call) -> frozenset[str]:
+        """`self.policy = policy` and `Adam(policy.parameters())` in ``__init__``: the keys of the
+        members an optimizer holds through the constructor's parameters they were set from."""
+        if self.cls is None or self.function.name != "__init__":
+            return EMPTY
+        pairs = once("set_from_parameters", self.function.node, set_from_parameters)
+        keys = set()
+        for node in iter_nodes(call):
+            if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr in ("parameters", "named_parameters"):
+                head, _, rest = (dotted(node.func.value) or "").partition(".")
+                keys |= {self.key(f"self.{attr}" + (f".{rest}" if rest else "")) for attr, param in pairs if param == head}
+        return frozenset(keys)
 
     def coverage(self, call: ast.Call) -> frozenset[str]:
         """What an optimizer updates: the keys of the modules whose ``.parameters()`` it was given
@@ -1716,6 +1731,10 @@ class Walker:
                     seen = self.cls.assigned.get(name)
                 if seen is not None and seen.container and (seen.attached or seen.rows is not None):
                     return seen  # a buffer its methods fill (a rollout's rows), read in another
+            if self.cls.attrs.get(name) is None:
+                stored = self.stored_cut(name)
+                if stored is not None:
+                    return stored
             if seen is not None and seen.plain and self.cls.attrs.get(name) is None:
                 return _plain_of(seen)  # a temperature, a size, a flag: set from numbers only
             if name in self.cls.literal_attrs and name not in self.cls.attrs:
@@ -1935,6 +1954,29 @@ class Walker:
         for stmt in cls.node.body:
             if type(stmt) in FUNCTIONS and name in once("fills", stmt, _filled):
                 self.silent_walker(stmt, cls).function_body(stmt)
+
+    def stored_cut(self, name: str) -> Value | None:
+        """What another method of the class stores in ``self.x`` cut from the record (`self.old_logits
+        = logits.detach()` in ``rollout``), read in this one: the methods are walked last to
+        first, so a silent walk of each method storing a cut there comes first (once per
+        attribute). None where no method stores a cut value there."""
+        cls = self.cls
+        if name not in cls.stored and not getattr(self, "summarizing", False):
+            cls.stored.add(name)
+            if cls.node is not None:
+                for stmt in cls.node.body:
+                    if type(stmt) in FUNCTIONS and stmt.name != "__init__" and stmt is not self.function.node \
+                            and name in once("stores_cut", stmt, _stores_cut):
+                        self.silent_walker(stmt, cls).function_body(stmt)
+        seen = cls.assigned.get(name)
+        if seen is None or seen.attached or seen.module is not None:
+            return None
+        # (a constant `__init__` computes and detaches once, a template or a target, is data)
+        cuts = {c: v for c, v in seen.cuts.items() if cls.init is None or not _within(c, cls.init)}
+        nograd = frozenset(r for r in seen.nograd if cls.init is None or not _within(r, cls.init))
+        if not (cuts or nograd):
+            return None
+        return replace(seen, saved=EMPTY, cuts=cuts, nograd=nograd)
 
     def walk_init(self, cls: ClassInfo) -> None:
         """Learn what ``cls.__init__`` assigns its attributes (``cls.assigned``) before a method
@@ -2339,7 +2381,7 @@ class Walker:
             # grad as much as one bound to a name first)
             return Value(tensor=True, computed=True, const=not requires, live=requires)
         if qual.startswith("torch.optim.") and last[:1].isupper():
-            self.facts.optimized |= self.coverage(node)
+            self.facts.optimized |= self.coverage(node) | self.members_given(node)
             return Value(optimizer=True)
         index_at = self.index_operands(node, qual, positional)
         if index_at:
@@ -3607,6 +3649,28 @@ def _filled(function) -> set:
     """What ``function`` appends to (``self.memory`` of ``self.memory.append(…)``)."""
     return {dotted(node.func.value) for node in iter_nodes(function, into_functions=False)
             if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "append"}
+
+
+def _stores_cut(function) -> set:
+    """The attributes ``function`` binds to an expression that cuts history (``self.x =
+    y.detach()``, ``.data``) or binds inside a ``no_grad`` region or function."""
+    out = set()
+    regions = [function] if any("no_grad" in ast.unparse(d) or "inference_mode" in ast.unparse(d)
+                                for d in function.decorator_list) else []
+    regions += [n for n in iter_nodes(function, into_functions=False) if type(n) in (ast.With, ast.AsyncWith)
+                and any(type(i.context_expr) is ast.Call and type(i.context_expr.func) is ast.Attribute
+                        and i.context_expr.func.attr in ("no_grad", "inference_mode") for i in n.items)]
+    whole = {id(n) for region in regions for n in ast.walk(region)}
+    for node in iter_nodes(function, into_functions=False):
+        if type(node) is not ast.Assign:
+            continue
+        cuts = id(node) in whole or any(
+            (type(n) is ast.Attribute and n.attr == "data")
+            or (type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "detach")
+            for n in ast.walk(node.value))
+        if cuts:
+            out.update(dotted(t) for t in node.targets if type(t) is ast.Attribute and dotted(t) is not None)
+    return out
 
 
 def _position(index) -> int | None:

@@ -60,6 +60,7 @@ class ClassInfo:
         self.methods: set[str] = set()  # the methods its body defines (``self.poly_kernel``: no submodule)
         self.node: ast.ClassDef | None = None
         self.filled: set[str] = set()  # the buffers (``self.memory``) whose filling methods were walked
+        self.stored: set[str] = set()  # the attributes whose methods storing a cut value were walked
         # its instances may hold parameters; False for a module of torch.nn.Module whose methods
         # register none (a memory bank of buffers, a loss): calling one trains nothing
         self.parameters = True

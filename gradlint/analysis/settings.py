@@ -78,7 +78,7 @@ def variants(module: ast.Module) -> list[tuple[dict, str]]:
         init = defs.get("__init__")
         if init is None:
             continue
-        for attr, p in _set_from_parameters(init):
+        for attr, p in set_from_parameters(init):
             if (id(init), p) not in both and (id(init), p) not in one:
                 continue
             tests = {}
@@ -228,7 +228,7 @@ def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, classes=
                 seen.setdefault((id(target), name), {}).setdefault(handed, line)
 
 
-def _set_from_parameters(init) -> list[tuple[str, str]]:
+def set_from_parameters(init) -> list[tuple[str, str]]:
     """``self.attr = parameter`` in ``__init__``: (attr, parameter)."""
     params = set(_parameters(init))
     return [(t.attr, stmt.value.id) for stmt in ast.walk(init) if type(stmt) is ast.Assign

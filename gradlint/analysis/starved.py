@@ -50,14 +50,19 @@ def starved(facts) -> list[Starved]:
 def switched(found: Starved, facts):
     """The switch that makes a starved cut's result a new leaf before it is trained through
     (`est = net(x).detach()`, then `est.requires_grad_()`), in the function of the cut: the switch is
-    how the user silenced the error the cut would raise, and the finding is GL003's there."""
+    how the user silenced the error the cut would raise, and the finding is GL003's there. Also a
+    cut another method of the class stored on ``self`` (``self.cache = {"logits":
+    logits.detach()}`` in ``rollout``, switched on in ``update``)."""
     cut = found.cut
     if cut.kind not in (".detach()", ".data"):
         return None
     point = (cut.node.lineno, cut.node.col_offset)
     return next((s for s in facts.switches
-                 if cut.node in s.value.cuts and cut.function is not None and s.function.node is cut.function.node
-                 and (s.node.lineno, s.node.col_offset) >= point), None)
+                 if cut.node in s.value.cuts and cut.function is not None and (
+                     (s.function.node is cut.function.node and (s.node.lineno, s.node.col_offset) >= point)
+                     # (stored on `self` by one method, switched on in another)
+                     or (s.function.node is not cut.function.node and s.function.class_name is not None
+                         and s.function.class_name == cut.function.class_name))), None)
 
 
 def _starved(facts) -> Iterator[Starved]:
