@@ -1701,8 +1701,16 @@ class Walker:
         (``nn.Linear`` saves its weight) or a leaf some recorded op saved."""
         for name in names - root.weightless:
             held = self.lookup(name)
-            if not held.tensor or held.saved:
-                return True
+            if held.tensor and not held.saved:
+                continue
+            built = [self.classes.get(held.module.qualname)] if held.module is not None else [
+                self.classes.get(c) for c in _built_as(self.cls.node, name)] if self.cls is not None and self.cls.node else []
+            if built and all(c is not None and c.node is not None and _returns_own_parameter(c.node) for c in built) \
+                    and not once("saving_calls", self.facts.module, _saving_calls).get(name, True):
+                # `self.log_alpha().exp()`: the module hands out its parameter itself, and every
+                # op the file applies to it saves its result, not the parameter
+                continue
+            return True
         return False
 
     # ---- expressions ---------------------------------------------------------------------------
@@ -3649,6 +3657,71 @@ def _filled(function) -> set:
     """What ``function`` appends to (``self.memory`` of ``self.memory.append(…)``)."""
     return {dotted(node.func.value) for node in iter_nodes(function, into_functions=False)
             if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "append"}
+
+
+def _built_as(cls: ast.ClassDef, name: str) -> list[str]:
+    """The classes ``cls``'s methods build into ``name`` (``self.log_alpha = Scalar(0.0)``; a
+    ``None`` on another path builds nothing)."""
+    return [dotted(n.value.func) for n in ast.walk(cls) if type(n) is ast.Assign and type(n.value) is ast.Call
+            and any(dotted(t) == name for t in n.targets)]
+
+
+def _returns_own_parameter(cls: ast.ClassDef) -> bool:
+    """The class's ``forward`` returns one of its own attributes as it is (``return
+    self.constant``, a temperature or a scale held as an ``nn.Parameter``)."""
+    forward = next((s for s in cls.body if type(s) in FUNCTIONS and s.name == "forward"), None)
+    if forward is None:
+        return False
+    returns = [n for n in iter_nodes(forward, into_functions=False) if type(n) is ast.Return]
+    return bool(returns) and all(type(r.value) is ast.Attribute and type(r.value.value) is ast.Name
+                                 and r.value.value.id == "self" for r in returns)
+
+
+def _saving_calls(module: ast.Module) -> dict:
+    """For each module called without arguments (``self.log_alpha()``): whether some op the file
+    applies to the call's result may save that result for backward (a method or an operator
+    whose measured saves include the operand's place; an operand of anything else counts as
+    saved)."""
+    parents = {}
+    for node in ast.walk(module):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+    out: dict = {}
+    for node in ast.walk(module):
+        if type(node) is not ast.Call or node.args or node.keywords:
+            continue
+        name = dotted(node.func)
+        if name is None:
+            continue
+        parent = parents.get(id(node))
+        out[name] = out.get(name, False) or _saves_operand(node, parent, parents)
+    return out
+
+
+def _saves_operand(node, parent, parents) -> bool:
+    if type(parent) is ast.Attribute and parent.value is node:
+        call = parents.get(id(parent))
+        if type(call) is ast.Call and call.func is parent:
+            saved = saves.op_saves(f"torch.Tensor.{parent.attr}", nargs=1 + len(call.args))
+            return saved is None or 0 in saved.inputs
+        return True
+    if type(parent) is ast.BinOp:
+        at = 0 if parent.left is node else 1
+        other = parent.right if at == 0 else parent.left
+        # an operand with no history (`….detach()`, a number) needs no gradient: nothing of it is saved
+        grad = {at} if _no_history_operand(other) else {0, 1}
+        op = {ast.Mult: "mul", ast.Add: "add", ast.Sub: "sub", ast.Div: "truediv", ast.Pow: "pow"}.get(type(parent.op))
+        saved = saves.op_saves(f"operator.{op}", grad) if op else None
+        return saved is None or at in saved.inputs
+    return True
+
+
+def _no_history_operand(expr) -> bool:
+    if type(expr) is ast.Constant:
+        return True
+    if type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr == "detach":
+        return True
+    return False
 
 
 def _stores_cut(function) -> set:
