@@ -435,10 +435,11 @@ def _placed(reports, facts, view, path: str, locate: Locate | None, project) -> 
     found = []
     for report in reports:
         (node, last), message, details = report.extent(), report.message, dict(report.details)
-        other = origin(node) if view is not None else None
+        # (a region's finding runs from its `with`: the fact itself says which file it is of)
+        other = origin(report.node) if view is not None else None
         if other is not None:
             # A fact of another file, reached through a call here: the finding is the call's.
-            site = facts.call_sites.get(node)
+            site = facts.call_sites.get(report.node)
             if site is None:
                 continue
             shown = display(other.path, path, root)

@@ -131,9 +131,10 @@ def _matches(program: Program, finding: dict, code: str, file: str, line: int) -
         return True
     details = finding.get("details") or {}
     # A folder's finding at the call in main.py names the other file's line the cut is on
-    # (`origin`), or the other file's statement that switched recording off (`region`).
+    # (`origin`, or `cut`: the expression a region computed), or the other file's statement that
+    # switched recording off (`region`).
     return any(details.get(f"{key}_path") and _where(program, details, f"{key}_path") == file
-               and details.get(f"{key}_line") == line for key in ("origin", "region"))
+               and details.get(f"{key}_line") == line for key in ("origin", "region", "cut"))
 
 
 def score(program: Program, dynamic: bool = False) -> Score:

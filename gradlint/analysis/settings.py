@@ -51,11 +51,15 @@ def variants(module: ast.Module) -> list[tuple[dict, str]]:
             else:
                 continue
             calls.append((node, fn, targets, skip))
+    # what a call may hand as a thing to build or call: the file's classes and functions, and the
+    # names it imports (`step(…, loss_fn=alignment_loss)` and `loss_fn=alignment_loss_with_grad`)
+    handable = {*classes, *functions, *(a.asname or a.name for s in module.body if type(s) is ast.ImportFrom
+                                        for a in s.names)}
     # (twice: `run(model, cut)` handing on what its own callers hand it, `cut=True` and `False`)
     for _ in range(2):
         for node, fn, targets, skip in calls:
             for target in targets:
-                _handed(node, target, skip, seen, fn, classes)
+                _handed(node, target, skip, seen, fn, handable)
     both = {key for key, values in seen.items() if values.keys() >= {True, False}}
     # handed one way only (`StatefulTrainer(model)`, leaving `cut_state=False`): the file runs
     # just that arm, which matters where an arm cuts history (`state = state.detach()`)
@@ -221,6 +225,7 @@ def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, classes=
             seen.setdefault((id(target), name), {}).setdefault(value.value, call.lineno)
         elif type(value) is ast.Name and value.id in classes:
             # `train(WideDeep)` and `train(WideDeepFixed)`: a class handed as the model to build
+            # (or a function handed as the loss to call)
             seen.setdefault((id(target), name), {}).setdefault(CLASS + value.id, call.lineno)
         elif type(value) is ast.Name and caller is not None and type(caller) in FUNCTIONS \
                 and value.id in _parameters(caller):
