@@ -84,8 +84,11 @@ class Program:
                             self.loss_callables.add(name)
                         if type(value.func) is ast.Name:
                             self.instances.setdefault(value.func.id, set()).add(name)
-                        if qual == "copy.deepcopy" and value.args and dotted(value.args[0]) not in (None, name):
+                        if qual in ("copy.deepcopy", "copy.copy") and value.args and dotted(value.args[0]) not in (None, name):
                             self.followers.add(name)  # `target = copy.deepcopy(online)`: a copy of another network
+                        elif _copied_by_method(value) not in (None, name):
+                            # `self._old_network = self._network.copy().freeze()`: the network's own copy method
+                            self.followers.add(name)
             elif kind in (ast.For, ast.AsyncFor):
                 self.followers |= _copied_into(node)
             elif kind is ast.Call and isinstance(node.func, ast.Attribute) and node.func.attr == "load_state_dict" \
@@ -681,3 +684,13 @@ def _subscript_elements(index) -> list:
             index.elts[0].lineno, index.elts[0].col_offset):
         return index.elts
     return [index]
+
+
+def _copied_by_method(call: ast.Call) -> str | None:
+    """What a chain of method calls copies: ``net`` of ``net.copy()`` or ``net.copy().freeze()``."""
+    node = call
+    while type(node) is ast.Call and type(node.func) is ast.Attribute:
+        if node.func.attr == "copy" and not node.args and not node.keywords:
+            return dotted(node.func.value)
+        node = node.func.value
+    return None
