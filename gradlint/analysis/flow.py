@@ -3115,6 +3115,12 @@ class Walker:
         if name in CONST_BUILTINS:
             return CONST
         if name in PASSTHROUGH_BUILTINS:
+            if name in ("list", "tuple", "dict", "set", "sorted") and name not in self.env:
+                # `outputs = list(outputs)`: a new container of the tensors, none of them a view
+                # of it (`outputs[0] = proj(embed)` rebinds a slot, editing no tensor)
+                parts = [p for v in values for p in (v.parts or ())]
+                return replace(args, computed=args.computed, container=True, saved=EMPTY, alias=None,
+                               held=_held([*values, *parts]))
             return replace(args, computed=args.computed)
         if name == "map" and name not in self.env and len(positional) == 2 and not keywords \
                 and _detaches(positional[0], self.imports):

@@ -288,9 +288,33 @@ def _parameters(node) -> set[str]:
 
 
 def _hands_out(cut, fn, program) -> bool:
-    """`def f(model, x): model.eval(); return model(x).detach()` hands out results."""
-    return program.evaluates(fn.node) and (
-        fn.class_name is None or {u.split("@")[0] for u in cut.upstream} <= _parameters(fn.node))
+    """`def f(model, x): model.eval(); return model(x).detach()` hands out results; so does a
+    method that puts the model its class is handed in eval mode (`self.model.eval()`, with
+    `self.model = model` in `__init__`), in a class that builds and steps no optimizer: an
+    explainer's masks, an evaluator's predictions."""
+    if not program.evaluates(fn.node):
+        return False
+    if fn.class_name is None or {u.split("@")[0] for u in cut.upstream} <= _parameters(fn.node):
+        return True
+    cls = program.class_of.get(id(fn.node))
+    return cls is not None and _evaluates_what_it_is_handed(fn.node, cls) and not _optimizes(cls)
+
+
+def _evaluates_what_it_is_handed(method, cls) -> bool:
+    """The method puts in eval mode a member the class does not build (``self.model.eval()``,
+    the model handed to its constructor or to a base class's)."""
+    built = {dotted(t) for n in ast.walk(cls) if type(n) is ast.Assign and type(n.value) is ast.Call
+             for t in n.targets}
+    return any(type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "eval"
+               and (dotted(n.func.value) or "").startswith("self.") and dotted(n.func.value) not in built
+               for n in ast.walk(method))
+
+
+def _optimizes(cls) -> bool:
+    """The class builds an optimizer or steps one (`.step()`, `torch.optim.…`)."""
+    return any(type(n) is ast.Call and type(n.func) is ast.Attribute and (
+        n.func.attr == "step" or (dotted(n.func.value) or "").split(".")[-1] == "optim"
+        or (dotted(n.func) or "").startswith(("torch.optim.", "optim."))) for n in ast.walk(cls))
 
 
 def _sinks(facts) -> dict:
