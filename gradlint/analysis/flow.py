@@ -1545,7 +1545,12 @@ class Walker:
         # A backward of a loss computed before an optimizer step that updated parameters its
         # graph saved (the DDPG/GAN ordering: step the critic, then backward the actor's loss).
         root_name = dotted(root_expr) if root_expr is not None else None
-        for step, optimizer, step_seq, covers in self.pending_steps:
+        # (a step whose parameters this loss's graph does not reach stays pending for the next
+        # backward: `qf1_opt.step()`, then `qf2_loss.backward()`, then the policy loss's backward
+        # through both critics)
+        later = []
+        for entry in self.pending_steps:
+            step, optimizer, step_seq, covers = entry
             if not self.record:
                 continue
             if root_name is not None and self.born.get(root_name.split(".")[0], 1 << 30) < step_seq:
@@ -1554,6 +1559,8 @@ class Walker:
                 stepped = self.stepped_roots(root, covers, step)
                 if stepped and self.saves_parameters(root, stepped):
                     self.facts.steps.append(StepBetween(step, optimizer, node, root_name, self.function))
+                elif covers and not stepped:
+                    later.append(entry)
                 continue
             # computed after the step, from tensors recorded before it (`g_loss = f(d_fake)`); a
             # step below the backward is the previous iteration's, and what it marked is
@@ -1573,7 +1580,7 @@ class Walker:
             if through:
                 self.facts.steps.append(StepBetween(step, optimizer, node, self.written(root_expr), self.function,
                                                     through=through))
-        self.pending_steps = []
+        self.pending_steps = later
         if site.retain_graph:
             self.retained.append(site)
         else:

@@ -234,11 +234,19 @@ def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, classes=
 
 
 def set_from_parameters(init) -> list[tuple[str, str]]:
-    """``self.attr = parameter`` in ``__init__``: (attr, parameter)."""
+    """``self.attr = parameter`` in ``__init__`` (also ``self.a, self.b = a, b``): (attr, parameter)."""
     params = set(_parameters(init))
-    return [(t.attr, stmt.value.id) for stmt in ast.walk(init) if type(stmt) is ast.Assign
-            and type(stmt.value) is ast.Name and stmt.value.id in params
-            for t in stmt.targets if type(t) is ast.Attribute and type(t.value) is ast.Name and t.value.id == "self"]
+    pairs = []
+    for stmt in ast.walk(init):
+        if type(stmt) is not ast.Assign:
+            continue
+        for target in stmt.targets:
+            if type(target) is ast.Tuple and type(stmt.value) is ast.Tuple and len(target.elts) == len(stmt.value.elts):
+                pairs += zip(target.elts, stmt.value.elts)
+            else:
+                pairs.append((target, stmt.value))
+    return [(t.attr, v.id) for t, v in pairs if type(v) is ast.Name and v.id in params
+            and type(t) is ast.Attribute and type(t.value) is ast.Name and t.value.id == "self"]
 
 
 def _tests(node, names) -> dict:
