@@ -593,7 +593,7 @@ class Walker:
                 if pulled:  # values some caller pulled out of tensors and handed on
                     self.env[name] = replace(value, pulled=value.pulled | frozenset(pulled))
         self.seed_instances(node)
-        rebound = _rebound_attributes(node) if self.cls is not None else EMPTY
+        rebound = _rebound_attributes(node) if self.cls is not None else _rebound_globals(node)
         if rebound:
             # what the method may carry from call to call: a backward here of what depends on
             # it reaches every earlier call's graph (kept once the walk shows it carried)
@@ -2658,7 +2658,7 @@ class Walker:
         """Follow the receiver's attributes ``names`` through the walk from what they held on
         entry, marked (``STATE_MARK``)."""
         for name in names:
-            if self.cls.attrs.get(name) is None:
+            if self.cls is None or self.cls.attrs.get(name) is None:
                 entry = self.lookup(name)
                 self.state_entries[name] = entry
                 self.env[name] = replace(entry, carried=entry.carried | {STATE_MARK + name})
@@ -3314,6 +3314,24 @@ def _receiver_attributes(function) -> tuple[frozenset, frozenset]:
             if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == "self":
                 (written if type(node.ctx) is ast.Store else read).add("self." + node.attr)
     return frozenset(read), frozenset(written)
+
+
+def _rebound_globals(function) -> frozenset:
+    """The module's names a function declares ``global`` and rebinds from themselves (`global
+    hidden`, then `out, hidden = rnn(x, hidden)`): state kept from call to call."""
+    declared = {name for node in iter_nodes(function, into_functions=False) if type(node) is ast.Global
+                for name in node.names}
+    if not declared:
+        return EMPTY
+    rebound = set()
+    for node in iter_nodes(function, into_functions=False):
+        if type(node) in (ast.Assign, ast.AugAssign):
+            targets = node.targets if type(node) is ast.Assign else [node.target]
+            written = {n.id for t in targets for n in ast.walk(t) if type(n) is ast.Name} & declared
+            read = {n.id for n in ast.walk(node.value) if type(n) is ast.Name}
+            rebound |= written & (read | ({node.target.id} if type(node) is ast.AugAssign
+                                          and type(node.target) is ast.Name else set()))
+    return frozenset(rebound)
 
 
 def _rebound_attributes(function) -> frozenset:
