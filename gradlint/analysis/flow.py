@@ -615,7 +615,10 @@ class Walker:
         self.block(node.body)
         if rebound:
             self.note_state()
-            state = self.carried_state()
+            # (state the method detaches on some path, `if … and not self.full_bptt: self.state =
+            # self.state.detach()`, is truncated on purpose, as in a loop; a flag the file hands
+            # one way is decided by its own walk, `settings`)
+            state = self.carried_state() - detached_in(node)
             for site in self.facts.backwards[backwards:]:
                 site.across_calls &= state
 
@@ -1566,6 +1569,9 @@ class Walker:
             # step below the backward is the previous iteration's, and what it marked is
             # recomputed before this backward unless a loop ran zero times
             names = {name for at, name in root.stale if at is step}
+            if not names and covers and (step.lineno, step.col_offset) < (node.lineno, node.col_offset) \
+                    and not self.stepped_roots(root, covers, step):
+                later.append(entry)  # (`loss_b` recorded after `opt_a.step()`, reaching only critic b)
             if (step.lineno, step.col_offset) > (node.lineno, node.col_offset):
                 # the previous iteration's step: only what the loop never rebinds (`fake`, made
                 # before the generator's loop and backpropagated in each pass) still holds the

@@ -10,9 +10,14 @@ the user runs, and a bug on one arm is a bug. ``variants`` gives, per such setti
 ``if`` statements replaced by that arm: the checks run once more on it, as on the program that
 setting's calls run, and a finding of any of the walks is reported once.
 
-A setting passed from a configuration (``args.freeze``) or only one way is left joined: which arm
-runs is not the file's to say, and a flag such as ``freeze_backbone`` may choose between two
-intended programs.
+A setting the file's calls hand one way only (``SegmentTrainer(model)``, leaving
+``truncate=False``) is that program's too, walked once more where an arm it decides cuts history.
+A class or a function handed as a setting (``fit(Ranker)``, ``step(…, loss_fn=alignment_loss)``)
+is named in place of the parameter. A setting passed from a configuration (``args.freeze``) is
+left joined: which arm runs is not the file's to say.
+
+``correlated`` gives the ``if`` statements of one function that repeat a test (the engine keeps a
+finding inside one only where a walk taking the same arm at each makes it too).
 """
 from __future__ import annotations
 
@@ -203,7 +208,7 @@ def _own_calls(fn):
         todo.extend(ast.iter_child_nodes(node))
 
 
-def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, classes=frozenset()) -> None:
+def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, handable=frozenset()) -> None:
     """Note the literal booleans ``call`` hands ``target``'s parameters, and the boolean defaults
     of those it leaves out; a parameter of the calling function handed on as it is carries what
     that function's callers hand it."""
@@ -223,7 +228,7 @@ def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, classes=
         value = given.get(name, defaults.get(name))
         if type(value) is ast.Constant and type(value.value) is bool:
             seen.setdefault((id(target), name), {}).setdefault(value.value, call.lineno)
-        elif type(value) is ast.Name and value.id in classes:
+        elif type(value) is ast.Name and value.id in handable:
             # `train(WideDeep)` and `train(WideDeepFixed)`: a class handed as the model to build
             # (or a function handed as the loss to call)
             seen.setdefault((id(target), name), {}).setdefault(CLASS + value.id, call.lineno)
