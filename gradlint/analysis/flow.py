@@ -477,6 +477,7 @@ class Walker:
         self.loops: list[_Loop] = []
         self.retained: list[Backward] = []  # retain_graph=True backwards not yet followed by a free
         self.pending_steps: list[tuple[ast.Call, str, int, Backward]] = []
+        self.kept_steps: frozenset = EMPTY  # pending steps kept past a backward that did not reach them
         self.last_backward: Backward | None = None  # (``note_step``)
         # a step of an optimizer whose parameters this file cannot name -> the backward it follows
         self.stepped_after: dict[ast.AST, Backward] = {}
@@ -1568,6 +1569,12 @@ class Walker:
             # computed after the step, from tensors recorded before it (`g_loss = f(d_fake)`); a
             # step below the backward is the previous iteration's, and what it marked is
             # recomputed before this backward unless a loop ran zero times
+            if step in self.kept_steps:
+                # kept past a backward that did not reach it: only a loss recorded before it is
+                # checked (what was recorded between has been differentiated once already)
+                if covers and not self.stepped_roots(root, covers, step):
+                    later.append(entry)
+                continue
             names = {name for at, name in root.stale if at is step}
             if not names and covers and (step.lineno, step.col_offset) < (node.lineno, node.col_offset) \
                     and not self.stepped_roots(root, covers, step):
@@ -1587,6 +1594,7 @@ class Walker:
                 self.facts.steps.append(StepBetween(step, optimizer, node, self.written(root_expr), self.function,
                                                     through=through))
         self.pending_steps = later
+        self.kept_steps = self.kept_steps | {entry[0] for entry in later}
         if site.retain_graph:
             self.retained.append(site)
         else:
