@@ -70,7 +70,7 @@ def variants(module: ast.Module) -> list[tuple[dict, str]]:
     # just that arm, which matters where an arm cuts history (`state = state.detach()`)
     one = {key for key, values in seen.items() if len(values) == 1 and type(next(iter(values))) is bool}
     built = {key: sorted(v[len(CLASS):] for v in values if type(v) is str)
-             for key, values in seen.items() if sum(type(v) is str for v in values) >= 2}
+             for key, values in seen.items() if any(type(v) is str for v in values)}
     if not both and not built and not one:
         return []
     found = []  # (position, {if: arm when the setting is True})

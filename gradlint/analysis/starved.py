@@ -21,7 +21,7 @@ from gradlint.analysis.facts import REBUILD, Backward, Cut, Function
 from gradlint.analysis.imports import dotted
 from gradlint.analysis.scan import is_fresh_copy
 from gradlint.analysis.flow import LOOPS, _within
-from gradlint.analysis.tree import iter_nodes
+from gradlint.analysis.tree import iter_nodes, once
 from gradlint.analysis.values import EMPTY
 
 
@@ -96,7 +96,7 @@ def _starved(facts) -> Iterator[Starved]:
             # A detached by-product of what a sibling output trains (`return loss, logits.detach()`).
             # (a loss module's `return loss, {"bce": bce.detach()}`: the loss keeps its inputs attached)
             siblings = frozenset().union(*(other.trainables | other.inputs for _, other in ret.parts if other is not value))
-            broken = list(_broken(value, facts, elsewhere, program))
+            broken = list(_broken(value, facts, lambda cut: elsewhere, program))
             if value.rebuilt or any(facts.cuts[c].kind == REBUILD for c in value.cuts if c in facts.cuts):
                 # (as for a backpropagated loss, below: a cut beside a copy, of a model the
                 # result still trains through another term, starves nothing the copy's fix
@@ -110,6 +110,11 @@ def _starved(facts) -> Iterator[Starved]:
                 if ret.parts and cut.upstream <= siblings:
                     continue
                 members = _nested_input_cut(cut, fn, facts)
+                if members and cut.function.name != "forward":
+                    # (a helper's cut beside the same members kept attached: `p, stopgrad(z)`)
+                    members -= value.trainables | value.post | siblings
+                    if not members:
+                        continue
                 if members:
                     # `self.head(self.pool(self.encoder(x)))` where the pool's forward returns its
                     # input's statistics detached: what it starves is this model's own members
@@ -149,7 +154,12 @@ def _starved(facts) -> Iterator[Starved]:
 
     regions = set()
     for backward in facts.backwards:
-        broken = list(_broken(backward.value, facts, _elsewhere(sinks, backward.node, backward), program))
+        # (a cut in a method of a class is weighed against what trains its own instances' members)
+        per_class = {cls: _elsewhere(sinks, backward.node, backward, cls=cls, facts=facts)
+                     for cls in {None} | {facts.cuts[n].function.class_name for n in backward.value.cuts
+                                          if n in facts.cuts and facts.cuts[n].function is not None}}
+        broken = list(_broken(backward.value, facts, lambda cut: per_class.get(
+            cut.function.class_name if cut.function is not None else None, per_class[None]), program))
         broken += [facts.cuts[node] for node in backward.value.cuts
                    if node in facts.cuts and facts.cuts[node] not in broken
                    and _feeds_only_what_is_not_stepped(facts.cuts[node], backward, facts)]
@@ -329,12 +339,30 @@ def _sinks(facts) -> dict:
 
 def _elsewhere(sinks: dict, here, backward: Backward | None = None, cls: str | None = None, facts=None) -> list:
     # (a method of another class returns its own instances' members: `self.wide` of a subclass
-    # that overrides `forward` is trained there, not in an instance of this class)
-    other = {ret.node for ret in facts.returns if ret.function.class_name not in (None, cls)} \
+    # that overrides `forward` is trained there, not in an instance of this class; a base class's
+    # method is inherited, and trains this class's members too)
+    other = {ret.node for ret in facts.returns if ret.function.class_name not in (None, cls)
+             and ret.function.class_name not in _ancestors(cls, facts.module)} \
         if cls is not None and facts is not None else ()
     return [sink for node, sink in sinks.items()
             if node is not here and not (backward is not None and sink[1] is not None and _apart(backward, sink[1]))
             and not (node in other and all(r.startswith("self") for r in sink[0]))]
+
+
+def _ancestors(name: str | None, module: ast.Module) -> set[str]:
+    """The classes of this file that the class ``name`` derives from, through every level."""
+    bases = once("class-bases", module, _class_bases)
+    out, todo = set(), [name]
+    while todo:
+        for base in bases.get(todo.pop(), ()):
+            if base not in out:
+                out.add(base)
+                todo.append(base)
+    return out
+
+
+def _class_bases(module: ast.Module) -> dict:
+    return {node.name: [dotted(b) for b in node.bases] for node in ast.walk(module) if type(node) is ast.ClassDef}
 
 
 def _apart(here: Backward, other: Backward) -> bool:
@@ -389,18 +417,28 @@ def _cut_by(cut, facts) -> set:
 
 
 def _nested_input_cut(cut, fn, facts) -> set:
-    """The members of ``fn``'s class a nested module's ``forward`` starves by cutting its own input
-    (its whole output computed from that input and detached), as the call in ``fn`` hands it:
-    empty where the cut is ``fn``'s own, or starves anything else."""
+    """The members of ``fn``'s class that a nested module's ``forward``, or a helper (a function,
+    a static method), starves by cutting its own input (its whole output computed from that
+    input and detached), as the call in ``fn`` hands it: empty where the cut is ``fn``'s own, or
+    starves anything else."""
     if fn.class_name is None or cut.function is None or cut.function.node is fn.node \
-            or cut.function.name != "forward" or not cut.upstream \
             or not all(name.endswith("@input") for name in cut.upstream):
+        return set()
+    if cut.function.name != "forward" and (cut.function.class_name not in (None, fn.class_name)
+                                           or not _helper_of(cut.function.node)):
         return set()
     prefix = f"{fn.class_name}.self."
     members = {"self." + key[len(prefix):] for key in cut.keys if key.startswith(prefix)}
     if facts.optimized and not ({f"{fn.class_name}.*"} | {prefix + m[5:] for m in members}) & facts.optimized:
         return set()  # (no optimizer of the file updates them)
     return members
+
+
+def _helper_of(node) -> bool:
+    """A function that takes no receiver: module-level, or a ``@staticmethod``."""
+    args = node.args.posonlyargs + node.args.args
+    return not args or args[0].arg not in ("self", "cls") or any(
+        dotted(d) == "staticmethod" for d in node.decorator_list)
 
 
 def _handed_no_history(cut, fn, facts) -> bool:
@@ -567,12 +605,14 @@ def _may_break(ret, facts) -> bool:
     return False
 
 
-def _broken(value, facts, elsewhere, program):
-    """The cuts in ``value`` that starve the trainables upstream of them."""
+def _broken(value, facts, sinks_for, program):
+    """The cuts in ``value`` that starve the trainables upstream of them; ``sinks_for(cut)`` are
+    the other places where trainables are trained through, as they bear on that cut."""
     for node, companions in value.cuts.items():
         cut = facts.cuts.get(node)
         if cut is None or not cut.upstream:
             continue
+        elsewhere = sinks_for(cut)
         if all(root.split("@")[0] in program.followers for root in cut.upstream) \
                 and not _named_in_optimizer(cut, facts):
             continue  # a target or moving average: the file copies another network into it
