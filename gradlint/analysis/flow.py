@@ -28,7 +28,7 @@ from gradlint.analysis.imports import dotted as _dotted
 from gradlint.analysis.project import origin
 from gradlint.analysis.scan import (
     _PLAIN_BASES as PLAIN_BASES, ENABLE_GRAD, GRAD_MODE_NAMES, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
-    decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, literal_false,
+    decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, leaves_handed_on, literal_false,
     function_saves, literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
     trains_locally,
 )
@@ -159,7 +159,7 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
     facts.summaries = _summaries(module, lines, imports, classes, functions)
     top = Function(module, "<module>")
     walker = Walker(facts, classes, functions, globals_env={}, function=top)
-    walker.intended_leaves = intended_leaves(module, imports)
+    walker.intended_leaves = intended_leaves(module, imports) | leaves_handed_on(module, module, imports)
     walker.block(module.body)
     globals_env = walker.env
     # Callers are usually defined after the helpers they call: walking definitions last to first
@@ -513,7 +513,7 @@ class Walker:
     # ---- statements -------------------------------------------------------------------------
 
     def function_body(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        self.intended_leaves = intended_leaves(node, self.imports)
+        self.intended_leaves = intended_leaves(node, self.imports) | leaves_handed_on(node, self.facts.module, self.imports)
         params = node.args
         # A module's forward() receives activations that require grad while training.
         forward = self.cls is not None and self.cls.is_module and node.name == "forward"
@@ -2645,7 +2645,7 @@ class Walker:
         symbolic trainable root ``%k`` (a method's receiver is ``self``, its members ``self.x``).
         Returns the parameter names and how many of them can be given by position."""
         self.summarizing = True
-        self.intended_leaves = intended_leaves(node, self.imports)
+        self.intended_leaves = intended_leaves(node, self.imports) | leaves_handed_on(node, self.facts.module, self.imports)
         params = node.args
         positional = [*params.posonlyargs, *params.args]
         names = [p.arg for p in [*positional, *params.kwonlyargs]]
@@ -3457,12 +3457,14 @@ def joined(value: Value, operands) -> Value:
     companion of it, its gradient does not depend on the cut values (unless a later op mixes
     them: ``mixed``). A cut term that does work (a target, a weight) keeps what is attached
     beside it in the whole sum (a VQ-VAE's commitment term beside its codebook term)."""
-    cuts = {}
+    cuts, dead = {}, set()
     for cut, beside in value.cuts.items():
         # (a model applied after the cut, `probe(features.detach())`, is trained by the term)
         own = EMPTY.union(*(o.cuts[cut] | o.post for o in operands if cut in o.cuts))
         cuts[cut] = beside if own else EMPTY
-    return replace(value, cuts=cuts)
+        if own and any(cut in o.cuts and not (o.cuts[cut] or o.post or o.trainables or o.inputs) for o in operands):
+            dead.add(cut)  # (alone in one term, at work in another)
+    return replace(value, cuts=cuts, dead=value.dead | dead) if dead else replace(value, cuts=cuts)
 
 
 def mixed(value: Value, operands) -> Value:

@@ -519,6 +519,11 @@ def frozen_owners(module: ast.Module) -> set[str]:
                 owner = dotted(target)
                 if owner:
                     found.add(owner)
+        elif kind is ast.Assign and type(node.targets[0]) is ast.Attribute and node.targets[0].attr != "weight" \
+                and _frozen_parameter(node.value) and dotted(node.targets[0]):
+            # `self._support = nn.Parameter(values, requires_grad=False)`: a constant kept with
+            # the module's state, which nothing trains
+            found.add(dotted(node.targets[0]))
         elif kind is ast.Assign and type(node.targets[0]) is ast.Attribute and (
                 (node.targets[0].attr == "requires_grad" and literal_false(node.value))
                 or (node.targets[0].attr == "weight" and _frozen_parameter(node.value))):
@@ -1175,6 +1180,50 @@ def _intended_leaves(node, imports: ImportTable) -> set[str]:
                 found.add(name)
     del names_in  # (it calls itself: a cycle, as in ``scan_classes``)
     return found
+
+
+def leaves_handed_on(node, module: ast.Module, imports: ImportTable) -> set[str]:
+    """Names a function hands to a function of this file, or to a method of its class
+    (``self.penalty(…)``), at a place that function differentiates against: the gradient
+    penalty's ``compute_grad2(d_fake, x_fake)`` around ``autograd.grad(d_out.sum(), x_in)``.
+    A leaf made for that is made on purpose, as where the call to ``grad`` is the function's own."""
+    from gradlint.analysis.tree import once
+
+    places = once("leaf-places", module, _leaf_places, imports)
+    if not places:
+        return set()
+    found = set()
+    for call in iter_nodes(node, into_functions=False):
+        if type(call) is not ast.Call:
+            continue
+        func = call.func
+        name = func.id if type(func) is ast.Name else func.attr if (
+            type(func) is ast.Attribute and type(func.value) is ast.Name and func.value.id == "self") else None
+        wanted = places.get(name)
+        if not wanted:
+            continue
+        for key, arg in [*enumerate(call.args), *((k.arg, k.value) for k in call.keywords)]:
+            if key in wanted and dotted(arg):
+                found.add(dotted(arg))
+    return found
+
+
+def _leaf_places(module: ast.Module, imports: ImportTable) -> dict[str, set]:
+    """Function or method name -> the places (argument position as called, parameter name) of
+    the parameters it differentiates against."""
+    out: dict[str, set] = {}
+    for fn in ast.walk(module):
+        if type(fn) not in _FUNCTIONS or "grad" not in {n.attr for n in ast.walk(fn) if type(n) is ast.Attribute} | {
+                n.id for n in ast.walk(fn) if type(n) is ast.Name}:
+            continue
+        params = [p.arg for p in [*fn.args.posonlyargs, *fn.args.args]]
+        if params and params[0] in ("self", "cls"):
+            params = params[1:]
+        leaves = intended_leaves(fn, imports)
+        mine = {i for i, p in enumerate(params) if p in leaves} | {p for p in params if p in leaves}
+        if mine:
+            out.setdefault(fn.name, set()).update(mine)
+    return out
 
 
 def function_saves(module: ast.Module, imports: ImportTable) -> dict[str, frozenset]:

@@ -270,7 +270,8 @@ def _not_stepped(cut, backward, facts) -> bool:
     if not upstream:
         upstream, here = cut.upstream, frozenset()
     keys = {k for k in cut.keys if not any(k == h or k.endswith("." + h) for h in here)}
-    starved = keys | facts.resolve(upstream)
+    # (a helper's input, `values@input`, is starved as the models its callers computed it with)
+    starved = keys | facts.resolve(upstream) | _by_callers(upstream, cut, facts)
     # (a class of another file is keyed by its module too, `decoder.IngredientDecoder.*`, where
     # the optimizer is built; the cut inside it keys it by its name)
     stepped = backward.stepped | {".".join(k.split(".")[-2:]) for k in backward.stepped if k.endswith(".*")}
@@ -432,6 +433,43 @@ def _nested_input_cut(cut, fn, facts) -> set:
     if facts.optimized and not ({f"{fn.class_name}.*"} | {prefix + m[5:] for m in members}) & facts.optimized:
         return set()  # (no optimizer of the file updates them)
     return members
+
+
+def _optional(cut) -> bool:
+    """The cut is all an ``if`` does, on a name it rebinds (``if self.detach_target: target =
+    target.detach()``), and the test is a switch the file does not decide (a flag, a setting's
+    query): the user offers stopping the gradient there as an option. (A walk of the file's own
+    calls that decide the flag has the ``if`` replaced by its arm: ``settings``.)"""
+    if cut.function is None:
+        return False
+    for stmt in once("optional-cuts", cut.function.node, _optional_cuts):
+        if stmt is cut.node:
+            return True
+    return False
+
+
+def _optional_cuts(fn) -> list:
+    found = []
+    for node in iter_nodes(fn, into_functions=False):
+        if type(node) is not ast.If or node.orelse or len(node.body) != 1 or type(node.body[0]) is not ast.Assign:
+            continue
+        assign, test = node.body[0], node.test
+        if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
+            test = test.operand
+        if type(test) is ast.Call and not test.args:
+            test = test.func
+        name = dotted(test)
+        if not name or "training" in name.split("."):
+            continue  # (`if self.training:` is a mode, not an option)
+        target = assign.targets[0]
+        value = assign.value
+        if len(assign.targets) == 1 and dotted(target) and type(value) in (ast.Call, ast.Attribute):
+            operand = value.func.value if type(value) is ast.Call and type(value.func) is ast.Attribute \
+                and value.func.attr == "detach" and not value.args else value.value if type(value) is ast.Attribute \
+                and value.attr == "data" else None
+            if operand is not None and dotted(operand) == dotted(target):
+                found.append(value)
+    return found
 
 
 def _helper_of(node) -> bool:
@@ -613,6 +651,8 @@ def _broken(value, facts, sinks_for, program):
         if cut is None or not cut.upstream:
             continue
         elsewhere = sinks_for(cut)
+        if _optional(cut):
+            continue  # `if settings.detach_caches.on(): cache = cache.detach()`: a cut offered as an option
         if all(root.split("@")[0] in program.followers for root in cut.upstream) \
                 and not _named_in_optimizer(cut, facts):
             continue  # a target or moving average: the file copies another network into it
@@ -651,7 +691,9 @@ def _broken(value, facts, sinks_for, program):
             continue  # no optimizer of this module updates it: it is frozen on purpose (a teacher)
         # (a dead term: nothing accompanies the cut, no model is applied after it, and the loss has
         # terms attached beside it; it adds a number and no gradient, whatever else trains the model)
-        dead = not companions and bool(value.trainables) and not value.post and cut.kind != "no_grad"
+        dead = (bool(value.trainables) if not companions else node in value.dead and bool(
+            value.trainables or value.inputs - cut.upstream)) and not value.post and cut.kind != "no_grad" \
+            and not any(node in switch.value.cuts for switch in facts.switches)  # (a new leaf: the term trains it)
         attached_elsewhere = EMPTY if dead else _trained_elsewhere(cut, elsewhere, facts)
         if _overlap(cut.upstream, attached_elsewhere) or (companions and (
                 _by_callers(cut.upstream, cut, facts) & facts.resolve(attached_elsewhere))):

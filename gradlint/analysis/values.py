@@ -91,6 +91,11 @@ class Value:
     # (`nn.Linear(5, 1)(x)` on data): such a layer saves its weight only for its input's
     # gradient, so the graph saved none of theirs, and a step that updates them breaks nothing
     weightless: frozenset = EMPTY
+    # may: cuts added into a sum as a term of their own, with nothing attached beside them in that
+    # term (`policy_loss + 0.5 * (returns - values.detach()).pow(2).mean()`), whatever the same
+    # cut does in another term (the advantage beside the log-probabilities): that term adds a
+    # number and no gradient
+    dead: frozenset = EMPTY
 
     @property
     def attached(self) -> bool:
@@ -108,7 +113,7 @@ class Value:
             carried=self.carried | other.carried, tensor=self.tensor or other.tensor,
             computed=True, const=self.const and other.const, live=self.live or other.live,
             lost=self.lost or other.lost, plain=self.plain and other.plain,
-            stale=self.stale | other.stale,
+            stale=self.stale | other.stale, dead=self.dead | other.dead,
             weightless=_weightless((self, other)) if self.weightless or other.weightless else EMPTY,
         )
 
@@ -130,7 +135,8 @@ class Value:
             module=joined_module(self.module, other.module),
             optimizer=self.optimizer and other.optimizer, live=self.live or other.live,
             lost=self.lost or other.lost, plain=self.plain and other.plain,
-            stale=self.stale | other.stale, container=self.container and other.container,
+            stale=self.stale | other.stale, dead=self.dead | other.dead,
+            container=self.container and other.container,
             parts=joined_rows(self.parts, other.parts), rows=joined_rows(self.rows, other.rows),
             weightless=_weightless((self, other)) if self.weightless or other.weightless else EMPTY,
         )
@@ -223,7 +229,7 @@ def union(values) -> Value:
         return replace(CONST | values[0], plain=values[0].plain, cuts=values[0].cuts)
     # One pass over the operands (the walker joins hundreds of thousands of them per corpus,
     # and most of their sets are empty).
-    trainables = post = nograd = pulled = rebuilt = carried = inputs = stale = EMPTY
+    trainables = post = nograd = pulled = rebuilt = carried = inputs = stale = dead = EMPTY
     tensor = live = lost = weightless = False
     const = plain = True
     companions: dict = {}
@@ -246,6 +252,8 @@ def union(values) -> Value:
             inputs = inputs | state["inputs"]
         if state["stale"]:
             stale = stale | state["stale"]
+        if state["dead"]:
+            dead = dead | state["dead"]
         tensor = tensor or state["tensor"]
         live = live or state["live"]
         lost = lost or state["lost"]
@@ -257,7 +265,7 @@ def union(values) -> Value:
         trainables=trainables, post=post, inputs=inputs,
         cuts={cut: trainables.union(*joined) for cut, joined in companions.items()},
         nograd=nograd, pulled=pulled, rebuilt=rebuilt, carried=carried,
-        tensor=tensor, computed=True, const=const, live=live, lost=lost, plain=plain, stale=stale,
+        tensor=tensor, computed=True, const=const, live=live, lost=lost, plain=plain, stale=stale, dead=dead,
         weightless=_weightless(values) if weightless else EMPTY,
     )
 
