@@ -3,7 +3,7 @@ wild batches, each batch recreated by its ``bench/make_*.sh`` script at pinned c
 
     python bench/wild_score.py [--root /tmp] [--json]
 
-For each batch folder found under ``--root`` (``wild5`` … ``wild13``, ``wildrl``, ``corpus2``),
+For each batch folder found under ``--root`` (``wild5`` … ``wild14``, ``wildrl``, ``corpus2``),
 runs ``gradlint check`` on it and matches each GL001-GL005 finding to the batch's triage
 (``bench/<batch>-triage.md`` or ``.csv``: repository, path, line, rule, TP / FP / unsure, why),
 by rule, line and the path's end. Prints, per batch and in all: the repositories, the findings
@@ -34,6 +34,7 @@ BATCHES = {  # folder under --root -> its triage, and the script that lays it ou
     "wild11": ("wild11-triage.md", "make_wild11.sh"),
     "wild12": ("wild12-triage.md", "make_wild12.sh"),
     "wild13": ("wild13-triage.md", "make_wild13.sh"),
+    "wild14": ("wild14-triage.md", "make_wild14.sh"),
     "wildrl": ("wild-rl-triage.md", "make_wild_rl.sh"),
 }
 RULES = re.compile(r"^GL00[1-5]$")

@@ -1539,7 +1539,7 @@ class Walker:
                         containers=frozenset(n for n in root.carried if n in self.env and self.env[n].container),
                         states=frozenset(root.carried & self.state_names),
                         across_calls=frozenset(c[1:] for c in root.carried if c[0] == STATE_MARK)
-                        if not self.loops and not getattr(self, "summarizing", False) else frozenset(),
+                        if not getattr(self, "summarizing", False) else frozenset(),
                         fed=self.loops[-1].fed if self.loops and root.carried else frozenset())
         if self.loops:
             self.loops[-1].backwards.append(site)
@@ -2396,7 +2396,11 @@ class Walker:
         if qual in PARAMETER:
             return replace(union(self.arg_values(node)), tensor=True, computed=False, const=False)
         if qual == "torch.nn.Sequential" and self.record:
-            self.sequential(positional)
+            if len(node.args) == 1 and type(node.args[0]) is ast.Starred and type(node.args[0].value) is ast.Name:
+                # `nn.Sequential(*layers)`: the modules the function put in `layers`, in order
+                self.sequential(_listed_modules(self.function.node, node.args[0].value.id, node))
+            else:
+                self.sequential(positional)
         if qual in NOGRAD or qual in SET_GRAD_ENABLED or qual in ENABLE_GRAD:
             return CONST
         values = self.arg_values(node)
@@ -3032,10 +3036,20 @@ class Walker:
                 if type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "zero_grad"}
         return name in zeroed and value.module is None
 
-    def no_history_call(self, node: ast.Call, args: Value) -> Value:
+    def no_history_call(self, node: ast.Call, args: Value, region=None) -> Value:
         """The result of a call that runs under no_grad (a decorated function, a module whose
-        ``__call__`` disables recording): a tensor without history."""
-        return replace(args, trainables=EMPTY, post=EMPTY, cuts={}, carried=EMPTY, stale=EMPTY,
+        ``__call__`` disables recording): a tensor without history. Where the module's
+        ``forward`` is decorated (``region``) and it is handed activations of trainables (a
+        rotary embedding applied to the queries), that is a cut of their history there."""
+        cuts = {}
+        if region is not None and self.nograd is None and (args.trainables or args.post):
+            cut = self.facts.cuts.get(node)
+            if cut is None:
+                cut = self.facts.cuts[node] = Cut(node, "no_grad", self.written(node), function=self.function,
+                                                  loop=self.loops[-1].node if self.loops else None, region=region)
+            self.add_upstream(cut, args.trainables | args.post)
+            cuts = {node: EMPTY}
+        return replace(args, trainables=EMPTY, post=EMPTY, cuts=cuts, carried=EMPTY, stale=EMPTY,
                        nograd=args.nograd | {node}, tensor=True, computed=True, const=True, saved=EMPTY, live=False,
                        inputs=EMPTY)
 
@@ -3200,7 +3214,8 @@ class Walker:
         if module is not None and not method and module.qualname in self.classes:
             self.note_forward_arguments(module.qualname, node, positional)
         if module is not None and module.nograd_call:
-            return self.no_history_call(node, args)
+            cls = self.classes.get(module.qualname)
+            return self.no_history_call(node, args, region=cls.nograd_region if cls is not None else None)
         qualname, receiver = self.summarized_callee(node, callee, method)
         if qualname is not None:
             summary = self.facts.callee(qualname)
@@ -3215,6 +3230,11 @@ class Walker:
                     # what it held: what this call backpropagates reaches every earlier call's
                     # graph (``Backward.across_calls``)
                     result = replace(result, carried=result.carried | {STATE_MARK + name for name in summary.state})
+                elif summary.state and self.cls is not None and not method and type(node.func) is ast.Attribute \
+                        and (dotted(node.func) or "").count(".") == 1 and dotted(node.func).startswith("self."):
+                    # `self.shifter(amps)` in a forward, the member leaving `history` built on
+                    # what it held: the state this model's calls carry too (`self.shifter.history`)
+                    self.state_called |= {dotted(node.func) + name[4:] for name in summary.state}
                 return result
         names = callee.trainables
         if args.cuts and len(values) > 1:
@@ -3328,6 +3348,30 @@ def _receiver_attributes(function) -> tuple[frozenset, frozenset]:
             if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == "self":
                 (written if type(node.ctx) is ast.Store else read).add("self." + node.attr)
     return frozenset(read), frozenset(written)
+
+
+def _listed_modules(function, name: str, before: ast.AST) -> list:
+    """The expressions a function puts in the list ``name`` before ``before``, in source order
+    (`layers = [...]`, `layers += [...]`, `layers.extend([...])`, `layers.append(m)`)."""
+    items = []
+    point = (before.lineno, before.col_offset)
+    for node in iter_nodes(function, into_functions=False):
+        if (getattr(node, "lineno", 0), getattr(node, "col_offset", 0)) >= point:
+            continue
+        added = None
+        if type(node) in (ast.Assign, ast.AugAssign):
+            targets = node.targets if type(node) is ast.Assign else [node.target]
+            if any(type(t) is ast.Name and t.id == name for t in targets):
+                added = node.value
+        elif type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
+                and node.func.value.id == name and len(node.args) == 1:
+            if node.func.attr == "append":
+                items.append((node.lineno, node.col_offset, node.args[0]))
+            elif node.func.attr == "extend":
+                added = node.args[0]
+        if type(added) in (ast.List, ast.Tuple):
+            items += [(e.lineno, e.col_offset, e) for e in added.elts]
+    return [e for _, _, e in sorted(items, key=lambda t: t[:2])]
 
 
 def _rebound_globals(function) -> frozenset:

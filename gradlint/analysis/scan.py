@@ -42,6 +42,7 @@ class ClassInfo:
         self.attrs: dict[str, ModuleInfo | None] = {}  # self.x -> module it holds (None: plain value)
         self.literal_attrs: set[str] = set()
         self.nograd_call = False
+        self.nograd_region = None  # the decorator that runs its forward under no_grad, where one does
         self.nograd_methods: set[str] = set()
         self.is_module = False
         self.unseen_base = False  # a base class from another file that may be an nn.Module
@@ -88,14 +89,19 @@ def _argument_values(call: ast.Call) -> list[ast.expr]:
 
 
 def decorated_nograd(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportTable) -> bool:
+    return nograd_decorator(node, imports) is not None
+
+
+def nograd_decorator(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportTable) -> ast.expr | None:
+    """The decorator that runs the function under no_grad (``@torch.no_grad()``), if one does."""
     for expr in node.decorator_list:
         target = expr.func if type(expr) is ast.Call else expr
         name = imports.qualname(target)
         if name in NOGRAD:
-            return True
+            return expr
         if name in SET_GRAD_ENABLED and type(expr) is ast.Call and literal_false(first_argument(expr)):
-            return True
-    return False
+            return expr
+    return None
 
 
 def literal_false(expr) -> bool:
@@ -155,10 +161,12 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
             if type(stmt) not in _FUNCTIONS:
                 continue
             info.methods.add(stmt.name)
-            if decorated_nograd(stmt, imports):
+            decorator = nograd_decorator(stmt, imports)
+            if decorator is not None:
                 info.nograd_methods.add(stmt.name)
                 if stmt.name in ("forward", "__call__"):
                     info.nograd_call = True
+                    info.nograd_region = decorator
             if stmt.name == "__call__" and _wraps_call_in_nograd(stmt, imports):
                 info.nograd_call = True
             if returns_under_nograd(stmt, imports):
@@ -227,6 +235,7 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
             elif parent is not info and parent.name not in seen:
                 resolve(parent, seen + (info.name,))
                 info.nograd_call |= parent.nograd_call
+                info.nograd_region = info.nograd_region or parent.nograd_region
                 info.is_module |= parent.is_module
                 info.unseen_base |= parent.unseen_base
                 for key, value in parent.attrs.items():

@@ -96,7 +96,8 @@ def variants(module: ast.Module) -> list[tuple[dict, str]]:
                                     and type(t.value) is ast.Name and t.value.id == "self"))
             if tests and wanted((id(init), p), tests):
                 found.append(((cls.lineno, attr), tests, f"self.{attr}", seen[id(init), p]))
-    for node in [*functions.values(), *(m for ms in methods.values() for m in ms)]:
+    inits = [defs["__init__"] for _, defs in classes.values() if "__init__" in defs]
+    for node in [*functions.values(), *(m for ms in methods.values() for m in ms), *inits]:
         for p in _parameters(node):
             names = built.get((id(node), p))
             if names and _builds(node, p):
@@ -221,9 +222,7 @@ def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, handable
         given[name] = value
     for keyword in call.keywords:
         given[keyword.arg] = keyword.value
-    defaults = dict(zip([p.arg for p in [*args.posonlyargs, *args.args]][-len(args.defaults):] if args.defaults else [],
-                        args.defaults))
-    defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    defaults = _defaults(target)
     for name in {*given, *defaults}:
         value = given.get(name, defaults.get(name))
         if type(value) is ast.Constant and type(value.value) is bool:
@@ -236,6 +235,19 @@ def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, handable
                 and value.id in _parameters(caller):
             for handed, line in seen.get((id(caller), value.id), {}).items():
                 seen.setdefault((id(target), name), {}).setdefault(handed, line)
+            default = _defaults(caller).get(value.id)
+            if type(default) is ast.Name and default.id in handable:
+                # (`Pico(rope_cls=RoPE)` handing its own default on to `Attention(…, rope_cls)`)
+                seen.setdefault((id(target), name), {}).setdefault(CLASS + default.id, default.lineno)
+
+
+def _defaults(fn) -> dict:
+    """Parameter name -> its default expression."""
+    args = fn.args
+    defaults = dict(zip([p.arg for p in [*args.posonlyargs, *args.args]][-len(args.defaults):] if args.defaults else [],
+                        args.defaults))
+    defaults.update({p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    return defaults
 
 
 def set_from_parameters(init) -> list[tuple[str, str]]:

@@ -103,7 +103,7 @@ def _starved(facts) -> Iterator[Starved]:
                 # would not restore)
                 broken = [c for c in broken if c.kind == REBUILD or not _overlap(facts.resolve(c.upstream), facts.resolve(value.trainables))]
             for cut in broken:
-                if cut.kind == "no_grad":
+                if cut.kind == "no_grad" and not _decorated_module(cut):
                     continue  # evaluation returns no_grad results by design: only a loss speaks
                 if differentiated and _trained_by_another_loss(cut, value.cuts[cut.node], facts):
                     continue
@@ -672,6 +672,18 @@ def _broken(value, facts, sinks_for, program):
             # what it starves is known to be trained (an optimizer holds it, or it is a leaf made
             # to require grad).
             continue
+        if _decorated_module(cut):
+            # a submodule whose forward runs under no_grad, handed activations of this model's
+            # members (a rotary embedding applied to the queries and keys): the members only
+            # that call reaches lose their only path, whatever the residual keeps attached
+            owner = f"{cut.function.class_name}." if cut.function is not None else ""
+            own = {r for r in cut.upstream if owner + r in cut.keys}  # (not what its callers named it)
+            only = _only_through(dataclasses.replace(cut, upstream=own), companions | value.post | value.trainables,
+                                 elsewhere, facts, beside_required=False,
+                                 optimizer_required=bool(facts.optimized)) if own else None
+            if only is not None:
+                yield only
+            continue
         if cut.kind == "no_grad" and _overlap(facts.resolve(cut.upstream), facts.resolve(value.post | companions)):
             continue  # the loss trains the same model through another path (targets, pseudo-labels, an RNN's state)
         if cut.kind == "no_grad" and any(node in switch.value.cuts for switch in facts.switches):
@@ -701,20 +713,26 @@ def _broken(value, facts, sinks_for, program):
         yield cut
 
 
-def _only_through(cut, companions, elsewhere, facts):
+def _decorated_module(cut) -> bool:
+    """A no_grad cut at the call of a module whose ``forward`` is decorated to run under no_grad."""
+    return cut.kind == "no_grad" and isinstance(cut.region, ast.expr) and type(cut.node) is ast.Call
+
+
+def _only_through(cut, companions, elsewhere, facts, beside_required: bool = True, optimizer_required: bool = True):
     """The cut narrowed to the members of one model upstream of it that nothing beside it keeps
     attached, where an optimizer holds them, nothing freezes them and no other sink trains them;
     None where there are none. Only for a model's own members (`self.dec`), whose names tell
     them apart: a whole model named twice is one set of parameters."""
     attached = companions | _by_callers(companions, cut, facts)
     only = {r for r in cut.upstream - attached if r.startswith("self.") and r.count(".") == 1}
-    if not only or not any(r.startswith("self.") and r.count(".") == 1 for r in cut.upstream & attached):
+    if not only or (beside_required and not any(r.startswith("self.") and r.count(".") == 1
+                                                for r in cut.upstream & attached)):
         return None
     if any(r == f or r.startswith(f + ".") for r in only for f in facts.frozen):
         return None
     keys = {k for k in cut.keys if any(k.endswith("." + r) for r in only)}
     narrowed = dataclasses.replace(cut, upstream=only, keys=keys | {k.split(".")[0] + ".*" for k in keys})
-    if not keys or not _optimized(narrowed, facts):
+    if not keys or (optimizer_required and not _optimized(narrowed, facts)):
         return None
     if _overlap(only, _trained_elsewhere(narrowed, elsewhere, facts)):
         return None

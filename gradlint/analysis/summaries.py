@@ -538,9 +538,22 @@ def _built_parts(returns, scratch) -> tuple:
         elif value.optimizer and names[len(out)] in scratch.optimizers:
             covers = scratch.optimizers[names[len(out)]] or frozenset()
             out.append(("optimizer", frozenset(i for i, name in enumerate(names) if name in covers)))
+        elif type(expr) is ast.Call and (scratch.imports.qualname(expr.func) or "").startswith("torch.optim.") \
+                and (scratch.imports.qualname(expr.func) or "").split(".")[-1][:1].isupper():
+            # `return G, D, Adam(G.parameters()), Adam(D.parameters())`: built in the tuple itself
+            given = {(_root(n.func.value) or "") for n in ast.walk(expr) if type(n) is ast.Call
+                     and type(n.func) is ast.Attribute and n.func.attr in ("parameters", "named_parameters")}
+            covered = frozenset(i for i, name in enumerate(names) if name in given)
+            out.append(("optimizer", covered) if covered else None)  # (of models not returned beside it: unknown)
         else:
             out.append(None)
     return tuple(out) if any(part is not None for part in out) else ()
+
+
+def _root(expr) -> str | None:
+    while type(expr) is ast.Attribute:
+        expr = expr.value
+    return expr.id if type(expr) is ast.Name else None
 
 
 def _saved_parts(returns) -> tuple:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 
+from gradlint.analysis.project import origin
 from gradlint.checks import Flag, Rule, starved_names
 
 RULE = Rule(
@@ -41,6 +42,9 @@ def _report(cut, where: str, models=(), **refs):
     names, upstream, verb = starved_names(cut.upstream, models)
     if cut.kind == "no_grad":
         at_region = isinstance(cut.region, (ast.With, ast.AsyncWith))
+        # (a module whose forward is decorated: the finding is placed at the decorator, the one
+        # place to repair for every call, where it is in this file)
+        decorator = isinstance(cut.region, ast.expr) and origin(cut.region) is None
         shown = f"`{cut.tensor}` (line {{cut}}) is computed inside this no_grad region" if at_region \
             else f"`{cut.tensor}` is computed {_region(cut)}"
         return Flag(
@@ -54,7 +58,7 @@ def _report(cut, where: str, models=(), **refs):
                   "`requires_grad_(False)` on it"),
             details={"tensor": cut.tensor, "cut": cut.kind, "upstream": names},
             refs={**refs, "region": cut.region, "cut": cut.node},
-            at=cut.region.items[0].context_expr if at_region else None,
+            at=cut.region.items[0].context_expr if at_region else cut.region if decorator else None,
         )
     expr = cut.shown
     return Flag(
@@ -76,6 +80,8 @@ def _region(cut) -> str:
         return f"in `{node.name}()`, which runs without recording autograd (line {{region}})"
     if isinstance(node, ast.Expr):  # `torch.set_grad_enabled(False)` as a statement
         return f"after `{ast.unparse(node.value)}` switched recording off (line {{region}})"
+    if isinstance(node, ast.expr):  # a module's forward decorated `@torch.no_grad()`
+        return f"by a module whose forward runs under `@{ast.unparse(node)}` (line {{region}})"
     return "where autograd records nothing (line {region})"
 
 

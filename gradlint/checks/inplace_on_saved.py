@@ -99,6 +99,37 @@ def _graph_stays_here(edit, facts) -> bool:
     return True
 
 
+# Ops whose result autograd does not differentiate: indices and comparisons.
+_INDEX_METHODS = frozenset({"argmin", "argmax", "argsort"})
+
+
+def _only_indexed(save, fn) -> bool:
+    """The saving op's result is bound to a name that is read only by ops autograd does not
+    differentiate (``dist = torch.cdist(x, codebook)``, then ``dist.argmin(1)`` or ``dist <
+    r``): no backward ever reaches the op, so its saved tensors are never checked (a VQ
+    codebook's EMA update after the nearest-code search)."""
+    bound = next((n for n in ast.walk(fn) if type(n) is ast.Assign and n.value is save.node
+                  and len(n.targets) == 1 and type(n.targets[0]) is ast.Name), None)
+    if bound is None:
+        return False
+    name = bound.targets[0].id
+    parents = {child: parent for parent in ast.walk(fn) for child in ast.iter_child_nodes(parent)}
+    reads = [n for n in ast.walk(fn) if _is_name(n, name) and type(n.ctx) is ast.Load]
+    if not reads:
+        return False
+    for read in reads:
+        up = parents.get(read)
+        if type(up) is ast.Attribute and up.attr in _INDEX_METHODS and type(parents.get(up)) is ast.Call:
+            continue
+        if type(up) is ast.Compare:
+            continue
+        if type(up) is ast.Call and read in up.args and (
+                (up.func.attr if type(up.func) is ast.Attribute else getattr(up.func, "id", "")) in _INDEX_METHODS):
+            continue
+        return False
+    return True
+
+
 def _is_name(expr, name: str) -> bool:
     return type(expr) is ast.Name and expr.id == name
 
@@ -124,7 +155,7 @@ def check(facts):
     seen = set()
     for edit in facts.edits:
         if not edit.saved or _never_backpropagated(edit, facts) or _only_run_under_nograd_elsewhere(edit, facts) \
-                or _graph_stays_here(edit, facts):
+                or _graph_stays_here(edit, facts) or all(_only_indexed(save, edit.function.node) for save in edit.saved):
             continue
         # (`h *= g` then `h += b` on one saved output: one finding, at the first edit; written
         # out of place, the first leaves the second a new tensor nothing saved)

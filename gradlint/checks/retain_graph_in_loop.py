@@ -27,7 +27,9 @@ def check(facts):
     for backward in facts.backwards:
         if not backward.retain_graph or backward.create_graph:
             continue  # create_graph=True: higher-order gradients (MAML, penalties) keep graphs on purpose
-        if backward.loop is None:
+        if backward.loop is None or (backward.across_calls and not backward.value.carried):
+            # (in a loop of its own, `for i in range(L): (self.alpha[i] * losses[i]).backward(…)`,
+            # the state the method rebuilds from itself still grows from call to call)
             if backward.across_calls:  # the loop is the caller's: each call builds on the last
                 state = sorted(backward.across_calls)
                 names = ", ".join(f"`{n}`" for n in state)
