@@ -56,7 +56,8 @@ def _report(cut, where: str, models=(), **refs):
                      if isinstance(cut.region, ast.Expr) else "")
                   + "; if the module is meant to stay frozen, leave it out of the optimizer or call "
                   "`requires_grad_(False)` on it"),
-            details={"tensor": cut.tensor, "cut": cut.kind, "upstream": names},
+            details={"tensor": cut.tensor, "cut": cut.kind, "upstream": names,
+                     **({"decorated": True} if isinstance(cut.region, ast.expr) else {})},
             refs={**refs, "region": cut.region, "cut": cut.node},
             at=cut.region.items[0].context_expr if at_region else cut.region if decorator else None,
         )
@@ -97,6 +98,15 @@ def probe(probes, flag) -> None:
     from gradlint.dynamic.instrument import CannotProbe, receiver
 
     node = flag.node
+    if flag.details.get("decorated") and isinstance(node, ast.Call) and node.args:
+        # A module whose forward records nothing, handed activations: what it is handed is
+        # cut there, as by `.detach()` (each argument's leaves, pooled), and its result.
+        probes.need("pooled")
+        for arg in node.args:
+            if not isinstance(arg, ast.Starred):
+                probes.before(arg)
+        probes.after(node)
+        return
     if flag.details.get("cut") == "no_grad":
         # The expression computed in the region: the run records none of it, so the leaves its
         # ops read while history was off are what it lost (``history_loss``), read off its result.
