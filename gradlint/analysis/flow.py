@@ -497,6 +497,7 @@ class Walker:
         # A call whose summary knows what each element of its returned tuple carries -> per
         # element, the trainables (``Summary.trained_parts``, in this walk's names).
         self.element_trained: dict = {}
+        self.element_cuts: dict = {}  # a call returning a tuple -> per element, the callee's cuts it holds
         # A rebuild inside a called function of this file -> the trainables this walk handed it.
         self.rebuilt_from: dict = {}
         # (name, constant key) -> what `storage["log_prob"] = …` stored there, for a container the
@@ -1307,6 +1308,13 @@ class Walker:
                         # (`model.discriminator` of `model`: the member a named receiver's part passes through)
                         element = replace(value, trainables=frozenset(
                             t for t in trained[i] if t in value.trainables or t.rpartition(".")[0] in value.trainables))
+                        held = self.element_cuts.get(node.value)
+                        if held is not None and len(held) == len(target.elts):
+                            # (`policy_loss, entropies = …` of `return loss, entropies.detach()`:
+                            # the cut is the second element's, not the first's)
+                            every = frozenset().union(*held)
+                            element = replace(element, cuts={c: beside for c, beside in element.cuts.items()
+                                                             if c in held[i] or c not in every})
                     self.bind(inner, replace(element, saved=saved, module=None, optimizer=False), node)
         elif type(target) is ast.Starred:
             self.bind(target.value, value, node)
@@ -2092,7 +2100,8 @@ class Walker:
         if node in self.facts.cuts:
             self.facts.cuts[node].written = self.written(node)
         if parts is not None and node in self.facts.cuts:
-            parts = tuple(Value(cuts={**p.cuts, node: EMPTY} if p.trainables or p.post else p.cuts,
+            # (as for `.detach()`: the cuts inside an item starve nothing this one does not)
+            parts = tuple(Value(cuts={node: EMPTY} if p.trainables or p.post else p.cuts,
                                 nograd=p.nograd, pulled=p.pulled, rebuilt=p.rebuilt, tensor=True,
                                 computed=True, const=True) for p in parts)
         return replace(whole, container=True, parts=parts)
@@ -2977,6 +2986,8 @@ class Walker:
                 for params, mine, tensor, plain in summary.rows))
         if summary.trained_parts:
             owner = dotted(node.func.value) if summary.method and type(node.func) is ast.Attribute else None
+            if summary.cut_parts:
+                self.element_cuts[node] = summary.cut_parts
             self.element_trained[node] = tuple(
                 self._part_trainables(params, mine, given, receiver, summary, own, owner)
                 for params, mine in summary.trained_parts)

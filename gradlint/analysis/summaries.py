@@ -88,6 +88,9 @@ class Summary:
     # (the parameters whose history reaches it, the body's own trainables that do): the caller's
     # unpacking gives each name what its element carries, not what the whole tuple does.
     trained_parts: tuple = field(default=(), compare=False, hash=False)
+    # The same tuples: per element, the cuts of ``cuts`` it holds (`return loss,
+    # entropies.detach()`: the second's alone).
+    cut_parts: tuple = field(default=(), compare=False, hash=False)
     # It calls backward() on parameters handed straight to it (`def step(opt, loss):
     # loss.backward(); opt.step()`): per backward, in the order of the walk, (that parameter's
     # index, retain_graph, create_graph, the parameters it steps as optimizers after it, or for a
@@ -389,8 +392,12 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         passes, own_roots = _split_roots(value.trainables | value.post, method)
         for cut_node in value.cuts:
             fact = scratch.cuts.get(cut_node)
-            if fact is None or (fact.upstream and fact.upstream <= value.cuts[cut_node]):
-                continue  # (what it cut stays attached beside it in the result: nothing is starved)
+            if fact is None or (fact.upstream and all(fact.upstream <= part.cuts[cut_node] for part in _parts(returns)
+                                                      if cut_node in part.cuts)):
+                # (what it cut stays attached beside it in the result: nothing is starved; in a
+                # returned tuple, beside it in each element that holds it: `return loss, loss_c`
+                # with `loss_c` built from the cut alone is a dead term of its own)
+                continue
             ks = frozenset(k for k in (param_index(r, method) for r in fact.upstream) if k is not None)
             cuts[cut_node] = ks
             cut_facts[cut_node] = fact
@@ -449,6 +456,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
         saves=saves, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param,
+        cut_parts=_cut_parts(returns, cuts),
         switches_off=walker.nograd if type(walker.nograd) is ast.Expr and not walker.function.nograd else None,
         state=walker.carried_state(), rows=_rows(returns, method), inner_edits=_inner_edits(node, scratch, params),
     )
@@ -465,6 +473,11 @@ def _rows(returns, method: bool) -> tuple:
         params, own = _split_roots(frozenset().union(*(v.trainables | v.post for v in parts)), method)
         out.append((frozenset(params), frozenset(own), all(v.tensor for v in parts), all(v.plain for v in parts)))
     return tuple(out)
+
+
+def _parts(returns) -> list:
+    """The values the function returns, each element of a returned tuple on its own."""
+    return [value for ret in returns for value in ([v for _, v in ret.parts] if ret.parts else [ret.value])]
 
 
 def _beside(returns, cut_node) -> frozenset:
@@ -508,6 +521,14 @@ def _trained_parts(returns, method: bool) -> tuple:
         params, own = _split_roots(roots, method)
         out.append((frozenset(params), frozenset(own)))
     return tuple(out)
+
+
+def _cut_parts(returns, cuts: dict) -> tuple:
+    """``Summary.cut_parts``: () unless every return is a tuple of one length."""
+    if not cuts or not returns or any(not r.parts for r in returns) or len({len(r.parts) for r in returns}) != 1:
+        return ()
+    return tuple(frozenset(c for ret in returns for c in ret.parts[k][1].cuts if c in cuts)
+                 for k in range(len(returns[0].parts)))
 
 
 def _split_roots(roots, method: bool) -> tuple[set, set]:
