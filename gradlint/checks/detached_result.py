@@ -34,8 +34,18 @@ def check(facts):
         if found.function is not None:
             yield _report(cut, f"is returned from `{found.function.name}()`")
         else:
-            yield _report(cut, f"becomes part of the loss `{found.backward.root}` (backward at line {{sink}})",
-                          models=found.models, sink=found.backward.node)
+            flag = _report(cut, f"becomes part of the loss `{found.backward.root}` (backward at line {{sink}})",
+                           models=found.models, sink=found.backward.node)
+            if _dead_term(cut, found.backward.value):
+                flag.details["dead"] = True
+            yield flag
+
+
+def _dead_term(cut, loss) -> bool:
+    """The cut reaches the loss in a term of cut values only, beside attached terms: that term
+    adds a number and no gradient."""
+    return cut.kind != "no_grad" and not loss.post and bool(loss.trainables or loss.inputs) and (
+        not loss.cuts.get(cut.node) or cut.node in loss.dead)
 
 
 def _report(cut, where: str, models=(), **refs):
@@ -114,6 +124,8 @@ def probe(probes, flag) -> None:
         probes.before(node)
         probes.after(node)
         return
+    if flag.details.get("dead"):
+        probes.need("dead_term")
     if isinstance(node, ast.Call) and not isinstance(node.func, ast.Attribute):
         # `map(torch.detach, (a, b))` returns a lazy iterator, which the tracer cannot tag
         raise CannotProbe("the tensors `map` detaches are made lazily, one at a time; the run does not follow them")
@@ -127,4 +139,5 @@ def decide(tracer, evidence) -> tuple[str, str]:
     weight-decay term) counts as starved."""
     from gradlint.dynamic.verdicts import reach
 
-    return reach(tracer, evidence, "the tensor it cuts", other_use=True)
+    # (a dead term's path is missing from the gradient whatever else trains its leaves)
+    return reach(tracer, evidence, "the tensor it cuts", other_use=True, rebuilt="dead_term" in evidence.kinds)
