@@ -207,3 +207,84 @@ def test_a_gate_on_confirmed_findings_fails_when_the_run_could_not_decide(projec
     proc = gradlint("--driver", "pkg.smoke:broken", "--dynamic-only", "confirmed", "pkg", cwd=project)
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
     assert "hid 1 error finding" in proc.stderr and "could not decide 1 finding" in proc.stderr
+
+
+HELPERS = '''\
+"""Loss terms, defined here and used by the training script beside this file."""
+import torch.nn.functional as F
+
+
+def terms(critic, fake, real):
+    score = critic(fake).detach()
+    adv = F.binary_cross_entropy_with_logits(score, torch_ones(score))
+    return F.l1_loss(fake, real) + adv
+
+
+def torch_ones(t):
+    return t.new_ones(t.shape)
+'''
+
+TRAIN = '''\
+import torch
+import torch.nn as nn
+
+from losses import terms
+
+torch.manual_seed(0)
+gen, critic = nn.Linear(3, 4), nn.Linear(4, 1)
+opt = torch.optim.SGD([*gen.parameters(), *critic.parameters()], lr=0.1)
+for _ in range(2):
+    fake = gen(torch.randn(5, 3))
+    loss = terms(critic, fake, torch.randn(5, 4))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+'''
+
+
+def test_a_finding_at_a_call_is_probed_inside_the_file_it_calls(tmp_path):
+    # The cut is in losses.py; the finding is reported in train.py at the call, so its probes
+    # go into losses.py when the run imports it.
+    (tmp_path / "losses.py").write_text(HELPERS)
+    (tmp_path / "train.py").write_text(TRAIN)
+    proc = gradlint("--no-cache", "--dynamic", "--output-format", "json", ".", cwd=tmp_path)
+    found = json.loads(proc.stdout)
+    assert [(f["path"], f["code"], f["verdict"]["status"]) for f in found] == [("train.py", "GL001", "confirmed")], proc.stdout
+    assert "`critic`" in found[0]["verdict"]["evidence"] or "critic" in found[0]["verdict"]["evidence"], found[0]
+
+
+MODEL = '''\
+"""A block that squashes its input and shifts it in place (its module docstring is all it
+runs at import)."""
+import torch
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 3)
+
+    def forward(self, x):
+        y = torch.sigmoid(self.lin(x))
+        y += 1.0
+        return y
+'''
+
+RUN = '''\
+import torch
+
+from model import Block
+
+try:
+    Block()(torch.randn(2, 3)).sum().backward()
+except RuntimeError:
+    pass
+'''
+
+
+def test_a_flagged_module_with_only_a_docstring_at_top_level_is_run_through_its_importer(tmp_path):
+    (tmp_path / "model.py").write_text(MODEL)
+    (tmp_path / "run.py").write_text(RUN)
+    proc = gradlint("--no-cache", "--dynamic", "--output-format", "json", "model.py", cwd=tmp_path)
+    assert [(c, status) for c, _, status, _ in verdicts(proc)] == [("GL005", "confirmed")], proc.stdout

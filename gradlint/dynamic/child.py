@@ -41,7 +41,11 @@ class Session:
         self.files = {os.path.realpath(path): findings for path, findings in files.items()}
         self.findings: dict[int, dict] = {}  # fid -> the finding as the tracer received it
         self.unplaced: dict[int, str] = {}
+        # real path -> probes of findings reported in another file, to place when this one is
+        # imported (``Instrumented.foreign``: a cut inside a helper of another file of the project)
+        self.foreign: dict[str, list] = {}
         self.tracer = Tracer(set(self.files), show_graph=show_graph)
+        self._finder = None
         self._undo = []
 
     def start(self) -> None:
@@ -50,7 +54,7 @@ class Session:
         # traces globals, and rejects a builtin it does not know), and as a builtin for code
         # compiled some other way.
         setattr(builtins, PROBE, self.tracer)
-        finder = _Finder(self)
+        finder = self._finder = _Finder(self)
         sys.meta_path.insert(0, finder)
         self._undo.append(lambda: sys.meta_path.remove(finder))
         self._undo.append(self.tracer.watch_optimizers())
@@ -72,6 +76,10 @@ class Session:
         verdicts = self.tracer.verdicts()
         for fid, why in self.unplaced.items():
             verdicts[fid] = {"status": "error", "evidence": why}
+        for path, pending in self.foreign.items():
+            for finding, _, _ in pending:  # (the file holding the probes was never imported)
+                verdicts.setdefault(finding.fid, {"status": "not-reached", "evidence": (
+                    f"the run never imported {os.path.basename(path)}, where line {finding.line} is")})
         return verdicts
 
     def instrumented_code(self, path: str):
@@ -79,13 +87,25 @@ class Session:
         with tokenize.open(path) as handle:  # the encoding Python would use (PEP 263, BOM)
             source = handle.read()
         wanted = self.files.get(path, [])
+        foreign = self.foreign.pop(path, [])
         try:
-            result = instrument(source, path, wanted)
+            result = instrument(source, path, wanted, foreign=foreign)
         except Exception as err:  # never let instrumentation stop the program: run it plain
-            for want in wanted:
-                self.unplaced[want["fid"]] = f"gradlint could not instrument {path}: {type(err).__name__}: {err}"
+            for fid in [want["fid"] for want in wanted] + [finding.fid for finding, _, _ in foreign]:
+                self.unplaced[fid] = f"gradlint could not instrument {path}: {type(err).__name__}: {err}"
             return compile(source, path, "exec", dont_inherit=True)
         self.unplaced.update(result.unplaced)
+        for other, pending in result.foreign.items():
+            if any(getattr(m, "__file__", None) and os.path.realpath(m.__file__) == other
+                   for m in list(sys.modules.values())):
+                for finding, _, _ in pending:  # (imported before this file ran: too late to probe)
+                    self.unplaced[finding.fid] = f"{os.path.basename(other)} was imported before the probes were known"
+                continue
+            self.foreign.setdefault(other, []).extend(pending)
+            self.files.setdefault(other, [])
+            self.tracer.files.add(other)
+            if self._finder is not None:
+                self._finder.watch(other)
         for fid, finding in result.findings.items():
             self.findings[fid] = finding.to_json()
             self.tracer.add_finding(fid, self.findings[fid])
@@ -161,8 +181,14 @@ class _Finder(importlib.abc.MetaPathFinder):
         self.run = run
         # The last part of a dotted name that can be a flagged file: most imports are not,
         # and are left to the other finders without a second search of sys.path.
-        self.names = {os.path.basename(os.path.dirname(p)) if os.path.basename(p) == "__init__.py"
-                      else os.path.splitext(os.path.basename(p))[0] for p in run.files}
+        self.names = set()
+        for path in run.files:
+            self.watch(path)
+
+    def watch(self, path: str) -> None:
+        """Instrument the file at ``path`` too when it is imported."""
+        self.names.add(os.path.basename(os.path.dirname(path)) if os.path.basename(path) == "__init__.py"
+                       else os.path.splitext(os.path.basename(path))[0])
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname.rpartition(".")[2] not in self.names:

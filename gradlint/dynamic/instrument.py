@@ -54,14 +54,21 @@ class Instrumented:
     source: str  # the rewritten module
     findings: dict[int, ProbedFinding] = field(default_factory=dict)
     unplaced: dict[int, str] = field(default_factory=dict)  # fid -> why no probe could be placed
+    # real path of another file of the project -> the probes of findings reported here (at a
+    # call) on nodes of that file (the `.detach()` inside the helper called): placed when the
+    # run imports it, as ``instrument(…, foreign=…)``
+    foreign: dict[str, list] = field(default_factory=dict)
 
 
-def instrument(source: str, path: str, wanted: list[dict]) -> Instrumented:
+def instrument(source: str, path: str, wanted: list[dict], foreign=()) -> Instrumented:
     """Rewrite ``source`` with probes for the findings ``wanted``.
 
     ``wanted``: dicts with ``fid``, ``code``, ``line``, ``column``, ``end_line``, ``end_column``
     (1-based, ``end_column`` exclusive: a finding as ``gradlint check`` printed it). A finding
-    that the analysis of this source no longer produces is returned in ``unplaced``.
+    that the analysis of this source no longer produces is returned in ``unplaced``; one the
+    analysis places at a call here for a fact of another file of the project (a cut inside the
+    helper called) has its probes on that file's nodes, returned in ``foreign`` by that file.
+    ``foreign``: such probes (``Instrumented.foreign``) of findings of other files, placed here.
     Raises ``libcst.ParserSyntaxError`` if the source does not parse.
     """
     from gradlint.analysis import project as projects
@@ -78,31 +85,36 @@ def instrument(source: str, path: str, wanted: list[dict]) -> Instrumented:
     # file's calls hand both ways (``analysis.settings``), on a copy of the tree with the same
     # positions; the first walk to report a site probes it.
     by_place = {}
-    for walked, _ in programs(tree, source):
+    for walked, _ in programs(tree, source) if wanted else ():
         facts = module_facts(walked, source, project=found_in, path=path if found_in is not None else None)
-        flags = [flag for rule in MODULES for flag in rule.check(facts)
-                 if found_in is None or projects.origin(flag.node) is None]
+        flags = [flag for rule in MODULES for flag in rule.check(facts)]
         view = facts.imports.project
         if view is not None:
             view.close()
         lines = facts.lines
         context = _Module(walked, facts)
         for flag in flags:
-            key = (flag.rule.code, *_span(flag.extent()[0], lines)[:2], *_span(flag.extent()[1], lines)[2:])
-            by_place.setdefault(key, (flag, context))
+            other = projects.origin(flag.node) if found_in is not None else None
+            if other is None:
+                key = (flag.rule.code, *_span(flag.extent()[0], lines)[:2], *_span(flag.extent()[1], lines)[2:])
+                by_place.setdefault(key, (flag, context, None))
+                continue
+            site = facts.call_sites.get(flag.node)  # (reported at the call here, as the engine places it)
+            if site is not None:
+                by_place.setdefault((flag.rule.code, *_span(site, lines)), (flag, context, os.path.realpath(other.path)))
     by_code = {rule.RULE.code: rule for rule in MODULES}
     out = Instrumented(source)
-    placing = []  # (the finding, its probes on ast nodes, the flag's node)
+    placing = list(foreign)  # (the finding, its probes on ast nodes, the flag's node)
     for want in wanted:
         key = (want["code"], want["line"], want["column"], want["end_line"], want["end_column"])
-        flag, context = by_place.get(key, (None, None))
+        flag, context, elsewhere = by_place.get(key, (None, None, None))
         fid = want["fid"]
         if flag is None:
             out.unplaced[fid] = "the static pass no longer reports this site in the file it ran"
             continue
         # (the lines of what is probed: a no_grad region's finding is placed at its `with`, and
         # its evidence speaks of the expression computed there)
-        finding = ProbedFinding(fid, want["code"], path, flag.node.lineno, flag.node.end_lineno, "",
+        finding = ProbedFinding(fid, want["code"], elsewhere or path, flag.node.lineno, flag.node.end_lineno, "",
                                 tensor=str(flag.details.get("tensor") or flag.details.get("root") or ""))
         probes = Probes(fid, context)
         try:
@@ -110,13 +122,24 @@ def instrument(source: str, path: str, wanted: list[dict]) -> Instrumented:
             if rule is None or not hasattr(rule, "probe"):
                 raise CannotProbe(f"{flag.rule.code} has no dynamic check")
             rule.probe(probes, flag)
+            if elsewhere is not None:
+                # (every probe on a node of that file's tree: a rule may read nodes of this one)
+                there = {id(n) for n in ast.walk(projects.origin(flag.node).tree)}
+                if any(id(n) not in there for n in probes.plan.nodes()):
+                    raise CannotProbe("its probes would go into more than one file")
         except CannotProbe as err:
             out.unplaced[fid] = str(err)
             continue
         finding.kinds = tuple(sorted(probes.kinds))
+        if elsewhere is not None:
+            out.foreign.setdefault(elsewhere, []).append((finding, probes.plan, flag.node))
+            continue
         placing.append((finding, probes.plan, flag.node))
     if not placing:
         return out
+    from gradlint.analysis.facts import source_lines
+
+    lines = source_lines(source)
     twins = _Twins(module, lines, [node for _, own, at in placing for node in (*own.nodes(), at)])
     plan = _Plan()
     for finding, own, at in placing:

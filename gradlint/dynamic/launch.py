@@ -145,7 +145,9 @@ def _runs_anything(path: str) -> bool:
             tree = ast.parse(f.read())
     except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
         return True  # (its own run says what is wrong)
-    return any(type(stmt) in (ast.Expr, ast.For, ast.While, ast.With, ast.If, ast.Try) for stmt in tree.body)
+    # (a docstring, or any lone constant, is an expression statement that runs nothing)
+    return any(type(stmt) in (ast.Expr, ast.For, ast.While, ast.With, ast.If, ast.Try)
+               and not (type(stmt) is ast.Expr and type(stmt.value) is ast.Constant) for stmt in tree.body)
 
 
 def _importers(path: str) -> list[str]:
