@@ -392,11 +392,16 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         passes, own_roots = _split_roots(value.trainables | value.post, method)
         for cut_node in value.cuts:
             fact = scratch.cuts.get(cut_node)
-            if fact is None or (fact.upstream and all(fact.upstream <= part.cuts[cut_node] for part in _parts(returns)
-                                                      if cut_node in part.cuts)):
-                # (what it cut stays attached beside it in the result: nothing is starved; in a
-                # returned tuple, beside it in each element that holds it: `return loss, loss_c`
-                # with `loss_c` built from the cut alone is a dead term of its own)
+            # (what it cut stays attached beside it in the result: nothing is starved. Of what it
+            # is handed, in a returned tuple, beside it in each element that holds it: a loss
+            # function's `return loss, loss_c`, `loss_c` built from the cut alone, is a dead term
+            # of its own; a model's own members cut beside their attached output, `return
+            # z.detach(), p`, are the stop-gradient target of a SimSiam-style loss)
+            handed = all(param_index(r, method) is not None and not (method and not r.startswith(SYMBOL))
+                         for r in fact.upstream) if fact is not None else False
+            if fact is None or (fact.upstream and (
+                    all(fact.upstream <= part.cuts[cut_node] for part in _parts(returns) if cut_node in part.cuts)
+                    if handed else fact.upstream <= value.cuts[cut_node])):
                 continue
             ks = frozenset(k for k in (param_index(r, method) for r in fact.upstream) if k is not None)
             cuts[cut_node] = ks
