@@ -1279,8 +1279,11 @@ class Walker:
                                       or any(type(e) is ast.Starred for e in target.elts)):
                 parts = None
             built = self.element_built.get(node.value) if type(node) is ast.Assign else None
-            if built is not None and (len(built) != len(target.elts)
-                                      or any(type(e) is not ast.Name for e in target.elts)):
+            # (`model, opt = setup()`, or onto the receiver: `self.G, self.D, self.opt_g, … = build()`)
+            names = [e.id if type(e) is ast.Name else dotted(e) if type(e) is ast.Attribute
+                     and (dotted(e) or "").count(".") == 1 and dotted(e).startswith("self.") else None
+                     for e in target.elts]
+            if built is not None and (len(built) != len(target.elts) or None in names):
                 built = None
             for i, element in enumerate(target.elts):
                 inner = _unstarred(element)  # `a, *rest = …`: rest is bound as an element
@@ -1288,15 +1291,17 @@ class Walker:
                 part = built[i] if built else None
                 if part is not None and part[0] == "module" and self.nograd is None:
                     # `model, criterion, optimizer = setup()`: a model of its own, as `Net()` is
-                    self.bind(inner, Value(trainables=frozenset({inner.id}), module=part[1]), node)
+                    self.bind(inner, Value(trainables=frozenset({names[i]}), module=part[1]), node)
                 elif part is not None and part[0] == "optimizer":
                     keys = set()
                     for j in part[1]:
-                        keys.add(self.key(target.elts[j].id))
+                        keys.add(self.key(names[j]))
                         module = built[j][1] if built[j] is not None and built[j][0] == "module" else None
                         if module is not None and module.qualname in self.classes:
                             keys.add(f"{module.qualname}.*")
-                    self.facts.optimizers[self.key(inner.id)] = frozenset(keys)
+                    self.facts.optimizers[self.key(names[i])] = frozenset(keys)
+                    if self.cls is not None and names[i].startswith("self."):
+                        self.cls.optimizers[names[i]] = frozenset(keys)
                     self.bind(inner, replace(value, saved=EMPTY, module=None, optimizer=True, trainables=EMPTY), node)
                 else:
                     trained = self.element_trained.get(node.value) if type(node) is ast.Assign else None

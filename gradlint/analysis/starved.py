@@ -656,6 +656,15 @@ def _broken(value, facts, sinks_for, program):
         if all(root.split("@")[0] in program.followers for root in cut.upstream) \
                 and not _named_in_optimizer(cut, facts):
             continue  # a target or moving average: the file copies another network into it
+        if companions and node in value.dead and not value.post and cut.kind != "no_grad" \
+                and (value.trainables or value.inputs - cut.upstream) \
+                and not any(node in switch.value.cuts for switch in facts.switches) \
+                and not (_frozen(cut, facts) or cut.upstream <= facts.frozen):
+            # at work in one term (an advantage weighing the log-probabilities, beside another
+            # model: a stop-gradient between models) and alone in another (`advantage.pow(2)` as
+            # the value loss): that term adds a number and no gradient, whatever the first does
+            yield cut
+            continue
         if cut.upstream & companions or _by_callers(cut.upstream, cut, facts) & (companions | _by_callers(companions, cut, facts)):
             # the same trainables stay attached beside the cut (SimSiam); those upstream of it
             # that nothing beside it keeps attached (`cat([dec(enc(x)).detach(), enc(x)])`: the

@@ -27,6 +27,17 @@ def check(facts):
     for backward in facts.backwards:
         if not backward.retain_graph or backward.create_graph:
             continue  # create_graph=True: higher-order gradients (MAML, penalties) keep graphs on purpose
+        kept = _kept_by_state(backward, facts)
+        if kept:
+            names = ", ".join(f"`{n}`" for n in kept)
+            yield Flag(RULE, backward.node,
+                       f"retain_graph=True keeps the saved tensors of `{backward.root}`'s graph alive, and {names}, "
+                       f"rebuilt from {'its' if len(kept) == 1 else 'their'} previous value with this call's values "
+                       f"without .detach(), holds on to every call's graph: memory grows from call to call",
+                       hint=f"store the state detached ({kept[0]} = ….detach(), or use `.item()` for a number kept for "
+                            f"logging) and drop retain_graph=True where nothing needs it",
+                       details={"root": backward.root, "carried": kept, "kept": True})
+            continue
         if backward.loop is None or (backward.across_calls and not backward.value.carried):
             # (in a loop of its own, `for i in range(L): (self.alpha[i] * losses[i]).backward(…)`,
             # the state the method rebuilds from itself still grows from call to call)
@@ -77,6 +88,21 @@ def check(facts):
                    details={"root": backward.root, "carried": carried})
 
 
+def _kept_by_state(backward, facts) -> list:
+    """The receiver's attributes the method of this backward rebuilds from themselves with
+    history recorded in the call (``Summary.state``: a running average of the task losses,
+    `self.loss_ema = 0.9 * self.loss_ema + 0.1 * torch.stack(losses)`), where the loss does not
+    depend on them (then the graph grows, reported below): they keep every call's retained graph
+    (a backward of a value with no history raises, so what is backpropagated has some)."""
+    fn = backward.function
+    if fn.class_name is None or backward.across_calls or backward.value.carried:
+        return []
+    summary = facts.summaries.get(f"{fn.class_name}.{fn.name}")
+    if summary is None or summary.node is not fn.node:
+        return []
+    return sorted(name for name in summary.state if name.startswith("self."))
+
+
 def _jacobian_rows(backward) -> bool:
     """`y.backward(mask, retain_graph=True)` with a vector each iteration, in a loop that reads
     `.grad` (`rows[k] = x.grad`): a Jacobian row by row through one retained graph, the
@@ -107,6 +133,8 @@ EVIDENCE = frozenset({"backward_site"})
 
 def probe(probes, flag) -> None:
     """No probe: the tracer recognises the flagged backward call by its lines ("backward_site")."""
+    if flag.details.get("kept"):
+        probes.need("kept_state")
 
 
 def decide(tracer, evidence) -> tuple[str, str]:
@@ -118,6 +146,10 @@ def decide(tracer, evidence) -> tuple[str, str]:
     counts = evidence.counts
     if not counts:
         return "not-reached", f"the backward call at line {finding['line']} never ran{elsewhere(tracer)}"
+    if "kept_state" in evidence.kinds:
+        # (what grows is the state's record, which no backward of the run walks)
+        return "inconclusive", (f"the backward call at line {finding['line']} ran {len(counts)} times; the run "
+                                f"counts the record each backward walks, not the record the state keeps")
     root = evidence.root
     if evidence.same_root:
         return "confirmed", (f"{evidence.same_root + 1} backward calls at line {finding['line']} started from the same "

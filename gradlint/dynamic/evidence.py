@@ -28,6 +28,8 @@ KINDS = {
              "backward reads the saved tensors of its record for one the edit made stale",
     "saved_lines": "each node of the record notes the user's line that made it, so that evidence can "
                    "say where a tensor was saved",
+    "kept_state": "with backward_site: the finding is about state that keeps each call's graph, which "
+                  "the record of the flagged backward does not show",
     "dead_term": "with upstream: the cut value is a term of the loss made of cut values only, so its "
                  "path is missing from the gradient even where the leaves get one by another path",
 }
