@@ -2177,6 +2177,7 @@ class Walker:
         if not out.cuts:
             return out
         cuts = None
+        itself = set()  # (`q * m + q.detach() * (1 - m)`: a masked stop-gradient of one tensor, no dead term)
         for cut in out.cuts:
             fact = self.facts.cuts.get(cut)
             if fact is None:
@@ -2187,6 +2188,7 @@ class Walker:
                 if fact.tensor in _attached_names(other):
                     cuts = cuts or dict(out.cuts)
                     cuts[cut] = cuts[cut] | fact.upstream
+                    itself.add(cut)
                 elif _subtracts(cut, other):
                     cuts = cuts or dict(out.cuts)
                     cuts[cut] = cuts[cut] | kept.trainables | kept.post
@@ -2197,6 +2199,8 @@ class Walker:
                         and fact.upstream <= kept.inputs | kept.trainables:
                     cuts = cuts or dict(out.cuts)
                     cuts[cut] = cuts[cut] | fact.upstream
+        if itself & out.dead:
+            out = replace(out, dead=out.dead - itself)
         return replace(out, cuts=cuts) if cuts else out
 
     def apply_saves(self, qual: str, shown: str, node, operands, values, out: Value) -> Value:

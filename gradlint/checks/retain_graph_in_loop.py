@@ -100,7 +100,19 @@ def _kept_by_state(backward, facts) -> list:
     summary = facts.summaries.get(f"{fn.class_name}.{fn.name}")
     if summary is None or summary.node is not fn.node:
         return []
-    return sorted(name for name in summary.state if name.startswith("self."))
+    return sorted(name for name in summary.state if name.startswith("self.") and _rebuilt_from_itself(fn.node, name))
+
+
+def _rebuilt_from_itself(function, name: str) -> bool:
+    """The function assigns ``name`` a value that reads it (`self.avg = 0.9 * self.avg + …`,
+    `self.avg += …`): not a value kept on one path and replaced on another."""
+    for node in ast.walk(function):
+        if type(node) is ast.AugAssign and ast.unparse(node.target) == name:
+            return True
+        if type(node) is ast.Assign and any(ast.unparse(t) == name for t in node.targets) \
+                and any(type(n) is ast.Attribute and ast.unparse(n) == name for n in ast.walk(node.value)):
+            return True
+    return False
 
 
 def _jacobian_rows(backward) -> bool:
