@@ -450,12 +450,20 @@ def _optional(cut) -> bool:
 
 def _optional_cuts(fn) -> list:
     found = []
+    args = fn.args if type(fn) in (ast.FunctionDef, ast.AsyncFunctionDef) else None
+    positional = [*args.posonlyargs, *args.args] if args is not None else []
+    defaults = {**dict(zip([p.arg for p in positional][len(positional) - len(args.defaults):], args.defaults)),
+                **{p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}} if args else {}
     for node in iter_nodes(fn, into_functions=False):
         if type(node) is not ast.If or node.orelse or len(node.body) != 1 or type(node.body[0]) is not ast.Assign:
             continue
         assign, test = node.body[0], node.test
-        if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
+        negated = type(test) is ast.UnaryOp and type(test.op) is ast.Not
+        if negated:
             test = test.operand
+        default = defaults.get(test.id) if type(test) is ast.Name else None
+        if type(default) is ast.Constant and bool(default.value) != negated:
+            continue  # (`def forward(self, x, return_tensor=True)`: by default the cut is the program's)
         if type(test) is ast.Call and not test.args:
             test = test.func
         name = dotted(test)
