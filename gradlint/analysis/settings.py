@@ -222,7 +222,7 @@ def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, handable
         given[name] = value
     for keyword in call.keywords:
         given[keyword.arg] = keyword.value
-    defaults = _defaults(target)
+    defaults = defaults_of(target)
     for name in {*given, *defaults}:
         value = given.get(name, defaults.get(name))
         if type(value) is ast.Constant and type(value.value) is bool:
@@ -235,13 +235,13 @@ def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, handable
                 and value.id in _parameters(caller):
             for handed, line in seen.get((id(caller), value.id), {}).items():
                 seen.setdefault((id(target), name), {}).setdefault(handed, line)
-            default = _defaults(caller).get(value.id)
+            default = defaults_of(caller).get(value.id)
             if type(default) is ast.Name and default.id in handable:
                 # (`Pico(rope_cls=RoPE)` handing its own default on to `Attention(…, rope_cls)`)
                 seen.setdefault((id(target), name), {}).setdefault(CLASS + default.id, default.lineno)
 
 
-def _defaults(fn) -> dict:
+def defaults_of(fn) -> dict:
     """Parameter name -> its default expression."""
     args = fn.args
     defaults = dict(zip([p.arg for p in [*args.posonlyargs, *args.args]][-len(args.defaults):] if args.defaults else [],

@@ -450,10 +450,9 @@ def _optional(cut) -> bool:
 
 def _optional_cuts(fn) -> list:
     found = []
-    args = fn.args if type(fn) in (ast.FunctionDef, ast.AsyncFunctionDef) else None
-    positional = [*args.posonlyargs, *args.args] if args is not None else []
-    defaults = {**dict(zip([p.arg for p in positional][len(positional) - len(args.defaults):], args.defaults)),
-                **{p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}} if args else {}
+    from gradlint.analysis.settings import defaults_of
+
+    defaults = defaults_of(fn) if type(fn) in (ast.FunctionDef, ast.AsyncFunctionDef) else {}
     for node in iter_nodes(fn, into_functions=False):
         if type(node) is not ast.If or node.orelse or len(node.body) != 1 or type(node.body[0]) is not ast.Assign:
             continue
