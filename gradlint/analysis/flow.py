@@ -75,6 +75,8 @@ CONTAINER_METHODS = {"keys", "values", "items", "get", "pop", "append", "extend"
                      "setdefault", "copy", "index", "count", "sort", "reverse", "clear", "add", "remove",
                      "discard", "join", "split", "format", "replace", "strip", "startswith", "endswith"}
 PASSTHROUGH_BUILTINS = {"list", "tuple", "sorted", "reversed", "enumerate", "zip", "sum", "max", "min", "abs", "iter", "next", "dict", "set"}
+# The standard library's containers: what one holds is what it was given, as with dict().
+STDLIB_CONTAINERS = frozenset({"collections.OrderedDict", "collections.defaultdict", "collections.deque"})
 CONST_BUILTINS = {"len", "range", "print", "isinstance", "hasattr", "getattr", "str", "repr", "round", "type", "id", "callable", "format"}
 # Builtins whose result is never a tensor (``getattr`` may return one).
 PLAIN_BUILTINS = CONST_BUILTINS - {"getattr"} | {"bool", "bin", "hex", "oct", "ord", "chr", "hash", "divmod"}
@@ -121,6 +123,8 @@ SMALL = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.Rai
 COMPOUND = (*FUNCTIONS, ast.ClassDef, ast.If, *LOOPS, *WITHS, *TRIES, *((MATCH,) if MATCH else ()))
 
 
+# torch's containers of parameters: an item is one of its parameters.
+PARAMETER_CONTAINERS = frozenset({"torch.nn.ParameterDict", "torch.nn.ParameterList"})
 # torch's containers: what one holds is the modules it was built from, not new ones.
 CONTAINERS = frozenset({"torch.nn.Sequential", "torch.nn.ModuleList", "torch.nn.ModuleDict"})
 
@@ -811,6 +815,12 @@ class Walker:
                     self.nograd = node
                 elif literal_true(first):
                     self.nograd = None
+                return
+            if _stores_locals(call):
+                # `self.__dict__.update(locals())`: each local becomes the attribute of its name
+                for name, value in self.env.items():
+                    if name != "self" and "." not in name:
+                        self.note_attribute("self." + name, value)
                 return
             self.expr(node.value)
         elif type(node) is ast.Return:
@@ -1791,6 +1801,11 @@ class Walker:
                 # `self.target = gram(extractor(style)).detach()`: a tensor attribute that is no
                 # parameter (nothing registers it), computed without history
                 return Value(tensor=True, const=True)
+            if module is None and seen is not None and seen.container and (seen.tensor or seen.const) \
+                    and seen.module is None and not (seen.trainables or seen.attached or seen.live):
+                # `self.bindings = OrderedDict()` filled with buffers it allocated: nn.Module
+                # registers no parameter kept in a plain dict or list
+                return replace(seen, computed=False, alias=None)
             if module is None and not self.cls.may_be_module:
                 if seen is not None and seen.module is not None and seen.module.parameters \
                         and not seen.computed and not self.plain_class(seen.module.qualname) \
@@ -1901,6 +1916,8 @@ class Walker:
             alias = _alias(node.value, base) if base.container or not self.copied_by(node) else None
             if base.module is not None and base.module.items is not None:
                 return replace(base, module=base.module.items, saved=EMPTY, held=EMPTY, optimizer=False)
+            if base.module is not None and base.module.qualname in PARAMETER_CONTAINERS:
+                return replace(base, module=None, saved=EMPTY, held=EMPTY, optimizer=False)  # a parameter
             return replace(base, saved=base.held, held=EMPTY, optimizer=False, computed=base.computed,
                            alias=alias)
         if kind in (ast.Tuple, ast.List, ast.Set):
@@ -2315,6 +2332,9 @@ class Walker:
                 result = self.apply_summary(node, summary, None, self.arg_values(node), head)
                 if result is not None:
                     return result
+        if qual in STDLIB_CONTAINERS and (head or "").split(".")[0] not in self.env:
+            # (an OrderedDict is a dict: empty, what `{}` is; else what it is given)
+            return NOTHING_YET if not (positional or keywords) else self.name_call(node, "dict", positional, keywords)
         if type(func) is ast.Attribute:
             return self.method_call(node, func, positional, keywords)
         if type(func) is ast.Name:
@@ -3721,6 +3741,12 @@ def _argument_nodes(call: ast.Call) -> list:
 def _arguments(call: ast.Call) -> list[ast.expr]:
     """The argument expressions in source order (``*xs`` as ``xs``, ``**kw`` as ``kw``)."""
     return [a.value if type(a) in (ast.Starred, ast.keyword) else a for a in _argument_nodes(call)]
+
+
+def _stores_locals(call) -> bool:
+    """``self.__dict__.update(locals())``."""
+    return type(call) is ast.Call and dotted(call.func) == "self.__dict__.update" and len(call.args) == 1 \
+        and type(call.args[0]) is ast.Call and dotted(call.args[0].func) == "locals"
 
 
 def _first_argument(call: ast.Call) -> ast.expr | None:

@@ -50,6 +50,7 @@ class ImportTable:
         # `from .BaseAgent import *`: (leading dots, module) of each star import, in order
         self.stars: list[tuple[int, str]] = []
         self.project = None  # a ``project.View`` when the imports are followed into the project
+        self.defined: dict = {}  # the module's own functions, by name
 
     def add(self, node: ast.Import | ast.ImportFrom) -> None:
         if type(node) is ast.Import:
@@ -100,6 +101,8 @@ def collect_imports(module: ast.Module) -> ImportTable:
     from gradlint.analysis.tree import statements
 
     table = ImportTable()
+    # (the module's own functions, by name: a decorator among them may switch recording off)
+    table.defined = {s.name: s for s in module.body if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef)}
     for node in statements(module):
         if type(node) is ast.Import or type(node) is ast.ImportFrom:
             table.add(node)

@@ -101,7 +101,40 @@ def nograd_decorator(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: Impo
             return expr
         if name in SET_GRAD_ENABLED and type(expr) is ast.Call and literal_false(first_argument(expr)):
             return expr
+        if name is not None and not name.startswith("torch.") and _project_nograd(name, imports):
+            return expr
     return None
+
+
+def _project_nograd(name: str, imports: ImportTable) -> bool:
+    """Whether ``name`` is a function of this file or the project's that runs what it decorates
+    under no_grad: a factory returning ``torch.inference_mode()(fn)`` (yolov5's
+    ``smart_inference_mode``), or a wrapper calling it in a ``with torch.no_grad():``."""
+    found = None
+    if "." not in name and name in imports.defined:
+        found = imports.defined[name], imports
+    elif imports.project is not None:
+        where = imports.target(name)
+        loaded = imports.project.load(*where) if where is not None else None
+        if loaded is not None and len(loaded[1]) == 1:
+            module, (attr,) = loaded
+            node = module.imports.defined.get(attr)
+            if node is not None:
+                found = node, module.imports
+    return found is not None and once("nograd-wrapper", found[0], _wraps_nograd, found[1])
+
+
+def _wraps_nograd(node, imports: ImportTable) -> bool:
+    for child in iter_nodes(node):
+        kind = type(child)
+        if kind is ast.Return and child.value is not None:
+            if any(type(n) in (ast.Name, ast.Attribute) and imports.qualname(n) in NOGRAD
+                   for n in ast.walk(child.value)):
+                return True  # `return torch.inference_mode()(fn)`
+        elif kind in _WITHS and child is not node and any(_opens_nograd(i.context_expr, imports) for i in child.items) \
+                and any(type(f) in _FUNCTIONS and f is not node for f in iter_nodes(node)):
+            return True  # a wrapper it defines runs the function inside `with torch.no_grad():`
+    return False
 
 
 def literal_false(expr) -> bool:
