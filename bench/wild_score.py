@@ -35,6 +35,7 @@ BATCHES = {  # folder under --root -> its triage, and the script that lays it ou
     "wild12": ("wild12-triage.md", "make_wild12.sh"),
     "wild13": ("wild13-triage.md", "make_wild13.sh"),
     "wild14": ("wild14-triage.md", "make_wild14.sh"),
+    "wild15": ("wild15-triage.md", "make_wild15.sh"),
     "wildrl": ("wild-rl-triage.md", "make_wild_rl.sh"),
 }
 RULES = re.compile(r"^GL00[1-5]$")

@@ -118,6 +118,9 @@ class _Collector(ast.NodeVisitor):
     def visit_FunctionDef(self, node):
         if id(node) not in self._methods:
             self.functions.add(node.name)
+        if any(isinstance(n, ast.Call) and ast.unparse(n) == "self.__dict__.update(locals())" for n in ast.walk(node)):
+            # (every local of the function becomes an attribute of the same name)
+            self.attrs.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
         self.generic_visit(node)
 
     visit_AsyncFunctionDef = visit_FunctionDef

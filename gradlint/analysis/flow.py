@@ -41,6 +41,9 @@ REBUILDERS = {
     "torch.DoubleTensor", "torch.HalfTensor", "torch.LongTensor", "torch.IntTensor",
     "torch.cuda.FloatTensor", "torch.autograd.Variable",
 }
+# The legacy constructors: handed one tensor, they return an alias of it.
+LEGACY_CONSTRUCTORS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.DoubleTensor", "torch.HalfTensor",
+                                 "torch.cuda.FloatTensor"})
 FACTORIES = {
     "zeros", "ones", "empty", "full", "randn", "rand", "randint", "randperm", "arange", "linspace",
     "logspace", "eye", "zeros_like", "ones_like", "empty_like", "full_like", "randn_like",
@@ -581,7 +584,9 @@ class Walker:
                 self.env[name] = LIVE if live else UNKNOWN
         for star in (params.vararg, params.kwarg):
             if star is not None:
-                self.env[star.arg] = UNKNOWN
+                # (a constructor's `**kwargs`: its settings, a tuple or dict in which nn.Module
+                # registers no parameter, whatever is kept of it)
+                self.env[star.arg] = NOTHING_YET if node.name == "__init__" and self.cls is not None else UNKNOWN
         if self.cls is None and self.facts.handed_functions:
             for param in [*params.posonlyargs, *params.args, *params.kwonlyargs]:
                 targets = self.facts.handed_functions.get(f"{param.arg}@{node.name}")
@@ -2391,6 +2396,10 @@ class Walker:
         requires = literal_true(keywords.get("requires_grad"))
         if qual == "torch.autograd.Variable" and not requires:
             return source  # a plain tensor since PyTorch 0.4: Variable(x) is x
+        if qual in LEGACY_CONSTRUCTORS and len(node.args) == 1 and not node.keywords \
+                and not (source.pulled or source.container) and (source.tensor or not source.plain) \
+                and type(node.args[0]) not in (ast.List, ast.Tuple, ast.ListComp, ast.Constant, ast.Starred):
+            return source  # `torch.Tensor(t)` of one tensor is an alias of it, history kept (AliasBackward0)
         copy = positional[0] if positional else None
         rebuild = Rebuild(node, qual, source, requires, self.function,
                           fresh_copy=copy is not None and is_fresh_copy(copy))
