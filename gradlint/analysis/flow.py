@@ -412,7 +412,11 @@ def _close_coverage(facts: ModuleFacts, classes: dict) -> None:
             cls = classes.get(owner)
             if cls is None:
                 continue
-            attrs = cls.attrs.items() if rest == "*" else [(rest, cls.attrs.get(rest))] if rest.startswith("self.") else []
+            # (and what `__init__` keeps of what every constructor call hands it: `self.encoder = encoder`)
+            held = {name: v.module for name, v in cls.assigned.items() if v.module is not None
+                    and cls.attrs.get(name) is None and not (v.computed or v.attached or v.live)}
+            members = {**cls.attrs, **held}
+            attrs = members.items() if rest == "*" else [(rest, members.get(rest))] if rest.startswith("self.") else []
             for _, info in attrs:
                 if info is not None and info.qualname in classes and f"{info.qualname}.*" not in out:
                     out.add(f"{info.qualname}.*")
@@ -1612,7 +1616,9 @@ class Walker:
                 # before the generator's loop and backpropagated in each pass) still holds the
                 # graph recorded before it
                 loop = self.loops[-1] if self.loops else None
-                if loop is None or not _within(step, loop.node):
+                if loop is None or not _within(step, loop.node) or not site.retain_graph:
+                    # (without retain_graph, the previous pass's backward freed what it reached
+                    # of that graph: a second one through it fails as freed, if it reaches it)
                     continue
                 # (a tensor: a model held in a name, `model = load(...)`, is no recorded output)
                 names = {name for name in names if name not in loop.assigned and name not in self.used_as_modules()
@@ -1656,6 +1662,12 @@ class Walker:
             last.stepped_in_loop = last.stepped_in_loop | covers
             if name is not None:
                 last.stepped_in_loop_names = last.stepped_in_loop_names | {name}
+
+    def a_parameter(self, expr) -> bool:
+        """A name bound to a parameter itself (``x, y = self.x, self.y``), not computed."""
+        value = self.expr(expr)
+        return bool(value.trainables) and not value.computed and not value.container \
+            and value.module is not None and value.module.qualname in PARAMETER
 
     def own_parameter(self, expr) -> bool:
         """``self.weight`` in a module's method, where ``__init__`` made it a leaf to train
@@ -1832,6 +1844,9 @@ class Walker:
                 # `self.sampler = Sampler(weights)`: an object of a class of this file that is no
                 # nn.Module, built from nothing trainable, registers no parameter with the module.
                 return Value(module=replace(module, parameters=False))
+            if module is None and seen is not None and seen.module is not None and seen.module.qualname in self.classes \
+                    and not (seen.computed or seen.attached or seen.live):
+                module = seen.module  # `self.encoder = encoder`, every constructor call handing one class's instance
             return Value(trainables=frozenset({name}), module=module)
         if head == "self" and name.count(".") == 1:
             return Value(trainables=frozenset({name}))
@@ -2388,7 +2403,8 @@ class Walker:
         source = self.expr(positional[0]) if positional else CONST
         if positional and type(positional[0]) in (ast.List, ast.Tuple, ast.ListComp) \
                 and (source.attached or source.live) and (source.tensor or any(
-                    self.own_parameter(e) for e in getattr(positional[0], "elts", ()))):
+                    self.own_parameter(e) or (type(e) is ast.Name and self.a_parameter(e))
+                    for e in _nested_elements(positional[0]))):
             # `torch.tensor([torch.cos(a), torch.cos(b)])`, `torch.Tensor([self.log_var_a,
             # self.log_var_b])`: the tensors' values copied, their history dropped
             # (`torch.stack` keeps it)
@@ -3299,7 +3315,8 @@ class Walker:
         weightless = (out.weightless | names) if module is not None and module.qualname in WEIGHT_FOR_INPUT \
             and not (args.attached or args.live) else out.weightless - names
         out = replace(out, carried=args.carried | callee.carried, tensor=True, computed=True, const=False,
-                      saved=EMPTY, module=None, optimizer=False, weightless=weightless)
+                      saved=EMPTY, module=None, optimizer=False, weightless=weightless,
+                      plain=out.plain and not (method and module is not None and names))  # (a model's method of a number: a tensor)
         if module is None or method or self.nograd is not None:
             return out
         shown = dotted(node.func) or "module"
@@ -3750,6 +3767,15 @@ def _argument_nodes(call: ast.Call) -> list:
 def _arguments(call: ast.Call) -> list[ast.expr]:
     """The argument expressions in source order (``*xs`` as ``xs``, ``**kw`` as ``kw``)."""
     return [a.value if type(a) in (ast.Starred, ast.keyword) else a for a in _argument_nodes(call)]
+
+
+def _nested_elements(node) -> list:
+    """The elements of a list or tuple display, those of the displays nested in it too
+    (``[[x, y], [y, 0.0]]`` gives x, y, y, 0.0)."""
+    out = []
+    for e in getattr(node, "elts", ()):
+        out.extend(_nested_elements(e) if type(e) in (ast.List, ast.Tuple) else [e])
+    return out
 
 
 def _stores_locals(call) -> bool:

@@ -1306,3 +1306,42 @@ def _function_saves(module: ast.Module, imports: ImportTable) -> dict[str, froze
                 and dotted(stmt.value) in found:
             found[stmt.targets[0].id] = found[dotted(stmt.value)]
     return found
+
+
+def handed_instances(module: ast.Module, classes) -> dict:
+    """(``Class.__init__``, position or keyword) -> the classes of this file each constructor
+    call of ``Class`` hands it an instance of (``ParagraphClassifier(encoder)`` with ``encoder =
+    SentenceEncoder()``; None for anything else), read from the calls as written: the walk's own
+    ``init_instances`` before any call site is walked."""
+    built: dict[str, str | None] = {}
+    for node in iter_nodes(module):
+        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            name = node.targets[0].id
+            made = _constructed(node.value, classes)
+            built[name] = made if name not in built else None  # (a name bound twice: unknown)
+
+    def instance(arg):
+        if type(arg) is ast.Name:
+            return built.get(arg.id)
+        return _constructed(arg, classes)
+
+    out: dict = {}
+    for node in iter_nodes(module):
+        if type(node) is not ast.Call or type(node.func) is not ast.Name or node.func.id not in classes:
+            continue
+        key = f"{node.func.id}.__init__"
+        for i, arg in enumerate(node.args):
+            if type(arg) is ast.Starred:
+                break
+            out.setdefault((key, i), set()).add(instance(arg))
+        for keyword in node.keywords:
+            if keyword.arg is not None:
+                out.setdefault((key, keyword.arg), set()).add(instance(keyword.value))
+    return out
+
+
+def _constructed(expr, classes) -> str | None:
+    """The class of this file ``expr`` calls (``SentenceEncoder()``), if it is one."""
+    if type(expr) is ast.Call and type(expr.func) is ast.Name and expr.func.id in classes:
+        return expr.func.id
+    return None

@@ -142,6 +142,7 @@ class Table:
         self.globals = globals_env
         # slot: (node, class info, keys) in source order
         self.slots: list = []
+        self._instances = None
         self.by_key: dict[str, list[int]] = {}
         self.done: dict[int, Summary | None] = {}
         for stmt in module.body:
@@ -169,6 +170,16 @@ class Table:
         self.slots.append((node, cls, keys))
         for key in keys:
             self.by_key.setdefault(key, []).append(index)
+
+    @property
+    def instances(self) -> dict:
+        """``ModuleFacts.init_instances`` as the file's constructor calls spell them
+        (``scan.handed_instances``): a summary walk sees no call site of the file."""
+        if self._instances is None:
+            from gradlint.analysis.scan import handed_instances
+
+            self._instances = handed_instances(self.module, self.classes)
+        return self._instances
 
     def get(self, key: str, limit: int | None = None):
         """The summary ``key`` names once the slots before ``limit`` (all: None) ran."""
@@ -236,7 +247,7 @@ def _deep(run):
 _BASE = None  # the recursion limit outside any nested summary walk
 
 
-def _one(table: Table, node, cls, index: int):
+def _one(table: "Table", node, cls, index: int):
     from gradlint.analysis import flow
     from gradlint.analysis.facts import Function, ModuleFacts
     from gradlint.analysis.scan import decorated_nograd
@@ -245,6 +256,7 @@ def _one(table: Table, node, cls, index: int):
     scratch = ModuleFacts(module=table.module, imports=imports)
     scratch.lines = table.lines
     scratch.summaries = Visible(table, index)  # later functions read the summaries of earlier ones
+    scratch.init_instances = table.instances  # (what `__init__`'s parameters are handed, file-wide)
     nograd = decorated_nograd(node, imports) or bool(
         cls is not None and cls.nograd_call and node.name in ("forward", "__call__"))
     function = Function(node, node.name, cls.name if cls else None, nograd=nograd)
