@@ -180,10 +180,16 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
             continue
         if type(node) not in FUNCTIONS:
             continue
+        # (a helper only ever called under no_grad records nothing; one that backpropagates
+        # there fails at its backward instead, GL003's at the call)
+        only = not trains_locally(node) and (
+            (cls is None and node.name in nograd_only)
+            or (cls is not None and "." + node.name in nograd_only and not cls.is_module))
+        if only:
+            summary = facts.summaries.get(f"{cls.name}.{node.name}" if cls is not None else node.name)
+            only = summary is None or summary.inference_backward is None
         nograd = decorated_nograd(node, imports) or bool(
-            cls is not None and cls.nograd_call and node.name in ("forward", "__call__")
-        ) or (cls is None and node.name in nograd_only) or (  # a helper only ever called under no_grad
-            cls is not None and "." + node.name in nograd_only and not cls.is_module)
+            cls is not None and cls.nograd_call and node.name in ("forward", "__call__")) or only
         function = Function(
             node, node.name, cls.name if cls else None, nograd=nograd,
             trains_locally=trains_locally(node),
@@ -3074,6 +3080,12 @@ class Walker:
         if self.nograd is not None and summary.backprops and self.record:
             self.facts.nograd_backprops.append(BackpropUnderNoGrad(
                 node, shown, summary.backward, self.nograd, self.function))
+        elif self.nograd is not None and summary.inference_backward is not None and self.record \
+                and _inference_region(self.nograd, self.imports):
+            self.facts.nograd_backprops.append(BackpropUnderNoGrad(
+                node, shown, summary.inference_backward, self.nograd, self.function))
+        elif summary.inference_backward is not None and self.nograd is None:
+            self.facts.backprop_calls.append((node, self.function, not summary.backprops))
         if summary.switches_off is not None and self.nograd is None:
             # `detector = load_detector()` whose body ends with `torch.set_grad_enabled(False)`:
             # nothing this function computes after the call is recorded
@@ -3767,6 +3779,20 @@ def _argument_nodes(call: ast.Call) -> list:
 def _arguments(call: ast.Call) -> list[ast.expr]:
     """The argument expressions in source order (``*xs`` as ``xs``, ``**kw`` as ``kw``)."""
     return [a.value if type(a) in (ast.Starred, ast.keyword) else a for a in _argument_nodes(call)]
+
+
+def _inference_region(region, imports) -> bool:
+    """The no_grad region is ``torch.inference_mode()``'s (a ``with`` or a decorator)."""
+    if type(region) in WITHS:
+        exprs = [item.context_expr for item in region.items]
+    elif type(region) in FUNCTIONS:
+        exprs = region.decorator_list
+    else:
+        return False
+    return any(imports.qualname(e.func if type(e) is ast.Call else e) in INFERENCE_MODE for e in exprs)
+
+
+INFERENCE_MODE = {"torch.inference_mode", "torch.autograd.grad_mode.inference_mode"}
 
 
 def _nested_elements(node) -> list:

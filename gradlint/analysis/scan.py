@@ -840,12 +840,17 @@ def _holds_with(function) -> bool:
 
 
 def _wraps_call_in_nograd(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportTable) -> bool:
-    for with_node in iter_nodes(node, into_functions=False):
-        if type(with_node) in _WITHS:
-            for item in with_node.items:
-                if _opens_nograd(item.context_expr, imports):
-                    return True
-    return False
+    """``__call__`` returns what it computes inside a ``with torch.no_grad():`` block: every
+    return is in one, and it backpropagates nothing (a probe that fits with backward() and only
+    scores under no_grad is no such call)."""
+    inside: set[int] = set()
+    returns = []
+    for child in iter_nodes(node, into_functions=False):
+        if type(child) in _WITHS and any(_opens_nograd(i.context_expr, imports) for i in child.items):
+            inside.update(id(n) for n in iter_nodes(child, into_functions=False))
+        elif type(child) is ast.Return:
+            returns.append(child)
+    return bool(inside) and all(id(r) in inside for r in returns) and not trains_locally(node)
 
 
 def module_info(expr: ast.expr, imports: ImportTable, classes: dict) -> ModuleInfo | None:

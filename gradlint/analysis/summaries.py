@@ -57,6 +57,9 @@ class Summary:
     # to it), where autograd's grad mode is the caller's; ``backward`` is that call.
     backprops: bool = False
     backward: ast.AST | None = field(default=None, compare=False, hash=False)
+    # A backward it makes on what it computes even under its own `torch.enable_grad()`: a caller's
+    # inference_mode still leaves that root without history.
+    inference_backward: ast.AST | None = field(default=None, compare=False, hash=False)
     edits: frozenset = EMPTY  # parameters it edits in place
     # Its in-place edits of the very tensor a parameter was handed (`batch -= mean`): edit node ->
     # (that parameter, the Edit). A caller that hands a tensor an op saved breaks its backward.
@@ -452,6 +455,16 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         if own or site.value.computed:
             backward = site.node
             break
+    if backward is None:
+        # (`trial.evaluate()` calling a probe's fit that backpropagates: it does too, in the
+        # caller's grad mode)
+        backward = next((call for call, function, forced in scratch.backprop_calls
+                         if function.node is node and not forced and not walker.grad_forced_at(call)), None)
+    # A backward it makes under `torch.enable_grad()` too: that switch does not lift a caller's
+    # inference_mode, under which what it differentiates has no history either.
+    inference_backward = backward or next(
+        (site.node for site in scratch.backwards if site.function.node is node and site.value.computed), None) or next(
+        (call for call, function, _ in scratch.backprop_calls if function.node is node), None)
     # (a parameter never rebound in the body is the tensor the caller handed)
     saves = frozenset(params.index(name) for name, _ in walker.save_log
                       if name in params and name not in walker.born and not (method and params.index(name) == 0))
@@ -467,7 +480,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         node=node, params=tuple(params), positional=positional, method=method,
         passes=frozenset(passes), trainables=frozenset(own_roots), cuts=cuts,
         cut_facts=cut_facts, beside=beside, nograd=nograd, saved_output=saved, saved_parts=_saved_parts(returns),
-        backprops=backward is not None,
+        backprops=backward is not None, inference_backward=inference_backward,
         backward=backward, edits=frozenset(edits), param_edits=param_edits, returns_number=number, tensor=tensor,
         lost=bool(value is not None and value.lost and not value.attached),
         generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import ast
 
+from gradlint.analysis.scan import nograd_decorator
+
 from gradlint.checks import Flag, Rule, starved_names
 
 RULE = Rule(
@@ -70,15 +72,22 @@ def check(facts):
     for call in facts.nograd_backprops:
         if _under_local_context(facts, call):
             continue
+        # (placed where recording stops, as GL001's no_grad cuts are: the one place to repair)
+        region = call.region
+        at = region.items[0].context_expr if isinstance(region, (ast.With, ast.AsyncWith)) \
+            else nograd_decorator(region, facts.imports) if isinstance(region, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+            else None
         yield Flag(
             RULE, call.node,
-            f"this call runs backward() (line {{backward}}) on a loss it computes, but it is made "
-            f"{_describe(facts, call.region)}: nothing it computes is recorded, so that backward() "
-            f"raises \"element 0 of tensors does not require grad\"",
+            f"`{facts.code(call.node.func)}(…)` (line {{call}}) runs backward() (line {{backward}}) on a loss "
+            f"it computes, but it is called {_describe(facts, region)}: nothing it computes is recorded, "
+            f"so that backward() raises \"element 0 of tensors does not require grad\"",
             hint="make the call outside the no_grad region, or wrap the code that backpropagates "
-                 "in `with torch.enable_grad():`",
+                 "in `with torch.enable_grad():` (under `torch.inference_mode()` that does not help: "
+                 "use `torch.no_grad()` there instead)",
             details={"callee": call.callee},
-            refs={"region": call.region, "backward": call.backward},
+            refs={"region": region, "backward": call.backward, "call": call.node},
+            at=at,
         )
 
 
