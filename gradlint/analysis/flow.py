@@ -501,6 +501,9 @@ class Walker:
         self.deferred: list[ast.stmt] = []
         self.intended_leaves: set[str] = set()
         self.copies: set[str] = set()  # names bound to a copy made to be a new leaf (`is_fresh_copy`)
+        # names bound to an element of what an unknown call returned (`feats, out = net.extract(x)`):
+        # a list as likely as a tensor, so an index of one is no known view
+        self.opaque: set[str] = set()
         # Each expression node's value within the current statement: an argument is looked at
         # by more than one rule of a call, and must be evaluated (and its facts recorded) once,
         # or nested calls cost time exponential in their depth.
@@ -1286,6 +1289,7 @@ class Walker:
                 self.facts.intended_rebuilds.update(value.rebuilt)
             self.env[target.id] = value
             self.born[target.id] = self.seq
+            self.opaque.discard(target.id)
             if value.rebuilt and not (value.attached or value.live) and self.record:
                 self.facts.bare_copies.setdefault((self.function.node, target.id), set()).update(value.rebuilt)
             if type(node) is ast.Assign and _cut_copy(node.value):
@@ -1346,6 +1350,8 @@ class Walker:
                             element = replace(element, cuts={c: beside for c, beside in element.cuts.items()
                                                              if c in held[i] or c not in every})
                     self.bind(inner, replace(element, saved=saved, module=None, optimizer=False), node)
+                    if type(inner) is ast.Name and value.parts is None and value.computed and not value.container:
+                        self.opaque.add(inner.id)
         elif type(target) is ast.Starred:
             self.bind(target.value, value, node)
         elif type(target) is ast.Attribute:
@@ -1543,7 +1549,7 @@ class Walker:
         of a tensor; an index that may be a tensor copies, and a container's element is its own."""
         base = node.value
         name = dotted(base)
-        if name is None or name not in self.env:
+        if name is None or name not in self.env or name in self.opaque:
             return None
         held = self.env[name]
         if not held.tensor or held.container or held.plain:
