@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import ast
 
-from gradlint.analysis.scan import nograd_decorator
-
 from gradlint.checks import Flag, Rule, starved_names
 
 RULE = Rule(
@@ -68,6 +66,8 @@ def check(facts):
             refs={"region": region},
         )
 
+
+    from gradlint.analysis.scan import nograd_decorator
 
     for call in facts.nograd_backprops:
         if _under_local_context(facts, call):
