@@ -1844,7 +1844,7 @@ class Walker:
                     # model, trained through its methods (an attack's or a probe's is not)
                     return Value(trainables=frozenset({name}), module=seen.module)
                 return UNKNOWN  # a plain class's attributes: settings, data, not parameters
-            if module is None and seen is None and name[5:] in self.cls.methods:
+            if module is None and seen is None and (name[5:] in self.cls.methods or self.inherited_method(name[5:])):
                 return UNKNOWN  # a method of its own, bound: its call computes, it holds no parameter
             if module is not None and not module.parameters:
                 return Value(module=module)
@@ -1869,6 +1869,32 @@ class Walker:
             base = self.lookup(name.rsplit(".", 1)[0])
             return replace(base, saved=EMPTY, module=None, computed=base.computed, optimizer=False)
         return UNKNOWN
+
+    def inherited_method(self, name: str) -> bool:
+        """A method a base class of this class defines (this file's or another project file's)."""
+        todo, seen = list(self.cls.bases), set()
+        while todo:
+            base = todo.pop()
+            if not base or base in seen:
+                continue
+            seen.add(base)
+            info = self.classes.get(base) or self.classes.get(base.rpartition(".")[2]) or self.project_class(base)
+            if info is None:
+                continue
+            if name in info.methods:
+                return True
+            todo.extend(info.bases)
+        return False
+
+    def project_class(self, qualname: str):
+        """The class ``qualname`` of another file of the project, as that file's scan has it
+        (whatever its base), or None."""
+        view = self.imports.project
+        where = self.imports.target(qualname) if view is not None else None
+        found = view.load(*where) if where is not None else None
+        if found is None or len(found[1]) != 1:
+            return None
+        return found[0].own_classes.get(found[1][0])
 
     def plain_class(self, qualname: str) -> bool:
         """A class of this file that is no ``nn.Module`` (nor may be one through a base class
