@@ -41,6 +41,8 @@ REBUILDERS = {
     "torch.DoubleTensor", "torch.HalfTensor", "torch.LongTensor", "torch.IntTensor",
     "torch.cuda.FloatTensor", "torch.autograd.Variable",
 }
+INTEGER_DTYPES = frozenset(f"torch.{t}" for t in (
+    "long", "int", "int64", "int32", "int16", "int8", "uint8", "short", "bool"))
 # The legacy constructors: handed one tensor, they return an alias of it.
 LEGACY_CONSTRUCTORS = frozenset({"torch.Tensor", "torch.FloatTensor", "torch.DoubleTensor", "torch.HalfTensor",
                                  "torch.cuda.FloatTensor"})
@@ -2448,6 +2450,10 @@ class Walker:
             # (`torch.stack` keeps it)
             source = replace(source, computed=True, tensor=True)
         requires = literal_true(keywords.get("requires_grad"))
+        dtype = self.imports.qualname(keywords["dtype"]) if "dtype" in keywords else None
+        if qual in ("torch.LongTensor", "torch.IntTensor") or dtype in INTEGER_DTYPES:
+            # an integer tensor (indices, labels) has no gradient to lose, and cannot require one
+            return Value(tensor=True, computed=True, const=True)
         if qual == "torch.autograd.Variable" and not requires:
             return source  # a plain tensor since PyTorch 0.4: Variable(x) is x
         if qual in LEGACY_CONSTRUCTORS and len(node.args) == 1 and not node.keywords \
