@@ -2299,7 +2299,7 @@ class Walker:
         save = Save.at(shown, node)
         for i in data.inputs:
             if i < len(operands):
-                self.mark_saved(operands[i], save)
+                self.mark_saved(operands[i], _needing(save, [values[j] for j in grad_inputs if j != i]))
         if data.output:
             out = replace(out, saved=frozenset({save}))
         return out
@@ -3053,6 +3053,9 @@ class Walker:
             # own lint cannot know what its callers hand it).
             for edit_node, (ks, edit) in summary.inner_edits.items():
                 attached = [given[k] for k in ks if k in given and (given[k].attached or given[k].live)]
+                if all(save.needs and not any(k in given and (given[k].attached or given[k].live) for k in save.needs)
+                       for save in edit.saved):
+                    continue  # (`beta * p_tgt` saves `p_tgt` for `beta`'s gradient: a number here)
                 if attached and self.record:
                     self.facts.edits.append(Edit(edit_node, edit.name, edit.how, edit.saved, self.function,
                                                  trainables=frozenset().union(*(v.trainables | v.post for v in attached))))
@@ -3817,6 +3820,17 @@ def _argument_nodes(call: ast.Call) -> list:
 def _arguments(call: ast.Call) -> list[ast.expr]:
     """The argument expressions in source order (``*xs`` as ``xs``, ``**kw`` as ``kw``)."""
     return [a.value if type(a) in (ast.Starred, ast.keyword) else a for a in _argument_nodes(call)]
+
+
+def _needing(save: Save, others: list) -> Save:
+    """``save`` as made for the gradient of ``others`` (the other operands that may require grad):
+    where they are all a summary's parameters as handed, the save holds only where a caller hands
+    one of them a tensor that requires grad."""
+    roots = frozenset().union(*(v.trainables | v.post for v in others)) if others else frozenset()
+    if not roots or not all(r[:1] == "%" and r[1:].isdigit() for r in roots) \
+            or any((v.live or v.inputs) and not (v.trainables | v.post) for v in others):
+        return save
+    return dataclasses.replace(save, needs=frozenset(int(r[1:]) for r in roots))
 
 
 def _inference_region(region, imports) -> bool:
