@@ -27,7 +27,7 @@ from gradlint.analysis.imports import collect_imports
 from gradlint.analysis.imports import dotted as _dotted
 from gradlint.analysis.project import origin
 from gradlint.analysis.scan import (
-    _PLAIN_BASES as PLAIN_BASES, ENABLE_GRAD, GRAD_MODE_NAMES, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
+    _PLAIN_BASES as PLAIN_BASES, ENABLE_GRAD, GRAD_MODE_NAMES, INFERENCE_MODE, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, leaves_handed_on, literal_false,
     function_saves, literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
     trains_locally,
@@ -3843,8 +3843,6 @@ def _inference_region(region, imports) -> bool:
         return False
     return any(imports.qualname(e.func if type(e) is ast.Call else e) in INFERENCE_MODE for e in exprs)
 
-
-INFERENCE_MODE = {"torch.inference_mode", "torch.autograd.grad_mode.inference_mode"}
 
 
 def _nested_elements(node) -> list:

@@ -17,6 +17,7 @@ NOGRAD = {
     "torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad",
     "torch.autograd.grad_mode.no_grad", "torch.autograd.grad_mode.inference_mode",
 }
+INFERENCE_MODE = {"torch.inference_mode", "torch.autograd.grad_mode.inference_mode"}  # (of NOGRAD)
 SET_GRAD_ENABLED = {"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"}
 ENABLE_GRAD = {"torch.enable_grad", "torch.autograd.enable_grad"}
 
