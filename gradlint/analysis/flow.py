@@ -2711,6 +2711,10 @@ class Walker:
             if meth not in LINEAR:
                 out = mixed(out, (receiver, *values))  # `(a - b.detach()).pow(2)`
         out = replace(out, tensor=receiver.tensor or meth in TENSOR_ONLY_METHODS, carried=out.carried)
+        if len(receiver.trainables) > 1 and torch_types.result_of(f"Tensor.{meth}") is None:
+            # `model.encode(x)`, no tensor's method, of an object built from several models
+            # (`ARGVA(encoder, discriminator)`): it may use any of them, so none is known saved
+            out = replace(out, weightless=out.weightless | receiver.trainables)
         if meth in VIEW_METHODS or meth in MAY_ALIAS:
             # A view shares the saved tensor's storage and version counter; so does a
             # conversion that had nothing to convert (`.float()` of a float tensor is itself).
