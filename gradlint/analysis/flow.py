@@ -1873,30 +1873,34 @@ class Walker:
         return UNKNOWN
 
     def inherited_method(self, name: str) -> bool:
-        """A method a base class of this class defines (this file's or another project file's)."""
-        todo, seen = list(self.cls.bases), set()
+        """A method a base class of this class defines (this file's or another project file's,
+        whose own bases are read through that file's imports)."""
+        todo, seen = [(base, self.imports) for base in self.cls.bases], set()
         while todo:
-            base = todo.pop()
-            if not base or base in seen:
+            base, imports = todo.pop()
+            if not base or (base, id(imports)) in seen:
                 continue
-            seen.add(base)
-            info = self.classes.get(base) or self.classes.get(base.rpartition(".")[2]) or self.project_class(base)
+            seen.add((base, id(imports)))
+            info = (self.classes.get(base) or self.classes.get(base.rpartition(".")[2])) if imports is self.imports else None
+            if info is None:
+                info, imports = self.project_class(base, imports)
             if info is None:
                 continue
             if name in info.methods:
                 return True
-            todo.extend(info.bases)
+            todo.extend((b, imports) for b in info.bases)
         return False
 
-    def project_class(self, qualname: str):
-        """The class ``qualname`` of another file of the project, as that file's scan has it
-        (whatever its base), or None."""
-        view = self.imports.project
-        where = self.imports.target(qualname) if view is not None else None
+    def project_class(self, qualname: str, imports) -> tuple:
+        """(the class ``qualname`` of another file of the project, as that file's scan has it
+        (whatever its base), that file's imports), or (None, None); ``imports``: those of the
+        file that names it."""
+        view = imports.project
+        where = imports.target(qualname) if view is not None else None
         found = view.load(*where) if where is not None else None
         if found is None or len(found[1]) != 1:
-            return None
-        return found[0].own_classes.get(found[1][0])
+            return None, None
+        return found[0].own_classes.get(found[1][0]), found[0].imports
 
     def plain_class(self, qualname: str) -> bool:
         """A class of this file that is no ``nn.Module`` (nor may be one through a base class
@@ -2546,7 +2550,9 @@ class Walker:
         if "out" in keywords:
             self.edit_of(node, keywords["out"])
         pos_values = [CONST if i in index_at else self.expr(p) for i, p in enumerate(positional)]
-        return self.apply_saves(qual, dotted(node.func) or qual, node, positional, pos_values, out)
+        out = self.apply_saves(qual, dotted(node.func) or qual, node, positional, pos_values, out)
+        # `values, inds = torch.topk(x, k)`: as the method's, the second element is indices
+        return _with_indices(out, last, positional[1:], keywords) if qual == f"torch.{last}" else out
 
     def index_operands(self, node: ast.Call, qual: str, positional) -> frozenset:
         """Which of ``arg_values(node)`` are indices or masks (``torch.index_select(x, 0, idx)``'s
@@ -2856,13 +2862,23 @@ class Walker:
 
     def method_summary(self, name: str):
         """(key, summary) of the method ``self.name(…)`` calls: its own class's, else one it
-        inherits from a base class of the file (`class DDPG(BaseAgent)` calling
+        inherits from a base class, nearest first (`class DDPG(BaseAgent)` calling
         `self.take_optimisation_step(…)`); (key, None) where none is known."""
         key = f"{self.cls.name}.{name}"
-        for owner in [self.cls.name, *(b.split(".")[-1] for b in self.cls.bases if b)]:
+        owners, seen = [self.cls.name], set()
+        while owners:
+            owner = owners.pop(0)
+            if owner in seen:
+                continue
+            seen.add(owner)
             summary = self.facts.callee(f"{owner}.{name}")
             if summary is not None:
                 return f"{owner}.{name}", summary
+            own = self.classes.get(owner)
+            bases = own.bases if own is not None and own.node is not None and origin(own.node) is None else ()
+            # (a base imported from another file by its module's path, `fairseq.criterions.….Base`,
+            # is asked by that path: its methods and those its own bases define, in their files)
+            owners += [*(b.split(".")[-1] for b in bases if b), *(b for b in bases if b and "." in b)]
         return key, None
 
     def summarized_callee(self, node: ast.Call, callee: Value, method: bool):

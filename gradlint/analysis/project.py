@@ -141,8 +141,19 @@ class View:
 
     def _bases(self) -> list[Path]:
         root = self.project.root
-        bases = [self.folder, root, root / "src"]
+        bases = [self.folder, self._above_package, root, root / "src"]
         return [b for i, b in enumerate(bases) if b not in bases[:i] and b.is_dir()]
+
+    @functools.cached_property
+    def _above_package(self) -> Path:
+        """The folder holding the outermost package this file is in (itself where it is in
+        none): where a script beside that package runs from, so that the package's absolute
+        imports of itself (`from criterions.smoothed import …` in criterions/rdrop.py) resolve
+        there, as Python's path entry for the script finds them."""
+        folder = self.folder
+        while (folder / "__init__.py").is_file() and folder.parent != folder and _within(folder.parent, self.project.root):
+            folder = folder.parent
+        return folder
 
     def locate(self, level: int, dotted: str) -> tuple[Path, list[str]] | None:
         """The file of the project that ``dotted`` (imported with ``level`` leading dots) names,
@@ -170,7 +181,7 @@ class View:
 
     def _first_bases(self) -> tuple[str, ...]:
         root = self.project.root
-        return (str(self.folder), str(root), str(root / "src"))
+        return (str(self.folder), str(self._above_package), str(root), str(root / "src"))
 
     def _nowhere(self, dotted: str) -> bool:
         """Whether no folder an absolute import is searched in holds its first name, as a
@@ -194,7 +205,7 @@ class View:
             bases = [self._package(level)]
         else:
             root = self.project.root
-            bases = [self.folder, root, root / "src"]
+            bases = [self.folder, self._above_package, root, root / "src"]
         # As strings: a Path keeps its parts besides its text, and these are kept in ``_LOCATED``.
         return tuple(str(base.joinpath(*parts[:i])) for base in bases for i in range(len(parts))) \
             or tuple(map(str, bases))
@@ -285,7 +296,8 @@ class View:
             self.class_for(".".join(parts[:i]))
         for key, (module, name) in self.keys.items():
             if qualname == key or qualname.startswith(key + "."):
-                return module.summary(name + qualname[len(key):])
+                own = name + qualname[len(key):]
+                return module.summary(own) or (module.inherited_summary(own) if own.count(".") == 1 else None)
         target = self.imports.target(qualname)
         if target is None:
             return None
@@ -643,7 +655,7 @@ class _Module:
         if not attrs or len(attrs) > 2:
             return None
         key = ".".join(attrs)
-        found = self.summary(key)
+        found = self.summary(key) or (self.inherited_summary(key) if len(attrs) == 2 else None)
         if found is not None:
             return found
         if self.view is not None and attrs[0] in self.imports.sources and attrs[0] not in self.own_classes:
@@ -651,6 +663,27 @@ class _Module:
             inner = self.view.load(level, ".".join([target, *attrs[1:]]))
             if inner is not None:
                 return inner[0].attribute_summary(inner[1])
+        return None
+
+    def inherited_summary(self, key: str, depth: int = 0):
+        """The summary of the method ``Class.name`` of this file's class that a base class
+        defines (`compute_accuracy` two files up a criterion's bases): each base read through
+        this file's imports, its own bases through its file's."""
+        name, _, method = key.partition(".")
+        cls = self.own_classes.get(name)
+        if cls is None or not method or depth > 8:
+            return None
+        for base in cls.bases:
+            if not base:
+                continue
+            if base in self.own_classes:
+                found = self.summary(f"{base}.{method}") or self.inherited_summary(f"{base}.{method}", depth + 1)
+            else:
+                target = self.imports.target(f"{base}.{method}") if self.view is not None else None
+                inner = self.view.load(*target) if target is not None else None
+                found = inner[0].attribute_summary(inner[1]) if inner is not None else None
+            if found is not None:
+                return found
         return None
 
     def dependencies(self, out: dict) -> None:

@@ -130,8 +130,10 @@ def _starved(facts) -> Iterator[Starved]:
                     continue  # only a forward's whole output cut from its own input is that sure
                 if _handed_no_history(cut, fn, facts):
                     continue  # every call of the module hands it values without history
-                if _input_copies(cut, fn) and not _optimized(cut, facts):
-                    continue  # a leaf made of its own input to take the input's gradient
+                if (_input_copies(cut, fn) or _makes_input_leaf(fn)) and not _optimized(cut, facts):
+                    # a leaf made of its own input to take the input's gradient: what it returns
+                    # cut is a step in input space (an attack's image), no model's output
+                    continue
                 if cut.of_computed_input and not value.inputs:
                     # A whole output computed from the inputs and cut (a data-dependent
                     # initialization's `F.linear(x, v).data`): reported only as a dead term
@@ -229,6 +231,27 @@ def _input_copies(cut, fn) -> bool:
             if type(base) is ast.Name and base.id in params:
                 copies.add(node.targets[0].id)
     return cut.upstream <= copies
+
+
+def _makes_input_leaf(fn) -> bool:
+    """The function switches requires_grad on for one of its own parameters, as given
+    (`image.requires_grad = True`, `x.requires_grad_()`): it takes the gradient with respect to
+    its input, an attack's or a saliency map's step."""
+    node = fn.node
+    if type(node) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        return False
+    params = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)} - {"self", "cls"}
+    for inner in ast.walk(node):
+        if type(inner) is ast.Assign and any(type(t) is ast.Attribute and t.attr == "requires_grad"
+                                             and type(t.value) is ast.Name and t.value.id in params
+                                             for t in inner.targets) \
+                and type(inner.value) is ast.Constant and inner.value.value is True:
+            return True
+        if type(inner) is ast.Call and type(inner.func) is ast.Attribute and inner.func.attr == "requires_grad_" \
+                and type(inner.func.value) is ast.Name and inner.func.value.id in params \
+                and not (inner.args and type(inner.args[0]) is ast.Constant and inner.args[0].value is False):
+            return True
+    return False
 
 
 def _unknown_origin(cut, backward, facts) -> bool:

@@ -32,7 +32,10 @@ def check(facts):
         if switched(found, facts) is not None:
             continue  # (GL003's, at the switch that silenced the error the cut would raise)
         if found.function is not None:
-            yield _report(cut, f"is returned from `{found.function.name}()`")
+            via = cut.function.name if cut.function is not None else found.function.name
+            # (cut in a helper whose result the function returns: the user reads the cut's line)
+            yield _report(cut, f"is returned from `{found.function.name}()`" if via == found.function.name
+                          else f"is returned from `{via}()` and then from `{found.function.name}()`")
         else:
             flag = _report(cut, f"becomes part of the loss `{found.backward.root}` (backward at line {{sink}})",
                            models=found.models, sink=found.backward.node)
