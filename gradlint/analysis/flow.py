@@ -772,6 +772,11 @@ class Walker:
                 return
             if mode is False:
                 return
+            if not stmt.orelse and id(stmt) in once("exhaustive-tails", self.facts.module, _exhaustive_tails):
+                # the last `elif` of a chain over one setting's values (`if args.loss == "wgan-gp":
+                # … elif args.loss == "r1": …`): the chain covers what the program is run with
+                self.env, self.pending_steps = after_body, body_steps
+                return
             # A branch that ends in continue, break, return or raise does not reach what follows
             # (`if warmup: loss.backward(); opt.step(); continue`).
             if _jumps(stmt.body) and not _jumps(stmt.orelse):
@@ -1962,6 +1967,10 @@ class Walker:
             return replace(out, trainables=EMPTY, post=EMPTY, carried=EMPTY, stale=EMPTY, computed=True, const=True,
                            live=False, inputs=EMPTY, lost=out.lost or out.attached or out.live, cuts={})
         if kind is ast.Subscript:
+            if type(node.value) is ast.Attribute and node.value.attr == "data" \
+                    and type(node.slice) is ast.Constant and type(node.slice.value) is str:
+                # `g.nodes[i].data["v"]`: a graph's feature store read by key, no tensor's `.data`
+                return self.expr(node.value.value)
             base = self.expr(node.value)
             index = node.slice
             for element in index.elts if type(index) is ast.Tuple else (index,):
@@ -3191,10 +3200,23 @@ class Walker:
                        nograd=args.nograd | {node}, tensor=True, computed=True, const=True, saved=EMPTY, live=False,
                        inputs=EMPTY)
 
+    def handed_call(self, node: ast.Call, target: str, positional, keywords) -> Value:
+        """A call of the module-level ``target`` that a caller hands a parameter: read past
+        a parameter of this function of the same name (`def evaluate(net): net(X)`, handed the
+        function `net`), which would otherwise lead back here."""
+        shadow = self.env.get(target)
+        if shadow is not HANDED:
+            return self.name_call(node, target, positional, keywords)
+        del self.env[target]
+        try:
+            return self.name_call(node, target, positional, keywords)
+        finally:
+            self.env[target] = shadow
+
     def name_call(self, node: ast.Call, name: str, positional, keywords) -> Value:
         if self.handed and self.env.get(name) is HANDED and name in self.handed:
             # (each argument is evaluated once per statement: ``memo``)
-            found = [self.name_call(node, target, positional, keywords) for target in sorted(self.handed[name])]
+            found = [self.handed_call(node, target, positional, keywords) for target in sorted(self.handed[name])]
             result = found[0]
             for value in found[1:]:
                 result = result.join(value)
@@ -3813,6 +3835,31 @@ def dotted(expr) -> str | None:
     if type(expr) is ast.Constant and (expr.value is None or expr.value is True or expr.value is False):
         return repr(expr.value)
     return _dotted(expr)
+
+
+def _exhaustive_tails(module: ast.Module) -> frozenset:
+    """The ids of the last ``elif`` of each chain of two or more tests comparing one setting
+    with constants (`args.loss == "wgan-gp"`, then `== "r1"`), with no ``else``: a chain written
+    for each value the setting takes (argparse's `choices`), whose arms each bind what follows
+    reads; the path through none of them is no program's."""
+    def subject(test) -> str | None:
+        if type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in (ast.Eq, ast.In) \
+                and type(test.comparators[0]) in (ast.Constant, ast.Tuple, ast.List):
+            return dotted(test.left)
+        return None
+
+    tails, inner = set(), set()
+    for node in ast.walk(module):
+        if type(node) is not ast.If or id(node) in inner:
+            continue
+        chain = [node]
+        while len(chain[-1].orelse) == 1 and type(chain[-1].orelse[0]) is ast.If:
+            chain.append(chain[-1].orelse[0])
+        inner.update(id(n) for n in chain)
+        names = {subject(n.test) for n in chain}
+        if len(chain) >= 2 and not chain[-1].orelse and len(names) == 1 and None not in names:
+            tails.add(id(chain[-1]))
+    return frozenset(tails)
 
 
 def _cut_copy(expr) -> bool:
