@@ -47,6 +47,10 @@ class Cut:
     keys: set = field(default_factory=set)  # the upstream as optimizer coverage keys (``Net.self.conv``)
     inputs: set = field(default_factory=set)  # the forward inputs (``out0@input``) the operand was computed from
     written: str | None = None  # the cut as written, where it is not ``tensor`` + ``kind`` (``map(torch.detach, …)``)
+    # a rebuild whose values had history only before a cut on their way (`logits.data.numpy()`
+    # scored in Python): the values were cut on purpose unless the copy is a loss term alone
+    # (a reward fed to the environment and back weighs a term; a copied score added is dead)
+    through_cut: bool = False
 
     @property
     def shown(self) -> str:

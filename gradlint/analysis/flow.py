@@ -1292,8 +1292,10 @@ class Walker:
         if type(target) is ast.Name:
             if value.rebuilt and target.id in self.intended_leaves:
                 # `x_adv = torch.tensor(..., requires_grad=True)` differentiated against or
-                # handed to an optimizer: a leaf made on purpose.
-                self.facts.intended_rebuilds.update(value.rebuilt)
+                # handed to an optimizer: a leaf made on purpose (the copy bound itself, not one
+                # the value was computed from: `z = z + dt * f`, `dt` from a copied end time)
+                made = _made_by(getattr(node, "value", None))
+                self.facts.intended_rebuilds.update(r for r in value.rebuilt if r is made or made is None)
             self.env[target.id] = value
             self.born[target.id] = self.seq
             self.opaque.discard(target.id)
@@ -2246,6 +2248,11 @@ class Walker:
         out = self.beside_itself(node, out, left, right)
         if type(node.op) in SCALING and out.cuts and (left.inputs or right.inputs):
             out = scaled(out, (left, right))
+        if type(node.op) in SCALING and out.dead:
+            # (a term of constants that weighs another, `log_prob * (rewards - rewards.mean())`,
+            # is at work there: no dead term)
+            working = {cut for cut in out.dead if (cut in left.cuts and not right.const) or (cut in right.cuts and not left.const)}
+            out = replace(out, dead=out.dead - working)
         elif type(node.op) is ast.Pow and out.cuts and left.inputs:
             out = mixed(out, (left,))
         out = replace(out, tensor=left.tensor or right.tensor)
@@ -2457,9 +2464,11 @@ class Walker:
         if positional and type(positional[0]) in (ast.List, ast.Tuple, ast.ListComp) \
                 and (source.attached or source.live) and (source.tensor or any(
                     self.own_parameter(e) or (type(e) is ast.Name and self.a_parameter(e))
+                    or (type(e) in (ast.BinOp, ast.UnaryOp, ast.Call) and self.expr(e).computed and self.expr(e).attached)
                     for e in _nested_elements(positional[0]))):
             # `torch.tensor([torch.cos(a), torch.cos(b)])`, `torch.Tensor([self.log_var_a,
-            # self.log_var_b])`: the tensors' values copied, their history dropped
+            # self.log_var_b])`, `torch.tensor([0.0, t * t])`: the tensors' values copied, their
+            # history dropped
             # (`torch.stack` keeps it)
             source = replace(source, computed=True, tensor=True)
         requires = literal_true(keywords.get("requires_grad"))
@@ -2503,11 +2512,18 @@ class Walker:
                 # `torch.tensor([lp.item() for lp in log_probs])`: the history the pulled
                 # values had is cut here, as a copy of the tensors themselves would cut it
                 history = EMPTY.union(*(self.facts.pulled_history.get(p, EMPTY) for p in source.pulled))
+                # (else the history a cut on the way had: `logits.data.numpy()` scored in Python
+                # and copied back is a number computed from the model, a dead term if added alone)
+                through_cut = not history
+                if through_cut:
+                    history = EMPTY.union(*(self.facts.pulled_from.get(p, EMPTY) for p in source.pulled))
                 inputs = frozenset(n for n in history if n.endswith("@input"))
                 if history:
                     had = replace(source, trainables=history - inputs, inputs=inputs, computed=True, tensor=True,
                                   live=source.live or bool(inputs))
                     cuts = self.cut_of(node, copy, had, REBUILD).cuts
+                    if node in self.facts.cuts and through_cut:
+                        self.facts.cuts[node].through_cut = True
         cuts = {node: cuts[node]} if node in cuts else {}
         return Value(rebuilt=source.rebuilt | rebuilt, pulled=source.pulled, nograd=source.nograd,
                      cuts=cuts, tensor=True, computed=True, const=not requires)
@@ -3669,6 +3685,9 @@ def joined(value: Value, operands) -> Value:
         cuts[cut] = beside if own else EMPTY
         if own and any(cut in o.cuts and not (o.cuts[cut] or o.post or o.trainables or o.inputs) for o in operands):
             dead.add(cut)  # (alone in one term, at work in another)
+        elif not own and any(cut in o.cuts and cut in o.rebuilt and o.const
+                             and not (o.post or o.trainables or o.inputs or o.live or o.carried) for o in operands):
+            dead.add(cut)  # (a copy of constants added alone: `ce + torch.tensor(score)`)
     return replace(value, cuts=cuts, dead=value.dead | dead) if dead else replace(value, cuts=cuts)
 
 
@@ -3835,6 +3854,18 @@ def dotted(expr) -> str | None:
     if type(expr) is ast.Constant and (expr.value is None or expr.value is True or expr.value is False):
         return repr(expr.value)
     return _dotted(expr)
+
+
+def _made_by(expr):
+    """The call an assigned value is made by, past the casts and switches chained after it
+    (`torch.tensor(x).to(device).requires_grad_()`); None where the assignment has no value
+    of its own (a loop's target)."""
+    if expr is None:
+        return None
+    while type(expr) is ast.Call and type(expr.func) is ast.Attribute and (
+            expr.func.attr in CAST_METHODS or expr.func.attr == "requires_grad_"):
+        expr = expr.func.value
+    return expr
 
 
 def _exhaustive_tails(module: ast.Module) -> frozenset:

@@ -107,7 +107,9 @@ def _starved(facts) -> Iterator[Starved]:
                     continue  # evaluation returns no_grad results by design: only a loss speaks
                 if differentiated and _trained_by_another_loss(cut, value.cuts[cut.node], facts):
                     continue
-                if ret.parts and cut.upstream <= siblings:
+                if ret.parts and cut.upstream <= siblings and not (cut.through_cut and cut.node in value.dead):
+                    # (a copied score added alone to the returned loss is a dead term of it,
+                    # whatever the logits beside it train)
                     continue
                 members = _nested_input_cut(cut, fn, facts)
                 if members and cut.function.name != "forward":
@@ -681,6 +683,8 @@ def _broken(value, facts, sinks_for, program):
         if cut is None or not cut.upstream:
             continue
         elsewhere = sinks_for(cut)
+        if cut.through_cut and node not in value.dead:
+            continue  # a copy of values cut on purpose, weighing a term (a reward): only a term alone is dead
         if _optional(cut):
             continue  # `if settings.detach_caches.on(): cache = cache.detach()`: a cut offered as an option
         if all(root.split("@")[0] in program.followers for root in cut.upstream) \
