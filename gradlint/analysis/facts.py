@@ -257,6 +257,8 @@ class ModuleFacts:
     # freezes (``facts.frozen``)
     init_frozen: dict = field(default_factory=dict)
     optimizers: dict = field(default_factory=dict)
+    # optimizer name -> the methods of its project class besides step() that update in place
+    stepping: dict = field(default_factory=dict)
     # What calling each function, method and module of this file does (``summaries.Summary``),
     # keyed ``f``, ``Class.method`` and ``Class`` (calling an instance).
     summaries: dict = field(default_factory=dict)

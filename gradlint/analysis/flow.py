@@ -1124,12 +1124,18 @@ class Walker:
         value = self.expr(expr)
         if name is not None and type(expr) is ast.Call:
             qual = self.imports.qualname(expr.func)
-            if qual and qual.startswith("torch.optim.") and qual.split(".")[-1][:1].isupper():
+            own = self.classes.get(qual) if qual else None
+            # (a class of the project built on one of torch's: `class SAM(torch.optim.Optimizer)`)
+            own_optimizer = own is not None and own.node is not None and any(
+                (b or "").startswith("torch.optim.") for b in own.bases)
+            if qual and (own_optimizer or (qual.startswith("torch.optim.") and qual.split(".")[-1][:1].isupper())):
                 covers = self.coverage(expr)
                 self.facts.optimizers[self.key(name)] = covers | self.members_given(expr)
                 if self.cls is not None and name.startswith("self."):
                     self.cls.optimizers[name] = covers
-                return replace(value, optimizer=True)
+                if own_optimizer:
+                    self.facts.stepping[self.key(name)] = once("stepping", own.node, _stepping_methods)
+                return replace(value, optimizer=True, module=None if own_optimizer else value.module)
             if (expr.args or "params" in {k.arg for k in expr.keywords}) and not value.module \
                     and name in once("zeroed-and-stepped", self.facts.module, _zeroed_and_stepped):
                 # `self.beta_optimizer = optimizer_class([self.log_beta], lr=…)`, the class
@@ -2674,9 +2680,11 @@ class Walker:
                     root_expr = _first_argument(root_expr)  # scaler.scale(loss).backward()
             self.backward(node, root_expr, root, literal_true(keywords.get("retain_graph")), literal_true(keywords.get("create_graph")))
             return CONST
-        if meth == "step":
+        if meth == "step" or meth in self.facts.stepping.get(self.key(dotted(recv_expr) or ""), ()):
+            # (or a method of a project's optimizer that updates the parameters in place: SAM's
+            # `first_step()` moving them to the worst case)
             optimizer = recv_expr
-            if positional and self.is_optimizer(positional[0]):
+            if meth == "step" and positional and self.is_optimizer(positional[0]):
                 optimizer = positional[0]  # scaler.step(optimizer)
             name = dotted(optimizer)
             if name is not None and self.is_optimizer(optimizer):
@@ -3854,6 +3862,35 @@ def dotted(expr) -> str | None:
     if type(expr) is ast.Constant and (expr.value is None or expr.value is True or expr.value is False):
         return repr(expr.value)
     return _dotted(expr)
+
+
+IN_PLACE_UPDATES = frozenset({"add_", "sub_", "mul_", "div_", "copy_", "addcdiv_", "addcmul_", "lerp_"})
+
+
+def _stepping_methods(cls: ast.ClassDef) -> frozenset:
+    """The methods of an optimizer class of the project, besides ``step``, that update the
+    parameters in place: an in-place op on each ``p`` of ``group["params"]`` (SAM's
+    `first_step`, `p.add_(e_w)`), or a step of an inner optimizer."""
+    found = set()
+    for method in cls.body:
+        if type(method) not in FUNCTIONS or method.name in ("step", "zero_grad", "__init__"):
+            continue
+        params = set()
+        for node in ast.walk(method):
+            if type(node) is ast.For and type(node.target) is ast.Name and any(
+                    type(n) is ast.Constant and n.value == "params" for n in ast.walk(node.iter)):
+                params.add(node.target.id)
+        for node in ast.walk(method):
+            if type(node) is not ast.Call or type(node.func) is not ast.Attribute:
+                continue
+            receiver = node.func.value
+            if type(receiver) is ast.Attribute and receiver.attr == "data":
+                receiver = receiver.value
+            if (node.func.attr in IN_PLACE_UPDATES and type(receiver) is ast.Name and receiver.id in params) \
+                    or node.func.attr == "step":
+                found.add(method.name)
+                break
+    return frozenset(found)
 
 
 def _made_by(expr):

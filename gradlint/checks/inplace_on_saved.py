@@ -198,7 +198,7 @@ def check(facts):
                 else "was computed before the step")
         yield Flag(
             RULE, step.node,
-            f"`{step.optimizer}.step()` edits the parameters in place between two backward calls "
+            f"`{step.optimizer}.{_method(step.node)}()` edits the parameters in place between two backward calls "
             f"through one graph: `{step.root}` (backward at line {{second}}) {when}, "
             f"and its graph saved the old parameter values",
             hint=("recompute the second loss after the step (a fresh forward pass), or detach what the first loss "
@@ -218,6 +218,11 @@ def check(facts):
         )
 
 
+def _method(call) -> str:
+    """`step`, or the project optimizer's own method that updates in place (`first_step`)."""
+    return call.func.attr if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) else "step"
+
+
 # ---- the dynamic pass -------------------------------------------------------------------------
 
 # What the tracer gathers (``dynamic/evidence.KINDS``): each edit, checked against the tensors later
@@ -234,8 +239,9 @@ def probe(probes, flag) -> None:
     edit = probes.edits.get(node)
     if edit is not None:
         _probe_edit(probes, node, edit)
-    elif method(node) == "step":  # optimizer.step(), or scaler.step(optimizer)
-        has_argument = any(type(a) is not ast.Starred for a in node.args)
+    elif method(node) == "step" or "optimizer" in flag.details:  # optimizer.step(), scaler.step(optimizer)
+        # (or a project optimizer's own update, `optimizer.first_step()`: its receiver)
+        has_argument = method(node) == "step" and any(type(a) is not ast.Starred for a in node.args)
         probes.before(first_argument(node) if has_argument else receiver(node))
     elif isinstance(node, ast.Call):  # nn.ReLU(inplace=True) inside nn.Sequential(...)
         probes.after(node)
