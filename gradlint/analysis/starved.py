@@ -187,6 +187,8 @@ def _starved(facts) -> Iterator[Starved]:
                 # `x = x.detach().requires_grad_()`, then `autograd.grad(energy(x), x)`: a leaf
                 # made to take the gradient with respect to it (a score, a guidance or attack step)
                 continue
+            if _leaf_replaced(cut, facts):
+                continue  # `X = rand_stride(X)`: the leaf given is replaced by the new leaf made of it
             if _unknown_origin(cut, backward, facts):
                 # (`value.detach()` of a critic's outputs read back from a list the model keeps,
                 # in a plain update function: what computed them is no model this file names,
@@ -233,6 +235,30 @@ def _input_copies(cut, fn) -> bool:
             if type(base) is ast.Name and base.id in params:
                 copies.add(node.targets[0].id)
     return cut.upstream <= copies
+
+
+def _leaf_replaced(cut, facts) -> bool:
+    """The cut is inside another function whose calls here bind their results back to the very
+    leaves it starves (`B = rand_stride(B)`, `C = rand_stride(C)`, the helper returning a new
+    leaf made of its input): the old leaves are gone, and nothing holds them (no optimizer of
+    the file)."""
+    call = facts.call_sites.get(cut.node)
+    if call is None or _optimized(cut, facts):
+        return False
+    rebound = once("rebinding-calls", facts.module, _rebinding_calls).get(dotted(call.func), set())
+    names = {name.split("@")[0] for name in cut.upstream}
+    return bool(names) and names <= rebound and names <= facts.leaves
+
+
+def _rebinding_calls(module) -> dict:
+    """Called function -> the names its calls are bound back to (`X = f(X)`)."""
+    found: dict = {}
+    for node in ast.walk(module):
+        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name \
+                and type(node.value) is ast.Call and any(type(a) is ast.Name and a.id == node.targets[0].id
+                                                         for a in node.value.args):
+            found.setdefault(dotted(node.value.func), set()).add(node.targets[0].id)
+    return found
 
 
 def _makes_input_leaf(fn) -> bool:

@@ -31,6 +31,12 @@ def check(facts):
         switch = switched(found, facts)
         if switch is None:
             continue
+        if switch.intended_leaf and found.function is not None and found.function.class_name is None \
+                and found.cut.upstream and all(name.endswith(f"@{found.function.name}") for name in found.cut.upstream):
+            # (`ret = ret.detach()`, `ret.requires_grad_()`, `return ret`: a plain function making
+            # a new leaf of what it is given; its callers say whether that starves anything. A
+            # module's forward doing it to its output cuts what computed its inputs.)
+            continue
         cut = found.cut
         _, upstream, verb = starved_names(cut.upstream, found.models)
         tensor = f"`{switch.name or cut.tensor}`"
