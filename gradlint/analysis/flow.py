@@ -1404,6 +1404,10 @@ class Walker:
             self.store_item(node.target, value)
             return
         new = (old | value)
+        if type(node.op) in (ast.Add, ast.Sub) and new.cuts:
+            new = joined(new, (old, value))  # `update_loss += policy_loss + 0.5 * value_loss`, as `a + b` is
+        elif type(node.op) in (ast.Mult, ast.Div) and not (value.attached or value.live or value.cuts):
+            new = replace(new, cuts=old.cuts)  # `update_loss /= self.recurrence`: scaled by a number
         if self.nograd is not None:
             new = self.no_history(new)
         self.env[name] = replace(new, saved=old.saved, module=None)
