@@ -291,6 +291,25 @@ def _steps(cls: ast.ClassDef, imports) -> bool:
     return False
 
 
+def _optimized_members(cls: ast.ClassDef, imports) -> frozenset:
+    """The members (`self.acmodel`) whose `.parameters()` an optimizer of torch's built in the
+    class is given."""
+    found = set()
+    for node in iter_nodes(cls):
+        if type(node) is not ast.Call:
+            continue
+        name = imports.qualname(node.func)
+        if name is None or not name.startswith("torch.optim.") or not name.split(".")[-1][:1].isupper():
+            continue
+        for inner in iter_nodes(node):
+            if type(inner) is ast.Call and type(inner.func) is ast.Attribute \
+                    and inner.func.attr in ("parameters", "named_parameters"):
+                owner = dotted(inner.func.value)
+                if owner is not None and owner.startswith("self.") and owner.count(".") == 1:
+                    found.add(owner)
+    return frozenset(found)
+
+
 def _a_parameter(value: Value) -> bool:
     """A model's parameter itself, not computed (``model.weight``, an item of ``[net.weight,
     net.bias]``): what ``.data`` or ``.detach()`` can be taken of, no module; not the name of what
@@ -1862,6 +1881,11 @@ class Walker:
                     # class that steps an optimizer: a trainer's (a meta-learner's, an agent's)
                     # model, trained through its methods (an attack's or a probe's is not)
                     return Value(trainables=frozenset({name}), module=seen.module)
+                if seen is None and self.cls.node is not None \
+                        and name in once("optimized-members", self.cls.node, _optimized_members, self.imports):
+                    # `RMSprop(self.acmodel.parameters())` in a class whose base set `self.acmodel`
+                    # (torch-ac's algorithms): what the class's own optimizer updates is a model
+                    return Value(trainables=frozenset({name}))
                 return UNKNOWN  # a plain class's attributes: settings, data, not parameters
             if module is None and seen is None and (name[5:] in self.cls.methods or self.inherited_method(name[5:])):
                 return UNKNOWN  # a method of its own, bound: its call computes, it holds no parameter
