@@ -3892,9 +3892,6 @@ def dotted(expr) -> str | None:
     return _dotted(expr)
 
 
-IN_PLACE_UPDATES = frozenset({"add_", "sub_", "mul_", "div_", "copy_", "addcdiv_", "addcmul_", "lerp_"})
-
-
 def _stepping_methods(cls: ast.ClassDef) -> frozenset:
     """The methods of an optimizer class of the project, besides ``step``, that update the
     parameters in place: an in-place op on each ``p`` of ``group["params"]`` (SAM's
@@ -3914,7 +3911,7 @@ def _stepping_methods(cls: ast.ClassDef) -> frozenset:
             receiver = node.func.value
             if type(receiver) is ast.Attribute and receiver.attr == "data":
                 receiver = receiver.value
-            if (node.func.attr in IN_PLACE_UPDATES and type(receiver) is ast.Name and receiver.id in params) \
+            if (saves.is_inplace_method(node.func.attr) and type(receiver) is ast.Name and receiver.id in params) \
                     or node.func.attr == "step":
                 found.add(method.name)
                 break
