@@ -26,3 +26,10 @@ def test_an_edit_with_an_out_of_place_twin_names_it():
 def test_an_edit_without_one_names_no_method_torch_lacks():
     hint = _hint("copy_(torch.zeros(3))")
     assert ".copy(" not in hint and "`.clone()`" in hint
+
+
+def test_an_edit_of_an_unnamed_result_never_suggests_assigning_to_a_call():
+    source = SAVED.replace("u = w * 2\nv = u ** 2\nu.{edit}", "v = torch.sigmoid(w * 2).mul_(2.0)")
+    (found,) = [f for f in lint_source(source, "snippet.py", project=False) if f.code == "GL005"]
+    assert "`torch.sigmoid(w * 2).mul(...)` in its place" in found.hint
+    assert "torch.sigmoid(w * 2) =" not in found.hint

@@ -41,8 +41,22 @@ def _hint(edit, facts) -> str:
         if torch_types.result_of(f"Tensor.{method[:-1]}") is None:
             # (`copy_`, `zero_`, `fill_` have no out-of-place twin of their name: `Tensor.copy` is none)
             return f"bind a new tensor instead of writing into `{edit.name}`, or edit a `.clone()` of it"
+        if not _assignable(edit.name):
+            return f"use the out-of-place `{method[:-1]}`: `{edit.name}.{method[:-1]}(...)` in its place"
         return f"use the out-of-place `{method[:-1]}`: `{edit.name} = {edit.name}.{method[:-1]}(...)`"
     return "drop inplace=True, or apply it to a `.clone()`"
+
+
+def _assignable(name: str) -> bool:
+    """`name = …` is valid Python: a name or an attribute chain, never a call's result
+    (`self.lsm(x) = …` is a syntax error a hint must not suggest)."""
+    try:
+        node = ast.parse(name, mode="eval").body
+    except SyntaxError:
+        return False
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
 
 
 def _writes_out(how) -> bool:

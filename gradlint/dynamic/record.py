@@ -189,8 +189,10 @@ def tree(root: torch.Tensor, name_of, mark: Iterable[str] = (), limit: int = 60,
     seen: set[int] = set()
     note = note or {}
 
-    def summary(node) -> dict:
+    def summary(node) -> dict | None:
         below = list(nodes_below(node))
+        if not below:  # (all shown above already: a line would say "0 more nodes")
+            return None
         leaves = [name_of(n.variable) for n in below if getattr(n, "variable", None) is not None]
         shown = ", ".join(leaves[:4]) + (f" and {len(leaves) - 4} more" if len(leaves) > 4 else "")
         text = f"… {len(below)} more node{'s' if len(below) != 1 else ''}"
@@ -224,7 +226,7 @@ def tree(root: torch.Tensor, name_of, mark: Iterable[str] = (), limit: int = 60,
             if nxt is None:
                 continue
             if count >= limit or depth >= depth_limit:
-                children.append(summary(nxt))
+                children.extend(filter(None, [summary(nxt)]))
                 continue
             children.append(build(nxt, depth + 1))
         return {"label": label, "children": children}
