@@ -274,6 +274,10 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                 info.unseen_base |= parent.unseen_base
                 for key, value in parent.attrs.items():
                     info.attrs.setdefault(key, value)
+                # (`self.smoothing` a base class's `__init__` sets from a number is one in
+                # every subclass that does not bind it to a module of its own)
+                info.settings |= parent.settings - info.attrs.keys()
+                info.literal_attrs |= parent.literal_attrs - info.attrs.keys()
     for info in list(classes.values()):
         resolve(info)
     _find_parameterless(classes, imports)
@@ -474,10 +478,13 @@ def _settings(node: ast.ClassDef, init) -> set[str]:
 
 
 def _argument_or_number(expr, params: set[str]) -> bool:
-    """An argument of ``__init__``, or one defaulted to a number where it is not given
-    (``tau if tau is not None else 4.0``, ``tau or 4.0``): what it holds is the argument or a number."""
-    def part(e) -> bool:
-        return (type(e) is ast.Name and e.id in params) or _number_or_none(e)
+    """An argument of ``__init__`` or a field of one (a config's ``c.vae.capacity``), or one
+    defaulted to a number where it is not given (``tau if tau is not None else 4.0``, ``tau or
+    4.0``): what it holds is the argument's or a number."""
+    def argument(e) -> bool:
+        while type(e) is ast.Attribute:
+            e = e.value
+        return type(e) is ast.Name and e.id in params
 
     if type(expr) is ast.IfExp:
         parts = [expr.body, expr.orelse]
@@ -485,7 +492,7 @@ def _argument_or_number(expr, params: set[str]) -> bool:
         parts = expr.values
     else:
         parts = [expr]
-    return all(part(e) for e in parts) and any(type(e) is ast.Name for e in parts)
+    return all(argument(e) or _number_or_none(e) for e in parts) and any(argument(e) for e in parts)
 
 
 def _number_or_none(expr) -> bool:

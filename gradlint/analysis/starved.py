@@ -57,12 +57,27 @@ def switched(found: Starved, facts):
     if cut.kind not in (".detach()", ".data"):
         return None
     point = (cut.node.lineno, cut.node.col_offset)
-    return next((s for s in facts.switches
-                 if cut.node in s.value.cuts and cut.function is not None and (
-                     (s.function.node is cut.function.node and (s.node.lineno, s.node.col_offset) >= point)
-                     # (stored on `self` by one method, switched on in another)
-                     or (s.function.node is not cut.function.node and s.function.class_name is not None
-                         and s.function.class_name == cut.function.class_name))), None)
+    switch = next((s for s in facts.switches
+                   if cut.node in s.value.cuts and cut.function is not None and (
+                       (s.function.node is cut.function.node and (s.node.lineno, s.node.col_offset) >= point)
+                       # (stored on `self` by one method, switched on in another)
+                       or (s.function.node is not cut.function.node and s.function.class_name is not None
+                           and s.function.class_name == cut.function.class_name))), None)
+    if switch is not None and found.backward is not None and switch.function.node is not found.backward.function.node \
+            and _returns_name(switch.function.node, switch.name):
+        # A helper hands out the new leaf it made of a detached copy (`return
+        # z.detach().requires_grad_()`): nothing was silenced there; its caller trains through
+        # the copy, and the cut is the mistake (GL001's)
+        return None
+    return switch
+
+
+def _returns_name(function, name) -> bool:
+    """``function`` returns what ``name`` holds (``return out``), or returns the switch itself
+    (``return z.detach().requires_grad_()``: a switch on an expression, ``name`` None)."""
+    return any(type(n) is ast.Return and n.value is not None and (
+        (name is None and type(n.value) is ast.Call) or (type(n.value) is ast.Name and n.value.id == name))
+        for n in iter_nodes(function, into_functions=False))
 
 
 def _starved(facts) -> Iterator[Starved]:
@@ -183,9 +198,13 @@ def _starved(facts) -> Iterator[Starved]:
                 continue
             if backward.loop is not None and cut.loop is backward.loop and cut.carried:
                 continue  # truncated backpropagation: state cut between iterations on purpose
-            if not backward.accumulates and any(cut.node in switch.value.cuts for switch in facts.switches):
+            if not backward.accumulates and any(cut.node in switch.value.cuts for switch in facts.switches) \
+                    and (backward.stepped is None or backward.open_step):
                 # `x = x.detach().requires_grad_()`, then `autograd.grad(energy(x), x)`: a leaf
-                # made to take the gradient with respect to it (a score, a guidance or attack step)
+                # made to take the gradient with respect to it (a score, a guidance or attack
+                # step). Not where an optimizer stepped right after this backward holds what the
+                # cut starves (`_not_stepped` above): an encoder's output made a leaf to read its
+                # gradient starves the encoder its optimizer steps.
                 continue
             if _leaf_replaced(cut, facts):
                 continue  # `X = rand_stride(X)`: the leaf given is replaced by the new leaf made of it

@@ -7,10 +7,12 @@ A rule's ``decide(tracer, evidence)`` (in its module under ``gradlint/checks/``)
 from __future__ import annotations
 
 
-def intent(tracer, key: int, lenient: bool = False) -> str:
-    """Why this leaf should have received a gradient, or "" if nothing says it should.
-    ``lenient``: in a run without optimizers, requiring grad is reason enough (a value
-    rebuilt or switched to require grad is never a deliberate stop-gradient)."""
+def intent(tracer, key: int) -> str:
+    """Why this leaf should have received a gradient, or "" if nothing says it should. With
+    optimizers, only being held by one says so (a model no optimizer holds is frozen on
+    purpose: linear probing); in a run without any, requiring grad is reason enough (a test or a
+    gradient check calls backward() and trains nothing, and no run shows a leaf that requires
+    grad left out on purpose)."""
     leaf = tracer.leaves[key]
     t = leaf.ref()
     ident = id(t) if t is not None else None
@@ -24,8 +26,8 @@ def intent(tracer, key: int, lenient: bool = False) -> str:
         return "the program updates it"
     if ident in tracer.grad_read:
         return "the program reads its .grad"
-    if lenient and t is not None and t.requires_grad:
-        return "it requires grad"
+    if t is not None and t.requires_grad:
+        return "it requires grad, and the run has no optimizer to say otherwise"
     return ""
 
 
@@ -102,7 +104,7 @@ def reach(tracer, evidence, what: str, rebuilt: bool = False, other_use: bool = 
     reached = reached_meanwhile(tracer, evidence)
     starved = [k for k in evidence.influenced
                if rebuilt or k not in reached or other_use and used_otherwise(tracer, evidence, k)]
-    meant = [(k, intent(tracer, k, lenient=rebuilt)) for k in sorted(starved, key=tracer.shown)]
+    meant = [(k, intent(tracer, k)) for k in sorted(starved, key=tracer.shown)]
     meant = [(k, why) for k, why in meant if why]
     if meant:
         unreached = [(k, why) for k, why in meant if k not in reached]

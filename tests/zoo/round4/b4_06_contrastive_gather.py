@@ -1,4 +1,4 @@
-"""expect: GL003 21
+"""expect: GL001 19
 dynamic: confirm
 source: https://github.com/pytorch/pytorch/issues/92586
 
