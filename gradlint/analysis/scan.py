@@ -276,8 +276,8 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                     info.attrs.setdefault(key, value)
                 # (`self.smoothing` a base class's `__init__` sets from a number is one in
                 # every subclass that does not bind it to a module of its own)
-                info.settings |= parent.settings - info.attrs.keys()
-                info.literal_attrs |= parent.literal_attrs - info.attrs.keys()
+                info.settings |= {k for k in parent.settings if info.attrs.get(k) is None}
+                info.literal_attrs |= {k for k in parent.literal_attrs if info.attrs.get(k) is None}
     for info in list(classes.values()):
         resolve(info)
     _find_parameterless(classes, imports)

@@ -198,13 +198,9 @@ def _starved(facts) -> Iterator[Starved]:
                 continue
             if backward.loop is not None and cut.loop is backward.loop and cut.carried:
                 continue  # truncated backpropagation: state cut between iterations on purpose
-            if not backward.accumulates and any(cut.node in switch.value.cuts for switch in facts.switches) \
-                    and (backward.stepped is None or backward.open_step):
+            if not backward.accumulates and any(cut.node in switch.value.cuts for switch in facts.switches):
                 # `x = x.detach().requires_grad_()`, then `autograd.grad(energy(x), x)`: a leaf
-                # made to take the gradient with respect to it (a score, a guidance or attack
-                # step). Not where an optimizer stepped right after this backward holds what the
-                # cut starves (`_not_stepped` above): an encoder's output made a leaf to read its
-                # gradient starves the encoder its optimizer steps.
+                # made to take the gradient with respect to it (a score, a guidance or attack step)
                 continue
             if _leaf_replaced(cut, facts):
                 continue  # `X = rand_stride(X)`: the leaf given is replaced by the new leaf made of it
