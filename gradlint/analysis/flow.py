@@ -18,7 +18,7 @@ import re
 import tokenize
 
 from gradlint.analysis import saves, torch_types
-from gradlint.analysis.settings import set_from_parameters
+from gradlint.analysis.settings import defaults_of, set_from_parameters
 from gradlint.analysis.facts import (
     REBUILD, BackpropUnderNoGrad, Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
     source_segment,
@@ -1547,6 +1547,18 @@ class Walker:
             # write into any part of `f` invalidates it
             base = self.viewed(operand)
             if base is None:
+                return
+            save = dataclasses.replace(save, view=self.written(operand))
+            operand = base
+        elif _view_of(operand) is not None:
+            # `conv(x.transpose(1, 2))` saves a view of `x` (a method that always returns one):
+            # it shares `x`'s version counter, so `x += …` later invalidates it
+            base = operand
+            while _view_of(base) is not None:
+                base = _view_of(base)
+            name = dotted(base)
+            held = self.env.get(name) if name is not None and name not in self.opaque else None
+            if held is None or not held.tensor or held.container or held.plain:
                 return
             save = dataclasses.replace(save, view=self.written(operand))
             operand = base
@@ -3199,7 +3211,8 @@ class Walker:
                 name = dotted(handed[j]) if j in handed else None
                 self.note_step(self.facts.optimizers.get(self.key(name)) if name else None)
         # (the call itself runs before its own switch: only what follows it is unrecorded)
-        if self.nograd is not None and summary.backprops and self.record:
+        if self.nograd is not None and summary.backprops and self.record \
+                and _guard_passes(summary, summary.backward, handed):
             self.facts.nograd_backprops.append(BackpropUnderNoGrad(
                 node, shown, summary.backward, self.nograd, self.function))
         elif self.nograd is not None and summary.inference_backward is not None and self.record \
@@ -3830,6 +3843,55 @@ def _module_uses(function: ast.AST) -> dict[str, str]:
         elif type(func) is ast.Name:
             found.setdefault(func.id, "called")
     return found
+
+
+def _guard_passes(summary, inner, handed: dict) -> bool:
+    """Whether ``inner`` (a node of the summarized function) may run in a call that hands
+    ``handed`` (parameter index -> argument): False where it sits under ``if flag:`` (or ``if
+    not flag:``) of a parameter this call gives the literal that skips it, or leaves at such a
+    default (`self.fisher_loss(…, do_backward=False)` of a body that differentiates only
+    `if do_backward:`)."""
+    function = summary.node
+    if inner is None or type(function) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        return True
+    defaults = defaults_of(function)
+    path = _path_to(function, inner)
+    for parent, child in zip(path, path[1:]):
+        if type(parent) is not ast.If:
+            continue
+        test, wanted = parent.test, child in parent.body
+        if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
+            test, wanted = test.operand, not wanted
+        if type(test) is not ast.Name or test.id not in summary.params:
+            continue
+        given = handed.get(summary.params.index(test.id), defaults.get(test.id))
+        if type(given) is ast.Constant and type(given.value) is bool and given.value is not wanted:
+            return False
+    return True
+
+
+def _path_to(root, target) -> list:
+    """The nodes from ``root`` down to ``target`` (``[root, …, target]``), or [] if absent."""
+    if root is target:
+        return [root]
+    for child in ast.iter_child_nodes(root):
+        if getattr(child, "lineno", None) is not None and getattr(target, "lineno", 0) is not None and not (
+                child.lineno <= target.lineno <= (getattr(child, "end_lineno", None) or child.lineno)):
+            continue
+        found = _path_to(child, target)
+        if found:
+            return [root, *found]
+    return []
+
+
+def _view_of(expr) -> ast.expr | None:
+    """The receiver of a method that always returns a view of it (``x.transpose(1, 2)``,
+    ``x.T``), else None."""
+    if type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in VIEW_METHODS:
+        return expr.func.value
+    if type(expr) is ast.Attribute and expr.attr in ("T", "mT", "H", "mH"):
+        return expr.value
+    return None
 
 
 def _plain_parameters(params: ast.arguments) -> set[str]:

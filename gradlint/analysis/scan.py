@@ -236,6 +236,7 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                         if is_literal(value) or (type(value) is ast.Name and value.id in settings):
                             info.literal_attrs.add(name)
                         else:
+                            value = _with_locals(value, stmt)
                             info.attrs[name] = module_info(value, imports, classes)
                             if type(value) is ast.Call and (info.attrs[name] is None or (
                                     info.attrs[name].qualname == "torch.nn.ModuleList" and info.attrs[name].items is None)):
@@ -331,6 +332,15 @@ def _find_parameterless(classes: dict, imports: ImportTable) -> None:
                 info.attrs[name] = replace(held, parameters=False)
 
 
+def _kept_frozen(call: ast.Call, cls: ast.ClassDef) -> bool:
+    """``nn.Parameter(w, requires_grad=False)`` in a class that never switches requires_grad
+    back on: a codebook an EMA updates, a fixed table; it holds nothing an optimizer trains."""
+    return _frozen_parameter(call) and not any(
+        (type(n) is ast.Attribute and n.attr == "requires_grad" and type(n.ctx) is ast.Store)
+        or (type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "requires_grad_")
+        for n in ast.walk(cls))
+
+
 def _parameterless(info: ClassInfo, imports: ImportTable, classes: dict, free) -> bool:
     if not info.is_module or info.node is None or not info.bases:
         return False
@@ -339,7 +349,8 @@ def _parameterless(info: ClassInfo, imports: ImportTable, classes: dict, free) -
         if base not in _MODULE_BASES and (own is None or own is info or not free(own)):
             return False
     for held in info.attrs.values():  # (most modules: a layer with weights, known without a walk)
-        if held is not None and held.parameters and held.qualname not in classes:
+        if held is not None and held.parameters and held.qualname not in classes \
+                and not held.qualname.endswith(".Parameter"):  # (a Parameter call: judged where it is made, below)
             return False
     for stmt in info.node.body:
         if type(stmt) not in _FUNCTIONS:
@@ -356,7 +367,7 @@ def _parameterless(info: ClassInfo, imports: ImportTable, classes: dict, free) -
             if kind is ast.Call:
                 func = node.func
                 called = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
-                if called in _REGISTERS:
+                if called in _REGISTERS and not (called == "Parameter" and _kept_frozen(node, info.node)):
                     return False
             elif kind in (ast.Assign, ast.AnnAssign):
                 targets = node.targets if kind is ast.Assign else [node.target]
@@ -371,6 +382,9 @@ def _parameterless(info: ClassInfo, imports: ImportTable, classes: dict, free) -
                     if type(target) is ast.Name:
                         local.setdefault(target.id, []).append(None)  # (bound in a way not followed)
 
+        # (`num_tokens: int`: annotated as a plain value, a setting like a literal default)
+        local[_PLAIN_PARAMS] = [p.arg for p in [*positional, *args.kwonlyargs]
+                                if type(p.annotation) is ast.Name and p.annotation.id in ("int", "float", "bool", "str")]
         scope = (params, defaults, local, imports, classes)
         for target, value in assigns:
             name = dotted(target)
@@ -379,7 +393,7 @@ def _parameterless(info: ClassInfo, imports: ImportTable, classes: dict, free) -
             if name.count(".") != 1:
                 return False  # (`self.head.weight = …`)
             held = info.attrs.get(name)
-            if held is not None:
+            if held is not None and not held.qualname.endswith(".Parameter"):
                 owner = classes.get(held.qualname)
                 if (owner is not None and free(owner)) or (owner is None and not held.parameters):
                     continue
@@ -388,6 +402,8 @@ def _parameterless(info: ClassInfo, imports: ImportTable, classes: dict, free) -
                 return False
     return True
 
+
+_PLAIN_PARAMS = "%plain"  # (a key no Python name can be: the method's plainly annotated parameters)
 
 # The operands a composite expression's value is made of, by the expression's class.
 _DATA_PARTS = {
@@ -412,13 +428,15 @@ def _data(expr, scope, seen=frozenset()) -> bool:
     if kind is ast.Name:
         if expr.id in params:
             default = defaults.get(expr.id)
-            return default is not None and is_literal(default)
+            return (default is not None and is_literal(default)) or expr.id in local.get(_PLAIN_PARAMS, ())
         if expr.id in seen:
             return True
         values = local.get(expr.id)
         return values is not None and all(v is not None and _data(v, scope, seen | {expr.id}) for v in values)
     if kind is ast.Call:
         name = imports.qualname(expr.func) or ""
+        if _frozen_parameter(expr):
+            return True  # (frozen where it is made: `_kept_frozen` says nothing switches it back)
         if name in _DATA_CALLS or name.startswith(("math.", "numpy.", "torch.nn.functional.")) \
                 or (name.startswith("torch.") and not name.startswith("torch.nn.")):
             return True
@@ -859,6 +877,23 @@ def _wraps_call_in_nograd(node: ast.FunctionDef | ast.AsyncFunctionDef, imports:
         elif type(child) is ast.Return:
             returns.append(child)
     return bool(inside) and all(id(r) in inside for r in returns) and not trains_locally(node)
+
+
+def _with_locals(value, function):
+    """``nn.Sequential(conv, SamePad(k))`` with ``conv = nn.Conv1d(…)`` bound once above it in
+    the same method: the call with each such local replaced by what it was bound to, so what the
+    container's layers save is read as if written in place (a stand-in node, read only here)."""
+    if type(value) is not ast.Call or not any(type(a) is ast.Name for a in value.args):
+        return value
+    bound: dict[str, list] = {}
+    for node in iter_nodes(function, into_functions=False):
+        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            bound.setdefault(node.targets[0].id, []).append(node.value)
+    args = [bound[a.id][0] if type(a) is ast.Name and len(bound.get(a.id, ())) == 1
+            and type(bound[a.id][0]) is ast.Call else a for a in value.args]
+    if all(a is b for a, b in zip(args, value.args)):
+        return value
+    return ast.copy_location(ast.Call(func=value.func, args=args, keywords=value.keywords), value)
 
 
 def module_info(expr: ast.expr, imports: ImportTable, classes: dict) -> ModuleInfo | None:

@@ -66,6 +66,11 @@ def variants(module: ast.Module) -> list[tuple[dict, str]]:
             for target in targets:
                 _handed(node, target, skip, seen, fn, handable)
     both = {key for key, values in seen.items() if values.keys() >= {True, False}}
+    # (a parameter every call hands as a literal, guarding a backward: each call's own literal
+    # decides whether that backward runs there, `fisher_loss(…, do_backward=False)` under
+    # no_grad; a copy per value would run every call's body as the other calls hand it)
+    both -= {key for key in both if _literal_everywhere(key, calls) and _guards_backward(key, calls)
+             and _called_without_recording(key, calls)}
     # handed one way only (`StatefulTrainer(model)`, leaving `cut_state=False`): the file runs
     # just that arm, which matters where an arm cuts history (`state = state.detach()`)
     one = {key for key, values in seen.items() if len(values) == 1 and type(next(iter(values))) is bool}
@@ -239,6 +244,57 @@ def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, handable
             if type(default) is ast.Name and default.id in handable:
                 # (`Pico(rope_cls=RoPE)` handing its own default on to `Attention(…, rope_cls)`)
                 seen.setdefault((id(target), name), {}).setdefault(CLASS + default.id, default.lineno)
+
+
+def _literal_everywhere(key, calls) -> bool:
+    """Every call of the function ``key`` names hands its parameter a literal boolean itself."""
+    fn_id, name = key
+    found = False
+    for call, _, targets, skip in calls:
+        for target in targets:
+            if id(target) != fn_id:
+                continue
+            found = True
+            positional = [p.arg for p in [*target.args.posonlyargs, *target.args.args]][skip:]
+            given = {**dict(zip(positional, call.args)), **{k.arg: k.value for k in call.keywords}}
+            value = given.get(name)
+            if not (type(value) is ast.Constant and type(value.value) is bool):
+                return False
+    return found
+
+
+def _called_without_recording(key, calls) -> bool:
+    """Some call of the function ``key`` names sits in a ``with torch.no_grad()`` (or
+    ``inference_mode``, ``set_grad_enabled``) of the function that makes it."""
+    fn_id, _ = key
+    for call, caller, targets, _ in calls:
+        if not any(id(t) == fn_id for t in targets):
+            continue
+        for node in ast.walk(caller):
+            if type(node) in (ast.With, ast.AsyncWith) and any(
+                    type(i.context_expr) is ast.Call and type(i.context_expr.func) is ast.Attribute
+                    and i.context_expr.func.attr in ("no_grad", "inference_mode", "set_grad_enabled")
+                    for i in node.items) \
+                    and (node.lineno, node.col_offset) <= (call.lineno, call.col_offset) \
+                    and (call.end_lineno, call.end_col_offset) <= (node.end_lineno, node.end_col_offset):
+                return True
+    return False
+
+
+def _guards_backward(key, calls) -> bool:
+    """The function ``key`` names runs a backward under ``if name:`` (or ``if not name:``)."""
+    fn_id, name = key
+    target = next((t for _, _, targets, _ in calls for t in targets if id(t) == fn_id), None)
+    if target is None:
+        return False
+    for node in ast.walk(target):
+        if type(node) is ast.If:
+            test = node.test.operand if type(node.test) is ast.UnaryOp and type(node.test.op) is ast.Not else node.test
+            if type(test) is ast.Name and test.id == name and any(
+                    type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr in ("backward", "grad")
+                    for n in ast.walk(node)):
+                return True
+    return False
 
 
 def defaults_of(fn) -> dict:

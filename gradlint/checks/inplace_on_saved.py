@@ -11,6 +11,7 @@ PyTorch: https://pytorch.org/docs/stable/notes/autograd.html#in-place-correctnes
 from __future__ import annotations
 
 import ast
+import dataclasses
 
 from gradlint.checks import Flag, Rule
 
@@ -118,30 +119,80 @@ _INDEX_METHODS = frozenset({"argmin", "argmax", "argsort"})
 
 
 def _only_indexed(save, fn) -> bool:
-    """The saving op's result is bound to a name that is read only by ops autograd does not
-    differentiate (``dist = torch.cdist(x, codebook)``, then ``dist.argmin(1)`` or ``dist <
-    r``): no backward ever reaches the op, so its saved tensors are never checked (a VQ
-    codebook's EMA update after the nearest-code search)."""
-    bound = next((n for n in ast.walk(fn) if type(n) is ast.Assign and n.value is save.node
-                  and len(n.targets) == 1 and type(n.targets[0]) is ast.Name), None)
-    if bound is None:
-        return False
-    name = bound.targets[0].id
+    """The saving op's result is read only by ops autograd does not differentiate, through
+    arithmetic and the names it is bound to (``dist = x.pow(2).sum(1) - 2 * x @ codebook``, then
+    ``dist.argmin(1)``, ``dist < r`` or ``_, idx = (-dist).max(1)``): no backward ever reaches
+    the op, so its saved tensors are never checked (a VQ codebook's EMA update after the
+    nearest-code search)."""
     parents = {child: parent for parent in ast.walk(fn) for child in ast.iter_child_nodes(parent)}
+    return _undifferentiated(save.node, parents, fn, 0)
+
+
+def _function_of(node, facts):
+    """The innermost function of the module that holds ``node`` (the save may be in another
+    function than the edit: `ema_inplace(self.codebook, …)` edits what `forward` saved)."""
+    line = getattr(node, "lineno", None)
+    if line is None:
+        return None
+    found = None
+    for fn in ast.walk(facts.module):
+        if type(fn) in (ast.FunctionDef, ast.AsyncFunctionDef) and fn.lineno <= line <= (fn.end_lineno or fn.lineno) \
+                and (found is None or fn.lineno >= found.lineno) and any(n is node for n in ast.walk(fn)):
+            found = fn
+    return found
+
+
+def _undifferentiated(node, parents, fn, depth: int) -> bool:
+    while type(parents.get(node)) in (ast.BinOp, ast.UnaryOp):
+        node = parents[node]
+    if _non_differentiable_use(node, parents, fn):
+        return True
+    up = parents.get(node)
+    if depth >= 3 or type(up) is not ast.Assign or up.value is not node or len(up.targets) != 1 \
+            or type(up.targets[0]) is not ast.Name:
+        return False
+    name = up.targets[0].id
     reads = [n for n in ast.walk(fn) if _is_name(n, name) and type(n.ctx) is ast.Load]
-    if not reads:
-        return False
-    for read in reads:
-        up = parents.get(read)
-        if type(up) is ast.Attribute and up.attr in _INDEX_METHODS and type(parents.get(up)) is ast.Call:
-            continue
-        if type(up) is ast.Compare:
-            continue
-        if type(up) is ast.Call and read in up.args and (
-                (up.func.attr if type(up.func) is ast.Attribute else getattr(up.func, "id", "")) in _INDEX_METHODS):
-            continue
-        return False
-    return True
+    return bool(reads) and all(_undifferentiated(read, parents, fn, depth + 1) for read in reads)
+
+
+# Reductions that return (values, indices): only their indices read is no differentiable use.
+_WITH_INDICES = frozenset({"max", "min", "sort", "topk", "kthvalue", "mode", "median"})
+
+
+def _non_differentiable_use(node, parents, fn) -> bool:
+    """``node`` (a value) is read only by an op autograd does not differentiate: a comparison,
+    ``argmin``/``argmax``/``argsort`` of it (a method or a function), or the indices alone of
+    ``max``/``min``/``topk``/… (``_, idx = d.max(1)``, ``d.min(1)[1]``, ``.indices``)."""
+    up = parents.get(node)
+    if type(up) is ast.Compare:
+        return True
+    if type(up) is ast.Attribute and type(parents.get(up)) is ast.Call and parents[up].func is up:
+        if up.attr in _INDEX_METHODS:
+            return True
+        if up.attr in _WITH_INDICES:
+            return _indices_only(parents[up], parents, fn)
+    if type(up) is ast.Call and node in up.args:
+        called = up.func.attr if type(up.func) is ast.Attribute else getattr(up.func, "id", "")
+        if called in _INDEX_METHODS:
+            return True
+        if called in _WITH_INDICES and (len(up.args) > 1 or up.keywords):
+            return _indices_only(up, parents, fn)
+    return False
+
+
+def _indices_only(call, parents, fn) -> bool:
+    """Of a call returning (values, indices), only the indices are read."""
+    up = parents.get(call)
+    if type(up) is ast.Subscript and type(up.slice) is ast.Constant and up.slice.value == 1:
+        return True
+    if type(up) is ast.Attribute and up.attr == "indices":
+        return True
+    if type(up) is ast.Assign and up.value is call and len(up.targets) == 1 and type(up.targets[0]) is ast.Tuple \
+            and len(up.targets[0].elts) == 2 and type(up.targets[0].elts[0]) is ast.Name:
+        values = up.targets[0].elts[0].id
+        return not any(_is_name(n, values) and type(n.ctx) is ast.Load for n in ast.walk(fn))
+    return False
 
 
 def _is_name(expr, name: str) -> bool:
@@ -169,8 +220,13 @@ def check(facts):
     seen = set()
     for edit in facts.edits:
         if not edit.saved or _never_backpropagated(edit, facts) or _only_run_under_nograd_elsewhere(edit, facts) \
-                or _graph_stays_here(edit, facts) or all(_only_indexed(save, edit.function.node) for save in edit.saved):
+                or _graph_stays_here(edit, facts):
             continue
+        live = frozenset(save for save in edit.saved if not _only_indexed(save, _function_of(save.node, facts)
+                                                                          or edit.function.node))
+        if not live:
+            continue
+        edit = dataclasses.replace(edit, saved=live)
         # (`h *= g` then `h += b` on one saved output: one finding, at the first edit; written
         # out of place, the first leaves the second a new tensor nothing saved)
         key = (id(edit.function.node), edit.name, edit.saved)

@@ -186,6 +186,11 @@ def probe(probes, flag) -> None:
     from gradlint.dynamic.instrument import first_argument, method, receiver
 
     node = flag.node
+    if flag.details.get("callee") is not None:  # a call that backpropagates, under no_grad
+        probes.need("failed_backward")
+        if isinstance(node, ast.Call) and not node.args:
+            probes.after(node)  # (`trainer.evaluate()`: what it returns is all there is to read)
+            return
     if isinstance(node, ast.Assign):  # x.requires_grad = True
         probes.statement(node, node.targets[0].value)
     elif method(node) == "requires_grad_":
@@ -207,4 +212,22 @@ def decide(tracer, evidence) -> tuple[str, str]:
         at = f"`{finding['label']}` (line {finding['line']})"
         return "confirmed", (f"{at} raised RuntimeError: {str(raised).splitlines()[0]} — the tensor was "
                              "made under inference_mode and has no history")
+    if "failed_backward" in evidence.kinds:
+        return _failed_inside(tracer, finding) or reach(tracer, evidence, "the tensor", rebuilt=True)
     return reach(tracer, evidence, "the tensor", rebuilt=True)
+
+
+def _failed_inside(tracer, finding) -> tuple[str, str] | None:
+    """Confirmed where a backward() the flagged call led to raised for want of history while
+    recording was off: the error the program may have caught, at the user's line it came from."""
+    import os
+
+    path = os.path.realpath(finding["path"])
+    for frames, recording, message in tracer.failed_backwards:
+        if recording:
+            continue
+        if any(os.path.realpath(f) == path and finding["line"] <= line <= finding["end_line"] for f, line in frames):
+            inner = frames[0][1] if frames else 0
+            return "confirmed", (f"the backward() at line {inner}, run by `{finding['label']}` (line "
+                                 f"{finding['line']}) with recording off, raised RuntimeError: {message}")
+    return None

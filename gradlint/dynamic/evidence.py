@@ -30,6 +30,9 @@ KINDS = {
                    "say where a tensor was saved",
     "kept_state": "with backward_site: the finding is about state that keeps each call's graph, which "
                   "the record of the flagged backward does not show",
+    "failed_backward": "a backward() that raised for want of history (\"does not require grad\") "
+                       "is kept with the user's lines that led to it and the grad mode it ran in, "
+                       "even where the program catches the error",
     "dead_term": "with upstream: the cut value is a term of the loss made of cut values only, so its "
                  "path is missing from the gradient even where the leaves get one by another path",
 }

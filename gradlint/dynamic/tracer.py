@@ -44,7 +44,7 @@ from gradlint.dynamic import optimizers, record
 from gradlint.dynamic.backwards import BackwardEvidence
 from gradlint.dynamic.evidence import Evidence, SeenEdit, kinds_of
 from gradlint.dynamic.lineage import NOGRAD, Lineage, carries, flat_tensors, merge, outputs, tensors_in
-from gradlint.dynamic.naming import Leaf, Naming
+from gradlint.dynamic.naming import Leaf, Naming, user_frames
 
 SAMPLE_RUNS = 16  # runs of a probe that walk the record upstream of it; later runs reuse them
 
@@ -105,6 +105,10 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
         self.module_names: dict[int, dict[int, str]] = {}
         self.errors: list[str] = []
         self.raised: BaseException | None = None
+        # backward calls that raised for want of history: (the user's (file, line) frames,
+        # innermost first; whether autograd was recording, grad mode on and inference mode off;
+        # PyTorch's message)
+        self.failed_backwards: list[tuple[list, bool, str]] = []
         self.processes = 0  # processes the program started (forked, spawned): not followed
         self._user: dict[str, bool] = {}
         self.cwd = os.getcwd() + os.sep
@@ -144,7 +148,19 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
             return func(*args, **kwargs)
         if kind is _BACKWARD:
             self._guard(self._on_backward, func, args, kwargs)
-        out = func(*args, **kwargs)
+            try:
+                out = func(*args, **kwargs)
+            except RuntimeError as err:
+                if "does not require grad" in str(err):
+                    # (a backward inside a function its caller runs under no_grad: the error the
+                    # program may catch is the evidence, with the user's lines that led to it)
+                    self.failed_backwards.append((
+                        [(f.f_code.co_filename, f.f_lineno) for f in user_frames(sys._getframe(0), self.is_user)],
+                        torch.is_grad_enabled() and not torch.is_inference_mode_enabled(),
+                        str(err).splitlines()[0]))
+                raise
+        else:
+            out = func(*args, **kwargs)
         # Most ops (an optimizer's, say) take no tensor that carries lineage: with no history
         # loss or saves to track, _after_op would do nothing for them, so skip its cost.
         if self.track_history_loss or self.track_saves or (self.lineage and carries(self.lineage, args, kwargs)):
