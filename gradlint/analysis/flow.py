@@ -1141,6 +1141,14 @@ class Walker:
                 self.facts.leaves.add(name)  # made to be trained: requires_grad=True, nn.Parameter
             return Value(trainables=frozenset({name}), module=module, tensor=leaf)
         value = self.expr(expr)
+        if name is not None and type(expr) in (ast.ListComp, ast.List):
+            covers = self.optimizers_listed(expr)
+            if covers is not None:
+                # `self.critic_opts = [Adam(c.parameters()) for c in self.critics]`: each element
+                # updates one of them; a step of any element is read as updating them all
+                self.facts.optimizers[self.key(name)] = covers
+                self.facts.optimized |= covers
+                return replace(value, optimizer=True)
         if name is not None and type(expr) is ast.Call:
             qual = self.imports.qualname(expr.func)
             own = self.classes.get(qual) if qual else None
@@ -1165,6 +1173,45 @@ class Walker:
                 return replace(value, optimizer=True)
         return value
 
+    def optimizers_listed(self, expr) -> frozenset | None:
+        """What a list of torch optimizers updates, all of them (``[Adam(c.parameters()) for c
+        in self.critics]``, ``[Adam(a.parameters()), Adam(b.parameters())]``); None where the
+        list holds anything else."""
+        if type(expr) is ast.ListComp:
+            renamed = {gen.target.id: dotted(gen.iter) for gen in expr.generators
+                       if type(gen.target) is ast.Name and dotted(gen.iter) is not None}
+            calls = [(expr.elt, renamed)]
+        else:
+            calls = [(e, None) for e in expr.elts]
+        covers = set()
+        for call, renamed in calls:
+            qual = self.imports.qualname(call.func) if type(call) is ast.Call else None
+            if not (qual and qual.startswith("torch.optim.") and qual.split(".")[-1][:1].isupper()):
+                return None
+            covers |= self.coverage(call, renamed)
+        return frozenset(covers) if covers else None
+
+    def loop_optimizers(self, name: str, at) -> frozenset | None:
+        """What ``name`` updates where it is a loop variable over a list of optimizers (``for
+        loss, opt in zip(losses, self.critic_opts)``, ``for opt in opts``) in a loop around
+        ``at``."""
+        if self.function is None:
+            return None
+        for loop in iter_nodes(self.function.node, into_functions=False):
+            if type(loop) not in FORS or not (loop.lineno <= at.lineno <= (loop.end_lineno or loop.lineno)):
+                continue
+            source = None
+            if type(loop.target) is ast.Name and loop.target.id == name:
+                source = loop.iter
+            elif type(loop.target) is ast.Tuple and type(loop.iter) is ast.Call \
+                    and dotted(loop.iter.func) == "zip" and len(loop.iter.args) == len(loop.target.elts):
+                source = next((arg for target, arg in zip(loop.target.elts, loop.iter.args)
+                               if type(target) is ast.Name and target.id == name), None)
+            listed = dotted(source) if source is not None else None
+            if listed is not None and self.key(listed) in self.facts.optimizers:
+                return self.facts.optimizers[self.key(listed)]
+        return None
+
     def key(self, name: str) -> str:
         """A name as the whole module can compare it: ``self.x`` qualified by its class."""
         if name == "self" or name.startswith("self."):
@@ -1184,9 +1231,11 @@ class Walker:
                 keys |= {self.key(f"self.{attr}" + (f".{rest}" if rest else "")) for attr, param in pairs if param == head}
         return frozenset(keys)
 
-    def coverage(self, call: ast.Call) -> frozenset[str]:
+    def coverage(self, call: ast.Call, renamed: dict | None = None) -> frozenset[str]:
         """What an optimizer updates: the keys of the modules whose ``.parameters()`` it was given
-        (``Net.*`` for an instance of this file's ``Net``) and of the tensors listed to it."""
+        (``Net.*`` for an instance of this file's ``Net``) and of the tensors listed to it.
+        ``renamed``: a comprehension's variable -> what it iterates (``c`` -> ``self.critics`` in
+        ``[Adam(c.parameters()) for c in self.critics]``)."""
         keys: set[str] = set()
         for arg in self.built_from(_arguments(call)):
             for node in iter_nodes(arg):
@@ -1195,6 +1244,9 @@ class Walker:
                 if type(node) is ast.Call and type(node.func) is ast.Attribute \
                         and node.func.attr in ("parameters", "named_parameters"):
                     owner = dotted(node.func.value)
+                    if owner is not None and renamed and owner.split(".")[0] in renamed:
+                        head, _, rest = owner.partition(".")
+                        owner = renamed[head] + (f".{rest}" if rest else "")
                     if owner is None:
                         self.facts.optimizers_open = True
                         continue
@@ -2727,6 +2779,9 @@ class Walker:
             if meth == "step" and positional and self.is_optimizer(positional[0]):
                 optimizer = positional[0]  # scaler.step(optimizer)
             name = dotted(optimizer)
+            listed = self.loop_optimizers(name, node) if name is not None and self.key(name) not in self.facts.optimizers else None
+            if listed is not None:
+                self.facts.optimizers[self.key(name)] = listed
             if name is not None and self.is_optimizer(optimizer):
                 covers = self.facts.optimizers.get(self.key(name))
                 if covers is None:
