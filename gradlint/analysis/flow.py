@@ -2558,6 +2558,10 @@ class Walker:
         """``torch.tensor(x)``, ``Variable(x, requires_grad=True)``, ``out.new_tensor(x)``: the
         values of ``x`` copied into a new tensor."""
         values = self.arg_values(node)
+        if positional and _truth_values(positional[0]):
+            # `torch.tensor([ids[-1] not in stop for ids in rows])`: booleans of comparisons,
+            # which have no derivative whatever they compared
+            return Value(tensor=True, computed=True, const=True)
         source = self.expr(positional[0]) if positional else CONST
         if positional and type(positional[0]) in (ast.List, ast.Tuple, ast.ListComp) \
                 and (source.attached or source.live) and (source.tensor or any(
@@ -3937,6 +3941,26 @@ def _path_to(root, target) -> list:
         if found:
             return [root, *found]
     return []
+
+
+def _truth_values(expr) -> bool:
+    """A list (or comprehension) whose every element is a comparison, a membership test or a
+    boolean operation of them: truth values only."""
+    if type(expr) is ast.ListComp:
+        elements = [expr.elt]
+    elif type(expr) in (ast.List, ast.Tuple) and expr.elts:
+        elements = expr.elts
+    else:
+        return False
+
+    def truth(e) -> bool:
+        if type(e) is ast.UnaryOp and type(e.op) is ast.Not:
+            return True
+        if type(e) is ast.BoolOp:
+            return all(truth(v) for v in e.values)
+        return type(e) is ast.Compare
+
+    return all(truth(e) for e in elements)
 
 
 def _view_of(expr) -> ast.expr | None:
