@@ -1491,6 +1491,14 @@ class Walker:
         if name is None or "." in name or name not in self.env:
             return
         old = self.env[name]
+        if old.tensor and not old.container and not old.plain and (value.attached or value.live) \
+                and (value.tensor or value.computed):
+            # `log_c[:, t] = logsumexp(…)` into a buffer made by `torch.zeros`: the buffer now
+            # carries the history written into it (CopySlices). (What a cut value written there
+            # starves is not read through the buffer: YOLO's boxes from `.data` for its targets.)
+            self.env[name] = replace(old.join(replace(value, saved=EMPTY, cuts={})), tensor=True, container=False,
+                                     saved=old.saved, alias=old.alias, held=old.held, cuts=old.cuts)
+            return
         if (old.tensor and not old.container) or old.plain or old.module is not None or old.optimizer:
             return
         self.env[name] = replace(old.join(replace(value, saved=EMPTY)), held=old.held | _held([value]),
@@ -3952,15 +3960,15 @@ def _truth_values(expr) -> bool:
         elements = expr.elts
     else:
         return False
+    return all(_truth(e) for e in elements)
 
-    def truth(e) -> bool:
-        if type(e) is ast.UnaryOp and type(e.op) is ast.Not:
-            return True
-        if type(e) is ast.BoolOp:
-            return all(truth(v) for v in e.values)
-        return type(e) is ast.Compare
 
-    return all(truth(e) for e in elements)
+def _truth(e) -> bool:
+    if type(e) is ast.UnaryOp and type(e.op) is ast.Not:
+        return True
+    if type(e) is ast.BoolOp:
+        return all(_truth(v) for v in e.values)
+    return type(e) is ast.Compare
 
 
 def _view_of(expr) -> ast.expr | None:
