@@ -587,10 +587,12 @@ def frozen_owners(module: ast.Module) -> set[str]:
                 owner = dotted(target)
                 if owner:
                     found.add(owner)
-        elif kind is ast.Assign and type(node.targets[0]) is ast.Attribute and node.targets[0].attr != "weight" \
+        elif kind is ast.Assign and type(node.targets[0]) in (ast.Attribute, ast.Name) \
+                and getattr(node.targets[0], "attr", None) != "weight" \
                 and _frozen_parameter(node.value) and dotted(node.targets[0]):
-            # `self._support = nn.Parameter(values, requires_grad=False)`: a constant kept with
-            # the module's state, which nothing trains
+            # `self._support = nn.Parameter(values, requires_grad=False)`, `codebook =
+            # nn.Parameter(c, requires_grad=False)`: a constant kept with the module's state (an
+            # EMA codebook), which nothing trains
             found.add(dotted(node.targets[0]))
         elif kind is ast.Assign and type(node.targets[0]) is ast.Attribute and (
                 (node.targets[0].attr == "requires_grad" and literal_false(node.value))

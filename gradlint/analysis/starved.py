@@ -698,6 +698,15 @@ def _inside_one_model(cut, value, facts) -> bool:
     return all(n == "self" or n.startswith("self.") for n in names)
 
 
+def _all_frozen(cut, facts) -> bool:
+    """Everything the cut starves is frozen by the module, as named or as its callers hand it
+    (`codebook@ema_vq`, handed the `codebook` made `nn.Parameter(…, requires_grad=False)`)."""
+    if cut.upstream <= facts.frozen:
+        return True
+    resolved = facts.resolve(cut.upstream)
+    return bool(resolved) and resolved <= facts.frozen
+
+
 def _frozen(cut, facts) -> bool:
     """Every optimizer of the module is known, and none updates what the cut starves."""
     if not facts.optimized or facts.optimizers_open or _optimized(cut, facts):
@@ -734,7 +743,7 @@ def _broken(value, facts, sinks_for, program):
         if companions and node in value.dead and not value.post and cut.kind != "no_grad" \
                 and (value.trainables or value.inputs - cut.upstream) \
                 and not any(node in switch.value.cuts for switch in facts.switches) \
-                and not (_frozen(cut, facts) or cut.upstream <= facts.frozen):
+                and not (_frozen(cut, facts) or _all_frozen(cut, facts)):
             # at work in one term (an advantage weighing the log-probabilities, beside another
             # model: a stop-gradient between models) and alone in another (`advantage.pow(2)` as
             # the value loss): that term adds a number and no gradient, whatever the first does
@@ -783,7 +792,7 @@ def _broken(value, facts, sinks_for, program):
             # the cut feeds a different model (a GAN's discriminator step, a probe), not one the
             # module freezes (a perceptual loss's feature extractor trains nothing)
             continue
-        if _frozen(cut, facts) or cut.upstream <= facts.frozen:
+        if _frozen(cut, facts) or _all_frozen(cut, facts):
             continue  # no optimizer of this module updates it: it is frozen on purpose (a teacher)
         # (a dead term: nothing accompanies the cut, no model is applied after it, and the loss has
         # terms attached beside it; it adds a number and no gradient, whatever else trains the model)
