@@ -112,6 +112,11 @@ class Switch:
     function: Function
 
 
+# The factory of a Rebuild no call wrote: a number pulled out (``aux.item()``) that an op with a
+# tensor turns into a constant tensor (``loss + aux.item()``).
+IMPLICIT = "<number in a tensor op>"
+
+
 @dataclass(frozen=True)
 class Rebuild:
     """``torch.tensor(x)`` and kin: a new tensor built from ``x``'s values."""

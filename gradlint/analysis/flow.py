@@ -20,7 +20,7 @@ import tokenize
 from gradlint.analysis import saves, torch_types
 from gradlint.analysis.settings import defaults_of, set_from_parameters
 from gradlint.analysis.facts import (
-    REBUILD, BackpropUnderNoGrad, Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
+    IMPLICIT, REBUILD, BackpropUnderNoGrad, Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
     source_segment,
 )
 from gradlint.analysis.imports import collect_imports
@@ -2343,6 +2343,9 @@ class Walker:
 
     def binary(self, node: ast.BinOp) -> Value:
         left, right = self.expr(node.left), self.expr(node.right)
+        if type(node.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div):
+            left = self.number_in_tensor_op(node.left, left, right)
+            right = self.number_in_tensor_op(node.right, right, left)
         if (type(node.op) is ast.Mult and ((left.container and right.plain) or (right.container and left.plain))) \
                 or (type(node.op) is ast.Add and left.container and right.container):
             # `[torch.empty(0)] * T`, `[h0] + states`: a list of what the lists hold, no tensor
@@ -2369,6 +2372,19 @@ class Walker:
             values = [left, right]
             out = self.apply_saves(qual, symbol, node, operands, values, out)
         return out
+
+    def number_in_tensor_op(self, expr, value: Value, other: Value) -> Value:
+        """``loss + aux.item()``: a number pulled out of a tensor with history, combined with a
+        tensor, enters the op as a constant tensor: a copy of its value, as
+        ``torch.tensor(aux.item())`` would be (a Rebuild at the pull, ``IMPLICIT``), whose
+        history is cut there."""
+        if value.tensor or not value.pulled or not (other.tensor or other.attached or other.live):
+            return value
+        pulls = [n for n in _number_terms(expr) if self.facts.pulled_history.get(n)]
+        if not pulls:
+            return value
+        # (placed at the pull, `aux.item()`, whatever arithmetic of numbers is around it)
+        return self.rebuild(pulls[0], IMPLICIT, [expr], {})
 
     def beside_itself(self, node: ast.BinOp, out: Value, left: Value, right: Value) -> Value:
         """A cut whose own operand is attached on the other side of the operation (a
@@ -3949,6 +3965,25 @@ def _path_to(root, target) -> list:
         if found:
             return [root, *found]
     return []
+
+
+def _number_terms(expr) -> list:
+    """The ``x.item()`` calls of an arithmetic expression made only of them, names and constants
+    (``0.5 * aux.item()``); empty where it holds anything else (a call, an in-place op)."""
+    if type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr == "item" and not expr.args:
+        return [expr]
+    if type(expr) is ast.BinOp:
+        left, right = _number_terms(expr.left), _number_terms(expr.right)
+        if (left or _number_leaf(expr.left)) and (right or _number_leaf(expr.right)):
+            return left + right
+        return []
+    if type(expr) is ast.UnaryOp:
+        return _number_terms(expr.operand)
+    return []
+
+
+def _number_leaf(expr) -> bool:
+    return type(expr) in (ast.Constant, ast.Name) or (type(expr) is ast.Attribute and dotted(expr) is not None)
 
 
 def _truth_values(expr) -> bool:

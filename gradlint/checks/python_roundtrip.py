@@ -20,7 +20,7 @@ RULE = Rule(
 
 
 def check(facts):
-    from gradlint.analysis.facts import REBUILD
+    from gradlint.analysis.facts import IMPLICIT, REBUILD
     from gradlint.analysis.starved import Starved, starved
 
     by_node = {rebuild.node: rebuild for rebuild in facts.rebuilds}
@@ -112,6 +112,20 @@ def check(facts):
             lost = f"{_starved(found, facts.frozen)} no gradient through it"
             if found.backward is not None:
                 refs = {**refs, "sink": found.backward.node}
+        if rebuild is not None and rebuild.factory == IMPLICIT:
+            # (`loss + aux.item()`: no factory was written; the op made the number a constant)
+            tensor = facts.code(node.func.value)
+            yield Flag(
+                RULE, node,
+                f"`{facts.code(node)}` takes the value of `{tensor}` out of the record as a Python number, "
+                f"which the arithmetic around it turns back into a constant that {how.removeprefix('and ')}: "
+                f"so {lost}",
+                hint=f"use `{tensor}` itself (a tensor keeps its history), or `{tensor}.detach()` where it "
+                     "is meant to add a value and no gradient",
+                details={"factory": "item"},
+                refs=refs,
+            )
+            continue
         yield Flag(
             RULE, node,
             f"`{_written(node.func, node, facts)}(…)` rebuilds a tensor from {origin} {how}: it is a new leaf, so {lost}",
