@@ -2430,7 +2430,7 @@ class Walker:
         # data processing) most tensors do not, and an op saves an operand only for the
         # gradient of another (``u * x`` saves ``u`` only if ``x`` requires grad).
         grad_inputs = [i for i, v in enumerate(values) if (v.attached or v.live) and not v.plain]
-        if not grad_inputs:
+        if not grad_inputs or _constant_pad(qual, node):
             return out
         tensor_inputs = [i for i, v in enumerate(values) if not v.plain and (v.tensor or not v.const)]
         # (`x.max(dim=0)` is the shape `x.max(0)` was measured in, which saves neither)
@@ -3965,6 +3965,15 @@ def _path_to(root, target) -> list:
         if found:
             return [root, *found]
     return []
+
+
+def _constant_pad(qual: str, node) -> bool:
+    """``F.pad(x, pads)`` in its default constant mode: ConstantPadNdBackward0 keeps only the pad
+    sizes (measured), where the reflect and replicate modes the table measured too save the input."""
+    if qual != "torch.nn.functional.pad" or type(node) is not ast.Call:
+        return False
+    mode = next((k.value for k in node.keywords if k.arg == "mode"), node.args[2] if len(node.args) > 2 else None)
+    return mode is None or (type(mode) is ast.Constant and mode.value == "constant")
 
 
 def _number_terms(expr) -> list:
