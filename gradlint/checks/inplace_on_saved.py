@@ -128,18 +128,15 @@ def _only_indexed(save, fn) -> bool:
     return _undifferentiated(save.node, parents, fn, 0)
 
 
-def _function_of(node, facts):
-    """The innermost function of the module that holds ``node`` (the save may be in another
-    function than the edit: `ema_inplace(self.codebook, …)` edits what `forward` saved)."""
-    line = getattr(node, "lineno", None)
-    if line is None:
-        return None
-    found = None
-    for fn in ast.walk(facts.module):
-        if type(fn) in (ast.FunctionDef, ast.AsyncFunctionDef) and fn.lineno <= line <= (fn.end_lineno or fn.lineno) \
-                and (found is None or fn.lineno >= found.lineno) and any(n is node for n in ast.walk(fn)):
-            found = fn
-    return found
+def _owners(module) -> dict:
+    """id(node) -> the innermost function of the module that holds it (the save may be in
+    another function than the edit: `ema_inplace(self.codebook, …)` edits what `forward` saved)."""
+    owners = {}
+    for fn in ast.walk(module):  # (outer functions come first: an inner one's nodes end as its own)
+        if type(fn) in (ast.FunctionDef, ast.AsyncFunctionDef):
+            for node in ast.walk(fn):
+                owners[id(node)] = fn
+    return owners
 
 
 def _undifferentiated(node, parents, fn, depth: int) -> bool:
@@ -217,13 +214,15 @@ def check(facts):
     from gradlint.analysis.tree import walk_with_ends
 
     order = None
+    owners = None
     seen = set()
     for edit in facts.edits:
         if not edit.saved or _never_backpropagated(edit, facts) or _only_run_under_nograd_elsewhere(edit, facts) \
                 or _graph_stays_here(edit, facts):
             continue
-        live = frozenset(save for save in edit.saved if not _only_indexed(save, _function_of(save.node, facts)
-                                                                          or edit.function.node))
+        owners = owners if owners is not None else _owners(facts.module)
+        live = frozenset(save for save in edit.saved
+                         if not _only_indexed(save, owners.get(id(save.node), edit.function.node)))
         if not live:
             continue
         edit = dataclasses.replace(edit, saved=live)
