@@ -3528,6 +3528,14 @@ class Walker:
         if qualname is not None:
             summary = self.facts.callee(qualname)
             result = self.apply_summary(node, summary, receiver, values, qualname)
+            if result is not None and args.cuts and not method:
+                # `self.D(x_fake.detach())` of a class another file defines: the model applied
+                # after the cut is `post`, as for a module this walk cannot read, not a trainable
+                # beside the cut (a generator step through a discriminator it does not step)
+                moved = result.trainables & callee.trainables
+                if moved:
+                    result = replace(result, trainables=result.trainables - moved, post=result.post | moved,
+                                     cuts={c: (held - moved if c in args.cuts else held) for c, held in result.cuts.items()})
             if result is not None:
                 if summary.state and self.loops:
                     owner = node.func.value if method and type(node.func) is ast.Attribute else node.func
