@@ -3533,7 +3533,9 @@ class Walker:
                 # after the cut is `post`, as for a module this walk cannot read, not a trainable
                 # beside the cut (a generator step through a discriminator it does not step)
                 moved = result.trainables & callee.trainables
-                if moved:
+                # (not the model's own output cut and handed back, `model(x, hidden.detach_())`:
+                # truncated recurrence, the model beside its own earlier state)
+                if moved and not any(self.facts.cuts[c].upstream & moved for c in args.cuts if c in self.facts.cuts):
                     result = replace(result, trainables=result.trainables - moved, post=result.post | moved,
                                      cuts={c: (held - moved if c in args.cuts else held) for c, held in result.cuts.items()})
             if result is not None:
