@@ -118,14 +118,14 @@ def _graph_stays_here(edit, facts) -> bool:
 _INDEX_METHODS = frozenset({"argmin", "argmax", "argsort"})
 
 
-def _only_indexed(save, fn) -> bool:
+def _only_indexed(save, fn, module) -> bool:
     """The saving op's result is read only by ops autograd does not differentiate, through
     arithmetic and the names it is bound to (``dist = x.pow(2).sum(1) - 2 * x @ codebook``, then
     ``dist.argmin(1)``, ``dist < r`` or ``_, idx = (-dist).max(1)``): no backward ever reaches
     the op, so its saved tensors are never checked (a VQ codebook's EMA update after the
     nearest-code search)."""
     parents = {child: parent for parent in ast.walk(fn) for child in ast.iter_child_nodes(parent)}
-    return _undifferentiated(save.node, parents, fn, 0)
+    return _undifferentiated(save.node, parents, fn, 0, module)
 
 
 def _owners(module) -> dict:
@@ -139,7 +139,7 @@ def _owners(module) -> dict:
     return owners
 
 
-def _undifferentiated(node, parents, fn, depth: int) -> bool:
+def _undifferentiated(node, parents, fn, depth: int, module) -> bool:
     while type(parents.get(node)) in (ast.BinOp, ast.UnaryOp):
         node = parents[node]
     if _non_differentiable_use(node, parents, fn):
@@ -150,7 +150,32 @@ def _undifferentiated(node, parents, fn, depth: int) -> bool:
         return False
     name = up.targets[0].id
     reads = [n for n in ast.walk(fn) if _is_name(n, name) and type(n.ctx) is ast.Load]
-    return bool(reads) and all(_undifferentiated(read, parents, fn, depth + 1) for read in reads)
+    # (a read only an option no call of the file switches on makes, `if return_soft_codes:` left
+    # at its default False: the runs the file makes never take it)
+    taken = [read for read in reads if not _behind_an_unused_option(read, parents, fn, module)]
+    return bool(reads) and all(_undifferentiated(read, parents, fn, depth + 1, module) for read in taken)
+
+
+def _behind_an_unused_option(node, parents, fn, module) -> bool:
+    """``node`` runs only under ``if flag:`` of a parameter of ``fn`` defaulting to False (or
+    ``if not flag:`` defaulting to True) that no call in the module names as a keyword."""
+    if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        return False
+    defaults = {p.arg: d for p, d in zip([*fn.args.posonlyargs, *fn.args.args][-len(fn.args.defaults):]
+                                         if fn.args.defaults else [], fn.args.defaults)}
+    defaults.update({p.arg: d for p, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is not None})
+    child, up = node, parents.get(node)
+    while up is not None and up is not fn:
+        if type(up) is ast.If and child in up.body:
+            test, wanted = up.test, True
+            if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
+                test, wanted = test.operand, False
+            default = defaults.get(test.id) if type(test) is ast.Name else None
+            if type(default) is ast.Constant and default.value is (not wanted) and not any(
+                    type(n) is ast.keyword and n.arg == test.id for n in ast.walk(module)):
+                return True
+        child, up = up, parents.get(up)
+    return False
 
 
 # Reductions that return (values, indices): only their indices read is no differentiable use.
@@ -222,7 +247,7 @@ def check(facts):
             continue
         owners = owners if owners is not None else _owners(facts.module)
         live = frozenset(save for save in edit.saved
-                         if not _only_indexed(save, owners.get(id(save.node), edit.function.node)))
+                         if not _only_indexed(save, owners.get(id(save.node), edit.function.node), facts.module))
         if not live:
             continue
         edit = dataclasses.replace(edit, saved=live)
