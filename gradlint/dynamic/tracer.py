@@ -107,7 +107,7 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
         self.raised: BaseException | None = None
         # backward calls that raised for want of history: (the user's (file, line) frames,
         # innermost first; whether autograd was recording, grad mode on and inference mode off;
-        # PyTorch's message)
+        # PyTorch's message); the first hundred (a loop catching the error keeps no more)
         self.failed_backwards: list[tuple[list, bool, str]] = []
         self.processes = 0  # processes the program started (forked, spawned): not followed
         self._user: dict[str, bool] = {}
@@ -151,7 +151,7 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
             try:
                 out = func(*args, **kwargs)
             except RuntimeError as err:
-                if "does not require grad" in str(err):
+                if "does not require grad" in str(err) and len(self.failed_backwards) < 100:
                     # (a backward inside a function its caller runs under no_grad: the error the
                     # program may catch is the evidence, with the user's lines that led to it)
                     self.failed_backwards.append((
