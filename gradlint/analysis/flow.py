@@ -17,7 +17,7 @@ import keyword
 import re
 import tokenize
 
-from gradlint.analysis import saves, torch_types
+from gradlint.analysis import saves, settings, torch_types
 from gradlint.analysis.settings import defaults_of, set_from_parameters
 from gradlint.analysis.facts import (
     IMPLICIT, REBUILD, BackpropUnderNoGrad, Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
@@ -275,6 +275,47 @@ def _zeroed_and_stepped(module: ast.Module) -> frozenset:
             if name is not None:
                 calls.setdefault(name, set()).add(node.func.attr)
     return frozenset(name for name, seen in calls.items() if len(seen) == 2)
+
+
+def _unstepped_optimizers(fn) -> frozenset:
+    """The calls of ``fn`` bound to a local name that nothing can step: every read of the name
+    hands it to a call whose result is bound back to it (``model_ema, opt_ema =
+    amp.initialize(model_ema, opt_ema)``), and it is never returned, stored or read otherwise.
+    An optimizer that is never stepped updates nothing (apex's placeholder for an EMA model)."""
+    if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        return frozenset()
+    shared = {n for node in ast.walk(fn) if type(node) in (ast.Global, ast.Nonlocal) for n in node.names}
+    bound: dict[str, list] = {}
+    rebinding: dict[int, ast.Assign] = {}  # id(call) -> the assignment binding its result
+    for node in ast.walk(fn):
+        if type(node) is ast.Assign and type(node.value) is ast.Call:
+            rebinding[id(node.value)] = node
+            if len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+                bound.setdefault(node.targets[0].id, []).append(node.value)
+    parents = None
+    out = set()
+    for name, calls in bound.items():
+        if name in shared:
+            continue
+        if parents is None:
+            parents = {child: up for up in ast.walk(fn) for child in ast.iter_child_nodes(up)}
+        loads = [n for n in ast.walk(fn) if type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Load]
+        if all(_handed_back(load, name, parents, rebinding) for load in loads):
+            out.update(calls)
+    return frozenset(out)
+
+
+def _handed_back(load, name: str, parents, rebinding) -> bool:
+    """``load`` is an argument of a call whose result is bound back to ``name``."""
+    call = parents.get(load)
+    if type(call) is not ast.Call or load not in call.args:
+        return False
+    assign = rebinding.get(id(call))
+    if assign is None:
+        return False
+    targets = [t for target in assign.targets
+               for t in (target.elts if type(target) in (ast.Tuple, ast.List) else [target])]
+    return any(type(t) is ast.Name and t.id == name for t in targets)
 
 
 def _steps(cls: ast.ClassDef, imports) -> bool:
@@ -775,6 +816,11 @@ class Walker:
             self.env[stmt.name] = NOGRAD_DEFINITION if nograd else DEFINITION
         elif kind is ast.If:
             self.expr(stmt.test)
+            arm = once("built-one-way", self.facts.module, settings.built_one_way).get(stmt) \
+                if getattr(self, "summarizing", False) and self.cls is not None else None
+            if arm is not None:  # (an instance of this file built that way: the arm its calls run)
+                self.block(stmt.body if arm else stmt.orelse)
+                return
             before, steps = dict(self.env), list(self.pending_steps)
             none, when = _none_test(stmt.test)
             if none is not None and when:  # `if hidden is None: …`: it holds None there
@@ -1498,6 +1544,15 @@ class Walker:
             # starves is not read through the buffer: YOLO's boxes from `.data` for its targets.)
             self.env[name] = replace(old.join(replace(value, saved=EMPTY, cuts={})), tensor=True, container=False,
                                      saved=old.saved, alias=old.alias, held=old.held, cuts=old.cuts)
+            return
+        cut = {node: kept for node, kept in value.cuts.items()
+               if node in self.facts.cuts and self.facts.cuts[node].kind != REBUILD}
+        if old.tensor and not old.container and not old.plain and cut and (value.tensor or value.computed) \
+                and not (old.attached or old.live):
+            # `scores[i] = scorer(x[i]).detach()` into a buffer that held no history: it holds
+            # the cut values, and what they were cut from gets no gradient through it (a copy of
+            # data, `obs[step] = torch.Tensor(next_obs)`, is the rebuild's own to judge)
+            self.env[name] = replace(old, cuts={**old.cuts, **cut}, computed=True)
             return
         if (old.tensor and not old.container) or old.plain or old.module is not None or old.optimizer:
             return
@@ -2380,7 +2435,12 @@ class Walker:
         history is cut there."""
         if value.tensor or not value.pulled or not (other.tensor or other.attached or other.live):
             return value
-        pulls = [n for n in _number_terms(expr) if self.facts.pulled_history.get(n)]
+        if not _numbers_only(expr):
+            return value
+        # (written in the expression, or bound to a name before it: `v = terms[k].item()`, `w * v`)
+        pulls = [n for n in _number_terms(expr) if self.facts.pulled_history.get(n)] or [
+            n for n in _bound_pulls(expr, self.function.node if self.function is not None else None)
+            if n in value.pulled and self.facts.pulled_history.get(n)]
         if not pulls:
             return value
         # (placed at the pull, `aux.item()`, whatever arithmetic of numbers is around it)
@@ -2676,7 +2736,8 @@ class Walker:
             # grad as much as one bound to a name first)
             return Value(tensor=True, computed=True, const=not requires, live=requires)
         if qual.startswith("torch.optim.") and last[:1].isupper():
-            self.facts.optimized |= self.coverage(node) | self.members_given(node)
+            if self.function is None or node not in once("unstepped", self.function.node, _unstepped_optimizers):
+                self.facts.optimized |= self.coverage(node) | self.members_given(node)
             return Value(optimizer=True)
         index_at = self.index_operands(node, qual, positional)
         if index_at:
@@ -3450,6 +3511,11 @@ class Walker:
         if name in ("float", "int") and values:
             arg = values[0]
             if arg.tensor or arg.attached or arg.live or arg.nograd:
+                if name == "float" and arg.tensor and not arg.plain and (arg.trainables or arg.post or arg.inputs):
+                    # (`float(loss)`, as `loss.item()`: the number a value with history had)
+                    self.facts.pulled_history[node] = arg.trainables | arg.post | arg.inputs
+                    self.facts.pulled_from[node] = self.facts.pulled_history[node] | frozenset(
+                        ).union(*(self.facts.cuts[c].upstream for c in arg.cuts if c in self.facts.cuts))
                 return Value(pulled=arg.pulled | {node}, nograd=arg.nograd, rebuilt=arg.rebuilt, computed=True,
                              const=True, plain=True, cuts=arg.cuts)
             return replace(arg, computed=True, tensor=False, const=True, plain=True)
@@ -3987,9 +4053,11 @@ def _constant_pad(qual: str, node) -> bool:
 
 
 def _number_terms(expr) -> list:
-    """The ``x.item()`` calls of an arithmetic expression made only of them, names and constants
+    """The ``x.item()`` (and ``float(x)``) calls of an arithmetic expression made only of them, names and constants
     (``0.5 * aux.item()``); empty where it holds anything else (a call, an in-place op)."""
     if type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr == "item" and not expr.args:
+        return [expr]
+    if type(expr) is ast.Call and type(expr.func) is ast.Name and expr.func.id == "float" and len(expr.args) == 1:
         return [expr]
     if type(expr) is ast.BinOp:
         left, right = _number_terms(expr.left), _number_terms(expr.right)
@@ -3999,6 +4067,32 @@ def _number_terms(expr) -> list:
     if type(expr) is ast.UnaryOp:
         return _number_terms(expr.operand)
     return []
+
+
+def _bound_pulls(expr, fn) -> list:
+    """The pulls bound to the names of ``expr`` in ``fn`` (``value = terms[k].item()`` for
+    ``w * value``): each assignment of such a name an arithmetic of pulls and numbers."""
+    if fn is None:
+        return []
+    names = {n.id for n in ast.walk(expr) if type(n) is ast.Name}
+    found = []
+    for node in ast.walk(fn):
+        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name \
+                and node.targets[0].id in names:
+            found += _number_terms(node.value)
+    return sorted(found, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _numbers_only(expr) -> bool:
+    """An arithmetic expression of pulls (``x.item()``, ``float(x)``), names, attributes and
+    constants: nothing in it that could make a tensor again."""
+    if _number_terms(expr) or _number_leaf(expr):
+        return True
+    if type(expr) is ast.BinOp:
+        return _numbers_only(expr.left) and _numbers_only(expr.right)
+    if type(expr) is ast.UnaryOp:
+        return _numbers_only(expr.operand)
+    return False
 
 
 def _number_leaf(expr) -> bool:

@@ -122,6 +122,64 @@ def variants(module: ast.Module) -> list[tuple[dict, str]]:
     return out
 
 
+def built_one_way(module: ast.Module) -> dict:
+    """{if statement: whether its body runs} for the tests of a class's setting (``if
+    self.add_self_loops:``, set in ``__init__`` from a parameter) that every construction of the
+    class in the file decides alike, handing the same literal or leaving the same default
+    (``Distance(cutoff, max_num_neighbors=32)``). What a call of an instance built here does is
+    that arm's (a summary's walk, not the class's own: a library's users may build it otherwise)."""
+    functions, _, classes = _definitions(module)
+    if not classes:
+        return {}
+    assigned: dict[str, int] = {}  # attribute -> how many assignments of it the module makes
+    for node in ast.walk(module):
+        for target in _targets(node) or ():
+            if type(target) is ast.Attribute:
+                assigned[target.attr] = assigned.get(target.attr, 0) + 1
+    derived = {b.id for n in ast.walk(module) if type(n) is ast.ClassDef for b in n.bases if type(b) is ast.Name}
+    calls: dict[str, list] = {}
+    handed_otherwise: set[str] = set()
+    parents = None
+    for node in ast.walk(module):
+        if type(node) is ast.Name and node.id in classes and type(node.ctx) is ast.Load:
+            if parents is None:
+                parents = {child: up for up in ast.walk(module) for child in ast.iter_child_nodes(up)}
+            up = parents.get(node)
+            if type(up) is ast.Call and up.func is node:
+                calls.setdefault(node.id, []).append(up)
+            elif not (type(up) is ast.ClassDef and node in up.bases):
+                handed_otherwise.add(node.id)  # (`cls = Distance`, `isinstance(d, Distance)`)
+    out = {}
+    for name, (cls, defs) in classes.items():
+        init = defs.get("__init__")
+        if init is None or name in derived or name in handed_otherwise or not calls.get(name):
+            continue
+        seen: dict = {}
+        for call in calls[name]:
+            _handed(call, init, 1, seen)
+        for attr, p in set_from_parameters(init):
+            values = seen.get((id(init), p), {})
+            if len(values) != 1 or assigned.get(attr) != 1 or any(
+                    _unsure(call, init, p) for call in calls[name]):
+                continue
+            (value,) = values
+            for method in defs.values():
+                out.update(_arms(_tests(method, lambda t, a=attr: type(t) is ast.Attribute and t.attr == a
+                                        and type(t.value) is ast.Name and t.value.id == "self"), value))
+    return out
+
+
+def _unsure(call: ast.Call, init, p: str) -> bool:
+    """The call leaves what it hands ``p`` unread: anything but a literal where it names it, or
+    ``*args``/``**kwargs``."""
+    if any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords):
+        return True
+    positional = [q.arg for q in [*init.args.posonlyargs, *init.args.args]][1:]
+    given = dict(zip(positional, call.args)) | {k.arg: k.value for k in call.keywords}
+    value = given.get(p)
+    return value is not None and not (type(value) is ast.Constant and type(value.value) is bool)
+
+
 def _cuts(node) -> bool:
     """The ``if`` (or conditional expression) cuts history in an arm: ``.detach()``, ``.data``,
     a no_grad region."""

@@ -109,8 +109,12 @@ def _starved(facts) -> Iterator[Starved]:
                  if ret.parts else [ret.value])
         for value in parts:
             # A detached by-product of what a sibling output trains (`return loss, logits.detach()`).
-            # (a loss module's `return loss, {"bce": bce.detach()}`: the loss keeps its inputs attached)
-            siblings = frozenset().union(*(other.trainables | other.inputs for _, other in ret.parts if other is not value))
+            # (a loss module's `return loss, {"bce": bce.detach()}`: the loss keeps its inputs attached;
+            # so does another return of the same shape: `return output, None` before `return
+            # output, loss`, the callers unpacking both alike)
+            at = next((i for i, (_, v) in enumerate(ret.parts) if v is value), None)
+            siblings = frozenset().union(*(other.trainables | other.inputs for _, other in ret.parts if other is not value),
+                                         *(_beside_in_other_returns(ret, at, facts) if at is not None else ()))
             broken = list(_broken(value, facts, lambda cut: elsewhere, program))
             if value.rebuilt or any(facts.cuts[c].kind == REBUILD for c in value.cuts if c in facts.cuts):
                 # (as for a backpropagated loss, below: a cut beside a copy, of a model the
@@ -713,6 +717,14 @@ def _frozen(cut, facts) -> bool:
         return False
     # A model parameter no call site resolves could be anything the optimizers hold.
     return not any("@" in name for name in facts.resolve(cut.upstream))
+
+
+def _beside_in_other_returns(ret, at: int, facts) -> list:
+    """What the other returns of ``ret``'s function, tuples of the same length, put beside
+    element ``at``."""
+    return [other.trainables | other.inputs for r in facts.returns
+            if r is not ret and r.function.node is ret.function.node and len(r.parts) == len(ret.parts)
+            for i, (_, other) in enumerate(r.parts) if i != at]
 
 
 def _may_break(ret, facts) -> bool:

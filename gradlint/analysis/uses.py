@@ -97,6 +97,7 @@ class Program:
                 into, source = dotted(node.func.value), dotted(node.args[0].func.value)
                 if into is not None and into != source:
                     self.followers.add(into)  # `target.load_state_dict(online.state_dict())`
+        self.followers |= _handed_to_followers(self.module)
         self._handed_back: dict[int, set[int]] = {}
 
     def loss_hook(self, fn) -> bool:
@@ -181,6 +182,32 @@ def _flat(target) -> list:
             out.extend(_flat(element.value if type(element) is ast.Starred else element))
         return out
     return [target]
+
+
+def _handed_to_followers(module: ast.Module) -> set[str]:
+    """The networks the file hands to a function of its own that copies into its parameter
+    (``momentum_update(encoder, encoder_ema, 0.99)`` with ``def momentum_update(online, ema,
+    m)`` averaging ``online`` into ``ema``), as the caller names them."""
+    copying: dict[str, dict] = {}  # function -> {parameter: position}
+    for fn in module.body:
+        if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+            continue
+        params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
+        into = set().union(*(_copied_into(n) for n in ast.walk(fn) if type(n) in (ast.For, ast.AsyncFor)))
+        if into & set(params):
+            copying[fn.name] = {p: i for i, p in enumerate(params) if p in into}
+    found = set()
+    if not copying:
+        return found
+    for node in iter_nodes(module):
+        if type(node) is ast.Call and type(node.func) is ast.Name and node.func.id in copying:
+            for param, at in copying[node.func.id].items():
+                handed = node.args[at] if at < len(node.args) else next(
+                    (k.value for k in node.keywords if k.arg == param), None)
+                name = dotted(handed) if handed is not None else None
+                if name is not None:
+                    found.add(name)
+    return found
 
 
 def _copied_into(loop) -> set[str]:

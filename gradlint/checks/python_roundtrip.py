@@ -114,7 +114,8 @@ def check(facts):
                 refs = {**refs, "sink": found.backward.node}
         if rebuild is not None and rebuild.factory == IMPLICIT:
             # (`loss + aux.item()`: no factory was written; the op made the number a constant)
-            tensor = facts.code(node.func.value)
+            pulled = node.args[0] if type(node.func) is ast.Name else node.func.value  # (`float(aux)`, `aux.item()`)
+            tensor = facts.code(pulled)
             yield Flag(
                 RULE, node,
                 f"`{facts.code(node)}` takes the value of `{tensor}` out of the record as a Python number, "
@@ -122,7 +123,7 @@ def check(facts):
                 f"so {lost}",
                 hint=f"use `{tensor}` itself (a tensor keeps its history), or `{tensor}.detach()` where it "
                      "is meant to add a value and no gradient",
-                details={"factory": "item"},
+                details={"factory": "float" if type(node.func) is ast.Name else "item"},
                 refs=refs,
             )
             continue
