@@ -161,7 +161,7 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
     spells = text.__contains__ if text.isascii() else lambda word: True
     nograd_only = nograd_only_callees(module, imports, set(functions), _plain_method_names(module)) \
         if any(spells(word) for word in GRAD_MODE_NAMES) else set()
-    facts.frozen = frozen_owners(module) if spells("requires_grad") else set()
+    facts.frozen = frozen_owners(module) if spells("requires_grad") or spells("Parameter") else set()
     if facts.frozen:
         facts.frozen |= _frozen_by_their_class(classes)
     facts.handed_members = _handed_members(module)
@@ -554,6 +554,7 @@ class Walker:
         self.nograd: ast.AST | None = function.node if function.nograd else None
         self.record = True
         self.loops: list[_Loop] = []
+        self.forced_arms: dict = {}  # if statement -> the arm the walk takes (a loop's last iteration)
         self.retained: list[Backward] = []  # retain_graph=True backwards not yet followed by a free
         self.pending_steps: list[tuple[ast.Call, str, int, Backward]] = []
         self.kept_steps: frozenset = EMPTY  # pending steps kept past a backward that did not reach them
@@ -816,8 +817,9 @@ class Walker:
             self.env[stmt.name] = NOGRAD_DEFINITION if nograd else DEFINITION
         elif kind is ast.If:
             self.expr(stmt.test)
-            arm = once("built-one-way", self.facts.module, settings.built_one_way).get(stmt) \
-                if getattr(self, "summarizing", False) and self.cls is not None else None
+            arm = self.forced_arms.get(stmt)
+            if arm is None and getattr(self, "summarizing", False) and self.cls is not None:
+                arm = once("built-one-way", self.facts.module, settings.built_one_way).get(stmt)
             if arm is not None:  # (an instance of this file built that way: the arm its calls run)
                 self.block(stmt.body if arm else stmt.orelse)
                 return
@@ -980,7 +982,21 @@ class Walker:
             # root is no graph bound before the loop)
             site.root_from_outside = root.isidentifier() and root not in assigned and root in before \
                 and not indexed and "(" not in site.root
-        self.env = _join_envs(before, self.env, self.outside)
+        last = _last_iteration_arms(stmt) if type(stmt) in FORS else {}
+        if last:
+            # (`if i != len(layers) - 1: h = relu(h)`: the last iteration skips it, and what the
+            # loop leaves is what that iteration leaves)
+            self.env, record, self.record = carried_env, self.record, False
+            forced, self.forced_arms = self.forced_arms, {**self.forced_arms, **last}
+            self.loops.append(_Loop(stmt, assigned, carried))
+            self.loop_iteration(stmt, iter_value, body)
+            self.loops.pop()
+            self.forced_arms, self.record = forced, record
+        if type(stmt) in FORS and _over_layers(stmt.iter, self):
+            # (a loop over a network's layers runs at least once: what it leaves is an iteration's)
+            self.env = dict(self.env)
+        else:
+            self.env = _join_envs(before, self.env, self.outside)
         self.block(stmt.orelse)
 
     def grown_in_iteration(self, stmt, iter_value: Value, before: dict, assigned: set[str],
@@ -2029,6 +2045,12 @@ class Walker:
             if module is None and seen is not None and seen.module is not None and seen.module.qualname in self.classes \
                     and not (seen.computed or seen.attached or seen.live):
                 module = seen.module  # `self.encoder = encoder`, every constructor call handing one class's instance
+            if module is None and self.cls.node is not None \
+                    and name in once("rebound-by-arithmetic", self.cls.node, _rebound_by_arithmetic):
+                # `self.running_mean = self.running_mean + m * (mean.data - self.running_mean)` in
+                # a method: nn.Module refuses a computed tensor in a parameter's place, so what the
+                # attribute holds is no parameter (a running statistic, state)
+                return Value(tensor=True, computed=True)
             return Value(trainables=frozenset({name}), module=module)
         if head == "self" and name.count(".") == 1:
             return Value(trainables=frozenset({name}))
@@ -3259,8 +3281,10 @@ class Walker:
             self.facts.call_sites.setdefault(cut_node, node)  # (a cut in another file is reported here)
         roots = base.trainables | own
         if cuts:
+            # (a cut handed in beside inputs the callee combines it with, `mask_l2_loss(t, s,
+            # mask.detach())`: those inputs stay attached beside it)
             cuts = {c: companions | (self._beside(summary.beside[c], given, receiver, own)
-                                     if c in summary.beside else roots)
+                                     if c in summary.beside else roots | base.inputs)
                     for c, companions in cuts.items()}
         # A rebuild inside a function of this file of what it is handed, where this call hands it
         # tensors with history (the facts of the function's own walk hold the rebuild).
@@ -3777,6 +3801,20 @@ def _rebound_globals(function) -> frozenset:
     return frozenset(rebound)
 
 
+def _rebound_by_arithmetic(cls: ast.ClassDef) -> frozenset:
+    """``self.x`` names a method of the class other than ``__init__`` binds to the result of
+    arithmetic (``self.x = self.x + …``)."""
+    found = set()
+    for method in cls.body:
+        if type(method) not in FUNCTIONS or method.name == "__init__":
+            continue
+        for node in iter_nodes(method, into_functions=False):
+            if type(node) is ast.Assign and type(node.value) is ast.BinOp:
+                found.update(name for name in map(dotted, node.targets)
+                             if name and name.startswith("self.") and name.count(".") == 1)
+    return frozenset(found)
+
+
 def _rebound_attributes(function) -> frozenset:
     """The receiver's attributes the function's own body both reads and assigns."""
     read, written = once("receiver-attributes", function, _receiver_attributes)
@@ -4067,6 +4105,45 @@ def _number_terms(expr) -> list:
     if type(expr) is ast.UnaryOp:
         return _number_terms(expr.operand)
     return []
+
+
+def _over_layers(iterable, walker) -> bool:
+    """``for layer in self.layers`` (also through ``enumerate``): the iterable is a network, a
+    container of layers, which is never empty."""
+    if type(iterable) is ast.Call and type(iterable.func) is ast.Name and iterable.func.id == "enumerate" \
+            and len(iterable.args) == 1:
+        iterable = iterable.args[0]
+    if type(iterable) not in (ast.Name, ast.Attribute) or dotted(iterable) is None:
+        return False
+    return walker.lookup(dotted(iterable)).module is not None
+
+
+def _last_iteration_arms(loop) -> dict:
+    """{if statement: whether its body runs on the loop's last iteration} for the tests in the
+    body of ``for i, x in enumerate(xs)`` (or ``for i in range(n)``) that tell the last
+    iteration apart: ``i != len(xs) - 1``, ``i < n - 1``, ``i + 1 == len(xs)``, …"""
+    target, iterable = loop.target, loop.iter
+    if type(iterable) is not ast.Call or type(iterable.func) is not ast.Name or len(iterable.args) != 1:
+        return {}
+    if iterable.func.id == "enumerate" and type(target) is ast.Tuple and len(target.elts) == 2 \
+            and type(target.elts[0]) is ast.Name:
+        index, bound = target.elts[0].id, f"len({ast.unparse(iterable.args[0])})"
+    elif iterable.func.id == "range" and type(target) is ast.Name:
+        index, bound = target.id, ast.unparse(iterable.args[0])
+    else:
+        return {}
+    last = f"{bound} - 1"
+    arms = {}
+    for node in iter_nodes(loop, into_functions=False):
+        if type(node) is not ast.If or type(node.test) is not ast.Compare or len(node.test.ops) != 1:
+            continue
+        left, op, right = ast.unparse(node.test.left), type(node.test.ops[0]), ast.unparse(node.test.comparators[0])
+        if left == f"{index} + 1" and right == bound or left == index and right == last:
+            if op in (ast.NotEq, ast.Lt):
+                arms[node] = False
+            elif op in (ast.Eq, ast.GtE):
+                arms[node] = True
+    return arms
 
 
 def _bound_pulls(expr, fn) -> list:

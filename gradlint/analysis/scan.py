@@ -588,8 +588,12 @@ def frozen_owners(module: ast.Module) -> set[str]:
                 if owner:
                     found.add(owner)
         elif kind is ast.Assign and type(node.targets[0]) in (ast.Attribute, ast.Name) \
-                and getattr(node.targets[0], "attr", None) != "weight" \
-                and _frozen_parameter(node.value) and dotted(node.targets[0]):
+                and getattr(node.targets[0], "attr", None) != "weight" and dotted(node.targets[0]) \
+                and (_frozen_parameter(node.value) or (
+                    _parameter_call(node.value) and dotted(node.targets[0]) in once("read-as-data", module, _read_as_data))):
+            # (also `self.progress = nn.Parameter(torch.tensor(0.))` read only as
+            # `self.progress.data`: a value kept with the module's state for checkpoints, a
+            # schedule the trainer fills, which no loss is meant to reach)
             # `self._support = nn.Parameter(values, requires_grad=False)`, `codebook =
             # nn.Parameter(c, requires_grad=False)`: a constant kept with the module's state (an
             # EMA codebook), which nothing trains
@@ -627,6 +631,40 @@ def frozen_owners(module: ast.Module) -> set[str]:
     # parameter by parameter is frozen whole
     found.update(owner for owner, frozen in parts.items() if frozen >= {"weight", "bias"})
     return found
+
+
+def _parameter_call(expr) -> bool:
+    return type(expr) is ast.Call and (dotted(expr.func) or "").rpartition(".")[2] == "Parameter"
+
+
+def _read_as_data(module: ast.Module) -> set[str]:
+    """The names (``self.progress``) of attributes the module reads only through ``.data`` and
+    sets by hand that way (``…progress.data.fill_(it / max_iter)``): values kept in a
+    Parameter for the checkpoint, which no loss is meant to reach."""
+    parents = {child: up for up in ast.walk(module) for child in ast.iter_child_nodes(up)}
+    through, otherwise, set_by_hand = set(), set(), set()
+    names = {}
+    for node in ast.walk(module):
+        if type(node) is not ast.Attribute or type(node.ctx) is not ast.Load:
+            continue
+        name = dotted(node)
+        if name is None:
+            continue
+        up = parents.get(node)
+        if type(up) is ast.Attribute and up.attr == "data":
+            through.add(node.attr)
+            names.setdefault(node.attr, set()).add(name)
+            call = parents.get(parents.get(up))
+            if type(parents.get(up)) is ast.Attribute and parents[up].attr.endswith("_") \
+                    and type(call) is ast.Call and call.func is parents[up]:
+                set_by_hand.add(node.attr)
+        elif not (type(up) is ast.Attribute and up.attr in _METADATA):
+            otherwise.add(node.attr)
+    return {name for attr in (through & set_by_hand) - otherwise for name in names[attr]}
+
+
+# What reading gives no value to compute with: a tensor's gradient, its flags, its shape.
+_METADATA = frozenset({"grad", "requires_grad", "shape", "device", "dtype", "is_leaf"})
 
 
 def _frozen_parameter(expr) -> bool:
