@@ -851,6 +851,13 @@ class Walker:
             if _jumps(stmt.orelse) and not _jumps(stmt.body):
                 self.env, self.pending_steps = after_body, body_steps
                 return
+            if none is not None and none in before:
+                narrowed, kept = (after_body, self.env) if when else (self.env, after_body)
+                if narrowed.get(none) is PLAIN and kept.get(none) is before[none]:
+                    # (`if attacker is not None: attacker.perturb(…)`, neither arm rebinding it:
+                    # the test narrowed it in one arm only; after the `if` it is what it was)
+                    after_body = {**after_body, none: before[none]}
+                    self.env = {**self.env, none: before[none]}
             self.env = _join_envs(after_body, self.env, self.outside)
             self.pending_steps = [*body_steps, *(s for s in self.pending_steps if s not in body_steps)]
         elif kind in LOOPS:
@@ -1144,7 +1151,9 @@ class Walker:
         saved = self.nograd
         if region is not None:
             self.nograd = region
-        elif enable:
+        elif enable and not (saved is not None and _inference_region(saved, self.imports)):
+            # (inference mode is not lifted by `torch.enable_grad()`: what runs inside it still
+            # records nothing, and a backward there raises)
             self.nograd = None
         self.block(stmt.body)
         self.nograd = saved
@@ -3321,10 +3330,11 @@ class Walker:
                     self.facts.edits.append(Edit(edit_node, edit.name, edit.how, edit.saved, self.function,
                                                  trainables=frozenset().union(*(v.trainables | v.post for v in attached))))
                     self.facts.call_sites.setdefault(edit_node, node)
-        if summary.param_edits and self.record and origin(summary.node) is not None:
+        if summary.param_edits and self.record and (origin(summary.node) is not None or summary.method):
             # A helper of another file that edits in place the tensor it is handed, where this
             # call hands it one an op here saved (`subtract_mean(y)` on a Tanh output): this
             # call's backward breaks there (its own lint cannot know what its callers hand it).
+            # So does a method of this file (`norm.cut(y)`): its walk has no caller's values.
             for edit_node, (k, edit) in summary.param_edits.items():
                 value = given.get(k)
                 if value is not None and value.saved:
@@ -4368,14 +4378,23 @@ def _needing(save: Save, others: list) -> Save:
 
 
 def _inference_region(region, imports) -> bool:
-    """The no_grad region is ``torch.inference_mode()``'s (a ``with`` or a decorator)."""
+    """The no_grad region is ``torch.inference_mode()``'s (a ``with`` or a decorator, or a
+    decorator of the file's that names it: yolov5's ``smart_inference_mode()``)."""
     if type(region) in WITHS:
         exprs = [item.context_expr for item in region.items]
     elif type(region) in FUNCTIONS:
         exprs = region.decorator_list
     else:
         return False
-    return any(imports.qualname(e.func if type(e) is ast.Call else e) in INFERENCE_MODE for e in exprs)
+    for expr in exprs:
+        name = imports.qualname(expr.func if type(expr) is ast.Call else expr)
+        if name in INFERENCE_MODE:
+            return True
+        if name is not None and "." not in name and name in imports.defined and any(
+                type(n) in (ast.Name, ast.Attribute) and imports.qualname(n) in INFERENCE_MODE
+                for n in ast.walk(imports.defined[name])):
+            return True
+    return False
 
 
 
