@@ -2071,6 +2071,12 @@ class Walker:
             return replace(base, saved=EMPTY, module=None, computed=base.computed, optimizer=False)
         return UNKNOWN
 
+    def module_method(self, fn) -> bool:
+        """``fn`` is a method of one of this file's ``nn.Module`` classes."""
+        owner = once("method-owners", self.facts.module, _method_owners).get(id(fn))
+        info = self.classes.get(owner) if owner is not None else None
+        return info is not None and info.is_module
+
     def inherited_method(self, name: str) -> bool:
         """A method a base class of this class defines (this file's or another project file's,
         whose own bases are read through that file's imports)."""
@@ -2472,6 +2478,22 @@ class Walker:
         pulls = [n for n in _number_terms(expr) if self.facts.pulled_history.get(n)] or [
             n for n in _bound_pulls(expr, self.function.node if self.function is not None else None)
             if n in value.pulled and self.facts.pulled_history.get(n)]
+        if not pulls and not (value.container or value.inputs or value.trainables or value.attached or value.live) \
+                and not _number_terms(expr) and any(
+                type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr in ("numpy", "tolist")
+                and any(not r.endswith("@input") for r in self.facts.pulled_from.get(n, ())) for n in value.pulled):
+            # (arrays taken out of a model's outputs: `.numpy()` needs the `.detach()` before it,
+            # which is the pull's spelling, not a cut of its own; a number `.detach().item()`
+            # keeps its cut, GL001's dead term)
+            # `criterion(pred, y) + average_wsd`, the number computed in NumPy from
+            # `pred.detach().numpy()`: a copy of its value, placed where it joins the tensor (a
+            # stand-in call of the name: the Rebuild fact is a call's)
+            join = ast.copy_location(ast.Call(func=expr, args=[], keywords=[]), expr)
+            join.end_lineno, join.end_col_offset = expr.end_lineno, expr.end_col_offset
+            self.facts.pulled_history.setdefault(join, frozenset())
+            for pull in value.pulled:
+                self.facts.pulled_from[join] = self.facts.pulled_from.get(join, frozenset()) | self.facts.pulled_from.get(pull, frozenset())
+            return self.rebuild(join, IMPLICIT, [expr], {})
         if not pulls:
             return value
         # (placed at the pull, `aux.item()`, whatever arithmetic of numbers is around it)
@@ -3337,6 +3359,9 @@ class Walker:
             # So does a method of this file (`norm.cut(y)`): its walk has no caller's values.
             for edit_node, (k, edit) in summary.param_edits.items():
                 value = given.get(k)
+                if value is not None and value.saved and origin(summary.node) is None and not (
+                        self.nograd is None and (value.attached or value.live) and self.module_method(summary.node)):
+                    continue  # (a method of this file: only what a recorded op computed with history)
                 if value is not None and value.saved:
                     self.facts.edits.append(Edit(edit_node, edit.name, edit.how, value.saved, self.function,
                                                  via_data=edit.via_data, trainables=value.trainables | value.post))
@@ -4115,6 +4140,12 @@ def _number_terms(expr) -> list:
     if type(expr) is ast.UnaryOp:
         return _number_terms(expr.operand)
     return []
+
+
+def _method_owners(module: ast.Module) -> dict:
+    """id(method) -> the name of the module-level class defining it."""
+    return {id(fn): cls.name for cls in module.body if type(cls) is ast.ClassDef
+            for fn in cls.body if type(fn) in FUNCTIONS}
 
 
 def _over_layers(iterable, walker) -> bool:

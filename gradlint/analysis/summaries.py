@@ -414,9 +414,12 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
             # z.detach(), p`, are the stop-gradient target of a SimSiam-style loss)
             handed = all(param_index(r, method) is not None and not (method and not r.startswith(SYMBOL))
                          for r in fact.upstream) if fact is not None else False
+            # (a member cut alone in an element of a returned tuple, `return u, -a.detach().sum()`,
+            # is an output of its own: the caller's use says whether it is a target or a dead term)
+            tupled = bool(returns) and all(ret.parts for ret in returns)
             if fact is None or (fact.upstream and (
                     all(fact.upstream <= part.cuts[cut_node] for part in _parts(returns) if cut_node in part.cuts)
-                    if handed else fact.upstream <= value.cuts[cut_node])):
+                    if handed or tupled else fact.upstream <= value.cuts[cut_node])):
                 continue
             ks = frozenset(k for k in (param_index(r, method) for r in fact.upstream) if k is not None)
             cuts[cut_node] = ks

@@ -114,6 +114,20 @@ def check(facts):
                 refs = {**refs, "sink": found.backward.node}
         if rebuild is not None and rebuild.factory == IMPLICIT:
             # (`loss + aux.item()`: no factory was written; the op made the number a constant)
+            if not node.args and not (type(node.func) is ast.Attribute and node.func.attr == "item"):
+                # (`loss + average_wsd`: a number computed from arrays pulled out of tensors)
+                number = facts.code(node.func)
+                yield Flag(
+                    RULE, node,
+                    f"`{number}` is a number computed from values taken out of tensors "
+                    f"({_pulls(source, facts)}), which the arithmetic around it turns back into a constant "
+                    f"that {how.removeprefix('and ')}: so {lost}",
+                    hint="compute it with torch ops on the tensors themselves (they keep their history), "
+                         "or leave it out of the loss where it is meant to be logged",
+                    details={"factory": "number"},
+                    refs=refs,
+                )
+                continue
             pulled = node.args[0] if type(node.func) is ast.Name else node.func.value  # (`float(aux)`, `aux.item()`)
             tensor = facts.code(pulled)
             yield Flag(
@@ -198,3 +212,14 @@ def decide(tracer, evidence) -> tuple[str, str]:
     from gradlint.dynamic.verdicts import reach
 
     return reach(tracer, evidence, "the values it rebuilds", rebuilt=True)
+
+
+def _pulls(source, facts) -> str:
+    """Where the values were taken out (`pred.detach().numpy()`, line 53), as written."""
+    pulls = sorted((n for n in source.pulled if facts.pulled_from.get(n)),
+                   key=lambda n: (n.lineno, n.col_offset)) if source is not None else []
+    if not pulls:
+        return "values taken out of tensors"
+    first = pulls[0]
+    more = f" and {len(pulls) - 1} more" if len(pulls) > 1 else ""
+    return f"`{facts.code(first)}`, line {first.lineno}{more}"
