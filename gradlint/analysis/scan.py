@@ -1036,6 +1036,9 @@ def _sequential_info(call: ast.Call, imports: ImportTable, classes: dict) -> Mod
     first, last = items[0], items[-1]
     return ModuleInfo(
         "torch.nn.Sequential",
+        # (`nn.Sequential(nn.LeakyReLU(0.2, inplace=True), conv)`: its first layer edits the
+        # input it is handed in place)
+        inplace=first.inplace if first is not None else False,
         saves_input=first.saves_input if first is not None else None,
         saves_output=last.saves_output if last is not None else None,
         parameters=any(item is None or item.parameters for item in items),
