@@ -2479,7 +2479,8 @@ class Walker:
             n for n in _bound_pulls(expr, self.function.node if self.function is not None else None)
             if n in value.pulled and self.facts.pulled_history.get(n)]
         if not pulls and not (value.container or value.inputs or value.trainables or value.attached or value.live) \
-                and not _number_terms(expr) and any(
+                and not _number_terms(expr) and self.function is not None \
+                and _bound_to_numbers(expr, self.function.node, self.imports, set(self.functions)) and any(
                 type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr in ("numpy", "tolist")
                 and any(not r.endswith("@input") for r in self.facts.pulled_from.get(n, ())) for n in value.pulled):
             # (arrays taken out of a model's outputs: `.numpy()` needs the `.detach()` before it,
@@ -4185,6 +4186,33 @@ def _last_iteration_arms(loop) -> dict:
             elif op in (ast.Eq, ast.GtE):
                 arms[node] = True
     return arms
+
+
+_NUMBER_BUILTINS = frozenset({"sum", "len", "float", "max", "min", "abs", "round"})
+
+
+def _bound_to_numbers(expr, fn, imports, functions, depth: int = 0) -> bool:
+    """Every name of ``expr`` is bound in ``fn`` to numbers computed outside torch: a builtin's
+    (``sum(wsd) / len(wsd)``), NumPy's, or a function of this file's (``contrastive_loss(t,
+    h.numpy(), y)``); constants and arithmetic of such names too."""
+    if type(expr) is ast.Constant:
+        return True
+    if type(expr) is ast.BinOp:
+        return _bound_to_numbers(expr.left, fn, imports, functions, depth) \
+            and _bound_to_numbers(expr.right, fn, imports, functions, depth)
+    if type(expr) is ast.UnaryOp:
+        return _bound_to_numbers(expr.operand, fn, imports, functions, depth)
+    if type(expr) is ast.Call:
+        name = imports.qualname(expr.func) or ""
+        return (type(expr.func) is ast.Name and (expr.func.id in _NUMBER_BUILTINS or expr.func.id in functions)) \
+            or name.startswith(("numpy.", "np.", "scipy.", "math."))
+    if type(expr) is not ast.Name or depth > 3:
+        return False
+    if any(type(a) is ast.arg and a.arg == expr.id for a in ast.walk(fn)):
+        return True  # (a number the caller hands: a weight, a temperature)
+    bindings = [n.value for n in ast.walk(fn) if type(n) is ast.Assign and len(n.targets) == 1
+                and type(n.targets[0]) is ast.Name and n.targets[0].id == expr.id]
+    return bool(bindings) and all(_bound_to_numbers(b, fn, imports, functions, depth + 1) for b in bindings)
 
 
 def _bound_pulls(expr, fn) -> list:

@@ -132,6 +132,9 @@ def _wraps_nograd(node, imports: ImportTable) -> bool:
             if any(type(n) in (ast.Name, ast.Attribute) and imports.qualname(n) in NOGRAD
                    for n in ast.walk(child.value)):
                 return True  # `return torch.inference_mode()(fn)`
+        elif kind is ast.Call and type(child.func) is ast.Call and child.args and (
+                imports.qualname(child.func.func) in NOGRAD):
+            return True  # `wrapped = torch.inference_mode()(fn)`, returned wrapped again
         elif kind in _WITHS and child is not node and any(_opens_nograd(i.context_expr, imports) for i in child.items) \
                 and any(type(f) in _FUNCTIONS and f is not node for f in iter_nodes(node)):
             return True  # a wrapper it defines runs the function inside `with torch.no_grad():`

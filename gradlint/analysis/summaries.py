@@ -416,7 +416,8 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
                          for r in fact.upstream) if fact is not None else False
             # (a member cut alone in an element of a returned tuple, `return u, -a.detach().sum()`,
             # is an output of its own: the caller's use says whether it is a target or a dead term)
-            tupled = bool(returns) and all(ret.parts for ret in returns)
+            tupled = bool(returns) and all(ret.parts for ret in returns) and all(
+                _reduced(expr, cut_node) for ret in returns for expr, part in ret.parts if cut_node in part.cuts)
             if fact is None or (fact.upstream and (
                     all(fact.upstream <= part.cuts[cut_node] for part in _parts(returns) if cut_node in part.cuts)
                     if handed or tupled else fact.upstream <= value.cuts[cut_node])):
@@ -506,6 +507,19 @@ def _rows(returns, method: bool) -> tuple:
         params, own = _split_roots(frozenset().union(*(v.trainables | v.post for v in parts)), method)
         out.append((frozenset(params), frozenset(own), all(v.tensor for v in parts), all(v.plain for v in parts)))
     return tuple(out)
+
+
+_REDUCTIONS = frozenset({"sum", "mean", "norm", "logsumexp", "prod"})
+
+
+def _reduced(expr, cut_node) -> bool:
+    """The returned element reduces what holds the cut (``-a.detach().sum(-1)``: a term, such as
+    a log-determinant, not a tensor of features returned as a target, ``z.detach()``)."""
+    for node in ast.walk(expr):
+        if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _REDUCTIONS \
+                and any(n is cut_node for n in ast.walk(node)):
+            return True
+    return False
 
 
 def _parts(returns) -> list:
