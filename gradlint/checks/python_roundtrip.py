@@ -190,6 +190,12 @@ def probe(probes, flag) -> None:
     from gradlint.dynamic.instrument import first_argument
 
     node = flag.node
+    if flag.details.get("factory") == "number":
+        # (`loss + average_wsd`: the number is made by NumPy and Python, out of the run's sight)
+        from gradlint.dynamic.instrument import CannotProbe
+
+        raise CannotProbe("the number is computed by NumPy or Python from the pulled values; the run "
+                          "does not follow it into the sum it joins")
     pulls = flag.refs.get("pulled", ())
     sources = [_pulled_tensor(p) for p in pulls] or [first_argument(node)]
     for source in sources:
