@@ -315,3 +315,13 @@ def test_a_worker_that_prints_at_start_up_still_runs(tmp_path):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
     verdict = verdict_of(write_program(tmp_path), env=env)
     assert verdict["status"] == "confirmed", verdict
+
+
+def test_a_missing_project_import_says_how_to_run_it(tmp_path):
+    # A training script of a package that imports its siblings by their package names fails
+    # when run from its own folder: the verdict names the error and the way to run it.
+    program = write_program(tmp_path, before="import data_provider_of_the_project")
+    verdict = verdict_of(program)
+    assert verdict["status"] == "error", verdict
+    assert "ModuleNotFoundError" in verdict["evidence"], verdict
+    assert "--driver" in verdict["evidence"] and "project's root" in verdict["evidence"], verdict

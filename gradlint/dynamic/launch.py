@@ -439,7 +439,10 @@ def _undecided_reason(outcome: dict, timeout: float, memory_limit: int = 0) -> s
             # first part is where in torch's C++ it failed
             message = re.sub(r"\[enforce fail at [^\]]*\] err == 0\. ", "", message)
             return f"the program ran out of memory{where}{cap}: {kind}{message}"
-        return f"the program raised {kind}{where}{message}"
+        hint = ("; the file ran as a script: where its imports are your project's packages, run "
+                "gradlint from the project's root or name a function that runs it with --driver "
+                "module:function") if kind in ("ModuleNotFoundError", "ImportError") else ""
+        return f"the program raised {kind}{where}{message}{hint}"
     return ""
 
 
