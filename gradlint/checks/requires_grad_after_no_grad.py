@@ -161,6 +161,18 @@ def _under_local_context(facts, call) -> bool:
     return False
 
 
+def _callee_decorator(facts, call):
+    """The decorator that makes the function ``call`` names run under no_grad, where this file
+    defines one function of that name."""
+    from gradlint.analysis.scan import nograd_decorator
+
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    found = [d for fn in ast.walk(facts.module) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+             and fn.name == name for d in [nograd_decorator(fn, facts.imports)]]
+    return found[0] if len(found) == 1 else None
+
+
 def _describe(facts, node) -> str:
     if isinstance(node, (ast.With, ast.AsyncWith)):
         items = ", ".join(facts.code(item.context_expr) for item in node.items)
@@ -168,6 +180,10 @@ def _describe(facts, node) -> str:
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return f"in `{node.name}()`, which runs without recording autograd (line {{region}})"
     if isinstance(node, ast.Call):
+        deco = _callee_decorator(facts, node)
+        if deco is not None:
+            return (f"by `{facts.code(node.func)}(…)` (line {{region}}), which runs without recording "
+                    f"autograd (its `@{facts.code(deco)}`, line {deco.lineno})")
         return f"by `{facts.code(node.func)}(…)`, which runs without recording autograd (line {{region}})"
     if isinstance(node, ast.Expr):
         return f"after `{facts.code(node)}` (line {{region}})"
