@@ -417,7 +417,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
             # (a member cut alone in an element of a returned tuple, `return u, -a.detach().sum()`,
             # is an output of its own: the caller's use says whether it is a target or a dead term)
             tupled = bool(returns) and all(ret.parts for ret in returns) and all(
-                _reduced(expr, cut_node) for ret in returns for expr, part in ret.parts if cut_node in part.cuts)
+                _reduced(expr, cut_node, node) for ret in returns for expr, part in ret.parts if cut_node in part.cuts)
             if fact is None or (fact.upstream and (
                     all(fact.upstream <= part.cuts[cut_node] for part in _parts(returns) if cut_node in part.cuts)
                     if handed or tupled else fact.upstream <= value.cuts[cut_node])):
@@ -512,9 +512,20 @@ def _rows(returns, method: bool) -> tuple:
 _REDUCTIONS = frozenset({"sum", "mean", "norm", "logsumexp", "prod"})
 
 
-def _reduced(expr, cut_node) -> bool:
+def _reduced(expr, cut_node, fn) -> bool:
     """The returned element reduces what holds the cut (``-a.detach().sum(-1)``: a term, such as
-    a log-determinant, not a tensor of features returned as a target, ``z.detach()``)."""
+    a log-determinant, not a tensor of features returned as a target, ``z.detach()``), or cuts a
+    value the function unpacked from a helper's tuple beside its output (``y, balance =
+    self.mix(h)``, then ``return y, balance.detach()``: an auxiliary term, as the helper made it)."""
+    operand = cut_node.func.value if type(cut_node) is ast.Call and type(cut_node.func) is ast.Attribute \
+        else cut_node.value if type(cut_node) is ast.Attribute else None
+    if type(operand) is ast.Name:
+        bindings = [n for n in ast.walk(fn) if type(n) is ast.Assign
+                    and any(type(t) is ast.Name and t.id == operand.id
+                            for target in n.targets for t in ast.walk(target))]
+        if bindings and all(len(b.targets) == 1 and type(b.targets[0]) is ast.Tuple and type(b.value) is ast.Call
+                            for b in bindings):
+            return True
     for node in ast.walk(expr):
         if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _REDUCTIONS \
                 and any(n is cut_node for n in ast.walk(node)):
