@@ -300,12 +300,12 @@ def _unstepped_optimizers(fn) -> frozenset:
         if parents is None:
             parents = {child: up for up in ast.walk(fn) for child in ast.iter_child_nodes(up)}
         loads = [n for n in ast.walk(fn) if type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Load]
-        if all(_handed_back(load, name, parents, rebinding) for load in loads):
+        if all(_bound_back(load, name, parents, rebinding) for load in loads):
             out.update(calls)
     return frozenset(out)
 
 
-def _handed_back(load, name: str, parents, rebinding) -> bool:
+def _bound_back(load, name: str, parents, rebinding) -> bool:
     """``load`` is an argument of a call whose result is bound back to ``name``."""
     call = parents.get(load)
     if type(call) is not ast.Call or load not in call.args:
@@ -2071,6 +2071,13 @@ class Walker:
             return replace(base, saved=EMPTY, module=None, computed=base.computed, optimizer=False)
         return UNKNOWN
 
+    def note_pull(self, node, source: Value) -> None:
+        """``node`` takes values out of ``source`` (``.item()``, ``float(…)``, ``.numpy()``): what
+        it had, and what a cut on its way had (``y.detach().numpy()``)."""
+        self.facts.pulled_history[node] = source.trainables | source.post | source.inputs
+        self.facts.pulled_from[node] = self.facts.pulled_history[node] | frozenset(
+            ).union(*(self.facts.cuts[c].upstream for c in source.cuts if c in self.facts.cuts))
+
     def module_method(self, fn) -> bool:
         """``fn`` is a method of one of this file's ``nn.Module`` classes."""
         owner = once("method-owners", self.facts.module, _method_owners).get(id(fn))
@@ -2483,12 +2490,10 @@ class Walker:
                 and _bound_to_numbers(expr, self.function.node, self.imports, set(self.functions)) and any(
                 type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr in ("numpy", "tolist")
                 and any(not r.endswith("@input") for r in self.facts.pulled_from.get(n, ())) for n in value.pulled):
-            # (arrays taken out of a model's outputs: `.numpy()` needs the `.detach()` before it,
-            # which is the pull's spelling, not a cut of its own; a number `.detach().item()`
-            # keeps its cut, GL001's dead term)
-            # `criterion(pred, y) + average_wsd`, the number computed in NumPy from
+            # `criterion(pred, y) + average_wsd`, a number computed in NumPy from
             # `pred.detach().numpy()`: a copy of its value, placed where it joins the tensor (a
-            # stand-in call of the name: the Rebuild fact is a call's)
+            # stand-in call of the expression: the Rebuild fact is a call's). (`.numpy()` needs
+            # the `.detach()` before it, the pull's spelling; `.detach().item()` keeps its cut.)
             join = ast.copy_location(ast.Call(func=expr, args=[], keywords=[]), expr)
             join.end_lineno, join.end_col_offset = expr.end_lineno, expr.end_col_offset
             self.facts.pulled_history.setdefault(join, frozenset())
@@ -2876,10 +2881,8 @@ class Walker:
                 # grad, so a run that gets past it had no history there to lose
                 from_tensor = False
             pulled = receiver.pulled | ({node} if from_tensor else EMPTY)
-            if from_tensor:  # (what it had, or what a cut on its way had: `y.detach().numpy()`)
-                self.facts.pulled_history[node] = receiver.trainables | receiver.post | receiver.inputs
-                self.facts.pulled_from[node] = self.facts.pulled_history[node] | frozenset(
-                    ).union(*(self.facts.cuts[c].upstream for c in receiver.cuts if c in self.facts.cuts))
+            if from_tensor:
+                self.note_pull(node, receiver)
             # (a number keeps the cuts on its way: `loss + term.detach().item()` adds a dead term;
             # an array or a list is data, whose rebuild is GL002's)
             return Value(pulled=pulled, nograd=receiver.nograd, rebuilt=receiver.rebuilt,
@@ -3572,10 +3575,7 @@ class Walker:
             arg = values[0]
             if arg.tensor or arg.attached or arg.live or arg.nograd:
                 if name == "float" and arg.tensor and not arg.plain and (arg.trainables or arg.post or arg.inputs):
-                    # (`float(loss)`, as `loss.item()`: the number a value with history had)
-                    self.facts.pulled_history[node] = arg.trainables | arg.post | arg.inputs
-                    self.facts.pulled_from[node] = self.facts.pulled_history[node] | frozenset(
-                        ).union(*(self.facts.cuts[c].upstream for c in arg.cuts if c in self.facts.cuts))
+                    self.note_pull(node, arg)  # (`float(loss)`, as `loss.item()`)
                 return Value(pulled=arg.pulled | {node}, nograd=arg.nograd, rebuilt=arg.rebuilt, computed=True,
                              const=True, plain=True, cuts=arg.cuts)
             return replace(arg, computed=True, tensor=False, const=True, plain=True)
