@@ -232,7 +232,8 @@ def build_parser() -> argparse.ArgumentParser:
         "dynamic pass", "run the flagged code with torch and confirm or dismiss each finding with "
         f"evidence from the autograd record (needs torch: {TORCH_HINT})")
     dynamic.add_argument("--dynamic", action="store_true",
-                         help="run each file with findings as a script (or --driver) and give "
+                         help="run each file with findings as a script (a module that runs "
+                         "nothing: the scripts beside it that import it; or --driver) and give "
                          "every finding a verdict")
     dynamic.add_argument("--driver", metavar="MODULE:FUNCTION",
                          help="run this zero-argument callable instead of the flagged files "

@@ -288,3 +288,15 @@ def test_a_flagged_module_with_only_a_docstring_at_top_level_is_run_through_its_
     (tmp_path / "run.py").write_text(RUN)
     proc = gradlint("--no-cache", "--dynamic", "--output-format", "json", "model.py", cwd=tmp_path)
     assert [(c, status) for c, _, status, _ in verdicts(proc)] == [("GL005", "confirmed")], proc.stdout
+
+
+def test_a_not_reached_verdict_says_which_importing_script_ran_and_where_it_stopped(tmp_path):
+    # The scripts beside a flagged module that import it are run for it (they may be a real
+    # training entry point): where one stops before reaching the module, the verdict says so.
+    (tmp_path / "model.py").write_text(MODEL)
+    (tmp_path / "run.py").write_text("import a_package_nobody_installed\n" + RUN)
+    proc = gradlint("--no-cache", "--dynamic", "--output-format", "json", "model.py", cwd=tmp_path)
+    [(code, _, status, evidence)] = verdicts(proc)
+    assert (code, status) == ("GL005", "not-reached"), proc.stdout
+    assert "`run.py`, a script beside it that imports it, was run and never reached it" in evidence, evidence
+    assert "No module named 'a_package_nobody_installed'" in evidence, evidence

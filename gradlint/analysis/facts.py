@@ -51,6 +51,9 @@ class Cut:
     # scored in Python): the values were cut on purpose unless the copy is a loss term alone
     # (a reward fed to the environment and back weighs a term; a copied score added is dead)
     through_cut: bool = False
+    # its operand is a forward hook's output: the hooked module's activation, computed from
+    # whatever the module was called on (no name of the file says what)
+    hooked: bool = False
 
     @property
     def shown(self) -> str:

@@ -29,7 +29,7 @@ from gradlint.analysis.project import origin
 from gradlint.analysis.scan import (
     _PLAIN_BASES as PLAIN_BASES, ENABLE_GRAD, GRAD_MODE_NAMES, INFERENCE_MODE, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, leaves_handed_on, literal_false,
-    function_saves, literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
+    function_saves, hook_outputs, hook_stores, literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
     trains_locally,
 )
 from gradlint.analysis.tree import iter_nodes, once
@@ -564,6 +564,7 @@ class Walker:
         self.deferred: list[ast.stmt] = []
         self.intended_leaves: set[str] = set()
         self.copies: set[str] = set()  # names bound to a copy made to be a new leaf (`is_fresh_copy`)
+        self.hooked: frozenset = EMPTY  # a forward hook's output, as its walk names it (`output@input`)
         # names bound to an element of what an unknown call returned (`feats, out = net.extract(x)`):
         # a list as likely as a tensor, so an index of one is no known view
         self.opaque: set[str] = set()
@@ -658,6 +659,12 @@ class Walker:
                                        tensor=bool(handed_saved.get(name)))
             else:
                 self.env[name] = LIVE if live else UNKNOWN
+        output = hook_outputs(self.facts.module).get(node)
+        if output is not None:
+            # a forward hook's output: the hooked module's activation, with the history of what
+            # computed it (named as a forward's input is, so a cut of it starves that)
+            self.env[output] = Value(live=True, tensor=True, inputs=frozenset({f"{output}@input"}))
+            self.hooked = frozenset({f"{output}@input"})
         for star in (params.vararg, params.kwarg):
             if star is not None:
                 # (a constructor's `**kwargs`: its settings, a tuple or dict in which nn.Module
@@ -1429,13 +1436,21 @@ class Walker:
         return once("used-as-modules", self.facts.module, _used_as_modules)
 
     def bind(self, target, value: Value, node) -> None:
+        if type(target) is ast.Name and self.function.name == "<module>":
+            kept = hook_stores(self.facts.module).get((None, target.id))
+            if kept is not None:
+                # (`acts = {}` that a forward hook fills with `output.detach()`: the dict holds
+                # the cut wherever it is handed, `feature_loss(acts, …)`)
+                value = value.join(self.kept_cut(kept))
         if self.loops and value.cuts:
             name = dotted(target)
             if name is not None and name in self.loops[-1].carried:
                 # `hidden = hidden.detach()`: the state carried into the next iteration is cut
                 # on purpose (truncated backpropagation through time).
                 for cut in value.cuts:
-                    if cut in self.facts.cuts:
+                    # (of a cut this loop makes: one a call in an outer loop made, in a method
+                    # whose own loop carries a sum, `flow = flow + dec(feats)`, is no state of it)
+                    if cut in self.facts.cuts and self.facts.cuts[cut].loop in (None, self.loops[-1].node):
                         self.facts.cuts[cut].carried = True
         if type(target) is ast.Name:
             if value.rebuilt and target.id in self.intended_leaves:
@@ -2038,6 +2053,13 @@ class Walker:
                     # `RMSprop(self.acmodel.parameters())` in a class whose base set `self.acmodel`
                     # (torch-ac's algorithms): what the class's own optimizer updates is a model
                     return Value(trainables=frozenset({name}))
+                if seen is not None and seen.module is not None and seen.module.qualname in self.classes \
+                        and seen.module.parameters and not (seen.computed or seen.attached or seen.live) \
+                        and not self.plain_class(seen.module.qualname):
+                    # `self.model = model` in an evaluator or a test loop that steps nothing: the
+                    # network's methods run as their summaries say (a backward inside one, under
+                    # the loop's no_grad), and nothing here trains it
+                    return Value(module=seen.module)
                 return UNKNOWN  # a plain class's attributes: settings, data, not parameters
             if module is None and seen is None and (name[5:] in self.cls.methods or self.inherited_method(name[5:])):
                 return UNKNOWN  # a method of its own, bound: its call computes, it holds no parameter
@@ -2139,7 +2161,9 @@ class Walker:
             return CONST
         kind = type(node)
         if kind is ast.Name:
-            return self.lookup(node.id)
+            value = self.lookup(node.id)
+            kept = hook_stores(self.facts.module).get((None, node.id))
+            return value if kept is None else value.join(self.kept_cut(kept))
         if kind is ast.Constant:  # numbers, strings, bytes, ``...``, True/False/None
             return PLAIN
         if kind is ast.JoinedStr:
@@ -2255,6 +2279,9 @@ class Walker:
         name = dotted(node)
         if self.from_plain_library(node):
             return PLAIN
+        kept = self.hook_kept(node)
+        if kept is not None:
+            return kept
         if name is not None and (name in self.env or name.startswith("self.")) and not name.startswith("self.__"):
             if name.count(".") == 1 or name in self.env:
                 return self.lookup(name)
@@ -2268,6 +2295,36 @@ class Walker:
         if attr == "T" or attr == "mT":
             return base.result()
         return replace(base, saved=EMPTY, module=None, optimizer=False)
+
+    def hook_kept(self, node: ast.Attribute) -> Value | None:
+        """What a forward hook of the file keeps cut in this attribute (`self.feats` that a hook
+        fills with `output.detach()`), read on an object of the hook's class; None elsewhere."""
+        stores = hook_stores(self.facts.module)
+        if not stores:
+            return None
+        receiver = node.value
+        if type(receiver) is ast.Name and receiver.id == "self":
+            owners = {self.cls.name} if self.cls is not None else set()
+        elif dotted(receiver) is not None:
+            module = self.expr(receiver).module
+            owners = {module.qualname, module.qualname.rsplit(".", 1)[-1]} if module is not None else set()
+        else:
+            return None
+        kept = [found for owner in owners for found in stores.get((owner, node.attr), ())]
+        return self.kept_cut(kept) if kept else None
+
+    def kept_cut(self, kept) -> Value:
+        """The value hooks keep cut (``hook_stores``): each cut alone, in a container where one
+        appends or stores by key. The cut is known here before (or without) a walk of its hook:
+        of the hooked module's output, whatever computed it."""
+        for cut, _, hook, output, owner in kept:
+            if cut not in self.facts.cuts:
+                kind = ".data" if type(cut) is ast.Attribute else ".detach()"
+                self.facts.cuts[cut] = Cut(cut, kind, output, upstream={f"{output}@input"},
+                                           function=Function(hook, hook.name, owner), keys={output}, hooked=True)
+        container = any(inside for _, inside, *_ in kept)
+        return Value(cuts={cut: EMPTY for cut, *_ in kept}, tensor=not container, container=container,
+                     computed=True, const=True)
 
     def note_attribute(self, name: str, value: Value) -> None:
         """What the methods walked so far leave in ``self.x`` (``cls.assigned``), joined: what the
@@ -2434,6 +2491,7 @@ class Walker:
             # is not carried by the loops around this cut)
             cut.carried |= bool(operand.carried & frozenset().union(*(loop.grown for loop in self.loops)))
             cut.of_computed_input |= computed_input
+            cut.hooked |= bool(operand.inputs) and operand.inputs <= self.hooked
             cuts = {node: EMPTY}  # (the cuts inside it starve nothing this one does not)
         else:
             cuts = operand.cuts
@@ -2479,12 +2537,17 @@ class Walker:
         history is cut there."""
         if value.tensor or not value.pulled or not (other.tensor or other.attached or other.live):
             return value
-        if not _numbers_only(expr):
+        # (a method's number, `lam * model.weight_penalty()` returning `w.norm().item()`: a number
+        # by what its summary says it returns, pulled in this file)
+        returned = not (value.attached or value.live or value.trainables or value.container) and all(
+            self.facts.pulled_history.get(n) for n in value.pulled)
+        if not _numbers_only(expr) and not returned:
             return value
         # (written in the expression, or bound to a name before it: `v = terms[k].item()`, `w * v`)
         pulls = [n for n in _number_terms(expr) if self.facts.pulled_history.get(n)] or [
             n for n in _bound_pulls(expr, self.function.node if self.function is not None else None)
-            if n in value.pulled and self.facts.pulled_history.get(n)]
+            if n in value.pulled and self.facts.pulled_history.get(n)] or (
+            sorted(value.pulled, key=lambda n: (n.lineno, n.col_offset)) if returned and not _numbers_only(expr) else [])
         if not pulls and not (value.container or value.inputs or value.trainables or value.attached or value.live) \
                 and not _number_terms(expr) and self.function is not None \
                 and _bound_to_numbers(expr, self.function.node, self.imports, set(self.functions)) and any(
@@ -2888,6 +2951,10 @@ class Walker:
             return Value(pulled=pulled, nograd=receiver.nograd, rebuilt=receiver.rebuilt,
                          cuts=receiver.cuts if meth == "item" else {},
                          tensor=meth == "numpy", computed=True, const=True, plain=meth != "numpy")
+        if receiver.plain and meth == "forward" and (args.attached or args.live or args.cuts):
+            # a module built from settings (`MemoryBankModule(size=n)` of a library), its forward
+            # handed a tensor with history (`bank.forward(out1)`): what it returns may be that tensor
+            return replace(args, computed=True, plain=False, saved=EMPTY)
         if receiver.plain:  # `args.lr.split(",")`, `arr.sum()`: a plain value's methods make no tensor
             return replace(_plain_of(receiver | args), computed=True)
         if meth in ("sample", "sample_n") and dotted(recv_expr) != "self" and not (
@@ -3267,7 +3334,7 @@ class Walker:
             # (``x@input``: the callee's guess at what computed its input; here the caller's
             # arguments say what did)
             own_upstream = {r for r in (template.upstream if template else ()) if not r.startswith("%")
-                            and not r.endswith("@input")
+                            and (not r.endswith("@input") or template.hooked)
                             and not (summary.method and (r == "self" or r.startswith("self.")))}
             inside = {r for r in (template.upstream if template else ()) if summary.method and (r == "self" or r.startswith("self."))}
             if receiver is not None and receiver.module is not None and not receiver.module.parameters:
@@ -3284,7 +3351,8 @@ class Walker:
                 # iteration is truncated backpropagation, as a `.detach()` written there is)
                 cut = self.facts.cuts[cut_node] = Cut(
                     cut_node, template.kind, template.tensor, function=template.function,
-                    loop=self.loops[-1].node if self.loops else None, region=template.region)
+                    loop=self.loops[-1].node if self.loops else None, region=template.region,
+                    hooked=template.hooked)
             # The callee's own members keep the names and coverage keys its walk gave them.
             cut.upstream |= inside
             cut.keys |= {k for k in template.keys if not k.startswith("%")}
@@ -3336,6 +3404,12 @@ class Walker:
             sources = frozenset().union(*(v.trainables | v.post | v.inputs for v in given.values()))
             for pull in summary.pulled:
                 self.facts.pulled_from[pull] = self.facts.pulled_from.get(pull, EMPTY) | sources
+            own = receiver.trainables if receiver is not None and origin(summary.node) is None \
+                and summary.returns_number else EMPTY  # (a number, not an array a caller hands on)
+            for pull in summary.pulled_own if own else ():
+                # (`model.weight_penalty()` pulling its own weight's norm: what the receiver trains)
+                self.facts.pulled_from[pull] = self.facts.pulled_from[pull] | own
+                self.facts.pulled_history[pull] = self.facts.pulled_history.get(pull, EMPTY) | own
         out = replace(base, trainables=roots, cuts=cuts, pulled=pulled, rebuilt=rebuilt,
                       carried=base.carried, tensor=summary.tensor or base.tensor, computed=True,
                       const=base.const and not own, saved=EMPTY, optimizer=False,
@@ -3356,7 +3430,8 @@ class Walker:
                     self.facts.edits.append(Edit(edit_node, edit.name, edit.how, edit.saved, self.function,
                                                  trainables=frozenset().union(*(v.trainables | v.post for v in attached))))
                     self.facts.call_sites.setdefault(edit_node, node)
-        if summary.param_edits and self.record and (origin(summary.node) is not None or summary.method):
+        if summary.param_edits and self.record and (origin(summary.node) is not None or summary.method
+                                                    or self.module_method(summary.node)):
             # A helper of another file that edits in place the tensor it is handed, where this
             # call hands it one an op here saved (`subtract_mean(y)` on a Tanh output): this
             # call's backward breaks there (its own lint cannot know what its callers hand it).
@@ -4135,12 +4210,25 @@ def _number_terms(expr) -> list:
         return [expr]
     if type(expr) is ast.BinOp:
         left, right = _number_terms(expr.left), _number_terms(expr.right)
-        if (left or _number_leaf(expr.left)) and (right or _number_leaf(expr.right)):
+        if (left or _number_arithmetic(expr.left)) and (right or _number_arithmetic(expr.right)):
             return left + right
         return []
     if type(expr) is ast.UnaryOp:
         return _number_terms(expr.operand)
     return []
+
+
+def _number_arithmetic(expr) -> bool:
+    """Constants, names and attributes, and arithmetic of them (``(1/2)``, ``abs(-0.5)``,
+    ``min(w, 1)``): a factor that makes no tensor."""
+    if _number_leaf(expr):
+        return True
+    if type(expr) is ast.BinOp:
+        return _number_arithmetic(expr.left) and _number_arithmetic(expr.right)
+    if type(expr) is ast.UnaryOp:
+        return _number_arithmetic(expr.operand)
+    return type(expr) is ast.Call and type(expr.func) is ast.Name and expr.func.id in ("abs", "min", "max", "round") \
+        and not expr.keywords and all(_number_arithmetic(a) for a in expr.args)
 
 
 def _method_owners(module: ast.Module) -> dict:

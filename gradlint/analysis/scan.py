@@ -388,6 +388,7 @@ def _parameterless(info: ClassInfo, imports: ImportTable, classes: dict, free) -
         # (`num_tokens: int`: annotated as a plain value, a setting like a literal default)
         local[_PLAIN_PARAMS] = [p.arg for p in [*positional, *args.kwonlyargs]
                                 if type(p.annotation) is ast.Name and p.annotation.id in ("int", "float", "bool", "str")]
+        local[_BUFFERS] = info.buffers
         scope = (params, defaults, local, imports, classes)
         for target, value in assigns:
             name = dotted(target)
@@ -407,6 +408,7 @@ def _parameterless(info: ClassInfo, imports: ImportTable, classes: dict, free) -
 
 
 _PLAIN_PARAMS = "%plain"  # (a key no Python name can be: the method's plainly annotated parameters)
+_BUFFERS = "%buffers"  # (and the class's registered buffers, `self.pointer`)
 
 # The operands a composite expression's value is made of, by the expression's class.
 _DATA_PARTS = {
@@ -436,6 +438,8 @@ def _data(expr, scope, seen=frozenset()) -> bool:
             return True
         values = local.get(expr.id)
         return values is not None and all(v is not None and _data(v, scope, seen | {expr.id}) for v in values)
+    if kind is ast.Attribute and (expr.attr in _METADATA or dotted(expr) in local.get(_BUFFERS, ())):
+        return True  # (a size, `x.shape[0]`; a registered buffer, `self.pointer + n`: data)
     if kind is ast.Call:
         name = imports.qualname(expr.func) or ""
         if _frozen_parameter(expr):
@@ -641,8 +645,8 @@ def _parameter_call(expr) -> bool:
 
 
 def _read_as_data(module: ast.Module) -> set[str]:
-    """The names (``self.progress``) of attributes the module reads only through ``.data`` and
-    sets by hand that way (``…progress.data.fill_(it / max_iter)``): values kept in a
+    """The names (``self.progress``) of attributes the module reads only through ``.data`` (or
+    copies of ``.detach()``) and sets by hand through ``.data`` (``…progress.data.fill_(it / max_iter)``): values kept in a
     Parameter for the checkpoint, which no loss is meant to reach."""
     parents = {child: up for up in ast.walk(module) for child in ast.iter_child_nodes(up)}
     through, otherwise, set_by_hand = set(), set(), set()
@@ -654,7 +658,12 @@ def _read_as_data(module: ast.Module) -> set[str]:
         if name is None:
             continue
         up = parents.get(node)
-        if type(up) is ast.Attribute and up.attr == "data":
+        if type(up) is ast.Call and node in up.args and (dotted(up.func) or "").rpartition(".")[2] in _COMPARES:
+            continue  # (`torch.allclose(model.prior, counts)`: a check of its value, no use of it)
+        if type(up) is ast.Attribute and up.attr == "detach" and type(parents.get(up)) is ast.Call:
+            through.add(node.attr)  # (a copy without history, `codebook.detach().clone()`, is a read of the data)
+            names.setdefault(node.attr, set()).add(name)
+        elif type(up) is ast.Attribute and up.attr == "data":
             through.add(node.attr)
             names.setdefault(node.attr, set()).add(name)
             call = parents.get(parents.get(up))
@@ -665,6 +674,9 @@ def _read_as_data(module: ast.Module) -> set[str]:
             otherwise.add(node.attr)
     return {name for attr in (through & set_by_hand) - otherwise for name in names[attr]}
 
+
+# torch's comparisons of whole tensors, which give a bool: a read of the values, no use of them.
+_COMPARES = frozenset({"equal", "allclose", "isclose"})
 
 # What reading gives no value to compute with: a tensor's gradient, its flags, its shape.
 _METADATA = frozenset({"grad", "requires_grad", "shape", "device", "dtype", "is_leaf"})
@@ -1439,3 +1451,135 @@ def _constructed(expr, classes) -> str | None:
     if type(expr) is ast.Call and type(expr.func) is ast.Name and expr.func.id in classes:
         return expr.func.id
     return None
+
+
+def hook_outputs(module: ast.Module) -> dict:
+    """Each function the file registers as a forward hook (``layer.register_forward_hook(fn)``:
+    a function, a method ``self.keep``, a closure, through ``functools.partial``) -> the name of
+    its parameter that receives the hooked module's output. That output is an activation with
+    the history of the module's parameters and of its input: a hook storing it cut
+    (``self.stored = output.detach()``) keeps a value that trains nothing behind it."""
+    return once("hook-outputs", module, _hook_outputs)
+
+
+def _hook_outputs(module: ast.Module) -> dict:
+    found: dict = {}
+    for scope, cls in _scopes(module):
+        defs = {}
+        for node in iter_nodes(scope, into_functions=False):
+            if type(node) in (ast.FunctionDef, ast.AsyncFunctionDef) and node is not scope:
+                defs[node.name] = node
+        methods = {s.name: s for s in cls.body if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef)} \
+            if cls is not None else {}
+        for node in iter_nodes(scope, into_functions=False):
+            if not (type(node) is ast.Call and type(node.func) is ast.Attribute
+                    and node.func.attr == "register_forward_hook" and node.args):
+                continue
+            hook, bound = node.args[0], 0
+            if type(hook) is ast.Call and dotted(hook.func) in ("partial", "functools.partial") and hook.args:
+                hook, bound = hook.args[0], len(hook.args) - 1
+            target, receiver = None, 0
+            if type(hook) is ast.Call and type(hook.func) is ast.Name:
+                # `layer.register_forward_hook(get_activation("fc2"))`: the closure a factory returns
+                factory = defs.get(hook.func.id) or next(
+                    (s for s in module.body if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef) and s.name == hook.func.id), None)
+                hook = _returned_closure(factory) if factory is not None else None
+                target = hook
+            elif type(hook) is ast.Name:
+                target = defs.get(hook.id) or next(
+                    (s for s in module.body if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef) and s.name == hook.id), None)
+            elif type(hook) is ast.Attribute and type(hook.value) is ast.Name and hook.value.id == "self":
+                target, receiver = methods.get(hook.attr), 1
+            if target is None:
+                continue
+            with_kwargs = any(k.arg == "with_kwargs" and literal_true(k.value) for k in node.keywords)
+            params = [p.arg for p in (*target.args.posonlyargs, *target.args.args)]
+            at = receiver + bound + (3 if with_kwargs else 2)
+            if at < len(params):
+                found[target] = params[at]
+    return found
+
+
+def _scopes(module: ast.Module):
+    """The module and each function in it, with the class a function is (or is nested in) a
+    method of."""
+    yield module, None
+    yield from _inside(module, None)
+
+
+def _inside(node, cls):
+    for child in ast.iter_child_nodes(node):
+        if type(child) is ast.ClassDef:
+            yield from _inside(child, child)
+        elif type(child) in (ast.FunctionDef, ast.AsyncFunctionDef):
+            yield child, cls
+            yield from _inside(child, cls)
+        else:
+            yield from _inside(child, cls)
+
+
+def _returned_closure(factory):
+    """The function ``factory`` defines and returns (``def hook(m, i, o): …; return hook``)."""
+    inner = {s.name: s for s in factory.body if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef)}
+    for stmt in factory.body:
+        if type(stmt) is ast.Return and type(stmt.value) is ast.Name and stmt.value.id in inner:
+            return inner[stmt.value.id]
+    return None
+
+
+def hook_stores(module: ast.Module) -> dict:
+    """Where the file's forward hooks keep their output cut from the record: (the class whose
+    ``self`` holds it, or None for a name of the module; the attribute or name) -> the cut
+    nodes (``output.detach()``, ``output.data``), each with whether it is kept in a container (a
+    list it appends to, a dict it fills by key), the hook, its output parameter and its class. A conditional cut (``out.detach() if self.detach
+    else out``) is an option, not kept here."""
+    return once("hook-stores", module, _hook_stores)
+
+
+def _hook_stores(module: ast.Module) -> dict:
+    outputs = hook_outputs(module)
+    if not outputs:
+        return {}
+    owners = {id(fn): (cls.name if cls is not None else None) for fn, cls in _scopes(module) if fn is not module}
+    found: dict = {}
+    for fn, output in outputs.items():
+        owner = owners.get(id(fn))
+        for node in iter_nodes(fn, into_functions=False):
+            if type(node) is ast.Assign and len(node.targets) == 1:
+                target, value = node.targets[0], node.value
+                container = type(target) is ast.Subscript
+                holder = target.value if container else target
+            elif type(node) is ast.Expr and type(node.value) is ast.Call and type(node.value.func) is ast.Attribute \
+                    and node.value.func.attr in ("append", "extend") and len(node.value.args) == 1:
+                holder, value, container = node.value.func.value, node.value.args[0], True
+            else:
+                continue
+            cut = _cut_of_name(value, output)
+            if cut is None:
+                continue
+            if type(holder) is ast.Attribute and type(holder.value) is ast.Name and holder.value.id == "self" \
+                    and owner is not None:
+                found.setdefault((owner, holder.attr), []).append((cut, container, fn, output, owner))
+            elif type(holder) is ast.Name:
+                found.setdefault((None, holder.id), []).append((cut, container, fn, output, owner))
+    return found
+
+
+def _cut_of_name(value, name: str):
+    """The ``.detach()`` or ``.data`` of ``name`` that ``value`` is made of, as it is written
+    (``output.detach().cpu()``, ``output.data``); None where the value may keep history (an
+    arm of a conditional)."""
+    node = value
+    while True:
+        if type(node) is ast.Call and type(node.func) is ast.Attribute:
+            if node.func.attr == "detach" and type(node.func.value) is ast.Name and node.func.value.id == name:
+                return node
+            node = node.func.value
+        elif type(node) is ast.Attribute:
+            if node.attr == "data" and type(node.value) is ast.Name and node.value.id == name:
+                return node
+            node = node.value
+        elif type(node) is ast.Subscript:
+            node = node.value
+        else:
+            return None

@@ -124,7 +124,8 @@ def _starved(facts) -> Iterator[Starved]:
             for cut in broken:
                 if cut.kind == "no_grad" and not _decorated_module(cut):
                     continue  # evaluation returns no_grad results by design: only a loss speaks
-                if differentiated and _trained_by_another_loss(cut, value.cuts[cut.node], facts):
+                if differentiated and (_trained_by_another_loss(cut, value.cuts[cut.node], facts)
+                                       or _trained_by_another_return(cut, value, ret, facts, uses)):
                     continue
                 if ret.parts and cut.upstream <= siblings and not (cut.through_cut and cut.node in value.dead):
                     # (a copied score added alone to the returned loss is a dead term of it,
@@ -324,14 +325,17 @@ def _feeds_only_what_is_not_stepped(cut, backward, facts) -> bool:
         return False
     after = facts.resolve(backward.value.post - facts.frozen)
     starved = cut.keys | facts.resolve(cut.upstream)
-    return bool(after) and not (after & backward.stepped) and bool(starved & backward.stepped)
+    # (a model some optimizer of the file trains, the discriminator: a module no optimizer holds,
+    # a memory bank of buffers applied to the detached projections, is no other model's step)
+    trained = {m for m in after if m in facts.optimized or any(k.endswith("." + m) for k in facts.optimized)}
+    return bool(trained) and not (after & backward.stepped) and bool(starved & backward.stepped)
 
 
 def _not_stepped(cut, backward, facts) -> bool:
     """The optimizers stepped right after this backward are known, and none of them updates
     what the cut starves: the loss trains another model (a critic's, with a target computed
     from the actor under no_grad)."""
-    if backward.stepped is None or backward.open_step:
+    if backward.stepped is None or backward.open_step or _hooked(cut, facts):
         return False
     # (a model the same loss trains another way, applied after a cut, `V(states.detach())`
     # regressed onto `targets.detach()` built from V: its step is its own loss's, not the cut's)
@@ -346,6 +350,13 @@ def _not_stepped(cut, backward, facts) -> bool:
     # the optimizer is built; the cut inside it keys it by its name)
     stepped = backward.stepped | {".".join(k.split(".")[-2:]) for k in backward.stepped if k.endswith(".*")}
     return not (starved & stepped)
+
+
+def _hooked(cut, facts) -> bool:
+    """A cut a forward hook makes of the hooked module's output: what computed that output is
+    whatever the module was called on, which no name here tells (so no step can be said to
+    leave it out)."""
+    return cut.hooked and all(name.endswith("@input") for name in cut.upstream)
 
 
 def _models(names) -> set:
@@ -479,6 +490,18 @@ def _trained_by_another_loss(cut, companions, facts, here: Backward | None = Non
     # (and whose following steps update what it starves: an actor's loss reaches the critic, but
     # only the actor's optimizer steps after it)
     return bool(starved & facts.resolve(_trained_elsewhere(cut, backwards, facts)))
+
+
+def _trained_by_another_return(cut, value, ret, facts, uses) -> bool:
+    """A differentiated loss that applies another model after the cut (a discriminator step's
+    `self.D(self.G(x).detach())` in a Lightning module), where another differentiated loss of the
+    same object (another method's, or another branch's return of the same step), free of this
+    cut, trains what it starves (the generator step's return)."""
+    if not (value.post - facts.frozen) or cut.upstream & value.post:
+        return False
+    return any(other.node is not ret.node and other.function.class_name == ret.function.class_name
+               and cut.node not in other.value.cuts and cut.upstream & other.value.trainables
+               and uses.reaches_backward(other.function.node) for other in facts.returns)
 
 
 def _cut_by(cut, facts) -> set:
@@ -685,6 +708,46 @@ def _built_untrained(cut, facts) -> bool:
     return True
 
 
+def _untrained_in_region(cut, value, facts):
+    """The cut narrowed to the members only its region computes where they are built untrained
+    (``_built_untrained``) and the region's result reaches the loss with nothing trained applied
+    after it; None elsewhere."""
+    only = _only_in_regions(cut, facts)
+    if not only or only == cut.upstream or value.post:
+        return None
+    narrowed = dataclasses.replace(cut, upstream=only)
+    return narrowed if _built_untrained(narrowed, facts) else None
+
+
+def _hooks_a_tensor(function) -> bool:
+    """``function`` registers a hook on a tensor (``loss.register_hook(fn)``): it routes a
+    gradient by hand, and what it cuts is cut for that."""
+    return any(type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "register_hook"
+               for n in iter_nodes(function, into_functions=False))
+
+
+def _only_in_regions(cut, facts) -> set:
+    """The members a no_grad region in a model's method computes (``self.decoders``) that the
+    class reads nowhere but in its ``__init__`` and in no_grad regions: nothing records them."""
+    fn = cut.function
+    members = {r for r in cut.upstream if r.startswith("self.") and r.count(".") == 1}
+    if fn is None or fn.class_name is None or not members:
+        return set()
+    owner = next((n for n in facts.module.body if type(n) is ast.ClassDef and n.name == fn.class_name), None)
+    if owner is None:
+        return set()
+    quiet = set()
+    for node in ast.walk(owner):
+        if (type(node) in (ast.With, ast.AsyncWith) and any(
+                type(i.context_expr) is ast.Call and (dotted(i.context_expr.func) or "").rpartition(".")[2]
+                in ("no_grad", "inference_mode") for i in node.items)) \
+                or (type(node) in (ast.FunctionDef, ast.AsyncFunctionDef) and node.name == "__init__"):
+            quiet.update(id(n) for n in ast.walk(node))
+    read = {dotted(n) for n in ast.walk(owner) if type(n) is ast.Attribute and id(n) not in quiet
+            and type(n.value) is ast.Name and n.value.id == "self"}
+    return members - read
+
+
 def _inside_one_model(cut, value, facts) -> bool:
     """``return self.head(self.backbone(x).detach())`` in a model's own method, in a file that
     builds no optimizer: everything trainable in the value comes after the cut, and both sides
@@ -749,6 +812,10 @@ def _broken(value, facts, sinks_for, program):
             continue  # a copy of values cut on purpose, weighing a term (a reward): only a term alone is dead
         if _optional(cut):
             continue  # `if settings.detach_caches.on(): cache = cache.detach()`: a cut offered as an option
+        if cut.function is not None and once("tensor-hooks", cut.function.node, _hooks_a_tensor):
+            # (gradient caching: the function cuts the embeddings, makes them leaves, and hands
+            # their gradient back to the model by a hook on the loss, `loss.register_hook(…)`)
+            continue
         if all(root.split("@")[0] in program.followers for root in cut.upstream) \
                 and not _named_in_optimizer(cut, facts):
             continue  # a target or moving average: the file copies another network into it
@@ -790,7 +857,13 @@ def _broken(value, facts, sinks_for, program):
                 yield only
             continue
         if cut.kind == "no_grad" and _overlap(facts.resolve(cut.upstream), facts.resolve(value.post | companions)):
-            continue  # the loss trains the same model through another path (targets, pseudo-labels, an RNN's state)
+            # the loss trains the same model through another path (targets, pseudo-labels, an
+            # RNN's state); but members of it that only the region computes, built untrained
+            # (decoders put under no_grad "to save memory"), get nothing from that path
+            narrowed = _untrained_in_region(cut, value, facts)
+            if narrowed is not None:
+                yield narrowed
+            continue
         if cut.kind == "no_grad" and any(node in switch.value.cuts for switch in facts.switches):
             continue  # requires_grad switched on after the region: GL003 reports that switch
         if cut.kind == "no_grad" and not _named_in_optimizer(cut, facts) and not _left_trainable(cut, facts) \
@@ -798,6 +871,9 @@ def _broken(value, facts, sinks_for, program):
             # Computing under no_grad is how a frozen backbone, a target network or pseudo-labels
             # are spelled: a loss through it is a bug only where an optimizer is handed exactly
             # the module (or tensor) whose history the region dropped.
+            narrowed = _untrained_in_region(cut, value, facts)
+            if narrowed is not None:
+                yield narrowed
             continue
         if value.post - facts.frozen and not (cut.upstream & value.post) and not _optimized(cut, facts) \
                 and not _inside_one_model(cut, value, facts):

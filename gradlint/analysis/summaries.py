@@ -77,6 +77,9 @@ class Summary:
     # what it was handed (`np.exp(y_hat[v].detach().numpy())`): a caller that hands it tensors
     # with history and rebuilds the result has lost that history there.
     pulled: frozenset = field(default=frozenset(), compare=False, hash=False)
+    # Of those, the ones a method pulled out of its receiver's own members (`w.norm().item()` of
+    # `self.mlp[0].weight`): what the caller's receiver trains was pulled there.
+    pulled_own: frozenset = field(default=frozenset(), compare=False, hash=False)
     # Parameters a recorded op inside saved for backward as they were handed (`self.conv(x)` in a
     # block's forward): an in-place edit of that argument after the call breaks the backward.
     saves: frozenset = EMPTY
@@ -414,10 +417,10 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
             # z.detach(), p`, are the stop-gradient target of a SimSiam-style loss)
             handed = all(param_index(r, method) is not None and not (method and not r.startswith(SYMBOL))
                          for r in fact.upstream) if fact is not None else False
-            # (a member cut alone in an element of a returned tuple, `return u, -a.detach().sum()`,
-            # is an output of its own: the caller's use says whether it is a target or a dead term)
-            tupled = bool(returns) and all(ret.parts for ret in returns) and all(
-                _reduced(expr, cut_node, node) for ret in returns for expr, part in ret.parts if cut_node in part.cuts)
+            # (a member cut alone in an element of a returned tuple, `return x_hat, mu.detach()`,
+            # is an output of its own: the caller's use says whether it is a target, a dead term
+            # or a logged value)
+            tupled = bool(returns) and all(ret.parts for ret in returns)
             if fact is None or (fact.upstream and (
                     all(fact.upstream <= part.cuts[cut_node] for part in _parts(returns) if cut_node in part.cuts)
                     if handed or tupled else fact.upstream <= value.cuts[cut_node])):
@@ -435,6 +438,8 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         tensor = value.tensor
         pulled = frozenset(n for n in value.pulled if any(
             param_index(r, method) is not None for r in scratch.pulled_from.get(n, ())))
+        pulled_own = frozenset(n for n in pulled if method and any(
+            param_index(r, method) == 0 for r in scratch.pulled_from.get(n, ())))
     backprops_param = []
     seen = set()
     for site in scratch.backwards:
@@ -488,6 +493,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         backward=backward, edits=frozenset(edits), param_edits=param_edits, returns_number=number, tensor=tensor,
         lost=bool(value is not None and value.lost and not value.attached),
         generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
+        pulled_own=pulled_own if value is not None else frozenset(),
         saves=saves, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param,
         cut_parts=_cut_parts(returns, cuts),
@@ -507,30 +513,6 @@ def _rows(returns, method: bool) -> tuple:
         params, own = _split_roots(frozenset().union(*(v.trainables | v.post for v in parts)), method)
         out.append((frozenset(params), frozenset(own), all(v.tensor for v in parts), all(v.plain for v in parts)))
     return tuple(out)
-
-
-_REDUCTIONS = frozenset({"sum", "mean", "norm", "logsumexp", "prod"})
-
-
-def _reduced(expr, cut_node, fn) -> bool:
-    """The returned element reduces what holds the cut (``-a.detach().sum(-1)``: a term, such as
-    a log-determinant, not a tensor of features returned as a target, ``z.detach()``), or cuts a
-    value the function unpacked from a helper's tuple beside its output (``y, balance =
-    self.mix(h)``, then ``return y, balance.detach()``: an auxiliary term, as the helper made it)."""
-    operand = cut_node.func.value if type(cut_node) is ast.Call and type(cut_node.func) is ast.Attribute \
-        else cut_node.value if type(cut_node) is ast.Attribute else None
-    if type(operand) is ast.Name:
-        bindings = [n for n in ast.walk(fn) if type(n) is ast.Assign
-                    and any(type(t) is ast.Name and t.id == operand.id
-                            for target in n.targets for t in ast.walk(target))]
-        if bindings and all(len(b.targets) == 1 and type(b.targets[0]) is ast.Tuple and type(b.value) is ast.Call
-                            for b in bindings):
-            return True
-    for node in ast.walk(expr):
-        if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _REDUCTIONS \
-                and any(n is cut_node for n in ast.walk(node)):
-            return True
-    return False
 
 
 def _parts(returns) -> list:

@@ -75,9 +75,14 @@ def _report(cut, where: str, models=(), **refs):
             at=cut.region.items[0].context_expr if at_region else cut.region if decorator else None,
         )
     expr = cut.shown
+    what = f"the result of `{expr}`"
+    if cut.hooked and all(name.endswith("@input") for name in cut.upstream):
+        # (the hook's own parameter names nothing the user trains: the hooked module does)
+        what = f"`{expr}`, which this forward hook keeps of the hooked module's output,"
+        upstream, verb = "that module and whatever computed its input", "get"
     return Flag(
         RULE, cut.node,
-        f"the result of `{expr}` {where}, so {upstream} {verb} no gradient through it",
+        f"{what} {where}, so {upstream} {verb} no gradient through it",
         hint=(f"use the attached `{cut.tensor}` there and detach only the copy you log or store; "
               f"if the cut is intended, add `# noqa: GL001`"),
         details={"tensor": cut.tensor, "cut": cut.kind, "upstream": names},

@@ -106,6 +106,7 @@ def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_gra
                 break
     finally:  # also on Ctrl-C: the runs' own sessions never see the terminal's SIGINT
         server.close()
+    tried: dict[int, str] = {}  # a flagged module's finding -> what the first script importing it ran into
     for spec_driver, spec_files, result in results:
         own = set(f["fid"] for f in spec_files.get(spec_driver.get("script", ""), []))
         for fid in fids:
@@ -113,21 +114,30 @@ def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_gra
             if verdict is None:
                 continue
             if driver.target is None and fid not in own and verdict["status"] in ("not-reached", "error"):
-                continue  # another script that never imported this file says nothing about it
+                # another script that never imported this file says nothing about it (but the
+                # user should know it was run: it may be a real training entry point)
+                script = os.path.relpath(spec_driver["script"], cwd)
+                if script.endswith(".py") and os.path.basename(script) not in fids[fid].path:
+                    tried.setdefault(fid, f"`{script}`, a script beside it that imports it, was run and "
+                                          f"never reached it ({verdict['evidence'].split('; ')[0]})")
+                continue
             if fid not in verdicts or _RANK[verdict["status"]] > _RANK[verdicts[fid]["status"]]:
                 verdicts[fid] = verdict
 
     hint = ("give a driver that runs it: --driver pkg.module:function (a zero-argument callable), "
             "or run your tests with pytest --gradlint")
 
-    for verdict in verdicts.values():
+    for fid, verdict in verdicts.items():
         if verdict["status"] == "not-reached":  # the site never ran: say how to make it run
-            verdict["evidence"] += f"; {hint}"
+            verdict["evidence"] += (f"; {tried[fid]}" if fid in tried else "") + f"; {hint}"
+
+    by_finding = {id(f): fid for fid, f in fids.items()}
 
     def unseen(finding: Finding) -> Verdict:
         if unavailable is not None:
             return Verdict("error", unavailable)
-        return Verdict("not-reached", f"the driver never imported {finding.path}; {hint}")
+        ran = tried.get(by_finding.get(id(finding)))
+        return Verdict("not-reached", f"{ran if ran else f'the driver never imported {finding.path}'}; {hint}")
 
     return attach(findings, fids, verdicts, unseen)
 

@@ -1,0 +1,138 @@
+"""Kinds the wild corpus's false alarms taught, in library files no script of theirs calls (a
+loss module a trainer of another package imports), linted as source: what a runnable fixture
+cannot show, since its own calls decide what the module's inputs hold."""
+from __future__ import annotations
+
+from gradlint import engine
+
+GRADIENT_CACHE = '''
+from contextlib import nullcontext
+from functools import partial
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def _replay(grad_output, batches, loss_obj):
+    with torch.enable_grad():
+        for batch, cached in zip(batches, loss_obj.cache):
+            for (rep, _), grad in zip(loss_obj.embed_iter(batch, with_grad=True), cached):
+                (rep * grad).sum().mul(grad_output).backward()
+
+
+class CachedGuidedLoss(nn.Module):
+    def __init__(self, model, guide, chunk=4):
+        super().__init__()
+        self.model, self.guide, self.chunk = model, guide, chunk
+        self.cache = None
+
+    def embed(self, batch, with_grad):
+        grad_context = nullcontext if with_grad else torch.no_grad
+        with grad_context():
+            rep = self.model(batch)
+        with torch.no_grad():
+            guide_rep = self.guide(batch)
+        return rep, guide_rep
+
+    def embed_iter(self, batch, with_grad):
+        for begin in range(0, len(batch), self.chunk):
+            yield self.embed(batch[begin:begin + self.chunk], with_grad)
+
+    def forward(self, batches):
+        reps, guided = [], []
+        for batch in batches:
+            for rep, guide_rep in self.embed_iter(batch, with_grad=False):
+                reps.append(rep.detach().requires_grad_())
+                guided.append(guide_rep.detach())
+        a, b = torch.cat(reps[:len(reps) // 2]), torch.cat(reps[len(reps) // 2:])
+        ga, gb = torch.cat(guided[:len(guided) // 2]), torch.cat(guided[len(guided) // 2:])
+        scores = F.normalize(a, dim=1) @ F.normalize(b, dim=1).T
+        mask = (F.normalize(ga, dim=1) @ F.normalize(gb, dim=1).T) > 0.99
+        loss = F.cross_entropy(scores.masked_fill(mask, -1e4) / 0.05, torch.arange(len(a)))
+        loss.backward()
+        self.cache = [r.grad for r in reps]
+        loss = loss.detach().requires_grad_()
+        loss.register_hook(partial(_replay, batches=batches, loss_obj=self))
+        return loss
+'''
+
+
+def _codes(source: str) -> list[tuple[str, int]]:
+    return [(f.code, f.line) for f in engine.lint_source(source, "losses.py", project=False)]
+
+
+def test_a_loss_that_caches_gradients_and_hands_them_back_by_a_hook_on_the_loss_is_no_finding():
+    # (sentence-transformers' Cached* losses: the cuts and the new leaves are the method)
+    assert _codes(GRADIENT_CACHE) == []
+
+
+def test_the_same_loss_without_the_hook_starves_the_model_it_embeds_with():
+    # Without the hook nothing hands the cached gradient back: the model trains on nothing.
+    without = GRADIENT_CACHE.replace(
+        "        loss.register_hook(partial(_replay, batches=batches, loss_obj=self))\n", "")
+    assert without != GRADIENT_CACHE
+    assert _codes(without), "the cut of the embeddings, made leaves, is reported once nothing hands their gradient back"
+
+
+NNCLR = '''
+import torch
+from torch import nn
+from lightly.loss import NTXentLoss
+from lightly.models.modules import NNMemoryBankModule
+
+
+class NNCLR(nn.Module):
+    def __init__(self, backbone):
+        super().__init__()
+        self.backbone = backbone
+        self.projection_head = nn.Linear(512, 128)
+        self.prediction_head = nn.Linear(128, 128)
+
+    def forward(self, x):
+        y = self.backbone(x).flatten(start_dim=1)
+        z = self.projection_head(y)
+        p = self.prediction_head(z)
+        z = z.detach()
+        return z, p
+
+
+class ContrastiveLoss(nn.Module):
+    def __init__(self, size=0):
+        super().__init__()
+        self.bank = NNMemoryBankModule(size=size)
+
+    def forward(self, out0, out1):
+        out1, negatives = self.bank.forward(out1, update=True)
+        return -(nn.functional.normalize(out0, dim=1) * nn.functional.normalize(out1, dim=1)).sum(1).mean()
+
+
+model = NNCLR(nn.Sequential(nn.Conv2d(3, 512, 3), nn.AdaptiveAvgPool2d(1)))
+memory_bank = NNMemoryBankModule(size=(4096, 128))
+criterion = ContrastiveLoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.06)
+for x0, x1 in batches:
+    z0, p0 = model(x0)
+    z1, p1 = model(x1)
+    z0 = memory_bank(z0, update=False)
+    z1 = memory_bank(z1, update=True)
+    loss = 0.5 * (criterion(z0, p1) + criterion(z1, p0))
+    loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+'''
+
+
+def test_a_detached_projection_returned_beside_the_prediction_and_swapped_through_a_memory_bank_is_no_finding():
+    # (lightly's NNCLR example: the projection, detached, is the other view's target, looked up
+    # in a memory bank of a library; the library's loss object, built from settings, hands back
+    # the prediction it is given, and the bank, which no optimizer holds, is no other model)
+    assert _codes(NNCLR) == []
+
+
+def test_the_same_projection_alone_as_a_term_is_dead():
+    # The detached projections alone make a term: it adds a number and trains nothing.
+    dead = NNCLR.replace("    z0 = memory_bank(z0, update=False)\n", "").replace(
+        "    loss = 0.5 * (criterion(z0, p1) + criterion(z1, p0))", "    loss = criterion(p0, p1) + z0.pow(2).mean()")
+    assert dead != NNCLR
+    assert [code for code, _ in _codes(dead)] == ["GL001"]
