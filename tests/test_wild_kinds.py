@@ -136,3 +136,50 @@ def test_the_same_projection_alone_as_a_term_is_dead():
         "    loss = 0.5 * (criterion(z0, p1) + criterion(z1, p0))", "    loss = criterion(p0, p1) + z0.pow(2).mean()")
     assert dead != NNCLR
     assert [code for code, _ in _codes(dead)] == ["GL001"]
+
+
+GREEDY = '''
+import torch
+from torch.autograd import Variable
+from modules.custom_mod import JaggedMaxModule
+
+
+def greedy_actions(q_values, v_p):
+    q_values = q_values.data.clone()
+    jmax = JaggedMaxModule()
+    values, actions = jmax(Variable(q_values), v_p)
+    return actions.data, values.data
+
+
+class QNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear_out = torch.nn.Linear(8, 1)
+
+    def forward(self, embed, prefix_sum, actions, greedy_acts=False):
+        raw_pred = self.linear_out(embed)
+        if greedy_acts:
+            actions, _ = greedy_actions(raw_pred, prefix_sum)
+        return actions, raw_pred, prefix_sum
+'''
+
+
+def test_a_module_built_afresh_in_each_call_and_only_called_trains_nothing():
+    # (GraphCL's DQN attack: an op module of a compiled extension, built in the function that
+    # calls it; whatever it makes starts afresh each call, and no optimizer can hold it)
+    assert _codes(GREEDY) == []
+
+
+def test_the_same_module_kept_on_the_model_is_its_member():
+    kept = GREEDY.replace("def greedy_actions(q_values, v_p):", "def greedy_actions(self, q_values, v_p):").replace(
+        "    jmax = JaggedMaxModule()\n", "    jmax = self.jmax = JaggedMaxModule()\n")
+    assert kept != GREEDY
+    assert "jmax" not in once_called(kept)
+
+
+def once_called(source):
+    import ast
+
+    from gradlint.analysis.flow import _only_called
+    fn = next(n for n in ast.parse(source).body if type(n) is ast.FunctionDef)
+    return {name for name, only in _only_called(fn).items() if only}

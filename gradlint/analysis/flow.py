@@ -698,6 +698,7 @@ class Walker:
             for i, p in enumerate(ordered):
                 found = self.facts.init_instances.get((f"{self.cls.name}.__init__", i), set()) \
                     | self.facts.init_instances.get((f"{self.cls.name}.__init__", p.arg), set())
+                found = _one_lineage(found, self.classes) or found
                 value = self.env.get(p.arg)
                 if len(found) == 1 and None not in found and value is not None and value.module is None:
                     (qualname,) = found
@@ -1206,6 +1207,12 @@ class Walker:
                 return value
             if module is not None and module.parameters and type(expr) is ast.Call and self.holds_nothing(module, expr):
                 module = replace(module, parameters=False)
+            if type(target) is ast.Name and self.function.name != "<module>" and type(expr) is ast.Call \
+                    and not self.makes_leaf(expr) and once("only-called", self.function.node, _only_called).get(name):
+                # `jmax = JaggedMaxModule()` built in the function that calls it, each call anew,
+                # and neither kept, returned, handed on nor given to an optimizer: whatever
+                # parameters it makes start afresh every call, and nothing trains them
+                return Value(module=replace(module or ModuleInfo(self.imports.qualname(expr.func) or name), parameters=False))
             if module is not None and not module.parameters:
                 return Value(module=module)
             if module is not None and module.qualname not in self.classes:
@@ -3097,6 +3104,7 @@ class Walker:
             return
         for name, value in list(self.env.items()):
             found = self.facts.param_instances.get(f"{name}@{node.name}")
+            found = _one_lineage(found, self.classes) or found
             if found and len(found) == 1 and None not in found and value.module is None:
                 (qualname,) = found
                 info = qualname if type(qualname) is ModuleInfo else module_info_of_class(qualname, self.classes)
@@ -4670,6 +4678,53 @@ def _no_history_operand(expr) -> bool:
     if type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr == "detach":
         return True
     return False
+
+
+def _only_called(function) -> dict:
+    """Local name -> whether every read of it in ``function`` calls it (``jmax(x, v)``): bound
+    once to a call, never returned, stored, handed on or asked for its parameters."""
+    bound: dict = {}
+    for node in iter_nodes(function, into_functions=False):
+        if type(node) in (ast.Assign, ast.AnnAssign, ast.AugAssign):
+            targets = node.targets if type(node) is ast.Assign else [node.target]
+            for target in targets:
+                for name in ast.walk(target):
+                    if type(name) is ast.Name:
+                        bound[name.id] = bound.get(name.id, 0) + (1 if type(node) is ast.Assign and len(targets) == 1
+                                                                  and type(node.value) is ast.Call else 2)
+    called, other = set(), set()
+    parents = {child: up for up in iter_nodes(function, into_functions=False) for child in ast.iter_child_nodes(up)}
+    for node in iter_nodes(function, into_functions=False):
+        if type(node) is ast.Name and type(node.ctx) is ast.Load:
+            up = parents.get(node)
+            (called if type(up) is ast.Call and up.func is node else other).add(node.id)
+    return {name: count == 1 and name in called and name not in other for name, count in bound.items()}
+
+
+def _one_lineage(found, classes):
+    """Where every call hands instances of classes of the file of one lineage (the model and its
+    fixed subclass, `train(FlowNet())` and `train(FixedFlowNet())`): the base alone, ``{base}``,
+    whose instance the file runs too, so what its methods do is what one of those calls does;
+    None otherwise."""
+    if not found or len(found) < 2 or None in found or any(type(q) is not str or q not in classes for q in found):
+        return None
+    for root in found:
+        if all(other == root or root in _ancestry(other, classes) for other in found):
+            return {root}
+    return None
+
+
+def _ancestry(name: str, classes) -> set:
+    """The classes of the file ``name`` derives from, through every level."""
+    out, todo = set(), [name]
+    while todo:
+        info = classes.get(todo.pop())
+        for base in (info.bases if info is not None else ()):
+            base = (base or "").rpartition(".")[2]
+            if base in classes and base not in out:
+                out.add(base)
+                todo.append(base)
+    return out
 
 
 def _stores_cut(function) -> set:

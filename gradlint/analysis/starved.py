@@ -62,7 +62,12 @@ def switched(found: Starved, facts):
                        (s.function.node is cut.function.node and (s.node.lineno, s.node.col_offset) >= point)
                        # (stored on `self` by one method, switched on in another)
                        or (s.function.node is not cut.function.node and s.function.class_name is not None
-                           and s.function.class_name == cut.function.class_name))), None)
+                           and s.function.class_name == cut.function.class_name)
+                       # (returned cut by a helper, switched on where it is backpropagated: `loss,
+                       # logs = criterion(…)`, then `loss.requires_grad_()` before `loss.backward()`)
+                       or (found.backward is not None and found.backward.function is not None
+                           and s.function.node is found.backward.function.node
+                           and s.function.node is not cut.function.node))), None)
     if switch is not None and found.backward is not None and switch.function.node is not found.backward.function.node \
             and _returns_name(switch.function.node, switch.name):
         # A helper hands out the new leaf it made of a detached copy (`return
