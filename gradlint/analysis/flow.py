@@ -1559,7 +1559,8 @@ class Walker:
         if name is None:
             return
         old = self.lookup(name)
-        if old.tensor or old.saved or old.attached or (old.computed and not old.const) or type(node.target) is ast.Subscript:
+        if old.tensor or old.saved or old.attached or old.alias is not None and old.live \
+                or (old.computed and not old.const) or type(node.target) is ast.Subscript:
             op = AUG_OPERATORS.get(type(node.op), "op=")
             # `laterals[i] += …` on a list edits the element tensor itself
             self.edit(node, name, (node.target, f" {op} …"),
@@ -1574,7 +1575,8 @@ class Walker:
             new = replace(new, cuts=old.cuts)  # `update_loss /= self.recurrence`: scaled by a number
         if self.nograd is not None:
             new = self.no_history(new)
-        self.env[name] = replace(new, saved=old.saved, module=None)
+        # (a tensor edited in place is still the view it was: `z2 += shift`, then `z2 *= scale`)
+        self.env[name] = replace(new, saved=old.saved, module=None, alias=old.alias if not old.plain else None)
         self.born.setdefault(name, self.seq)
 
     def store_item(self, target: ast.Subscript, value: Value) -> None:
@@ -1737,7 +1739,8 @@ class Walker:
             # `previous = survival[:, k]` then `previous * w`: the view saved shares `survival`'s
             # version counter, so a write into `survival` breaks the backward too
             held = self.env[base]
-            if held.tensor and not (held.container or held.plain):
+            # (also a forward's input, an activation: `z1, z2 = z[:, :h], z[:, h:]` in a coupling)
+            if (held.tensor or held.live) and not (held.container or held.plain):
                 view = dataclasses.replace(save, view=name) if save.view is None else save
                 self.env[base] = replace(held, saved=held.saved | {view})
                 self.save_log.append((base, view))
