@@ -3,59 +3,14 @@ loss module a trainer of another package imports), linted as source: what a runn
 cannot show, since its own calls decide what the module's inputs hold."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from gradlint import engine
 
-GRADIENT_CACHE = '''
-from contextlib import nullcontext
-from functools import partial
-
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
-
-
-def _replay(grad_output, batches, loss_obj):
-    with torch.enable_grad():
-        for batch, cached in zip(batches, loss_obj.cache):
-            for (rep, _), grad in zip(loss_obj.embed_iter(batch, with_grad=True), cached):
-                (rep * grad).sum().mul(grad_output).backward()
-
-
-class CachedGuidedLoss(nn.Module):
-    def __init__(self, model, guide, chunk=4):
-        super().__init__()
-        self.model, self.guide, self.chunk = model, guide, chunk
-        self.cache = None
-
-    def embed(self, batch, with_grad):
-        grad_context = nullcontext if with_grad else torch.no_grad
-        with grad_context():
-            rep = self.model(batch)
-        with torch.no_grad():
-            guide_rep = self.guide(batch)
-        return rep, guide_rep
-
-    def embed_iter(self, batch, with_grad):
-        for begin in range(0, len(batch), self.chunk):
-            yield self.embed(batch[begin:begin + self.chunk], with_grad)
-
-    def forward(self, batches):
-        reps, guided = [], []
-        for batch in batches:
-            for rep, guide_rep in self.embed_iter(batch, with_grad=False):
-                reps.append(rep.detach().requires_grad_())
-                guided.append(guide_rep.detach())
-        a, b = torch.cat(reps[:len(reps) // 2]), torch.cat(reps[len(reps) // 2:])
-        ga, gb = torch.cat(guided[:len(guided) // 2]), torch.cat(guided[len(guided) // 2:])
-        scores = F.normalize(a, dim=1) @ F.normalize(b, dim=1).T
-        mask = (F.normalize(ga, dim=1) @ F.normalize(gb, dim=1).T) > 0.99
-        loss = F.cross_entropy(scores.masked_fill(mask, -1e4) / 0.05, torch.arange(len(a)))
-        loss.backward()
-        self.cache = [r.grad for r in reps]
-        loss = loss.detach().requires_grad_()
-        loss.register_hook(partial(_replay, batches=batches, loss_obj=self))
-        return loss
-'''
+ROOT = Path(__file__).resolve().parents[1]
+# The fixture's loss module without the driver after it, as a library file has it.
+GRADIENT_CACHE = (ROOT / "fixtures/GL001/good_gradient_cache_hands_the_embedding_gradient_back_by_a_loss_hook.py"
+                  ).read_text().split("\ndef fit(")[0]
 
 
 def _codes(source: str) -> list[tuple[str, int]]:
