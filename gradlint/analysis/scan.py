@@ -1530,9 +1530,10 @@ def _returned_closure(factory):
 def hook_stores(module: ast.Module) -> dict:
     """Where the file's forward hooks keep their output cut from the record: (the class whose
     ``self`` holds it, or None for a name of the module; the attribute or name) -> the cut
-    nodes (``output.detach()``, ``output.data``), each with whether it is kept in a container (a
-    list it appends to, a dict it fills by key), the hook, its output parameter and its class. A conditional cut (``out.detach() if self.detach
-    else out``) is an option, not kept here."""
+    nodes (``output.detach()``, ``output.data``), each with whether it is kept in a container
+    (a list it appends to, a dict it fills by key), the hook, its output parameter and its
+    class. A conditional cut (``out.detach() if self.detach else out``) is an option, not kept
+    here."""
     return once("hook-stores", module, _hook_stores)
 
 
