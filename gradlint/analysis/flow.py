@@ -29,7 +29,7 @@ from gradlint.analysis.project import origin
 from gradlint.analysis.scan import (
     _PLAIN_BASES as PLAIN_BASES, ENABLE_GRAD, GRAD_MODE_NAMES, INFERENCE_MODE, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, leaves_handed_on, literal_false,
-    function_saves, hook_outputs, hook_stores, literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
+    ancestors, function_saves, hook_outputs, hook_stores, literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
     trains_locally,
 )
 from gradlint.analysis.tree import iter_nodes, once
@@ -698,7 +698,7 @@ class Walker:
             for i, p in enumerate(ordered):
                 found = self.facts.init_instances.get((f"{self.cls.name}.__init__", i), set()) \
                     | self.facts.init_instances.get((f"{self.cls.name}.__init__", p.arg), set())
-                found = _one_lineage(found, self.classes) or found
+                found = _one_lineage(found, self.classes, self.facts.module) or found
                 value = self.env.get(p.arg)
                 if len(found) == 1 and None not in found and value is not None and value.module is None:
                     (qualname,) = found
@@ -1559,7 +1559,7 @@ class Walker:
         if name is None:
             return
         old = self.lookup(name)
-        if old.tensor or old.saved or old.attached or old.alias is not None and old.live \
+        if old.tensor or old.saved or old.attached or (old.alias is not None and old.live) \
                 or (old.computed and not old.const) or type(node.target) is ast.Subscript:
             op = AUG_OPERATORS.get(type(node.op), "op=")
             # `laterals[i] += …` on a list edits the element tensor itself
@@ -3107,7 +3107,7 @@ class Walker:
             return
         for name, value in list(self.env.items()):
             found = self.facts.param_instances.get(f"{name}@{node.name}")
-            found = _one_lineage(found, self.classes) or found
+            found = _one_lineage(found, self.classes, self.facts.module) or found
             if found and len(found) == 1 and None not in found and value.module is None:
                 (qualname,) = found
                 info = qualname if type(qualname) is ModuleInfo else module_info_of_class(qualname, self.classes)
@@ -4704,7 +4704,7 @@ def _only_called(function) -> dict:
     return {name: count == 1 and name in called and name not in other for name, count in bound.items()}
 
 
-def _one_lineage(found, classes):
+def _one_lineage(found, classes, module):
     """Where every call hands instances of classes of the file of one lineage (the model and its
     fixed subclass, `train(FlowNet())` and `train(FixedFlowNet())`): the base alone, ``{base}``,
     whose instance the file runs too, so what its methods do is what one of those calls does;
@@ -4712,22 +4712,9 @@ def _one_lineage(found, classes):
     if not found or len(found) < 2 or None in found or any(type(q) is not str or q not in classes for q in found):
         return None
     for root in found:
-        if all(other == root or root in _ancestry(other, classes) for other in found):
+        if all(other == root or root in ancestors(other, module) for other in found):
             return {root}
     return None
-
-
-def _ancestry(name: str, classes) -> set:
-    """The classes of the file ``name`` derives from, through every level."""
-    out, todo = set(), [name]
-    while todo:
-        info = classes.get(todo.pop())
-        for base in (info.bases if info is not None else ()):
-            base = (base or "").rpartition(".")[2]
-            if base in classes and base not in out:
-                out.add(base)
-                todo.append(base)
-    return out
 
 
 def _stores_cut(function) -> set:

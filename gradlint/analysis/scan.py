@@ -1584,3 +1584,19 @@ def _cut_of_name(value, name: str):
             node = node.value
         else:
             return None
+
+
+def ancestors(name: str | None, module: ast.Module) -> set[str]:
+    """The classes of this file that the class ``name`` derives from, through every level."""
+    bases = once("class-bases", module, _class_bases)
+    out, todo = set(), [name]
+    while todo:
+        for base in bases.get(todo.pop(), ()):
+            if base not in out:
+                out.add(base)
+                todo.append(base)
+    return out
+
+
+def _class_bases(module: ast.Module) -> dict:
+    return {node.name: [dotted(b) for b in node.bases] for node in ast.walk(module) if type(node) is ast.ClassDef}

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from gradlint.analysis.facts import REBUILD, Backward, Cut, Function
 from gradlint.analysis.imports import dotted
-from gradlint.analysis.scan import is_fresh_copy
+from gradlint.analysis.scan import ancestors, is_fresh_copy
 from gradlint.analysis.flow import LOOPS, _within
 from gradlint.analysis.tree import iter_nodes, once
 from gradlint.analysis.values import EMPTY
@@ -429,27 +429,11 @@ def _elsewhere(sinks: dict, here, backward: Backward | None = None, cls: str | N
     # that overrides `forward` is trained there, not in an instance of this class; a base class's
     # method is inherited, and trains this class's members too)
     other = {ret.node for ret in facts.returns if ret.function.class_name not in (None, cls)
-             and ret.function.class_name not in _ancestors(cls, facts.module)} \
+             and ret.function.class_name not in ancestors(cls, facts.module)} \
         if cls is not None and facts is not None else ()
     return [sink for node, sink in sinks.items()
             if node is not here and not (backward is not None and sink[1] is not None and _apart(backward, sink[1]))
             and not (node in other and all(r.startswith("self") for r in sink[0]))]
-
-
-def _ancestors(name: str | None, module: ast.Module) -> set[str]:
-    """The classes of this file that the class ``name`` derives from, through every level."""
-    bases = once("class-bases", module, _class_bases)
-    out, todo = set(), [name]
-    while todo:
-        for base in bases.get(todo.pop(), ()):
-            if base not in out:
-                out.add(base)
-                todo.append(base)
-    return out
-
-
-def _class_bases(module: ast.Module) -> dict:
-    return {node.name: [dotted(b) for b in node.bases] for node in ast.walk(module) if type(node) is ast.ClassDef}
 
 
 def _apart(here: Backward, other: Backward) -> bool:
