@@ -68,7 +68,10 @@ class Return:
     node: ast.Return
     value: Value
     function: Function
-    parts: tuple = ()  # for a returned tuple: (expression, value) per element
+    parts: tuple = ()  # for a returned tuple: (expression, value) per element, nested tuples flattened
+    # the number of those elements each top-level element holds (`return x_hat, (mu, logvar), z`:
+    # (1, 2, 1)), so that a caller unpacking the top level gets each its own
+    shape: tuple = ()
 
 
 @dataclass

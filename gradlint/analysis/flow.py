@@ -582,6 +582,7 @@ class Walker:
         # element, the trainables (``Summary.trained_parts``, in this walk's names).
         self.element_trained: dict = {}
         self.element_cuts: dict = {}  # a call returning a tuple -> per element, the callee's cuts it holds
+        self.element_shape: dict = {}  # such a call -> its tuple's nesting (``Summary.part_shape``)
         # A rebuild inside a called function of this file -> the trainables this walk handed it.
         self.rebuilt_from: dict = {}
         # (name, constant key) -> what `storage["log_prob"] = …` stored there, for a container the
@@ -933,7 +934,9 @@ class Walker:
         elif type(node) is ast.Return:
             value = self.expr(node.value) if node.value is not None else CONST
             if self.record:
-                self.facts.returns.append(Return(node, value, self.function, self.return_parts(node.value)))
+                parts = self.return_parts(node.value)
+                self.facts.returns.append(Return(node, value, self.function, parts,
+                                                 _return_shape(node.value) if parts else ()))
             if self.state_entries:
                 self.note_state()
         elif type(node) is ast.Raise:
@@ -1517,17 +1520,11 @@ class Walker:
                     if value.parts is not None and len(value.parts) == len(target.elts) \
                             and not any(type(e) is ast.Starred for e in target.elts):
                         element = value.parts[i]  # `obs, log_prob, reward = row`
-                    if trained is not None and len(trained) == len(target.elts):
-                        # (`model.discriminator` of `model`: the member a named receiver's part passes through)
-                        element = replace(value, trainables=frozenset(
-                            t for t in trained[i] if t in value.trainables or t.rpartition(".")[0] in value.trainables))
-                        held = self.element_cuts.get(node.value)
-                        if held is not None and len(held) == len(target.elts):
-                            # (`policy_loss, entropies = …` of `return loss, entropies.detach()`:
-                            # the cut is the second element's, not the first's)
-                            every = frozenset().union(*held)
-                            element = replace(element, cuts={c: beside for c, beside in element.cuts.items()
-                                                             if c in held[i] or c not in every})
+                    groups = self.element_groups(node.value, trained, len(target.elts)) if trained else None
+                    if groups is not None:
+                        leaves = [self.returned_element(node.value, value, trained, j) for j in groups[i]]
+                        element = leaves[0] if len(leaves) == 1 else replace(
+                            union(leaves), computed=False, container=True, parts=tuple(leaves))
                     self.bind(inner, replace(element, saved=saved, module=None, optimizer=False), node)
                     if type(inner) is ast.Name and value.parts is None and value.computed and not value.container:
                         self.opaque.add(inner.id)
@@ -1971,6 +1968,34 @@ class Walker:
                     self.facts.resolve({name}) & covers):  # `disc@train_step`, handed `disc` by main()
                 found.add(name)
         return frozenset(found)
+
+    def element_groups(self, call: ast.expr, trained: tuple, targets: int) -> list | None:
+        """Which elements of a call's returned tuple (``Summary.trained_parts``, nested tuples
+        flattened) each of ``targets`` names unpacking it gets, or None where they do not match."""
+        if len(trained) == targets:
+            return [[k] for k in range(targets)]
+        shape = self.element_shape.get(call)
+        if shape is None or len(shape) != targets or sum(shape) != len(trained):
+            return None
+        groups, start = [], 0
+        for size in shape:
+            groups.append(list(range(start, start + size)))
+            start += size
+        return groups
+
+    def returned_element(self, call: ast.expr, value: Value, trained: tuple, k: int) -> Value:
+        """The ``k``-th element of the tuple a call returns, from the whole call's ``value``."""
+        # (`model.discriminator` of `model`: the member a named receiver's part passes through)
+        element = replace(value, trainables=frozenset(
+            t for t in trained[k] if t in value.trainables or t.rpartition(".")[0] in value.trainables))
+        held = self.element_cuts.get(call)
+        if held is not None and len(held) == len(trained):
+            # (`policy_loss, entropies = …` of `return loss, entropies.detach()`: the cut is the
+            # second element's, not the first's)
+            every = frozenset().union(*held)
+            element = replace(element, cuts={c: beside for c, beside in element.cuts.items()
+                                             if c in held[k] or c not in every})
+        return element
 
     def return_parts(self, expr) -> tuple:
         """``return logits, aux.detach()``: each element is its own output, used on its own by
@@ -3113,9 +3138,10 @@ class Walker:
                 info = qualname if type(qualname) is ModuleInfo else module_info_of_class(qualname, self.classes)
                 self.env[name] = replace(value, module=info)
 
-    def summary_body(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[list[str], int]:
+    def summary_body(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cut=None) -> tuple[list[str], int]:
         """Walk a function for its summary (``summaries.Table``): parameter ``k`` holds the
-        symbolic trainable root ``%k`` (a method's receiver is ``self``, its members ``self.x``).
+        symbolic trainable root ``%k`` (a method's receiver is ``self``, its members ``self.x``),
+        or ``cut[k]`` where given (``Summary.alone``).
         Returns the parameter names and how many of them can be given by position."""
         self.summarizing = True
         self.intended_leaves = intended_leaves(node, self.imports) | leaves_handed_on(node, self.facts.module, self.imports)
@@ -3128,6 +3154,8 @@ class Walker:
                 continue  # the receiver: `self.x` is looked up as the class's member
             # (`beta=0.5`, `lr: float`: a number, as the function's own walk reads it)
             self.env[name] = PLAIN if name in plain else Value(trainables=frozenset({f"%{i}"}), live=True)
+            if cut and i in cut:
+                self.env[name] = cut[i]
         for star in (params.vararg, params.kwarg):
             if star is not None:
                 self.env[star.arg] = UNKNOWN
@@ -3421,7 +3449,17 @@ class Walker:
                 # (`model.weight_penalty()` pulling its own weight's norm: what the receiver trains)
                 self.facts.pulled_from[pull] = self.facts.pulled_from[pull] | own
                 self.facts.pulled_history[pull] = self.facts.pulled_history.get(pull, EMPTY) | own
-        out = replace(base, trainables=roots, cuts=cuts, pulled=pulled, rebuilt=rebuilt,
+        dead = base.dead
+        if roots and summary.alone is not None:
+            for k, value in given.items():
+                if value.cuts and k in summary.passes and not (
+                        value.trainables or value.post or value.inputs or value.live or value.carried) \
+                        and not (summary.method and k == 0) and summary.alone(k):
+                    # (a loss object's `rec + beta * kl(*latent)` handed the model's detached
+                    # latents: a term of its own, whatever the other arguments carry)
+                    dead = dead | frozenset(value.cuts)
+                    cuts = {c: EMPTY if c in value.cuts else beside for c, beside in cuts.items()}
+        out = replace(base, trainables=roots, cuts=cuts, pulled=pulled, rebuilt=rebuilt, dead=dead,
                       carried=base.carried, tensor=summary.tensor or base.tensor, computed=True,
                       const=base.const and not own, saved=EMPTY, optimizer=False,
                       # (what a factory builds, `make_transformer(tanh=True)`: as its constructor says)
@@ -3475,6 +3513,8 @@ class Walker:
             owner = dotted(node.func.value) if summary.method and type(node.func) is ast.Attribute else None
             if summary.cut_parts:
                 self.element_cuts[node] = summary.cut_parts
+            if summary.part_shape:
+                self.element_shape[node] = summary.part_shape
             self.element_trained[node] = tuple(
                 self._part_trainables(params, mine, given, receiver, summary, own, owner)
                 for params, mine in summary.trained_parts)
@@ -4756,6 +4796,19 @@ def _row(container: Value) -> Value:
 
 def _unstarred(expr: ast.expr) -> ast.expr:
     return expr.value if type(expr) is ast.Starred else expr
+
+
+def _return_shape(expr) -> tuple:
+    """``Return.shape``: per top-level element of a returned tuple, how many of its flattened
+    parts it holds."""
+    return tuple(_leaves(e) for e in expr.elts)
+
+
+def _leaves(element) -> int:
+    element = _unstarred(element)
+    if type(element) in (ast.Tuple, ast.List) and element.elts:
+        return sum(_leaves(e) for e in element.elts)
+    return 1
 
 
 def _concatenated(lines: list[str], node: ast.JoinedStr) -> bool:

@@ -354,7 +354,30 @@ def _not_stepped(cut, backward, facts) -> bool:
     # (a class of another file is keyed by its module too, `decoder.IngredientDecoder.*`, where
     # the optimizer is built; the cut inside it keys it by its name)
     stepped = backward.stepped | {".".join(k.split(".")[-2:]) for k in backward.stepped if k.endswith(".*")}
+    # (a class of this file built as a member of a stepped one, `self.encoder = Encoder()` in
+    # `VAE`, is stepped with it)
+    members = once("member-classes", facts.module, _member_classes, facts.imports)
+    stepped = stepped | {f"{m}.*" for k in stepped if k.endswith(".*") for m in members.get(k[:-2], ())}
     return not (starved & stepped)
+
+
+def _member_classes(module, imports) -> dict:
+    """Class -> the classes of this file its instances hold as members, at any depth."""
+    from gradlint.analysis.scan import scan_classes
+
+    classes = scan_classes(module, imports)
+    direct = {name: {m.qualname for m in info.attrs.values() if m is not None and m.qualname in classes}
+              for name, info in classes.items()}
+    out = {}
+    for name in direct:
+        seen, todo = set(), list(direct[name])
+        while todo:
+            member = todo.pop()
+            if member not in seen and member != name:
+                seen.add(member)
+                todo.extend(direct.get(member, ()))
+        out[name] = seen
+    return out
 
 
 def _hooked(cut, facts) -> bool:
@@ -873,6 +896,11 @@ def _broken(value, facts, sinks_for, program):
             continue  # no optimizer of this module updates it: it is frozen on purpose (a teacher)
         # (a dead term: nothing accompanies the cut, no model is applied after it, and the loss has
         # terms attached beside it; it adds a number and no gradient, whatever else trains the model)
+        if cut.carried and _overlap(cut.upstream, value.trainables) and _kept_whole(cut):
+            # a cut of state carried from the last iteration, `loss - prev_loss` of `prev_loss =
+            # loss.data`, beside what computed it in this one: a baseline, whose history the
+            # loss trains through in its own iteration
+            continue
         dead = (bool(value.trainables) if not companions else node in value.dead and bool(
             value.trainables or value.inputs - cut.upstream)) and not value.post and cut.kind != "no_grad" \
             and not any(node in switch.value.cuts for switch in facts.switches)  # (a new leaf: the term trains it)
@@ -881,6 +909,15 @@ def _broken(value, facts, sinks_for, program):
                 _by_callers(cut.upstream, cut, facts) & facts.resolve(attached_elsewhere))):
             continue  # they are trained through another loss or output (actor-critic, sample())
         yield cut
+
+
+def _kept_whole(cut) -> bool:
+    """The cut is bound to a name as it is (`prev_loss = loss.data`), not a part of what a
+    carried sum adds up (`total = total + w.data - lr * g`)."""
+    if cut.function is None:
+        return False
+    return any(type(node) is ast.Assign and node.value is cut.node
+               for node in iter_nodes(cut.function.node, into_functions=False))
 
 
 def _decorated_module(cut) -> bool:

@@ -14,6 +14,8 @@ defined later (or of itself) is read as unknown, as it was before summaries.
 from __future__ import annotations
 
 import ast
+import dataclasses
+import weakref
 from dataclasses import dataclass, field
 
 from gradlint.analysis.values import EMPTY, Save
@@ -97,6 +99,14 @@ class Summary:
     # The same tuples: per element, the cuts of ``cuts`` it holds (`return loss,
     # entropies.detach()`: the second's alone).
     cut_parts: tuple = field(default=(), compare=False, hash=False)
+    # Those tuples' nesting (``Return.shape``) where every return nests alike: `recon, latent, z
+    # = model(x)` of `return x_hat, (mu.detach(), logvar.detach()), z` gives `latent` both cuts.
+    part_shape: tuple = field(default=(), compare=False, hash=False)
+    # ``alone(k)``: whether what parameter ``k`` is handed, wholly cut, ends as a term of the
+    # result of its own (`rec + beta * kl_normal(*latent)` of a loss object handed the model's
+    # detached latents): what the caller's other arguments carry is then no companion of it.
+    # A walk of the function with that parameter cut, run only where a call hands one so.
+    alone: object = field(default=None, compare=False, hash=False)
     # It calls backward() on parameters handed straight to it (`def step(opt, loss):
     # loss.backward(); opt.step()`): per backward, in the order of the walk, (that parameter's
     # index, retain_graph, create_graph, the parameters it steps as optimizers after it, or for a
@@ -271,7 +281,52 @@ def _one(table: "Table", node, cls, index: int):
         params, positional = walker.summary_body(node)
     except RecursionError:
         return None
-    return _read(node, cls, params, positional, scratch, walker)
+    return dataclasses.replace(_read(node, cls, params, positional, scratch, walker),
+                               alone=_Alone(table, node, cls, index, function))
+
+
+class _Alone:
+    """``Summary.alone``: per parameter, memoized."""
+
+    __slots__ = ("table", "node", "cls", "index", "function", "known")
+
+    def __init__(self, table, node, cls, index, function):
+        # (weakly: the table keeps the summary that keeps this)
+        self.table, self.node, self.cls, self.index, self.function = weakref.ref(table), node, cls, index, function
+        self.known: dict[int, bool] = {}
+
+    def __call__(self, k: int) -> bool:
+        if k not in self.known:
+            self.known[k] = False  # (a recursive ask finds nothing)
+            self.known[k] = _deep(lambda: self._walk(k))
+        return self.known[k]
+
+    def _walk(self, k: int) -> bool:
+        from gradlint.analysis import flow
+        from gradlint.analysis.facts import Cut, ModuleFacts
+        from gradlint.analysis.values import Value
+
+        table = self.table()
+        if table is None:
+            return False
+        scratch = ModuleFacts(module=table.module, imports=table.imports)
+        scratch.lines = table.lines
+        scratch.summaries = Visible(table, self.index)
+        scratch.init_instances = table.instances
+        probe = ast.Name(id=f"{SYMBOL}{k}", ctx=ast.Load())
+        scratch.cuts[probe] = Cut(probe, ".detach()", probe.id, upstream={f"{SYMBOL}{k}"}, function=self.function)
+        walker = flow.Walker(scratch, table.classes, table.functions, table.globals,
+                             self.function, cls=self.cls)
+        try:
+            walker.summary_body(self.node, cut={k: Value(cuts={probe: EMPTY}, tensor=True, computed=True)})
+        except RecursionError:
+            return False
+        value = None
+        for ret in scratch.returns:
+            if ret.function.node is self.node:
+                value = ret.value if value is None else value.join(ret.value)
+        return value is not None and probe in value.cuts and bool(value.trainables) and not value.post and (
+            probe in value.dead or not value.cuts[probe])
 
 
 def _inner_edits(node, scratch, params) -> dict:
@@ -497,6 +552,8 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         saves=saves, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param,
         cut_parts=_cut_parts(returns, cuts),
+        part_shape=returns[0].shape if returns and len({r.shape for r in returns}) == 1
+        and len(returns[0].shape) != len(returns[0].parts) else (),
         switches_off=walker.nograd if type(walker.nograd) is ast.Expr and not walker.function.nograd else None,
         state=walker.carried_state(), rows=_rows(returns, method), inner_edits=_inner_edits(node, scratch, params),
     )
