@@ -42,6 +42,7 @@ BATCHES = {  # folder under --root -> its triage, and the script that lays it ou
     "wild19": ("wild19-triage.md", "make_wild19.sh"),
     "wild20": ("wild20-triage.md", "make_wild20.sh"),
     "wild21": ("wild21-triage.md", "make_wild21.sh"),
+    "wild22": ("wild22-triage.md", "make_wild22.sh"),
     "wildrl": ("wild-rl-triage.md", "make_wild_rl.sh"),
 }
 RULES = re.compile(r"^GL00[1-5]$")

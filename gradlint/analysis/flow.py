@@ -146,6 +146,10 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
         from gradlint.analysis.project import ClassTable
 
         _see_plain_bases(classes, imports.project)
+        for info in classes.values():  # (a buffer a base of another file registers is no parameter)
+            for base in info.bases:
+                if base:
+                    info.buffers |= imports.project.base_buffers(base)
         classes = ClassTable(classes, imports.project)
     functions = {  # module-level function -> what it returns has no history
         stmt.name: returns_under_nograd(stmt, imports)
@@ -1719,7 +1723,8 @@ class Walker:
                 base = _view_of(base)
             name = dotted(base)
             held = self.env.get(name) if name is not None and name not in self.opaque else None
-            if held is None or not held.tensor or held.container or held.plain:
+            # (also a forward's input, an activation it is handed: `self.conv(x.transpose(1, 2))`)
+            if held is None or not (held.tensor or held.live) or held.container or held.plain:
                 return
             save = dataclasses.replace(save, view=self.written(operand))
             operand = base
@@ -2544,6 +2549,11 @@ class Walker:
             held = left | right if left.container and right.container else left if left.container else right
             return replace(held, container=True, parts=None, rows=None, saved=EMPTY, alias=None)
         out = left | right
+        if type(node.op) is ast.FloorDiv:
+            # (rounded down: zero derivative wherever it has one; `half_dim = dim // 2` is a
+            # size, whatever `dim` is)
+            return replace(out, trainables=EMPTY, post=EMPTY, cuts={}, inputs=EMPTY, live=False, dead=EMPTY,
+                           lost=out.lost or out.attached, const=True, saved=EMPTY)
         if type(node.op) in (ast.Add, ast.Sub) and out.cuts:
             out = joined(out, (left, right))
         out = self.beside_itself(node, out, left, right)
@@ -2671,7 +2681,9 @@ class Walker:
         keywords = {k.arg: k.value for k in node.keywords if k.arg is not None}
         qual = self.imports.qualname(func)
         head = dotted(func)
-        imported = head is not None and head.split(".")[0] in self.imports.names
+        imported = head is not None and (head.split(".")[0] in self.imports.names or (
+            # (`from utils import *` handing on `torch`: nothing else can bind it unimported)
+            head.split(".")[0] == "torch" and self.imports.stars and "torch" not in self.env))
         if qual is not None and imported and qual.startswith("torch"):
             return self.torch_call(node, qual, positional, keywords)
         if head is not None and self.nograd is None:
@@ -2686,6 +2698,14 @@ class Walker:
                             self.mark_saved(positional[i], Save.at(self.written(func), node))
         if self.from_plain_library(func):  # np.mean(a), math.sqrt(d), sympy.simplify(e)
             return replace(_plain_of(union(self.arg_values(node))), computed=True)
+        if head is not None and head.count(".") == 1 and head.split(".")[0] in self.classes \
+                and head.split(".")[0] not in self.env:
+            # `Embedding.table(n, dim)`: a static method of a class of this file, from its summary
+            summary = self.facts.callee(head)
+            if summary is not None and not summary.method and summary.node is not getattr(self.function, "node", None):
+                result = self.apply_summary(node, summary, None, self.arg_values(node), head)
+                if result is not None:
+                    return result
         if head is not None and head.startswith("self.") and head.count(".") == 1 and self.cls is not None \
                 and head[5:] == self.function.name and self.function.class_name == self.cls.name:
             # A method calling itself (`self._build_tree(q, p, j - 1)`): what it returns on the
@@ -3149,6 +3169,8 @@ class Walker:
         positional = [*params.posonlyargs, *params.args]
         names = [p.arg for p in [*positional, *params.kwonlyargs]]
         plain = _plain_parameters(params)
+        if self.cls is None:
+            plain |= once("numbers-handed", self.facts.module, _numbers_handed).get(node.name, set())
         for i, name in enumerate(names):
             if i == 0 and self.cls is not None:
                 continue  # the receiver: `self.x` is looked up as the class's member
@@ -3380,9 +3402,11 @@ class Walker:
                 inside = set()  # (an object that holds no parameter: its members train nothing)
             if not (upstream or own_upstream or inside):
                 continue
-            if not upstream and self.imports.project is not None and origin(cut_node) is not None:
+            if not upstream and self.imports.project is not None and origin(cut_node) is not None and not (
+                    inside and any(cut_node in part for part in summary.cut_parts)):
                 # A cut in another file that starves only that file's own trainables: its own
                 # lint has all there is to know, and reports it there (or judges it intended).
+                # Not a member's cut in an element of a returned tuple: the caller's use judges it.
                 continue
             cut = self.facts.cuts.get(cut_node)
             if cut is None:
@@ -3392,8 +3416,14 @@ class Walker:
                     cut_node, template.kind, template.tensor, function=template.function,
                     loop=self.loops[-1].node if self.loops else None, region=template.region,
                     hooked=template.hooked)
-            # The callee's own members keep the names and coverage keys its walk gave them.
-            cut.upstream |= inside
+            if inside and receiver is not None and receiver.trainables and not upstream \
+                    and origin(cut_node) is not None:
+                # (a member's cut of another file's class, returned to this caller to judge: it
+                # starves the receiver, `self.encoder`, as this walk names it)
+                self.add_upstream(cut, receiver.trainables)
+            else:
+                # The callee's own members keep the names and coverage keys its walk gave them.
+                cut.upstream |= inside
             cut.keys |= {k for k in template.keys if not k.startswith("%")}
             if cut.kind == "no_grad" or (self.imports.project is not None and origin(cut_node) is not None):
                 # (a cut in another file of the project: no walk of this module names what it
@@ -3451,14 +3481,26 @@ class Walker:
                 self.facts.pulled_history[pull] = self.facts.pulled_history.get(pull, EMPTY) | own
         dead = base.dead
         if roots and summary.alone is not None:
+            data = {j: v for j, v in given.items() if not (summary.method and j == 0) and not (
+                v.cuts or v.trainables or v.post or v.inputs or v.live or v.carried or v.module is not None)}
             for k, value in given.items():
-                if value.cuts and k in summary.passes and not (
-                        value.trainables or value.post or value.inputs or value.live or value.carried) \
-                        and not (summary.method and k == 0) and summary.alone(k):
-                    # (a loss object's `rec + beta * kl(*latent)` handed the model's detached
-                    # latents: a term of its own, whatever the other arguments carry)
+                if not value.cuts or k not in summary.passes or (summary.method and k == 0) or (
+                        value.trainables or value.post or value.inputs or value.live or value.carried):
+                    continue
+                # (what the call hands the others wholly cut is no history either: `fm(real_feats,
+                # fake_feats)`, both detached, is a term of its own)
+                beside = summary.alone(k, {**data, **{j: CUT_DATA for j, v in given.items() if j != k and j not in data
+                                                      and not (summary.method and j == 0) and v.cuts and not (
+                        v.trainables or v.post or v.inputs or v.live or v.carried)}})
+                if beside is None:
+                    continue
+                # (a loss object's `rec + beta * kl(*latent)` handed the model's detached latents:
+                # a term of its own, whatever the other arguments carry; `rank + lam * reg(x)`
+                # in a helper handed `lam` by its own caller: what that caller hands)
+                companions = frozenset().union(*(given[j].trainables | given[j].post for j in beside if j in given))
+                if not companions:
                     dead = dead | frozenset(value.cuts)
-                    cuts = {c: EMPTY if c in value.cuts else beside for c, beside in cuts.items()}
+                cuts = {c: companions if c in value.cuts else held for c, held in cuts.items()}
         out = replace(base, trainables=roots, cuts=cuts, pulled=pulled, rebuilt=rebuilt, dead=dead,
                       carried=base.carried, tensor=summary.tensor or base.tensor, computed=True,
                       const=base.const and not own, saved=EMPTY, optimizer=False,
@@ -3466,10 +3508,12 @@ class Walker:
                       module=summary.module if not summary.method else None,
                       alias=None, nograd=base.nograd | ({node} if summary.nograd else EMPTY),
                       lost=base.lost or (summary.lost and (every.attached or every.live)))
-        if summary.inner_edits and self.nograd is None and origin(summary.node) is not None:
+        if summary.inner_edits and self.nograd is None and (
+                origin(summary.node) is not None or self.module_method(summary.node)):
             # A helper of another file that edits in place what one of its ops saved, computed
             # from what this call hands it with history: this call's backward breaks there (its
-            # own lint cannot know what its callers hand it).
+            # own lint cannot know what its callers hand it). So does a module's method of this
+            # file (`self.encoder.extract_features(h)`): its own walk knows no caller's values.
             for edit_node, (ks, edit) in summary.inner_edits.items():
                 attached = [given[k] for k in ks if k in given and (given[k].attached or given[k].live)]
                 if all(save.needs and not any(k in given and (given[k].attached or given[k].live) for k in save.needs)
@@ -3965,13 +4009,16 @@ def _rebound_globals(function) -> frozenset:
 
 def _rebound_by_arithmetic(cls: ast.ClassDef) -> frozenset:
     """``self.x`` names a method of the class other than ``__init__`` binds to the result of
-    arithmetic (``self.x = self.x + …``)."""
+    arithmetic (``self.x = self.x + …``) or of a cast (``self.x = self.x.to(device)``, which
+    makes a plain tensor of a parameter moved or converted)."""
     found = set()
     for method in cls.body:
         if type(method) not in FUNCTIONS or method.name == "__init__":
             continue
         for node in iter_nodes(method, into_functions=False):
-            if type(node) is ast.Assign and type(node.value) is ast.BinOp:
+            if type(node) is ast.Assign and (type(node.value) is ast.BinOp or (
+                    type(node.value) is ast.Call and type(node.value.func) is ast.Attribute
+                    and node.value.func.attr in CAST_METHODS - {"clone", "contiguous"})):
                 found.update(name for name in map(dotted, node.targets)
                              if name and name.startswith("self.") and name.count(".") == 1)
     return frozenset(found)
@@ -4151,8 +4198,8 @@ def _with_indices(value: Value, op: str, rest, keywords) -> Value:
     no history and nothing a cut above it could starve; the first is the values."""
     if op not in VALUES_AND_INDICES or (op in DIM_OPTIONAL and not rest and "dim" not in keywords):
         return value
-    if op in ("max", "min") and rest and type(rest[0]) is not ast.Constant:
-        return value  # `a.max(b)`: the elementwise maximum of two tensors
+    if op in ("max", "min") and rest and not _literal_number(rest[0]):
+        return value  # `a.max(b)`: the elementwise maximum of two tensors (`-1` is a dim)
     return replace(value, parts=(value, _without_history(value)))
 
 
@@ -4427,6 +4474,48 @@ def _plain_parameters(params: ast.arguments) -> set[str]:
         elif default is not None and _literal_number(default):
             found.add(param.arg)
     return found
+
+
+# What a call hands a parameter wholly cut, as data (``Summary.alone``)
+CUT_DATA = Value(tensor=True, computed=True, const=True)
+
+
+def _numbers_handed(module: ast.Module) -> dict:
+    """Module-level function -> its parameters that every call of it in the file hands a number:
+    a literal, or at the top level a name the top level binds only to literals (`step_loss(batch,
+    lam)` after `lam = 1e-2`)."""
+    top = [stmt for stmt in module.body if type(stmt) not in FUNCTIONS and type(stmt) is not ast.ClassDef]
+    literal: dict = {}
+    for stmt in top:
+        for node in iter_nodes(stmt, into_functions=False):
+            if type(node) is ast.Assign:
+                for target in node.targets:
+                    for name in iter_nodes(target):
+                        if type(name) is ast.Name:
+                            literal[name.id] = literal.get(name.id, True) and type(target) is ast.Name \
+                                and _literal_number(node.value)
+            elif type(node) in (ast.For, ast.AugAssign, ast.AnnAssign, ast.NamedExpr, ast.With):
+                for name in iter_nodes(node.target if hasattr(node, "target") else node):
+                    if type(name) is ast.Name and type(name.ctx) is ast.Store:
+                        literal[name.id] = False
+    top_calls = {id(node) for stmt in top for node in iter_nodes(stmt, into_functions=False) if type(node) is ast.Call}
+    defined = {stmt.name: stmt for stmt in module.body if type(stmt) in FUNCTIONS}
+    handed: dict = {}
+    for node in iter_nodes(module):
+        if type(node) is not ast.Call or type(node.func) is not ast.Name or node.func.id not in defined:
+            continue
+        fn = defined[node.func.id]
+        names = [p.arg for p in [*fn.args.posonlyargs, *fn.args.args]]
+        seen = handed.setdefault(fn.name, {})
+        if any(type(a) is ast.Starred for a in node.args) or any(k.arg is None for k in node.keywords):
+            seen[None] = False
+            continue
+        for name, arg in [*zip(names, node.args), *((k.arg, k.value) for k in node.keywords)]:
+            number = _literal_number(arg) or (
+                type(arg) is ast.Name and id(node) in top_calls and literal.get(arg.id, False))
+            seen[name] = seen.get(name, True) and number
+    return {fn: {name for name, number in seen.items() if number and name is not None}
+            for fn, seen in handed.items() if seen.get(None, True)}
 
 
 def _literal_number(expr) -> bool:

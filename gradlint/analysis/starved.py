@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from gradlint.analysis.facts import REBUILD, Backward, Cut, Function
 from gradlint.analysis.imports import dotted
+from gradlint.analysis.project import origin
 from gradlint.analysis.scan import ancestors, is_fresh_copy
 from gradlint.analysis.flow import LOOPS, _within
 from gradlint.analysis.tree import iter_nodes, once
@@ -40,11 +41,31 @@ class Starved:
 def starved(facts) -> list[Starved]:
     """Each cut of trainables whose result is returned from a function trained through or
     becomes a backpropagated loss, where what it cuts gets no gradient another way; once per cut
-    (and per no_grad region and what it starves). Computed once per module: GL001, GL002 and
-    GL003 each read it."""
+    (and per no_grad region and what it starves), and once per line. Computed once per module:
+    GL001, GL002 and GL003 each read it."""
     if facts.starved is None:
-        facts.starved = list(_starved(facts))
+        facts.starved = _one_per_line(_starved(facts))
     return facts.starved
+
+
+def _one_per_line(found) -> list[Starved]:
+    """`return x_hat, (mu.detach(), logvar.detach())`: one mistake, one finding, naming all
+    that the line's copies starve."""
+    out, first = [], {}
+    for item in found:
+        cut = item.cut
+        key = (cut.node.lineno, id(cut.function.node) if cut.function is not None else None,
+               item.backward is None)
+        if cut.kind in (".detach()", ".data") and key in first:
+            at = first[key]
+            merged = dataclasses.replace(out[at].cut, upstream=out[at].cut.upstream | cut.upstream,
+                                         keys=out[at].cut.keys | cut.keys)
+            out[at] = dataclasses.replace(out[at], cut=merged)
+            continue
+        if cut.kind in (".detach()", ".data"):
+            first[key] = len(out)
+        out.append(item)
+    return out
 
 
 def switched(found: Starved, facts):
@@ -132,6 +153,10 @@ def _starved(facts) -> Iterator[Starved]:
                 if differentiated and (_trained_by_another_loss(cut, value.cuts[cut.node], facts)
                                        or _trained_by_another_return(cut, value, ret, facts, uses)):
                     continue
+                if ret.parts and origin(cut.node) is not None:
+                    # (a member's cut another file's class returns in a tuple, returned on in one
+                    # here: what the callers' losses build from it judges it, not this return)
+                    continue
                 if ret.parts and cut.upstream <= siblings and not (cut.through_cut and cut.node in value.dead):
                     # (a copied score added alone to the returned loss is a dead term of it,
                     # whatever the logits beside it train)
@@ -155,6 +180,12 @@ def _starved(facts) -> Iterator[Starved]:
                         fn.name != "forward" or value.post - facts.frozen
                         or _beside_input(cut, value.cuts[cut.node] - facts.frozen)):
                     continue  # only a forward's whole output cut from its own input is that sure
+                if all(name.endswith("@input") for name in cut.upstream) and any(
+                        backward.value.cuts.get(cut.node) and cut.node not in backward.value.dead
+                        for backward in facts.backwards):
+                    # (an assigner's `return iou.detach()` that a loss of the file regresses the
+                    # quality logits onto: the use there says it is a target)
+                    continue
                 if _handed_no_history(cut, fn, facts):
                     continue  # every call of the module hands it values without history
                 if (_input_copies(cut, fn) or _makes_input_leaf(fn)) and not _optimized(cut, facts):
@@ -362,11 +393,16 @@ def _not_stepped(cut, backward, facts) -> bool:
 
 
 def _member_classes(module, imports) -> dict:
-    """Class -> the classes of this file its instances hold as members, at any depth."""
+    """Class -> the classes (of this file, or by name of another) its instances hold as
+    members, at any depth."""
     from gradlint.analysis.scan import scan_classes
 
     classes = scan_classes(module, imports)
-    direct = {name: {m.qualname for m in info.attrs.values() if m is not None and m.qualname in classes}
+    # (a class of another file is keyed by its own name inside it, `encoder.AttnPoolEncoder` as
+    # `AttnPoolEncoder`; torch's modules hold none of this file's cuts)
+    direct = {name: {m.qualname if m.qualname in classes else m.qualname.rpartition(".")[2]
+                     for m in info.attrs.values()
+                     if m is not None and (m.qualname in classes or not m.qualname.startswith("torch."))}
               for name, info in classes.items()}
     out = {}
     for name in direct:
@@ -840,7 +876,10 @@ def _broken(value, facts, sinks_for, program):
             # the value loss): that term adds a number and no gradient, whatever the first does
             yield cut
             continue
-        if cut.upstream & companions or _by_callers(cut.upstream, cut, facts) & (companions | _by_callers(companions, cut, facts)):
+        # (a forward's input cut, as the calls that hand it name what computed it: the keys)
+        callers = cut.keys if cut.upstream and all(r.endswith("@input") for r in cut.upstream) else set()
+        if cut.upstream & companions or (_by_callers(cut.upstream, cut, facts) | callers) & (
+                companions | _by_callers(companions, cut, facts)):
             # the same trainables stay attached beside the cut (SimSiam); those upstream of it
             # that nothing beside it keeps attached (`cat([dec(enc(x)).detach(), enc(x)])`: the
             # decoder) still lose their only path
@@ -855,6 +894,12 @@ def _broken(value, facts, sinks_for, program):
             # a baseline's detached advantages): a stop-gradient between models, a bug only where
             # what it starves is known to be trained (an optimizer holds it, or it is a leaf made
             # to require grad).
+            continue
+        if cut.kind != "no_grad" and any(name.endswith("@input") for name in companions) and cut.upstream \
+                and all(r.startswith("self.") for r in cut.upstream) and not _optimized(cut, facts):
+            # a target a module computes with its own members beside what it is handed (a loss
+            # module's blurred mask for the discriminator's prediction): a stop-gradient, a bug
+            # only where an optimizer of the file is known to train those members
             continue
         if _decorated_module(cut):
             # a submodule whose forward runs under no_grad, handed activations of this model's

@@ -102,10 +102,11 @@ class Summary:
     # Those tuples' nesting (``Return.shape``) where every return nests alike: `recon, latent, z
     # = model(x)` of `return x_hat, (mu.detach(), logvar.detach()), z` gives `latent` both cuts.
     part_shape: tuple = field(default=(), compare=False, hash=False)
-    # ``alone(k)``: whether what parameter ``k`` is handed, wholly cut, ends as a term of the
-    # result of its own (`rec + beta * kl_normal(*latent)` of a loss object handed the model's
-    # detached latents): what the caller's other arguments carry is then no companion of it.
-    # A walk of the function with that parameter cut, run only where a call hands one so.
+    # ``alone(k, data)``: what parameter ``k`` is handed, wholly cut, has beside it in the result,
+    # as the parameters whose values those are (`rec + beta * kl_normal(*latent)` of a loss object
+    # handed the model's detached latents: none, a term of its own), or None where the function's
+    # own trainables are. A walk of the function with that parameter cut, run only where a call
+    # hands one so.
     alone: object = field(default=None, compare=False, hash=False)
     # It calls backward() on parameters handed straight to it (`def step(opt, loss):
     # loss.backward(); opt.step()`): per backward, in the order of the walk, (that parameter's
@@ -293,22 +294,27 @@ class _Alone:
     def __init__(self, table, node, cls, index, function):
         # (weakly: the table keeps the summary that keeps this)
         self.table, self.node, self.cls, self.index, self.function = weakref.ref(table), node, cls, index, function
-        self.known: dict[int, bool] = {}
+        self.known: dict[tuple, frozenset | None] = {}
 
-    def __call__(self, k: int) -> bool:
-        if k not in self.known:
-            self.known[k] = False  # (a recursive ask finds nothing)
-            self.known[k] = _deep(lambda: self._walk(k))
-        return self.known[k]
+    def __call__(self, k: int, data: dict) -> frozenset | None:
+        """The parameters whose values are all that accompanies parameter ``k``'s, handed wholly
+        cut, in the result (`rank + lam * reg(x)`: `lam`'s), or None where the function's own
+        trainables do or it does not return it. ``data``: the other parameters the call hands
+        values with no history, by position: bound to them in the walk, as the call does."""
+        key = (k, frozenset(data))
+        if key not in self.known:
+            self.known[key] = None  # (a recursive ask finds nothing)
+            self.known[key] = _deep(lambda: self._walk(k, data))
+        return self.known[key]
 
-    def _walk(self, k: int) -> bool:
+    def _walk(self, k: int, data: dict) -> bool:
         from gradlint.analysis import flow
         from gradlint.analysis.facts import Cut, ModuleFacts
         from gradlint.analysis.values import Value
 
         table = self.table()
         if table is None:
-            return False
+            return None
         scratch = ModuleFacts(module=table.module, imports=table.imports)
         scratch.lines = table.lines
         scratch.summaries = Visible(table, self.index)
@@ -318,15 +324,18 @@ class _Alone:
         walker = flow.Walker(scratch, table.classes, table.functions, table.globals,
                              self.function, cls=self.cls)
         try:
-            walker.summary_body(self.node, cut={k: Value(cuts={probe: EMPTY}, tensor=True, computed=True)})
+            walker.summary_body(self.node, cut={**data, k: Value(cuts={probe: EMPTY}, tensor=True, computed=True)})
         except RecursionError:
-            return False
+            return None
         value = None
         for ret in scratch.returns:
             if ret.function.node is self.node:
                 value = ret.value if value is None else value.join(ret.value)
-        return value is not None and probe in value.cuts and bool(value.trainables) and not value.post and (
-            probe in value.dead or not value.cuts[probe])
+        if value is None or probe not in value.cuts or value.post:
+            return None
+        companions = EMPTY if probe in value.dead else value.cuts[probe]
+        ks = {param_index(root, self.cls is not None) for root in companions}
+        return None if None in ks else frozenset(ks)
 
 
 def _inner_edits(node, scratch, params) -> dict:

@@ -42,13 +42,14 @@ def check(facts):
             # loss is the bare copy, whatever the other path keeps attached
             copies = facts.bare_copies.get((backward.function.node, backward.root), ())
             for node in sorted(set(copies) & backward.value.rebuilt, key=lambda n: (n.lineno, n.col_offset)):
-                if node in by_node:
+                if node in by_node and not _pulled_from_nothing(by_node[node], facts):
                     flagged.setdefault(node, f"and backpropagated as the loss `{backward.root}`")
             continue  # (a loss that may carry what the caller handed: `storage["log_prob"]`)
         if any(node in flagged for node in backward.value.rebuilt):
             continue  # the leaf made to require grad is the mistake; the loss's constants are not
         for node in backward.value.rebuilt:
-            if node in by_node:  # (one a summary carried from a helper is the helper's own fact)
+            if node in by_node and not _pulled_from_nothing(by_node[node], facts):
+                # (one a summary carried from a helper is the helper's own fact)
                 flagged.setdefault(node, f"and backpropagated as the loss `{backward.root}`")
     # `torch.tensor(log_probs)` of tensors with history, in a loss beside attached terms: the
     # copy starves what computed them (the loss still backpropagates through the other terms).
@@ -229,3 +230,12 @@ def _pulls(source, facts) -> str:
     first = pulls[0]
     more = f" and {len(pulls) - 1} more" if len(pulls) > 1 else ""
     return f"`{facts.code(first)}`, line {first.lineno}{more}"
+
+
+def _pulled_from_nothing(rebuild, facts) -> bool:
+    """Every value the copy was made of was pulled out of a tensor known to carry no history
+    (the index DragGAN's point tracking takes with `idx.item()` under no_grad): the copy of them
+    in a loss of unknown history starves nothing."""
+    pulls = rebuild.source.pulled
+    return bool(pulls) and not rebuild.source.attached and all(
+        not facts.pulled_from.get(pull) and pull in facts.pulled_from for pull in pulls)
