@@ -41,6 +41,9 @@ class Cut:
     function: Function | None = None
     loop: ast.AST | None = None  # the innermost loop it is in
     carried: bool = False  # its operand is state carried from the previous iteration
+    # its operand, as the cut takes it, holds what an enclosing loop carries from one iteration
+    # to the next (SinGAN's `self.blocks[stage](noise.detach(), g_res)`): a truncation
+    truncates: bool = False
     # its operand was computed from a forward's inputs (`torch.sigmoid(logits).detach()`), not
     # an input itself (`pred.data`)
     of_computed_input: bool = False

@@ -587,6 +587,7 @@ class Walker:
         self.element_trained: dict = {}
         self.element_cuts: dict = {}  # a call returning a tuple -> per element, the callee's cuts it holds
         self.element_shape: dict = {}  # such a call -> its tuple's nesting (``Summary.part_shape``)
+        self.element_pulled: dict = {}  # such a call -> per element, its pulls (``Summary.pulled_parts``)
         # A rebuild inside a called function of this file -> the trainables this walk handed it.
         self.rebuilt_from: dict = {}
         # (name, constant key) -> what `storage["log_prob"] = …` stored there, for a container the
@@ -740,6 +741,8 @@ class Walker:
                 self.small(stmt)
             else:
                 self.statement(stmt)
+            if type(stmt) in (ast.Return, ast.Raise, ast.Continue, ast.Break):
+                return  # (what follows in the block never runs: a setting's arm kept as written)
             if type(stmt) is ast.If and self.record:
                 mode = self.mode_test(stmt.test)
                 trains = stmt.body if mode is True else stmt.orelse if mode is False else None
@@ -2000,6 +2003,10 @@ class Walker:
             every = frozenset().union(*held)
             element = replace(element, cuts={c: beside for c, beside in element.cuts.items()
                                              if c in held[k] or c not in every})
+        pulls = self.element_pulled.get(call)
+        if pulls is not None and len(pulls) == len(trained):
+            every = frozenset().union(*pulls)
+            element = replace(element, pulled=frozenset(n for n in element.pulled if n in pulls[k] or n not in every))
         return element
 
     def return_parts(self, expr) -> tuple:
@@ -2530,6 +2537,7 @@ class Walker:
             # (state an inner loop carried and finished with, `log_probs` filled over an episode,
             # is not carried by the loops around this cut)
             cut.carried |= bool(operand.carried & frozenset().union(*(loop.grown for loop in self.loops)))
+            cut.truncates |= bool(operand.carried & frozenset().union(*(loop.grown for loop in self.loops)))
             cut.of_computed_input |= computed_input
             cut.hooked |= bool(operand.inputs) and operand.inputs <= self.hooked
             cuts = {node: EMPTY}  # (the cuts inside it starve nothing this one does not)
@@ -3559,6 +3567,8 @@ class Walker:
                 self.element_cuts[node] = summary.cut_parts
             if summary.part_shape:
                 self.element_shape[node] = summary.part_shape
+            if summary.pulled_parts:
+                self.element_pulled[node] = summary.pulled_parts
             self.element_trained[node] = tuple(
                 self._part_trainables(params, mine, given, receiver, summary, own, owner)
                 for params, mine in summary.trained_parts)

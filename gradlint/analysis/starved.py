@@ -150,6 +150,10 @@ def _starved(facts) -> Iterator[Starved]:
             for cut in broken:
                 if cut.kind == "no_grad" and not _decorated_module(cut):
                     continue  # evaluation returns no_grad results by design: only a loss speaks
+                if cut.truncates and value.post:
+                    # a loop of the function cut between its iterations, each stage applied to
+                    # the cut state (SinGAN's scales, truncated recurrence): on purpose
+                    continue
                 if differentiated and (_trained_by_another_loss(cut, value.cuts[cut.node], facts)
                                        or _trained_by_another_return(cut, value, ret, facts, uses)):
                     continue

@@ -82,6 +82,10 @@ class Summary:
     # Of those, the ones a method pulled out of its receiver's own members (`w.norm().item()` of
     # `self.mlp[0].weight`): what the caller's receiver trains was pulled there.
     pulled_own: frozenset = field(default=frozenset(), compare=False, hash=False)
+    # Where every return is a tuple of one length: per element (nested tuples flattened), the
+    # pulls of ``pulled`` it holds (`return rewards, means, actions` of a rollout pulling the
+    # means out of the policy's outputs: `actions` holds none of them).
+    pulled_parts: tuple = field(default=(), compare=False, hash=False)
     # Parameters a recorded op inside saved for backward as they were handed (`self.conv(x)` in a
     # block's forward): an in-place edit of that argument after the call breaks the backward.
     saves: frozenset = EMPTY
@@ -558,6 +562,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         lost=bool(value is not None and value.lost and not value.attached),
         generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
         pulled_own=pulled_own if value is not None else frozenset(),
+        pulled_parts=_pulled_parts(returns, pulled) if value is not None and pulled else (),
         saves=saves, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param,
         cut_parts=_cut_parts(returns, cuts),
@@ -634,6 +639,14 @@ def _cut_parts(returns, cuts: dict) -> tuple:
     if not cuts or not returns or any(not r.parts for r in returns) or len({len(r.parts) for r in returns}) != 1:
         return ()
     return tuple(frozenset(c for ret in returns for c in ret.parts[k][1].cuts if c in cuts)
+                 for k in range(len(returns[0].parts)))
+
+
+def _pulled_parts(returns, pulled: frozenset) -> tuple:
+    """``Summary.pulled_parts``: () unless every return is a tuple of one length."""
+    if not returns or any(not r.parts for r in returns) or len({len(r.parts) for r in returns}) != 1:
+        return ()
+    return tuple(frozenset(n for ret in returns for n in ret.parts[k][1].pulled if n in pulled)
                  for k in range(len(returns[0].parts)))
 
 
