@@ -588,6 +588,7 @@ class Walker:
         self.element_cuts: dict = {}  # a call returning a tuple -> per element, the callee's cuts it holds
         self.element_shape: dict = {}  # such a call -> its tuple's nesting (``Summary.part_shape``)
         self.element_pulled: dict = {}  # such a call -> per element, its pulls (``Summary.pulled_parts``)
+        self.element_const: dict = {}  # such a call -> per element, known to require no grad
         # A rebuild inside a called function of this file -> the trainables this walk handed it.
         self.rebuilt_from: dict = {}
         # (name, constant key) -> what `storage["log_prob"] = …` stored there, for a container the
@@ -2003,6 +2004,12 @@ class Walker:
             every = frozenset().union(*held)
             element = replace(element, cuts={c: beside for c, beside in element.cuts.items()
                                              if c in held[k] or c not in every})
+        const = self.element_const.get(call)
+        if const is not None and len(const) == len(trained) and const[k] and not element.trainables:
+            # (`z, logdet = flow(x)` of `return out, torch.tensor(np.linalg.slogdet(…))`: the
+            # element is the copy, a constant)
+            copies = frozenset(c for c in element.cuts if getattr(self.facts.cuts.get(c), "kind", None) == REBUILD)
+            element = replace(element, const=True, live=False, rebuilt=element.rebuilt | copies)
         pulls = self.element_pulled.get(call)
         if pulls is not None and len(pulls) == len(trained):
             every = frozenset().union(*pulls)
@@ -3569,6 +3576,8 @@ class Walker:
                 self.element_shape[node] = summary.part_shape
             if summary.pulled_parts:
                 self.element_pulled[node] = summary.pulled_parts
+            if summary.const_parts:
+                self.element_const[node] = summary.const_parts
             self.element_trained[node] = tuple(
                 self._part_trainables(params, mine, given, receiver, summary, own, owner)
                 for params, mine in summary.trained_parts)

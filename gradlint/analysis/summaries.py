@@ -86,6 +86,9 @@ class Summary:
     # pulls of ``pulled`` it holds (`return rewards, means, actions` of a rollout pulling the
     # means out of the policy's outputs: `actions` holds none of them).
     pulled_parts: tuple = field(default=(), compare=False, hash=False)
+    # The same tuples: per element, whether it is known to require no grad (`return out,
+    # logdet` where `logdet` is a NumPy determinant copied into a tensor).
+    const_parts: tuple = field(default=(), compare=False, hash=False)
     # Parameters a recorded op inside saved for backward as they were handed (`self.conv(x)` in a
     # block's forward): an in-place edit of that argument after the call breaks the backward.
     saves: frozenset = EMPTY
@@ -563,6 +566,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
         pulled_own=pulled_own if value is not None else frozenset(),
         pulled_parts=_pulled_parts(returns, pulled) if value is not None and pulled else (),
+        const_parts=_const_parts(returns),
         saves=saves, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param,
         cut_parts=_cut_parts(returns, cuts),
@@ -640,6 +644,13 @@ def _cut_parts(returns, cuts: dict) -> tuple:
         return ()
     return tuple(frozenset(c for ret in returns for c in ret.parts[k][1].cuts if c in cuts)
                  for k in range(len(returns[0].parts)))
+
+
+def _const_parts(returns) -> tuple:
+    """``Summary.const_parts``: () unless every return is a tuple of one length."""
+    if not returns or any(not r.parts for r in returns) or len({len(r.parts) for r in returns}) != 1:
+        return ()
+    return tuple(all(ret.parts[k][1].const for ret in returns) for k in range(len(returns[0].parts)))
 
 
 def _pulled_parts(returns, pulled: frozenset) -> tuple:
