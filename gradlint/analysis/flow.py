@@ -146,10 +146,13 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
         from gradlint.analysis.project import ClassTable
 
         _see_plain_bases(classes, imports.project)
-        for info in classes.values():  # (a buffer a base of another file registers is no parameter)
-            for base in info.bases:
-                if base:
-                    info.buffers |= imports.project.base_buffers(base)
+        for info in classes.values():
+            # (a buffer a base of another file registers, or an attribute its `__init__` sets
+            # from a number, is no parameter of the subclass; what the base only stores, read
+            # here, is this file's to judge)
+            for parent in filter(None, (imports.project.base_class(b) for b in info.bases if b)):
+                info.buffers |= parent.buffers
+                info.literal_attrs |= {k for k in parent.literal_attrs if info.attrs.get(k) is None}
         classes = ClassTable(classes, imports.project)
     functions = {  # module-level function -> what it returns has no history
         stmt.name: returns_under_nograd(stmt, imports)

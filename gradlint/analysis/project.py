@@ -357,13 +357,12 @@ class View:
                 if resolved is not None:
                     yield resolved
 
-    def base_buffers(self, key: str) -> set:
-        """The buffers (``self.w_avg`` of ``register_buffer('w_avg', …)``) that ``key``, a base
-        class of another file of the project as the module names it, registers."""
+    def base_class(self, key: str):
+        """The scan (``scan.ClassInfo``) of ``key``, a base class of another file of the project
+        as the module names it, or None."""
         for module, name in self._imported(key):
-            info = module.own_classes.get(name)
-            return set(info.buffers) if info is not None else set()
-        return set()
+            return module.own_classes.get(name)
+        return None
 
     def plain_class(self, key: str) -> bool:
         """Whether ``key`` (a base class as the module names it, ``decode.Strategy``) is a class
