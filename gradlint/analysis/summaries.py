@@ -273,14 +273,11 @@ _BASE = None  # the recursion limit outside any nested summary walk
 
 def _one(table: "Table", node, cls, index: int):
     from gradlint.analysis import flow
-    from gradlint.analysis.facts import Function, ModuleFacts
+    from gradlint.analysis.facts import Function
     from gradlint.analysis.scan import decorated_nograd
 
     imports = table.imports
-    scratch = ModuleFacts(module=table.module, imports=imports)
-    scratch.lines = table.lines
-    scratch.summaries = Visible(table, index)  # later functions read the summaries of earlier ones
-    scratch.init_instances = table.instances  # (what `__init__`'s parameters are handed, file-wide)
+    scratch = _scratch(table, index)
     nograd = decorated_nograd(node, imports) or bool(
         cls is not None and cls.nograd_call and node.name in ("forward", "__call__"))
     function = Function(node, node.name, cls.name if cls else None, nograd=nograd)
@@ -291,6 +288,18 @@ def _one(table: "Table", node, cls, index: int):
         return None
     return dataclasses.replace(_read(node, cls, params, positional, scratch, walker),
                                alone=_Alone(table, node, cls, index, function))
+
+
+def _scratch(table: "Table", index: int):
+    """The facts a summary walk of slot ``index`` records into, its own: the module's one real
+    walk makes the facts the checks read."""
+    from gradlint.analysis.facts import ModuleFacts
+
+    scratch = ModuleFacts(module=table.module, imports=table.imports)
+    scratch.lines = table.lines
+    scratch.summaries = Visible(table, index)  # later functions read the summaries of earlier ones
+    scratch.init_instances = table.instances  # (what `__init__`'s parameters are handed, file-wide)
+    return scratch
 
 
 class _Alone:
@@ -314,18 +323,15 @@ class _Alone:
             self.known[key] = _deep(lambda: self._walk(k, data))
         return self.known[key]
 
-    def _walk(self, k: int, data: dict) -> bool:
+    def _walk(self, k: int, data: dict) -> frozenset | None:
         from gradlint.analysis import flow
-        from gradlint.analysis.facts import Cut, ModuleFacts
+        from gradlint.analysis.facts import Cut
         from gradlint.analysis.values import Value
 
         table = self.table()
         if table is None:
             return None
-        scratch = ModuleFacts(module=table.module, imports=table.imports)
-        scratch.lines = table.lines
-        scratch.summaries = Visible(table, self.index)
-        scratch.init_instances = table.instances
+        scratch = _scratch(table, self.index)
         probe = ast.Name(id=f"{SYMBOL}{k}", ctx=ast.Load())
         scratch.cuts[probe] = Cut(probe, ".detach()", probe.id, upstream={f"{SYMBOL}{k}"}, function=self.function)
         walker = flow.Walker(scratch, table.classes, table.functions, table.globals,
@@ -628,7 +634,7 @@ def _built_module(returns, walker):
 def _trained_parts(returns, method: bool) -> tuple:
     """Per element of the returned tuple: (parameter indices, own trainables) reaching it
     attached (``trained_parts``); () unless every return is a tuple of one length."""
-    if not returns or any(not r.parts for r in returns) or len({len(r.parts) for r in returns}) != 1:
+    if not _same_tuples(returns):
         return ()
     out = []
     for k in range(len(returns[0].parts)):
@@ -640,7 +646,7 @@ def _trained_parts(returns, method: bool) -> tuple:
 
 def _cut_parts(returns, cuts: dict) -> tuple:
     """``Summary.cut_parts``: () unless every return is a tuple of one length."""
-    if not cuts or not returns or any(not r.parts for r in returns) or len({len(r.parts) for r in returns}) != 1:
+    if not cuts or not _same_tuples(returns):
         return ()
     return tuple(frozenset(c for ret in returns for c in ret.parts[k][1].cuts if c in cuts)
                  for k in range(len(returns[0].parts)))
@@ -648,17 +654,22 @@ def _cut_parts(returns, cuts: dict) -> tuple:
 
 def _const_parts(returns) -> tuple:
     """``Summary.const_parts``: () unless every return is a tuple of one length."""
-    if not returns or any(not r.parts for r in returns) or len({len(r.parts) for r in returns}) != 1:
+    if not _same_tuples(returns):
         return ()
     return tuple(all(ret.parts[k][1].const for ret in returns) for k in range(len(returns[0].parts)))
 
 
 def _pulled_parts(returns, pulled: frozenset) -> tuple:
     """``Summary.pulled_parts``: () unless every return is a tuple of one length."""
-    if not returns or any(not r.parts for r in returns) or len({len(r.parts) for r in returns}) != 1:
+    if not _same_tuples(returns):
         return ()
     return tuple(frozenset(n for ret in returns for n in ret.parts[k][1].pulled if n in pulled)
                  for k in range(len(returns[0].parts)))
+
+
+def _same_tuples(returns) -> bool:
+    """Every return is a tuple of one length (what the ``*_parts`` of a summary need)."""
+    return bool(returns) and all(r.parts for r in returns) and len({len(r.parts) for r in returns}) == 1
 
 
 def _split_roots(roots, method: bool) -> tuple[set, set]:
@@ -710,7 +721,7 @@ def _root(expr) -> str | None:
 def _saved_parts(returns) -> tuple:
     """Per element of the returned tuple, the first Save of that element's tensor (in source
     order), or None; () unless every return is a tuple of one length and some element is saved."""
-    if not returns or any(not r.parts for r in returns) or len({len(r.parts) for r in returns}) != 1:
+    if not _same_tuples(returns):
         return ()
     out = []
     for k in range(len(returns[0].parts)):
