@@ -43,6 +43,7 @@ BATCHES = {  # folder under --root -> its triage, and the script that lays it ou
     "wild20": ("wild20-triage.md", "make_wild20.sh"),
     "wild21": ("wild21-triage.md", "make_wild21.sh"),
     "wild22": ("wild22-triage.md", "make_wild22.sh"),
+    "wild23": ("wild23-triage.md", "make_wild23.sh"),
     "wildrl": ("wild-rl-triage.md", "make_wild_rl.sh"),
 }
 RULES = re.compile(r"^GL00[1-5]$")

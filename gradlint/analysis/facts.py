@@ -27,6 +27,8 @@ class Function:
 
 # The kind of a cut made by copying values into a new tensor (``torch.tensor(log_probs)``).
 REBUILD = "rebuild"
+# `torch.autograd.grad(…)` without create_graph: gradients computed from the record, none of it
+UNRECORDED_GRAD = "autograd.grad"
 
 
 @dataclass
@@ -35,7 +37,7 @@ class Cut:
     trainables."""
 
     node: ast.AST
-    kind: str  # ".detach()", ".data", "no_grad", or REBUILD (``torch.tensor(tensors)``: a copy of the values)
+    kind: str  # ".detach()", ".data", "no_grad", REBUILD (``torch.tensor(tensors)``: a copy of the values) or UNRECORDED_GRAD
     tensor: str  # the operand as written
     upstream: set = field(default_factory=set)  # the trainables the operand carried
     function: Function | None = None

@@ -20,7 +20,7 @@ import tokenize
 from gradlint.analysis import saves, settings, torch_types
 from gradlint.analysis.settings import defaults_of, set_from_parameters
 from gradlint.analysis.facts import (
-    IMPLICIT, REBUILD, BackpropUnderNoGrad, Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
+    IMPLICIT, REBUILD, UNRECORDED_GRAD, BackpropUnderNoGrad, Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
     source_segment,
 )
 from gradlint.analysis.imports import collect_imports
@@ -612,7 +612,7 @@ class Walker:
         params = node.args
         # A module's forward() receives activations that require grad while training.
         forward = self.cls is not None and self.cls.is_module and node.name == "forward"
-        plain = _plain_parameters(params)
+        plain = _plain_parameters(params, self.facts.module)
         if self.cls is not None and (forward or node.name == "__init__"):
             # the arguments every call of this module (or constructor of this class) in the file
             # passes as plain values
@@ -1910,7 +1910,7 @@ class Walker:
         (``nn.Parameter(…)``): its ``.data`` or ``.detach()`` starves it."""
         name = dotted(expr)
         if name is None or self.cls is None or not self.cls.is_module or not name.startswith("self.") \
-                or name.count(".") != 1 or getattr(self, "summarizing", False):
+                or name.count(".") != 1:
             return False
         seen = self.cls.assigned.get(name)
         # (a trainable root that is no module: `nn.Parameter(…)`, `torch.zeros(…, requires_grad=True)`)
@@ -2828,6 +2828,19 @@ class Walker:
                 # (the cuts on the way stay behind: what it is taken with respect to is often a
                 # leaf made from them on purpose, a gradient penalty's interpolates)
                 return replace(union(values), tensor=True, computed=True, const=False, saved=EMPTY, parts=None, cuts={})
+            # (what it differentiates against is a leaf made for that, not what the root trains)
+            against = keywords.get("inputs", positional[1] if len(positional) > 1 else None)
+            against = frozenset(filter(None, map(dotted, against.elts if type(against) in (ast.Tuple, ast.List)
+                                                 else [against])))
+            root = replace(root, trainables=root.trainables - against, post=root.post - against)
+            if root_expr is not None and (root.trainables or root.post) and qual == "torch.autograd.grad":
+                # Without create_graph the gradients are computed from the record and are none of it:
+                # a cut of what computed the root (a gradient penalty of them trains nothing; a
+                # first-order inner step beside the parameters it updates starves nothing).
+                out = self.cut_of(node, root_expr, root, UNRECORDED_GRAD)
+                if node in self.facts.cuts:
+                    self.facts.cuts[node].written = self.written(node)
+                return replace(out, lost=True, alias=None)
             return replace(union(values), trainables=EMPTY, post=EMPTY, cuts={}, tensor=True, const=not create)
         if qual in REBUILDERS:
             return self.rebuild(node, qual, positional, keywords)
@@ -2948,8 +2961,9 @@ class Walker:
         if last.endswith("_") and not last.endswith("__") and saves.is_inplace_method(last) and positional:
             self.edit_of(node, positional[0])
         at = saves.inplace_argument(qual)
-        inplace = literal_true(keywords.get("inplace")) or (
-            at is not None and len(positional) > at and literal_true(positional[at]))
+        flag = keywords.get("inplace", positional[at] if at is not None and len(positional) > at else None)
+        # (`F.relu(x, inplace=self.inplace)`: as the class is built by default)
+        inplace = literal_true(flag) or (self.cls is not None and dotted(flag) in self.cls.true_attrs)
         # F.hardtanh_(x), F.elu_(x): functional.*_ edits its first argument, like x.relu_()
         inplace = inplace or (qual.startswith("torch.nn.functional.") and last.endswith("_") and not last.endswith("__"))
         if inplace and positional:
@@ -3186,7 +3200,7 @@ class Walker:
         params = node.args
         positional = [*params.posonlyargs, *params.args]
         names = [p.arg for p in [*positional, *params.kwonlyargs]]
-        plain = _plain_parameters(params)
+        plain = _plain_parameters(params, self.facts.module)
         if self.cls is None:
             plain |= once("numbers-handed", self.facts.module, _numbers_handed).get(node.name, set())
         for i, name in enumerate(names):
@@ -3724,8 +3738,9 @@ class Walker:
                 param = arg.arg if type(arg) is ast.keyword else (params[i] if i < len(params) else None)
                 if param is not None and (value.attached or value.live):
                     self.facts.live_arguments.add(f"{param}@{name}")  # it may require grad in there
-                if param is not None and value.pulled:
+                if param is not None and value.pulled and not value.rebuilt:
                     # `reinforce_update(opt, storage)`, the storage holding `.numpy()` values
+                    # (a tensor copied from them is a tensor: its rebuild is where it went wrong)
                     self.facts.pulled_arguments.setdefault(f"{param}@{name}", set()).update(value.pulled)
                 if param is not None and value.saved:
                     # `mask_invalid_(probs, m)` hands the helper a tensor an op saved: an edit
@@ -4483,32 +4498,30 @@ def _view_of(expr) -> ast.expr | None:
     return None
 
 
-def _plain_parameters(params: ast.arguments) -> set[str]:
+def _plain_parameters(params: ast.arguments, module: ast.Module) -> set[str]:
     """The parameters a function declares to hold no tensor: annotated ``int``/``float``/``bool``/
-    ``str``, or defaulting to a number, a string or a bool (``None`` says nothing)."""
+    ``str``, or defaulting to a number, a string or a bool, as written or as a name the module's
+    top level binds only to one (``lam=LAM`` after ``LAM = 0.3``; ``None`` says nothing)."""
     positional = [*params.posonlyargs, *params.args]
     defaults = [None] * (len(positional) - len(params.defaults)) + list(params.defaults)
+    literal = once("literal-globals", module, _literal_globals)
     found = set()
     for param, default in [*zip(positional, defaults), *zip(params.kwonlyargs, params.kw_defaults)]:
         annotation = param.annotation
         if type(annotation) is ast.Name and annotation.id in PLAIN_ANNOTATIONS:
             found.add(param.arg)
-        elif default is not None and _literal_number(default):
+        elif default is not None and (_literal_number(default) or (
+                type(default) is ast.Name and literal.get(default.id, False))):
             found.add(param.arg)
     return found
 
 
-# What a call hands a parameter wholly cut, as data (``Summary.alone``)
-CUT_DATA = Value(tensor=True, computed=True, const=True)
-
-
-def _numbers_handed(module: ast.Module) -> dict:
-    """Module-level function -> its parameters that every call of it in the file hands a number:
-    a literal, or at the top level a name the top level binds only to literals (`step_loss(batch,
-    lam)` after `lam = 1e-2`)."""
-    top = [stmt for stmt in module.body if type(stmt) not in FUNCTIONS and type(stmt) is not ast.ClassDef]
+def _literal_globals(module: ast.Module) -> dict:
+    """Name -> whether the module's top level binds it only to literal numbers, strings or bools."""
     literal: dict = {}
-    for stmt in top:
+    for stmt in module.body:
+        if type(stmt) in FUNCTIONS or type(stmt) is ast.ClassDef:
+            continue
         for node in iter_nodes(stmt, into_functions=False):
             if type(node) is ast.Assign:
                 for target in node.targets:
@@ -4520,6 +4533,19 @@ def _numbers_handed(module: ast.Module) -> dict:
                 for name in iter_nodes(node.target if hasattr(node, "target") else node):
                     if type(name) is ast.Name and type(name.ctx) is ast.Store:
                         literal[name.id] = False
+    return literal
+
+
+# What a call hands a parameter wholly cut, as data (``Summary.alone``)
+CUT_DATA = Value(tensor=True, computed=True, const=True)
+
+
+def _numbers_handed(module: ast.Module) -> dict:
+    """Module-level function -> its parameters that every call of it in the file hands a number:
+    a literal, or at the top level a name the top level binds only to literals (`step_loss(batch,
+    lam)` after `lam = 1e-2`)."""
+    top = [stmt for stmt in module.body if type(stmt) not in FUNCTIONS and type(stmt) is not ast.ClassDef]
+    literal = once("literal-globals", module, _literal_globals)
     top_calls = {id(node) for stmt in top for node in iter_nodes(stmt, into_functions=False) if type(node) is ast.Call}
     defined = {stmt.name: stmt for stmt in module.body if type(stmt) in FUNCTIONS}
     handed: dict = {}

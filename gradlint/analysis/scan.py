@@ -42,6 +42,9 @@ class ClassInfo:
         self.bases = bases
         self.attrs: dict[str, ModuleInfo | None] = {}  # self.x -> module it holds (None: plain value)
         self.literal_attrs: set[str] = set()
+        # self.x that __init__ sets True as the class is built by default (`self.inplace = inplace`
+        # of `inplace=True`)
+        self.true_attrs: set[str] = set()
         self.nograd_call = False
         self.nograd_region = None  # the decorator that runs its forward under no_grad, where one does
         self.nograd_methods: set[str] = set()
@@ -218,6 +221,7 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
             if stmt.name == "__init__":
                 info.init = stmt
             settings = _setting_params(stmt) if stmt.name == "__init__" else set()
+            flags = _true_flags(stmt, node.name, module) if stmt.name == "__init__" else set()
             for assign in iter_nodes(stmt, into_functions=False):
                 if type(assign) is ast.Call and stmt.name == "__init__" and type(assign.func) is ast.Attribute \
                         and assign.func.attr == "append" and len(assign.args) == 1:
@@ -236,10 +240,12 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                 for target, value in pairs:
                     name = dotted(target)
                     if name and name.startswith("self.") and name.count(".") == 1:
+                        if literal_true(value) or (type(value) is ast.Name and value.id in flags):
+                            info.true_attrs.add(name)
                         if is_literal(value) or (type(value) is ast.Name and value.id in settings):
                             info.literal_attrs.add(name)
                         else:
-                            value = _with_locals(value, stmt)
+                            value = _with_flags(_with_locals(value, stmt), flags, imports)
                             info.attrs[name] = module_info(value, imports, classes)
                             if type(value) is ast.Call and (info.attrs[name] is None or (
                                     info.attrs[name].qualname == "torch.nn.ModuleList" and info.attrs[name].items is None)):
@@ -282,6 +288,7 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                 # every subclass that does not bind it to a module of its own)
                 info.settings |= {k for k in parent.settings if info.attrs.get(k) is None}
                 info.literal_attrs |= {k for k in parent.literal_attrs if info.attrs.get(k) is None}
+                info.true_attrs |= {k for k in parent.true_attrs if info.attrs.get(k) is None}
     for info in list(classes.values()):
         resolve(info)
     _find_parameterless(classes, imports)
@@ -949,6 +956,99 @@ def _with_locals(value, function):
     if all(a is b for a, b in zip(args, value.args)):
         return value
     return ast.copy_location(ast.Call(func=value.func, args=args, keywords=value.keywords), value)
+
+
+def _true_flags(init, class_name: str, module: ast.Module) -> set[str]:
+    """``__init__`` parameters defaulting to ``True`` (``inplace=True``) that some construction in
+    the file leaves so (or that none is in the file): True wherever the class is built as it is by
+    default, which is how a flag handed on is read (``nn.ReLU(inplace=inplace)`` runs in place
+    then, as an ``if inplace:`` arm is walked)."""
+    args = init.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    return {param.arg for param, default in [*zip(positional, defaults), *zip(args.kwonlyargs, args.kw_defaults)]
+            if literal_true(default) and _may_be_true(class_name, param.arg, module, ())}
+
+
+def _may_be_true(class_name: str, flag: str, module: ast.Module, seen: tuple) -> bool:
+    """Whether some construction of ``class_name`` in the file leaves ``flag`` True: omitted
+    (its default), handed a true literal, or handed a flag of the constructor it is built in
+    that may be True itself (``GatedFusion(c, inplace=inplace)`` in ``TinySegNet.__init__``)."""
+    inits, built = once("constructions", module, _constructions)
+    init = inits.get(class_name)
+    if init is None:
+        return True
+    args = init.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(zip([p.arg for p in positional][::-1], list(args.defaults)[::-1]))
+    defaults.update((p.arg, d) for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+    names = [p.arg for p in positional][1:]  # (the receiver is not handed)
+    calls = built.get(class_name, ())
+    if not calls:
+        return literal_true(defaults.get(flag))
+    for call, owner in calls:
+        if any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords):
+            return True
+        handed = {k.arg: k.value for k in call.keywords}
+        handed.update(zip(names, call.args))
+        value = handed.get(flag)
+        if value is None:
+            if literal_true(defaults.get(flag)):
+                return True
+        elif type(value) is ast.Constant:
+            if value.value:
+                return True
+        elif type(value) is not ast.Name or owner is None or value.id not in _parameter_names(inits[owner]) \
+                or ((owner, value.id) not in seen and _may_be_true(owner, value.id, module, seen + ((owner, value.id),))):
+            return True
+    return False
+
+
+def _parameter_names(function) -> set[str]:
+    args = function.args
+    return {p.arg for p in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+
+
+def _constructions(module: ast.Module) -> tuple[dict, dict]:
+    """(class name -> its ``__init__``, class name -> [(a call of that name, the class whose
+    ``__init__`` makes it or None)]) over the file."""
+    inits: dict = {}
+    owners: dict = {}
+    for node in iter_nodes(module):
+        if type(node) is ast.ClassDef:
+            for stmt in node.body:
+                if type(stmt) in _FUNCTIONS and stmt.name == "__init__":
+                    inits[node.name] = stmt
+                    for call in iter_nodes(stmt):
+                        if type(call) is ast.Call:
+                            owners[id(call)] = node.name
+    built: dict = {}
+    for node in iter_nodes(module):
+        if type(node) is ast.Call and dotted(node.func) is not None:
+            name = dotted(node.func).rpartition(".")[2]
+            if name in inits:
+                built.setdefault(name, []).append((node, owners.get(id(node))))
+    return inits, built
+
+
+def _with_flags(value, flags: set[str], imports: ImportTable):
+    """``nn.ReLU(inplace=inplace)`` (also nested, ``nn.Sequential(…, nn.ReLU(inplace=inplace))``)
+    with ``inplace`` one of ``flags``: the call with the flag written ``True`` (a stand-in node, read
+    only here; what is unchanged keeps its identity)."""
+    if not flags or type(value) is not ast.Call:
+        return value
+    args = [_with_flags(a, flags, imports) for a in value.args]
+    keywords = value.keywords
+    if any(k.arg == "inplace" and type(k.value) is ast.Name and k.value.id in flags for k in keywords):
+        keywords = [ast.keyword(arg=k.arg, value=ast.copy_location(ast.Constant(True), k.value))
+                    if k.arg == "inplace" and type(k.value) is ast.Name and k.value.id in flags else k
+                    for k in keywords]
+    at = saves.inplace_argument(imports.qualname(value.func) or "")
+    if at is not None and len(args) > at and type(args[at]) is ast.Name and args[at].id in flags:
+        args[at] = ast.copy_location(ast.Constant(True), args[at])
+    if keywords is value.keywords and all(a is b for a, b in zip(args, value.args)):
+        return value
+    return ast.copy_location(ast.Call(func=value.func, args=args, keywords=keywords), value)
 
 
 def module_info(expr: ast.expr, imports: ImportTable, classes: dict) -> ModuleInfo | None:

@@ -17,7 +17,7 @@ import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from gradlint.analysis.facts import REBUILD, Backward, Cut, Function
+from gradlint.analysis.facts import REBUILD, UNRECORDED_GRAD, Backward, Cut, Function
 from gradlint.analysis.imports import dotted
 from gradlint.analysis.project import origin
 from gradlint.analysis.scan import ancestors, is_fresh_copy
@@ -75,7 +75,7 @@ def switched(found: Starved, facts):
     cut another method of the class stored on ``self`` (``self.cache = {"logits":
     logits.detach()}`` in ``rollout``, switched on in ``update``)."""
     cut = found.cut
-    if cut.kind not in (".detach()", ".data"):
+    if cut.kind not in (".detach()", ".data", UNRECORDED_GRAD):
         return None
     point = (cut.node.lineno, cut.node.col_offset)
     switch = next((s for s in facts.switches
@@ -90,7 +90,7 @@ def switched(found: Starved, facts):
                            and s.function.node is found.backward.function.node
                            and s.function.node is not cut.function.node))), None)
     if switch is not None and found.backward is not None and switch.function.node is not found.backward.function.node \
-            and _returns_name(switch.function.node, switch.name):
+            and cut.kind != UNRECORDED_GRAD and _returns_name(switch.function.node, switch.name):
         # A helper hands out the new leaf it made of a detached copy (`return
         # z.detach().requires_grad_()`): nothing was silenced there; its caller trains through
         # the copy, and the cut is the mistake (GL001's)

@@ -52,6 +52,8 @@ def _dead_term(cut, loss) -> bool:
 
 
 def _report(cut, where: str, models=(), **refs):
+    from gradlint.analysis.facts import UNRECORDED_GRAD
+
     names, upstream, verb = starved_names(cut.upstream, models)
     if cut.kind == "no_grad":
         at_region = isinstance(cut.region, (ast.With, ast.AsyncWith))
@@ -80,11 +82,16 @@ def _report(cut, where: str, models=(), **refs):
         # (the hook's own parameter names nothing the user trains: the hooked module does)
         what = f"`{expr}`, which this forward hook keeps of the hooked module's output,"
         upstream, verb = "that module and whatever computed its input", "get"
+    hint = (f"use the attached `{cut.tensor}` there and detach only the copy you log or store; "
+            f"if the cut is intended, add `# noqa: GL001`")
+    if cut.kind == UNRECORDED_GRAD:
+        what = f"`{expr}`, taken without `create_graph=True`,"
+        hint = ("pass `create_graph=True` so the gradients are recorded and a loss of them trains what "
+                "computed them; if they are only data here, add `# noqa: GL001`")
     return Flag(
         RULE, cut.node,
         f"{what} {where}, so {upstream} {verb} no gradient through it",
-        hint=(f"use the attached `{cut.tensor}` there and detach only the copy you log or store; "
-              f"if the cut is intended, add `# noqa: GL001`"),
+        hint=hint,
         details={"tensor": cut.tensor, "cut": cut.kind, "upstream": names},
         refs=refs,
     )
@@ -113,6 +120,7 @@ EVIDENCE = frozenset({"upstream"})
 def probe(probes, flag) -> None:
     """``h.detach()`` / ``h.data``: the tensor before the cut, and the cut value; an expression
     computed in a no_grad region: its result, and the leaves its ops read there."""
+    from gradlint.analysis.facts import UNRECORDED_GRAD
     from gradlint.dynamic.instrument import CannotProbe, receiver
 
     node = flag.node
@@ -134,6 +142,15 @@ def probe(probes, flag) -> None:
         return
     if flag.details.get("dead"):
         probes.need("dead_term")
+    if flag.details.get("cut") == UNRECORDED_GRAD:
+        # the root it differentiates, and the gradients: tensors the run made from it with no history
+        root = next((k.value for k in node.keywords if k.arg == "outputs"), node.args[0] if node.args else None)
+        if root is None or isinstance(root, ast.Starred):
+            raise CannotProbe("the root `torch.autograd.grad` differentiates is not written in the call")
+        probes.need("dead_term")  # (what the gradients add to a loss is a term with no path, whatever else trains)
+        probes.before(root)
+        probes.after(node)
+        return
     if isinstance(node, ast.Call) and not isinstance(node.func, ast.Attribute):
         # `map(torch.detach, (a, b))` returns a lazy iterator, which the tracer cannot tag
         raise CannotProbe("the tensors `map` detaches are made lazily, one at a time; the run does not follow them")

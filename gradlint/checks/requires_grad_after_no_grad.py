@@ -25,12 +25,15 @@ RULE = Rule(
 
 
 def check(facts):
+    from gradlint.analysis.facts import UNRECORDED_GRAD
     from gradlint.analysis.starved import starved, switched
 
+    reported = set()
     for found in starved(facts):
         switch = switched(found, facts)
-        if switch is None:
+        if switch is None or switch.node in reported:
             continue
+        reported.add(switch.node)
         if switch.intended_leaf and found.function is not None and found.function.class_name is None \
                 and found.cut.upstream and all(name.endswith(f"@{found.function.name}") for name in found.cut.upstream):
             # (`ret = ret.detach()`, `ret.requires_grad_()`, `return ret`: a plain function making
@@ -48,17 +51,20 @@ def check(facts):
             RULE, switch.node,
             f"{tensor} was cut from the record by `{cut.shown}` (line {{cut}}): switching requires_grad "
             f"on makes it a new leaf, so {sink} stops there and {upstream} {verb} no gradient through it",
-            hint=f"drop the `{cut.kind}` and the switch, and train through `{cut.tensor}` as it is",
+            hint=f"pass `create_graph=True` there (line {cut.node.lineno}) and drop the switch"
+            if cut.kind == UNRECORDED_GRAD else f"drop the `{cut.kind}` and the switch, and train through `{cut.tensor}` as it is",
             details={"tensor": switch.name, "cut": cut.kind},
             refs={"cut": cut.node, **refs},
         )
 
     for switch in facts.switches:
         value = switch.value
+        if switch.node in reported:
+            continue
         if not value.nograd or value.attached or value.rebuilt or switch.intended_leaf:
             backward = _backpropagated_next(switch, facts)
             if backward is not None:
-                yield _switched_root(switch, backward)
+                yield _switched_root(switch, backward, facts)
             continue
         region = next(iter(value.nograd))
         tensor = f"`{switch.name}`" if switch.name else "the tensor"
@@ -101,11 +107,13 @@ def _backpropagated_next(switch, facts):
     """The backward whose root is the very tensor just switched (``loss.requires_grad = True``
     then ``loss.backward()``), where that tensor was computed by ops (not a leaf made on purpose,
     not a copy GL002 reports, not what a cut GL001 reports left without history)."""
+    from gradlint.analysis.facts import UNRECORDED_GRAD
+
     value = switch.value
     # (a `.detach()` or `.data` it descends from is GL001's finding, a copy GL002's: the switch
     # is part of that one; what a no_grad region dropped is this rule's)
     if switch.name is None or switch.intended_leaf or value.rebuilt or value.pulled or any(
-            getattr(facts.cuts.get(c), "kind", None) != "no_grad" for c in value.cuts):
+            getattr(facts.cuts.get(c), "kind", None) not in ("no_grad", UNRECORDED_GRAD) for c in value.cuts):
         return None
     if not (value.attached or value.live or value.nograd or value.lost or (value.computed and not value.const)):
         return None
@@ -122,7 +130,9 @@ def _backpropagated_next(switch, facts):
     return found
 
 
-def _switched_root(switch, backward) -> Flag:
+def _switched_root(switch, backward, facts) -> Flag:
+    from gradlint.analysis.facts import UNRECORDED_GRAD
+
     # Either the tensor has history, and the switch raises ("you can only change requires_grad
     # flags of leaf variables"), or something upstream removed it, and the switch hides that.
     name = switch.name
@@ -130,8 +140,11 @@ def _switched_root(switch, backward) -> Flag:
         message = (f"`{name}` is backpropagated (line {{backward}}) right after requires_grad is switched "
                    f"on: a tensor with history cannot be switched (PyTorch raises), so `{name}` has none; "
                    f"the switch makes it a new leaf and its backward() reaches nothing that computed it")
+        grads = [c for c in switch.value.cuts if getattr(facts.cuts.get(c), "kind", None) == UNRECORDED_GRAD]
         hint = ("find what removed its history (a no_grad region, a .detach() or .item(), parameters "
-                "frozen by mistake) and drop the switch")
+                "frozen by mistake) and drop the switch") if not grads else (
+            f"its history ends at `torch.autograd.grad` (line {grads[0].lineno}), taken without "
+            "`create_graph=True`: pass it and drop the switch")
     else:  # (a loss computed from it: `coords = decode(logits)` through argmax, then switched)
         message = (f"`{name}` lost its history to an op autograd does not differentiate (or one run "
                    f"without recording) before requires_grad is switched on: it becomes a new leaf, and "
