@@ -27,6 +27,7 @@ from gradlint.analysis.imports import collect_imports
 from gradlint.analysis.imports import dotted as _dotted
 from gradlint.analysis.project import origin
 from gradlint.analysis.scan import (
+    helper_of_nograd_methods,
     _PLAIN_BASES as PLAIN_BASES, ENABLE_GRAD, GRAD_MODE_NAMES, INFERENCE_MODE, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, leaves_handed_on, literal_false,
     ancestors, function_saves, hook_outputs, hook_stores, literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
@@ -54,6 +55,7 @@ FACTORIES = {
 PARAMETER = {"torch.nn.Parameter", "torch.nn.parameter.Parameter"}
 BACKWARD_FUNCS = {"torch.autograd.backward", "torch.autograd.grad"}
 PULL_METHODS = {"item", "tolist", "numpy"}
+INTEGER_CASTS = {"long", "int", "short", "byte", "char", "bool"}
 CAST_METHODS = {
     "cpu", "cuda", "to", "float", "double", "half", "bfloat16", "long", "int", "bool", "byte",
     "type", "type_as", "contiguous", "clone", "view", "view_as", "reshape", "flatten", "squeeze",
@@ -171,6 +173,8 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
     facts.frozen = frozen_owners(module) if spells("requires_grad") or spells("Parameter") else set()
     if facts.frozen:
         facts.frozen |= _frozen_by_their_class(classes)
+    if spells("load_state_dict") and spells("eval"):
+        facts.frozen |= _pretrained_for_inference(classes)
     facts.handed_members = _handed_members(module)
     facts.summaries = _summaries(module, lines, imports, classes, functions)
     top = Function(module, "<module>")
@@ -193,7 +197,9 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
         # there fails at its backward instead, GL003's at the call)
         only = not trains_locally(node) and (
             (cls is None and node.name in nograd_only)
-            or (cls is not None and "." + node.name in nograd_only and not cls.is_module))
+            or (cls is not None and "." + node.name in nograd_only and not cls.is_module)
+            or (cls is not None and cls.is_module and cls.node is not None
+                and helper_of_nograd_methods(module, cls.node, node, imports)))
         if only:
             summary = facts.summaries.get(f"{cls.name}.{node.name}" if cls is not None else node.name)
             only = summary is None or summary.inference_backward is None
@@ -232,6 +238,24 @@ def _frozen_by_their_class(classes) -> set:
         return set()
     return {attr for info in classes.values() for attr, module in info.attrs.items()
             if module is not None and module.qualname in freezing}
+
+
+def _pretrained_for_inference(classes) -> set:
+    """``self.model`` that its class's ``__init__`` loads from a checkpoint
+    (``self.model.load_state_dict(…)``) and that the class puts in eval mode and never back in
+    training mode: a pretrained component run for inference (a vocoder), whose detached output
+    starves nothing meant to train."""
+    found = set()
+    for info in classes.values():
+        if info.init is None or info.node is None:
+            continue
+        loaded = {dotted(n.func.value) for n in iter_nodes(info.init) if type(n) is ast.Call
+                  and type(n.func) is ast.Attribute and n.func.attr == "load_state_dict"}
+        modes = [(dotted(n.func.value), n.func.attr) for n in iter_nodes(info.node) if type(n) is ast.Call
+                 and type(n.func) is ast.Attribute and n.func.attr in ("eval", "train")]
+        found |= {name for name in loaded if name is not None and name.startswith("self.") and name.count(".") == 1
+                  and (name, "eval") in modes and (name, "train") not in modes}
+    return found
 
 
 def _handed_members(module: ast.Module) -> set:
@@ -3131,6 +3155,12 @@ class Walker:
         if is_root_object and (defined or (meth not in CAST_METHODS and meth not in MODULE_ITERATORS
                                            and meth not in CONTAINER_METHODS)):
             return self.apply_module(node, receiver, values, positional, method=True)
+        if meth == "get" and len(positional) == 2 and len(values) == 2 and self.integer_tensor(positional[1]) \
+                and not (receiver.held or receiver.rows):
+            # `cache.get("step", x.new_zeros(n).long())`: a mapping (no tensor has `get`) of unknown
+            # contents holds what the code stores under the key, of the kind it starts from: an
+            # integer counter has no gradient whatever computed it
+            return values[1]
         # (a cast's or a reshape's arguments, `x.to(self.device)`, `x.view(n, -1)`, `x.type_as(y)`,
         # give the result a device, a dtype or a shape, never history)
         cast = meth in CAST_METHODS
@@ -3153,6 +3183,8 @@ class Walker:
             # A view shares the saved tensor's storage and version counter; so does a
             # conversion that had nothing to convert (`.float()` of a float tensor is itself).
             return replace(out, alias=_alias(recv_expr, receiver), saved=receiver.saved)
+        if meth in INTEGER_CASTS and not positional and (receiver.tensor or receiver.attached or receiver.live):
+            return _without_history(out)  # `x.long()`: integers have no gradient
         if meth in CAST_METHODS:
             return out
         if (receiver.tensor or receiver.attached or receiver.live) and torch_types.carries_grad(f"Tensor.{meth}") is False:
@@ -3163,6 +3195,15 @@ class Walker:
                                    [receiver, *[CONST if i in index_at else self.expr(p)
                                                 for i, p in enumerate(positional)]], out)
         return _with_indices(out, meth, positional, keywords) if receiver.tensor or receiver.attached or receiver.live else out
+
+    def integer_tensor(self, expr) -> bool:
+        """``x.new_zeros(n).long()``, ``torch.zeros(n, dtype=torch.long)``: a tensor of integers."""
+        if type(expr) is not ast.Call:
+            return False
+        if type(expr.func) is ast.Attribute and expr.func.attr in INTEGER_CASTS and not expr.args:
+            return True
+        dtype = next((k.value for k in expr.keywords if k.arg == "dtype"), None)
+        return dtype is not None and self.imports.qualname(dtype) in INTEGER_DTYPES
 
     # ---- summaries ---------------------------------------------------------------------------
 
@@ -3407,6 +3448,10 @@ class Walker:
                 k = summary.params.index(arg.arg) if type(arg) is ast.keyword else position
                 if type(arg) is not ast.keyword:
                     position += 1
+                needs = summary.save_needs.get(k)
+                if needs is not None and not any(j in given and (given[j].attached or given[j].live)
+                                                 and not given[j].plain for j in needs):
+                    continue  # (`initial * source` with `initial` a number here: nothing saved)
                 if k in summary.saves and k in given and (given[k].attached or given[k].live or any(
                         given[j].attached or given[j].live for j in given if j != k)):
                     self.mark_saved(arg.value if type(arg) is ast.keyword else arg, Save.at(self.written(node.func), node))

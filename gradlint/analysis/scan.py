@@ -177,7 +177,10 @@ def trains_locally(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         kind = type(child)
         if kind is ast.Call:
             func = child.func
-            if type(func) is ast.Attribute and func.attr in ("backward", "step", "manual_backward"):
+            if type(func) is ast.Attribute and (func.attr in ("backward", "manual_backward") or (
+                    # (an optimizer's step takes at most a closure: a beam search's
+                    # `self.search.step(step, lprobs, scores)` is none)
+                    func.attr == "step" and len(child.args) + len(child.keywords) <= 1)):
                 return True
             if type(func) is ast.Name:
                 called.add(func.id)
@@ -759,6 +762,38 @@ def nograd_only_callees(module: ast.Module, imports: ImportTable, names: set[str
         return None
 
     return _only_under_nograd(_call_contexts(module, imports, names, methods, called))
+
+
+def helper_of_nograd_methods(module: ast.Module, cls: ast.ClassDef, method, imports: ImportTable) -> bool:
+    """A module's method that the file calls only as ``self.<name>(…)`` from the class's own methods
+    decorated to run under no_grad (a beam search's ``_generate`` behind ``@torch.no_grad()``
+    ``forward`` and ``generate``): it runs under no_grad too. Calls inside the method itself run
+    where it does; one from anywhere else (another receiver, an undecorated method) may record."""
+    if not mentions_grad_mode(module):
+        return False
+    decorated = {stmt.name for stmt in cls.body if type(stmt) in _FUNCTIONS and decorated_nograd(stmt, imports)}
+    if not decorated or method.name in decorated:
+        return False
+    sites = [node for node in once("method-calls", module, _method_calls).get(method.name, ())
+             if not _within(node, method)]
+    return bool(sites) and all(
+        dotted(node.func.value) == "self" and any(
+            type(stmt) in _FUNCTIONS and stmt.name in decorated and _within(node, stmt) for stmt in cls.body)
+        for node in sites)
+
+
+def _method_calls(module: ast.Module) -> dict:
+    """Attribute name -> the file's calls ``….name(…)``."""
+    found: dict = {}
+    for node in iter_nodes(module):
+        if type(node) is ast.Call and type(node.func) is ast.Attribute:
+            found.setdefault(node.func.attr, []).append(node)
+    return found
+
+
+def _within(node, outer) -> bool:
+    return (outer.lineno, outer.col_offset) <= (node.lineno, node.col_offset) \
+        and (node.end_lineno, node.end_col_offset) <= (outer.end_lineno, outer.end_col_offset)
 
 
 def called_only_under_nograd_in(module: ast.Module, imports: ImportTable, target) -> bool | None:

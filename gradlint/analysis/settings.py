@@ -305,7 +305,8 @@ def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, handable
 
 
 def _literal_everywhere(key, calls) -> bool:
-    """Every call of the function ``key`` names hands its parameter a literal boolean itself."""
+    """Every call of the function ``key`` names hands its parameter a literal boolean itself, or
+    leaves it at a literal boolean default (`self._run_one_epoch(epoch)` of `cross_valid=False`)."""
     fn_id, name = key
     found = False
     for call, _, targets, skip in calls:
@@ -315,7 +316,9 @@ def _literal_everywhere(key, calls) -> bool:
             found = True
             positional = [p.arg for p in [*target.args.posonlyargs, *target.args.args]][skip:]
             given = {**dict(zip(positional, call.args)), **{k.arg: k.value for k in call.keywords}}
-            value = given.get(name)
+            if any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords):
+                return False
+            value = given.get(name, defaults_of(target).get(name))
             if not (type(value) is ast.Constant and type(value.value) is bool):
                 return False
     return found

@@ -155,7 +155,8 @@ def _starved(facts) -> Iterator[Starved]:
                     # the cut state (SinGAN's scales, truncated recurrence): on purpose
                     continue
                 if differentiated and (_trained_by_another_loss(cut, value.cuts[cut.node], facts)
-                                       or _trained_by_another_return(cut, value, ret, facts, uses)):
+                                       or _trained_by_another_return(cut, value, ret, facts, uses)
+                                       or _kept_out_of_an_objective(cut, value, ret, facts, uses)):
                     continue
                 if ret.parts and origin(cut.node) is not None:
                     # (a member's cut another file's class returns in a tuple, returned on in one
@@ -240,6 +241,11 @@ def _starved(facts) -> Iterator[Starved]:
                 # stepped after this loss's backward hold none of what the cut starves
                 continue
             if _trained_by_another_loss(cut, backward.value.cuts[cut.node], facts, backward):
+                continue
+            if _objective_alone(cut, backward) and _forward_trains_it(cut, facts):
+                # (a module's own objective backpropagated alone, `m.compute_one_iter().backward()`,
+                # kept off the members its forward trains; added beside the forward's output as a
+                # term of its own, it is a dead term)
                 continue
             if backward.loop is not None and cut.loop is backward.loop and cut.carried:
                 continue  # truncated backpropagation: state cut between iterations on purpose
@@ -554,6 +560,39 @@ def _trained_by_another_return(cut, value, ret, facts, uses) -> bool:
     return any(other.node is not ret.node and other.function.class_name == ret.function.class_name
                and cut.node not in other.value.cuts and cut.upstream & other.value.trainables
                and uses.reaches_backward(other.function.node) for other in facts.returns)
+
+
+def _kept_out_of_an_objective(cut, value, ret, facts, uses) -> bool:
+    """A module's method returning an objective with its own members cut (residual flows'
+    norm-order estimate of `self.weight.detach()`, backpropagated to train only the orders),
+    where the module's forward (or another differentiated return of the class) uses the cut
+    members attached: the objective is kept off them on purpose."""
+    return ret.function.class_name is not None and _forward_trains_it(cut, facts, ret, uses)
+
+
+def _objective_alone(cut, backward) -> bool:
+    """The backward's root is a call of the method the cut is in, as it is
+    (`m.compute_one_iter().backward()`), no term of a larger loss."""
+    try:
+        root = ast.parse(backward.root, mode="eval").body
+    except SyntaxError:
+        return False
+    return type(root) is ast.Call and type(root.func) is ast.Attribute and cut.function is not None \
+        and root.func.attr == cut.function.name
+
+
+def _forward_trains_it(cut, facts, ret=None, uses=None) -> bool:
+    """The cut is of one of its class's own parameters as it is (``self.weight.detach()``, not an
+    output computed from it), in a method other than ``forward``, and the class's ``forward`` (or,
+    given ``ret`` and ``uses``, another differentiated return of the class) returns it attached."""
+    fn = cut.function
+    if fn is None or fn.class_name is None or fn.name in ("forward", "__call__") \
+            or cut.upstream != {cut.tensor} or not cut.tensor.startswith("self."):
+        return False
+    return any(other.function.class_name == fn.class_name and (ret is None or other.node is not ret.node)
+               and cut.node not in other.value.cuts and cut.upstream & other.value.trainables
+               and (other.function.name == "forward" or (uses is not None and uses.reaches_backward(other.function.node)))
+               for other in facts.returns)
 
 
 def _cut_by(cut, facts) -> set:

@@ -92,6 +92,9 @@ class Summary:
     # Parameters a recorded op inside saved for backward as they were handed (`self.conv(x)` in a
     # block's forward): an in-place edit of that argument after the call breaks the backward.
     saves: frozenset = EMPTY
+    # Of ``saves``, those saved only for the gradient of other parameters (``initial * source``
+    # saves ``source`` for ``initial``'s): k -> the parameters one of which must require grad
+    save_needs: dict = field(default_factory=dict, compare=False, hash=False)
     # It returns a module it builds (`def build_generator(): return nn.Sequential(…)`): the name
     # a call binds holds a model.
     module: object = field(default=None, compare=False, hash=False)
@@ -554,6 +557,16 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
     # (a parameter never rebound in the body is the tensor the caller handed)
     saves = frozenset(params.index(name) for name, _ in walker.save_log
                       if name in params and name not in walker.born and not (method and params.index(name) == 0))
+    save_needs: dict = {}
+    always = set()  # (one save made whatever the others are makes the parameter saved)
+    for name, save in walker.save_log:
+        if name in params and params.index(name) in saves:
+            k = params.index(name)
+            if save.needs:
+                save_needs[k] = save_needs.get(k, EMPTY) | save.needs
+            else:
+                always.add(k)
+    save_needs = {k: needs for k, needs in save_needs.items() if k not in always}
     edits = set()
     param_edits = {}
     for edit in scratch.edits:
@@ -573,7 +586,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         pulled_own=pulled_own if value is not None else frozenset(),
         pulled_parts=_pulled_parts(returns, pulled) if value is not None and pulled else (),
         const_parts=_const_parts(returns),
-        saves=saves, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
+        saves=saves, save_needs=save_needs, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param,
         cut_parts=_cut_parts(returns, cuts),
         part_shape=returns[0].shape if returns and len({r.shape for r in returns}) == 1

@@ -136,15 +136,21 @@ def _switched_root(switch, backward, facts) -> Flag:
     # Either the tensor has history, and the switch raises ("you can only change requires_grad
     # flags of leaf variables"), or something upstream removed it, and the switch hides that.
     name = switch.name
-    if backward.root == name:
+    if backward.root == name and type(switch.node) is ast.Call:
+        # (`requires_grad_(True)` on a tensor with history is a no-op: the switch matters only
+        # where there is none, and there it hides the error)
+        message = (f"`{name}` is backpropagated (line {{backward}}) right after `requires_grad_()`: on a "
+                   f"tensor with history the call does nothing, so it is there because `{name}` had none "
+                   f"(\"element 0 of tensors does not require grad\"); it makes `{name}` a new leaf, and its "
+                   f"backward() reaches nothing that computed it")
+        hint = ("find what removed its history (a no_grad region, a .detach() or .item(), parameters "
+                "frozen by mistake) and drop the call; if it never raised without it, the call does nothing: drop it")
+    elif backward.root == name:
         message = (f"`{name}` is backpropagated (line {{backward}}) right after requires_grad is switched "
                    f"on: a tensor with history cannot be switched (PyTorch raises), so `{name}` has none; "
                    f"the switch makes it a new leaf and its backward() reaches nothing that computed it")
-        grads = [c for c in switch.value.cuts if getattr(facts.cuts.get(c), "kind", None) == UNRECORDED_GRAD]
         hint = ("find what removed its history (a no_grad region, a .detach() or .item(), parameters "
-                "frozen by mistake) and drop the switch") if not grads else (
-            f"its history ends at `torch.autograd.grad` (line {grads[0].lineno}), taken without "
-            "`create_graph=True`: pass it and drop the switch")
+                "frozen by mistake) and drop the switch")
     else:  # (a loss computed from it: `coords = decode(logits)` through argmax, then switched)
         message = (f"`{name}` lost its history to an op autograd does not differentiate (or one run "
                    f"without recording) before requires_grad is switched on: it becomes a new leaf, and "
@@ -152,6 +158,10 @@ def _switched_root(switch, backward, facts) -> Flag:
                    f"that computed it")
         hint = ("compute the loss from a differentiable quantity (the logits or scores before argmax, "
                 "round or a comparison) instead of switching requires_grad on afterwards")
+    grads = [c for c in switch.value.cuts if getattr(facts.cuts.get(c), "kind", None) == UNRECORDED_GRAD]
+    if grads and backward.root == name:
+        hint = (f"its history ends at `torch.autograd.grad` (line {grads[0].lineno}), taken without "
+                "`create_graph=True`: pass it and drop the switch")
     return Flag(RULE, switch.node, message, hint=hint, details={"tensor": name}, refs={"backward": backward.node})
 
 
