@@ -138,3 +138,15 @@ def once_called(source):
     from gradlint.analysis.flow import _only_called
     fn = next(n for n in ast.parse(source).body if type(n) is ast.FunctionDef)
     return {name for name, only in _only_called(fn).items() if only}
+
+
+# The fixture's criterion without the driver after it: its model, a parameter no call resolves,
+# reports extra losses of unknown history.
+LOGGED_TERMS = (ROOT / "fixtures/GL001/good_criterion_logs_each_extra_loss_detached_in_a_loop.py"
+                ).read_text().split("\ndef train_step(")[0]
+
+
+def test_a_criterion_logging_each_term_detached_in_a_loop_is_no_finding():
+    # (fairseq's wav2vec criterion: `for i, l in enumerate(losses): logging[f"loss_{i}"] = l.detach()`;
+    # `l` is an element of the terms, no input of the forward whose caller's model it would starve)
+    assert _codes(LOGGED_TERMS) == []

@@ -174,7 +174,7 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
     if facts.frozen:
         facts.frozen |= _frozen_by_their_class(classes)
     if spells("load_state_dict") and spells("eval"):
-        facts.frozen |= _pretrained_for_inference(classes)
+        facts.frozen |= pretrained_for_inference(classes)
     facts.handed_members = _handed_members(module)
     facts.summaries = _summaries(module, lines, imports, classes, functions)
     top = Function(module, "<module>")
@@ -240,7 +240,7 @@ def _frozen_by_their_class(classes) -> set:
             if module is not None and module.qualname in freezing}
 
 
-def _pretrained_for_inference(classes) -> set:
+def pretrained_for_inference(classes) -> set:
     """``self.model`` that its class's ``__init__`` loads from a checkpoint
     (``self.model.load_state_dict(…)``) and that the class puts in eval mode and never back in
     training mode: a pretrained component run for inference (a vocoder), whose detached output
@@ -1754,6 +1754,10 @@ class Walker:
                 base = _view_of(base)
             name = dotted(base)
             held = self.env.get(name) if name is not None and name not in self.opaque else None
+            if held is None and name is not None and name.startswith("self.") and name.count(".") == 2 \
+                    and name.rpartition(".")[2] in ("weight", "bias") and name not in self.opaque:
+                # (`u @ self.item_emb.weight.t()`: a view of a submodule's parameter)
+                held = replace(self.lookup(name), tensor=True)
             # (also a forward's input, an activation it is handed: `self.conv(x.transpose(1, 2))`)
             if held is None or not (held.tensor or held.live) or held.container or held.plain:
                 return
@@ -2363,6 +2367,15 @@ class Walker:
         kept = self.hook_kept(node)
         if kept is not None:
             return kept
+        if name is not None and name.count(".") == 1 and name.startswith("self.") and self.cls is not None \
+                and attr in self.cls.properties and name not in self.cls.attrs \
+                and type(node.ctx) is ast.Load and attr != getattr(self.function, "name", None):
+            # `self.expand_embedding` of a `@property` returning `self.embedding`: what its body
+            # returns, as a call of it would (a stand-in call, read only here)
+            call = ast.copy_location(ast.Call(func=node, args=[], keywords=[]), node)
+            call.end_lineno, call.end_col_offset = node.end_lineno, node.end_col_offset
+            self.env.pop(name, None)  # (what an op marked on the name is no value the property holds)
+            return self.call(call)
         if name is not None and (name in self.env or name.startswith("self.")) and not name.startswith("self.__"):
             if name.count(".") == 1 or name in self.env:
                 return self.lookup(name)
@@ -2549,6 +2562,8 @@ class Walker:
     def cut_of(self, node, operand_expr, operand: Value, kind: str) -> Value:
         """``cut`` of an operand whose value is known (``operand``, of ``operand_expr``)."""
         input_name = dotted(operand_expr) if operand.live and not (operand.trainables or operand.post) else None
+        if input_name is not None and "." not in input_name and self.bound_by_for(input_name):
+            input_name = None  # (`l` of `for i, l in enumerate(losses)`: an element, no input of the forward)
         if self.nograd is None and operand.live and not (operand.trainables or operand.post) and (
                 operand.inputs or (input_name is not None and "." not in input_name)):
             # `pred = pred.data` in a loss's forward: what computed `pred` is the caller's model,
@@ -3195,6 +3210,17 @@ class Walker:
                                    [receiver, *[CONST if i in index_at else self.expr(p)
                                                 for i, p in enumerate(positional)]], out)
         return _with_indices(out, meth, positional, keywords) if receiver.tensor or receiver.attached or receiver.live else out
+
+    def bound_by_for(self, name: str) -> bool:
+        """``name`` is bound by a ``for`` of the function walked, and is none of its parameters."""
+        node = getattr(self.function, "node", None)
+        if type(node) not in FUNCTIONS:
+            return False
+        args = node.args
+        if any(a.arg == name for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]):
+            return False
+        return any(type(n) in (ast.For, ast.AsyncFor) and any(
+            type(t) is ast.Name and t.id == name for t in iter_nodes(n.target)) for n in iter_nodes(node))
 
     def integer_tensor(self, expr) -> bool:
         """``x.new_zeros(n).long()``, ``torch.zeros(n, dtype=torch.long)``: a tensor of integers."""
@@ -3960,6 +3986,10 @@ class Walker:
                     out = self.carry_state(node.func, summary, self.classes.get(member), out, shown=member)
         if module.inplace and positional:
             self.edit_of(node, positional[0])
+        if module.renorms and dotted(node.func) is not None and self.nograd is None:
+            # `nn.Embedding(…, max_norm=1.0)(ids)` rescales the rows it looks up in `.weight` in place
+            # (under no_grad, as its note says): an op that saved the weight before is invalidated
+            self.edit(node, f"{dotted(node.func)}.weight", node)
         save = Save.at(shown, node)
         if module.saves_input and positional:
             self.mark_saved(positional[0], save)

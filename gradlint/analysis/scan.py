@@ -63,6 +63,7 @@ class ClassInfo:
         self.walked: set = set()  # the attributes the walk of the file has assigned
         self.settings: set[str] = set()  # self.x set from an __init__ argument, read as a number (_settings)
         self.methods: set[str] = set()  # the methods its body defines (``self.poly_kernel``: no submodule)
+        self.properties: set[str] = set()  # of them, those read as attributes (``@property``)
         self.node: ast.ClassDef | None = None
         self.filled: set[str] = set()  # the buffers (``self.memory``) whose filling methods were walked
         self.stored: set[str] = set()  # the attributes whose methods storing a cut value were walked
@@ -204,6 +205,8 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
             if type(stmt) not in _FUNCTIONS:
                 continue
             info.methods.add(stmt.name)
+            if any(type(d) is ast.Name and d.id == "property" for d in stmt.decorator_list):
+                info.properties.add(stmt.name)
             decorator = nograd_decorator(stmt, imports)
             if decorator is not None:
                 info.nograd_methods.add(stmt.name)
@@ -292,6 +295,7 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                 info.settings |= {k for k in parent.settings if info.attrs.get(k) is None}
                 info.literal_attrs |= {k for k in parent.literal_attrs if info.attrs.get(k) is None}
                 info.true_attrs |= {k for k in parent.true_attrs if info.attrs.get(k) is None}
+                info.properties |= parent.properties - info.methods
     for info in list(classes.values()):
         resolve(info)
     _find_parameterless(classes, imports)
@@ -1118,11 +1122,24 @@ def module_info(expr: ast.expr, imports: ImportTable, classes: dict) -> ModuleIn
             return ModuleInfo(name, parameters=False)
         return ModuleInfo(name, inplace=inplace, saves_input=data.input and not inplace,
                           saves_output=data.inplace_output if inplace else data.output,
-                          parameters=data.parameters)
+                          parameters=data.parameters,
+                          renorms=name in MAX_NORM_AT and _given(expr, "max_norm", MAX_NORM_AT[name]))
     cls = classes.get(name)
     if cls is not None:
         return ModuleInfo(name, nograd_call=cls.nograd_call, parameters=cls.parameters)
     return None
+
+
+# The lookups that renormalise their weight's rows in place when given `max_norm`, and its place
+MAX_NORM_AT = {"torch.nn.Embedding": 3, "torch.nn.EmbeddingBag": 2}
+
+
+def _given(call: ast.Call, name: str, at: int) -> bool:
+    """The call hands argument ``name`` (or position ``at``) something other than ``None``."""
+    value = next((k.value for k in call.keywords if k.arg == name), None)
+    if value is None and len(call.args) > at and not any(type(a) is ast.Starred for a in call.args[:at + 1]):
+        value = call.args[at]
+    return value is not None and not (type(value) is ast.Constant and value.value is None)
 
 
 def _all_ones(expr) -> bool:

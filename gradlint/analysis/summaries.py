@@ -453,10 +453,10 @@ def _static(node) -> bool:
 
 
 def _plain_method(node) -> bool:
-    """A method called on an instance with it as the first argument."""
+    """A method called on an instance with it as the first argument (a `@property` is, read)."""
     for deco in node.decorator_list:
         name = deco.id if type(deco) is ast.Name else deco.attr if type(deco) is ast.Attribute else None
-        if name in ("staticmethod", "classmethod", "property"):
+        if name in ("staticmethod", "classmethod"):
             return False
     return True
 
@@ -501,6 +501,9 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
             # is an output of its own: the caller's use says whether it is a target, a dead term
             # or a logged value)
             tupled = bool(returns) and all(ret.parts for ret in returns)
+            members = {u for u in fact.upstream if u.startswith("self.")} if fact is not None else set()
+            if members and members <= _pretrained(walker):
+                continue  # (a pretrained member its class runs in eval, a vocoder's: nothing starves)
             if fact is None or (fact.upstream and (
                     all(fact.upstream <= part.cuts[cut_node] for part in _parts(returns) if cut_node in part.cuts)
                     if handed or tupled else fact.upstream <= value.cuts[cut_node])):
@@ -594,6 +597,16 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         switches_off=walker.nograd if type(walker.nograd) is ast.Expr and not walker.function.nograd else None,
         state=walker.carried_state(), rows=_rows(returns, method), inner_edits=_inner_edits(node, scratch, params),
     )
+
+
+def _pretrained(walker) -> set:
+    """The members the classes of the walked file load from a checkpoint and run in eval
+    (``flow.pretrained_for_inference``), as its own lint freezes them."""
+    from gradlint.analysis.flow import pretrained_for_inference
+    from gradlint.analysis.tree import once
+
+    module = walker.facts.module
+    return once("pretrained", module, lambda _: pretrained_for_inference(walker.classes))
 
 
 def _rows(returns, method: bool) -> tuple:

@@ -42,6 +42,8 @@ class ModuleInfo:
     saves_output: bool | None = None
     nograd_call: bool = False  # its __call__/forward runs under no_grad
     parameters: bool = True  # holds trainable parameters (a loss or an activation does not)
+    # each call renormalises the rows it looks up in its weight in place (``nn.Embedding(…, max_norm=1.0)``)
+    renorms: bool = False
     # an ``nn.ModuleList`` whose every element is one kind of module: what each element is
     items: "ModuleInfo | None" = None
 

@@ -276,10 +276,14 @@ def check(facts):
                            "automatic differentiation\"")
         else:
             consequence = "backward() will fail with \"modified by an inplace operation\""
+        renorm = isinstance(edit.how, ast.Call) and facts.code(edit.how.func) + ".weight" == edit.name
+        did = (f"`{how}` renormalises the rows it looks up in `{edit.name}` in place (its `max_norm`)"
+               if renorm else f"`{how}` modifies `{edit.name}` in place")
         yield Flag(
             RULE, edit.node,
-            f"`{how}` modifies `{edit.name}` in place, but {by} saved it for backward: {consequence}",
-            hint=_hint(edit, facts),
+            f"{did}, but {by} saved it for backward: {consequence}",
+            hint=("look the rows up before the op that reads the whole weight, or drop `max_norm` and "
+                  "renormalise the weight under no_grad after the optimizer step") if renorm else _hint(edit, facts),
             details={"tensor": edit.name, "saved_by": [s.op for s in saves]},
             refs=refs,
         )
