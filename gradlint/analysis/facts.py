@@ -266,6 +266,9 @@ class ModuleFacts:
     # the same key -> the Saves of what some call hands it that an op saved (`dec(enc(x))` when
     # the encoder ends in tanh): an edit of that input in place breaks the caller's backward
     forward_saved: dict = field(default_factory=dict)
+    # the same key -> some call hands it a value computed from trainables (`x = layer(x)` in a loop
+    # over a stack of the class's layers): the call site, the first seen
+    forward_attached: dict = field(default_factory=dict)
     # (``Class.__init__``, position or keyword) -> the classes of this project whose instances the
     # calls hand it (None: something else); `self.env = env` then holds one of them.
     init_instances: dict = field(default_factory=dict)

@@ -2510,6 +2510,8 @@ class Walker:
             still[(qualname, key)] = still.get((qualname, key), True) and not (value.attached or value.live)
             if value.saved and self.nograd is None:
                 self.facts.forward_saved.setdefault((qualname, key), set()).update(value.saved)
+            if value.trainables and value.attached and self.nograd is None and self.record:
+                self.facts.forward_attached.setdefault((qualname, key), node)
 
     def is_module_object(self, expr, value: Value) -> bool:
         """``expr`` holds an ``nn.Module`` (built from a module class, an attribute of one, the
@@ -2911,6 +2913,11 @@ class Walker:
             return Value(tensor=True, computed=True, const=True)
         if qual == "torch.autograd.Variable" and not requires:
             return source  # a plain tensor since PyTorch 0.4: Variable(x) is x
+        if qual == "torch.as_tensor" and not requires and positional and (source.tensor or source.attached or source.live) \
+                and not (source.pulled or source.container or source.plain) \
+                and type(positional[0]) not in (ast.List, ast.Tuple, ast.ListComp):
+            # `torch.as_tensor(x, dtype=…)` of a tensor is that tensor, or its differentiable cast
+            return replace(source, computed=True, saved=EMPTY)
         if qual in LEGACY_CONSTRUCTORS and len(node.args) == 1 and not node.keywords \
                 and not (source.pulled or source.container) and (source.tensor or not source.plain) \
                 and type(node.args[0]) not in (ast.List, ast.Tuple, ast.ListComp, ast.Constant, ast.Starred):

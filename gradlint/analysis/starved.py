@@ -88,7 +88,10 @@ def switched(found: Starved, facts):
                        # logs = criterion(…)`, then `loss.requires_grad_()` before `loss.backward()`)
                        or (found.backward is not None and found.backward.function is not None
                            and s.function.node is found.backward.function.node
-                           and s.function.node is not cut.function.node))), None)
+                           and s.function.node is not cut.function.node)
+                       # (gradients a helper returns, switched on by its caller: `penalty =
+                       # r1(disc, x)`, then `penalty.requires_grad_(True)`)
+                       or (found.backward is None and cut.kind == UNRECORDED_GRAD))), None)
     if switch is not None and found.backward is not None and switch.function.node is not found.backward.function.node \
             and cut.kind != UNRECORDED_GRAD and _returns_name(switch.function.node, switch.name):
         # A helper hands out the new leaf it made of a detached copy (`return
@@ -141,6 +144,12 @@ def _starved(facts) -> Iterator[Starved]:
             at = next((i for i, (_, v) in enumerate(ret.parts) if v is value), None)
             siblings = frozenset().union(*(other.trainables | other.inputs for _, other in ret.parts if other is not value),
                                          *(_beside_in_other_returns(ret, at, facts) if at is not None else ()))
+            for copied in [facts.cuts[c] for c in value.cuts if c in facts.cuts and facts.cuts[c].kind == REBUILD]:
+                if copied.node not in reported and _copies_activations(copied, fn, facts):
+                    # `x = torch.tensor(x)` in a layer that a stack of layers hands its activations
+                    # (`x = layer(x)` in a loop): every layer before it gets no gradient through it
+                    reported.add(copied.node)
+                    yield Starved(copied, function=fn)
             broken = list(_broken(value, facts, lambda cut: elsewhere, program))
             if value.rebuilt or any(facts.cuts[c].kind == REBUILD for c in value.cuts if c in facts.cuts):
                 # (as for a backpropagated loss, below: a cut beside a copy, of a model the
@@ -568,6 +577,19 @@ def _kept_out_of_an_objective(cut, value, ret, facts, uses) -> bool:
     where the module's forward (or another differentiated return of the class) uses the cut
     members attached: the objective is kept off them on purpose."""
     return ret.function.class_name is not None and _forward_trains_it(cut, facts, ret, uses)
+
+
+def _copies_activations(cut, fn, facts) -> bool:
+    """A module's forward copies one of its inputs into a new tensor, and some call of the module
+    in the file hands that input a value computed from trainables (``facts.forward_attached``)."""
+    if fn.class_name is None or fn.name != "forward" or cut.function is None or cut.function.node is not fn.node:
+        return False
+    names = [name[: -len("@input")] for name in cut.upstream if name.endswith("@input")]
+    if not names or len(names) != len(cut.upstream):
+        return False
+    params = [a.arg for a in [*fn.node.args.posonlyargs, *fn.node.args.args]][1:]
+    return any((fn.class_name, key) in facts.forward_attached for name in names if name in params
+               for key in (params.index(name), name))
 
 
 def _objective_alone(cut, backward) -> bool:
