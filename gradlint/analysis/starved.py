@@ -145,9 +145,12 @@ def _starved(facts) -> Iterator[Starved]:
             siblings = frozenset().union(*(other.trainables | other.inputs for _, other in ret.parts if other is not value),
                                          *(_beside_in_other_returns(ret, at, facts) if at is not None else ()))
             for copied in [facts.cuts[c] for c in value.cuts if c in facts.cuts and facts.cuts[c].kind == REBUILD]:
-                if copied.node not in reported and _copies_activations(copied, fn, facts):
+                if copied.node not in reported and (value.trainables or value.post) \
+                        and _copies_activations(copied, fn, facts):
                     # `x = torch.tensor(x)` in a layer that a stack of layers hands its activations
-                    # (`x = layer(x)` in a loop): every layer before it gets no gradient through it
+                    # (`x = layer(x)` in a loop): every layer before it gets no gradient through it,
+                    # whatever the layer's own weights do with the copy (a whole output copied is
+                    # judged where a loss is made of it, below)
                     reported.add(copied.node)
                     yield Starved(copied, function=fn)
             broken = list(_broken(value, facts, lambda cut: elsewhere, program))
