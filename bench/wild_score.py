@@ -44,6 +44,7 @@ BATCHES = {  # folder under --root -> its triage, and the script that lays it ou
     "wild21": ("wild21-triage.md", "make_wild21.sh"),
     "wild22": ("wild22-triage.md", "make_wild22.sh"),
     "wild23": ("wild23-triage.md", "make_wild23.sh"),
+    "wild24": ("wild24-triage.md", "make_wild24.sh"),
     "wildrl": ("wild-rl-triage.md", "make_wild_rl.sh"),
 }
 RULES = re.compile(r"^GL00[1-5]$")

@@ -357,6 +357,13 @@ def _probe_edit(probes, node, edit) -> None:
         return
     if not isinstance(node, ast.Call):
         raise CannotProbe(f"no probe for a {type(node).__name__} edit")
+    if edit.name == ast.unparse(node.func) + ".weight":
+        # `self.emb(ids)` of an `nn.Embedding(…, max_norm=…)`: its weight, read around the statement
+        statement = _statement_of(node, probes.facts.module)
+        if not isinstance(statement, (ast.Assign, ast.AugAssign, ast.Expr)):
+            raise CannotProbe("the lookup that renormalises the weight is not a statement of its own")
+        probes.statement(statement, cst.parse_expression(edit.name))
+        return
     called = method(node)
     if called is not None and called.endswith("_") and not _is_module(node.func.value, probes.facts.imports):
         probes.before(receiver(node))  # x.add_(1), x.data.clamp_(0)
@@ -366,6 +373,16 @@ def _probe_edit(probes, node, edit) -> None:
         probes.before(keywords["out"])
     else:  # F.relu(x, inplace=True), self.act(x) with an in-place module
         probes.before(first_argument(node))
+
+
+def _statement_of(node, module):
+    """The innermost statement of ``module`` that holds ``node``."""
+    found = None
+    for stmt in ast.walk(module):
+        if isinstance(stmt, ast.stmt) and any(inner is node for inner in ast.walk(stmt)):
+            if found is None or (stmt.lineno, stmt.col_offset) >= (found.lineno, found.col_offset):
+                found = stmt
+    return found
 
 
 def _is_module(expr, imports) -> bool:
