@@ -150,3 +150,15 @@ def test_a_criterion_logging_each_term_detached_in_a_loop_is_no_finding():
     # (fairseq's wav2vec criterion: `for i, l in enumerate(losses): logging[f"loss_{i}"] = l.detach()`;
     # `l` is an element of the terms, no input of the forward whose caller's model it would starve)
     assert _codes(LOGGED_TERMS) == []
+
+
+# The fixture's quantization-noise helper without the model after it, as a library ships it.
+QUANT_NOISE = (ROOT / "fixtures/GL001/good_quant_noise_hook_closure_adds_detached_noise.py"
+               ).read_text().split("\nmodel = ")[0]
+
+
+def test_a_hook_closure_reading_its_helpers_statistics_is_no_finding():
+    # (fairseq's ActivationQuantizer: `self.scale`, `self.bits` read in a hook defined in a method
+    # are the helper object's statistics and settings, no trainable the straight-through estimator
+    # could starve)
+    assert _codes(QUANT_NOISE) == []

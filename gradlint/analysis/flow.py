@@ -184,12 +184,12 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
     globals_env = walker.env
     # Callers are usually defined after the helpers they call: walking definitions last to first
     # lets a call site seed its callee's parameters (``facts.live_arguments`` and kin) before the callee runs.
-    queue = [(stmt, None) for stmt in reversed(walker.deferred)]
+    queue = [(stmt, None, None) for stmt in reversed(walker.deferred)]
     while queue:
-        node, cls = queue.pop(0)
+        node, cls, enclosing = queue.pop(0)
         if type(node) is ast.ClassDef:
             info = classes.get(node.name)
-            queue[0:0] = [(s, info) for s in node.body]
+            queue[0:0] = [(s, info, None) for s in node.body]
             continue
         if type(node) not in FUNCTIONS:
             continue
@@ -210,8 +210,10 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
             trains_locally=trains_locally(node),
         )
         inner = Walker(facts, classes, functions, globals_env, function, cls=cls)
+        inner.closure_cls = enclosing
         inner.function_body(node)
-        queue.extend((d, None) for d in inner.deferred)
+        # (a function defined in a method, a forward hook's closure, reads `self` of that method)
+        queue.extend((d, None, cls or enclosing) for d in inner.deferred)
     _frozen_through_constructors(facts, module)
     _close_coverage(facts, classes)
     return facts
@@ -628,6 +630,7 @@ class Walker:
         self.state_names: set[str] = set()  # the models' state its calls carried (``carry_state``)
         self.state_called: frozenset = EMPTY  # the state the receiver's own methods it calls carry
         self.handed: dict[str, frozenset] = {}  # parameter bound to HANDED -> the functions it may be
+        self.closure_cls: ClassInfo | None = None  # for a function defined in a method: the method's class
 
     # ---- statements -------------------------------------------------------------------------
 
@@ -2090,6 +2093,13 @@ class Walker:
         if name in self.env:
             return self.env[name]
         head = name.split(".")[0]
+        if head == "self" and self.cls is None and self.closure_cls is not None and "self" not in self.env:
+            # `self.scale` in a hook defined in a method: the attribute of that method's object
+            self.cls = self.closure_cls
+            try:
+                return self.lookup(name)
+            finally:
+                self.cls = None
         if head == "self" and name.count(".") == 1 and self.cls is not None:
             if name in self.cls.buffers:
                 return BUFFER
@@ -3472,6 +3482,14 @@ class Walker:
                 position += 1
         if summary.method:
             given[0] = receiver if receiver is not None else UNKNOWN
+        if summary.bound is not None:
+            models = tuple((k, value.module) for k, value in sorted(given.items())
+                           if value.module is not None and value.module.qualname in self.classes
+                           and value.module.parameters and not value.computed)
+            special = summary.bound(models) if models else None
+            if special is not None:
+                # (`render(field, deform, …)`: the function as it runs with these models)
+                summary = special
         if summary.saves and self.nograd is None:
             # `post = mel + self.post(mel)` where Post's forward hands `mel` to a conv
             position = 1 if summary.method else 0
@@ -3589,7 +3607,7 @@ class Walker:
                 # (`model.weight_penalty()` pulling its own weight's norm: what the receiver trains)
                 self.facts.pulled_from[pull] = self.facts.pulled_from[pull] | own
                 self.facts.pulled_history[pull] = self.facts.pulled_history.get(pull, EMPTY) | own
-        dead = base.dead
+        dead = base.dead | frozenset(c for c in summary.dead if c in cuts)
         if roots and summary.alone is not None:
             data = {j: v for j, v in given.items() if not (summary.method and j == 0) and not (
                 v.cuts or v.trainables or v.post or v.inputs or v.live or v.carried or v.module is not None)}

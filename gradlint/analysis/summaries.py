@@ -118,6 +118,14 @@ class Summary:
     # own trainables are. A walk of the function with that parameter cut, run only where a call
     # hands one so.
     alone: object = field(default=None, compare=False, hash=False)
+    # ``bound(models)``: the summary of a plain function walked with the parameters ``models``
+    # names bound to instances of the project's module classes (`render(field, deform, rays)`
+    # handed a field whose forward cuts its input): what the call does with those models, which
+    # the symbolic walk cannot say. None where the walk fails.
+    bound: object = field(default=None, compare=False, hash=False)
+    # The cuts of ``cuts`` that are a dead term of the result (`lbox += (1 - iou).mean()` beside
+    # `lobj += bce(p, iou)` of one `iou.detach()`): a term of constants, whatever else uses them
+    dead: frozenset = field(default=EMPTY, compare=False, hash=False)
     # It calls backward() on parameters handed straight to it (`def step(opt, loss):
     # loss.backward(); opt.step()`): per backward, in the order of the walk, (that parameter's
     # index, retain_graph, create_graph, the parameters it steps as optimizers after it, or for a
@@ -290,7 +298,8 @@ def _one(table: "Table", node, cls, index: int):
     except RecursionError:
         return None
     return dataclasses.replace(_read(node, cls, params, positional, scratch, walker),
-                               alone=_Alone(table, node, cls, index, function))
+                               alone=_Alone(table, node, cls, index, function),
+                               bound=_Bound(table, node, index, function) if cls is None else None)
 
 
 def _scratch(table: "Table", index: int):
@@ -352,6 +361,41 @@ class _Alone:
         companions = EMPTY if probe in value.dead else value.cuts[probe]
         ks = {param_index(root, self.cls is not None) for root in companions}
         return None if None in ks else frozenset(ks)
+
+
+class _Bound:
+    """``Summary.bound``: per tuple of (parameter, module class) bound, memoized."""
+
+    __slots__ = ("table", "node", "index", "function", "known")
+
+    def __init__(self, table, node, index, function):
+        # (weakly: the table keeps the summary that keeps this)
+        self.table, self.node, self.index, self.function = weakref.ref(table), node, index, function
+        self.known: dict = {}
+
+    def __call__(self, models: tuple):
+        """``models``: ((parameter index, ModuleInfo), …) in index order."""
+        key = tuple((k, info.qualname) for k, info in models)
+        if key not in self.known:
+            self.known[key] = None  # (a recursive ask finds nothing)
+            self.known[key] = _deep(lambda: self._walk(models))
+        return self.known[key]
+
+    def _walk(self, models):
+        from gradlint.analysis import flow
+        from gradlint.analysis.values import Value
+
+        table = self.table()
+        if table is None:
+            return None
+        scratch = _scratch(table, self.index)
+        walker = flow.Walker(scratch, table.classes, table.functions, table.globals, self.function)
+        try:
+            params, positional = walker.summary_body(self.node, cut={
+                k: Value(trainables=frozenset({f"{SYMBOL}{k}"}), module=info) for k, info in models})
+        except RecursionError:
+            return None
+        return _read(self.node, None, params, positional, scratch, walker)
 
 
 def _inner_edits(node, scratch, params) -> dict:
@@ -592,6 +636,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         saves=saves, save_needs=save_needs, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param,
         cut_parts=_cut_parts(returns, cuts),
+        dead=frozenset(c for c in value.dead if c in cuts) if value is not None else EMPTY,
         part_shape=returns[0].shape if returns and len({r.shape for r in returns}) == 1
         and len(returns[0].shape) != len(returns[0].parts) else (),
         switches_off=walker.nograd if type(walker.nograd) is ast.Expr and not walker.function.nograd else None,
