@@ -162,3 +162,16 @@ def test_a_hook_closure_reading_its_helpers_statistics_is_no_finding():
     # are the helper object's statistics and settings, no trainable the straight-through estimator
     # could starve)
     assert _codes(QUANT_NOISE) == []
+
+
+# The fixture's prior loss without the engine and the driver: its language model is whatever
+# object a caller of another package hands the constructor.
+PRIOR_LOSS = (ROOT / "fixtures/GL005/good_lm_prior_scores_copied_from_an_external_model_edited_in_place.py"
+              ).read_text().split("\n\n\ndecoder = ")[0]
+PRIOR_LOSS = PRIOR_LOSS[:PRIOR_LOSS.index("class ExternalLM")] + PRIOR_LOSS[PRIOR_LOSS.index("class PriorLoss"):]
+
+
+def test_scores_an_external_engine_returns_copied_with_as_tensor_have_no_history():
+    # (OpenNMT-py's LM prior: `torch.as_tensor` of what an inference engine returns is a copy of its
+    # data, so the log-softmax edited in place saved nothing a backward reads)
+    assert _codes(PRIOR_LOSS) == []
