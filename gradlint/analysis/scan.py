@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from gradlint.analysis import saves
 from gradlint.analysis.imports import ImportTable, dotted
+from gradlint.analysis.settings import defaults_of
 from gradlint.analysis.tree import iter_nodes, once, statements, walk_with_ends
 from gradlint.analysis.values import ModuleInfo
 
@@ -1002,11 +1003,8 @@ def _true_flags(init, class_name: str, module: ast.Module) -> set[str]:
     the file leaves so (or that none is in the file): True wherever the class is built as it is by
     default, which is how a flag handed on is read (``nn.ReLU(inplace=inplace)`` runs in place
     then, as an ``if inplace:`` arm is walked)."""
-    args = init.args
-    positional = [*args.posonlyargs, *args.args]
-    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
-    return {param.arg for param, default in [*zip(positional, defaults), *zip(args.kwonlyargs, args.kw_defaults)]
-            if literal_true(default) and _may_be_true(class_name, param.arg, module, ())}
+    return {name for name, default in defaults_of(init).items()
+            if literal_true(default) and _may_be_true(class_name, name, module, ())}
 
 
 def _may_be_true(class_name: str, flag: str, module: ast.Module, seen: tuple) -> bool:
@@ -1017,11 +1015,8 @@ def _may_be_true(class_name: str, flag: str, module: ast.Module, seen: tuple) ->
     init = inits.get(class_name)
     if init is None:
         return True
-    args = init.args
-    positional = [*args.posonlyargs, *args.args]
-    defaults = dict(zip([p.arg for p in positional][::-1], list(args.defaults)[::-1]))
-    defaults.update((p.arg, d) for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
-    names = [p.arg for p in positional][1:]  # (the receiver is not handed)
+    defaults = defaults_of(init)
+    names = [p.arg for p in [*init.args.posonlyargs, *init.args.args]][1:]  # (the receiver is not handed)
     calls = built.get(class_name, ())
     if not calls:
         return literal_true(defaults.get(flag))
