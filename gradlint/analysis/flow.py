@@ -2957,7 +2957,8 @@ class Walker:
         # goes on; a `.data` read on the way to a metric's NumPy is no cut of the result)
         cuts = {}
         if copy is not None and not rebuild.fresh_copy:
-            if source.tensor:
+            if source.tensor or (source.live and source.inputs and not (source.plain or source.container)):
+                # (also a forward's input, the activations its callers hand it)
                 cuts = self.cut_of(node, copy, source, REBUILD).cuts
             elif source.pulled:
                 # `torch.tensor([lp.item() for lp in log_probs])`: the history the pulled
