@@ -3238,8 +3238,7 @@ class Walker:
         args = node.args
         if any(a.arg == name for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]):
             return False
-        return any(type(n) in (ast.For, ast.AsyncFor) and any(
-            type(t) is ast.Name and t.id == name for t in iter_nodes(n.target)) for n in iter_nodes(node))
+        return name in once("for-targets", node, _for_targets)
 
     def integer_tensor(self, expr) -> bool:
         """``x.new_zeros(n).long()``, ``torch.zeros(n, dtype=torch.long)``: a tensor of integers."""
@@ -4616,6 +4615,12 @@ def _plain_parameters(params: ast.arguments, module: ast.Module) -> set[str]:
                 type(default) is ast.Name and literal.get(default.id, False))):
             found.add(param.arg)
     return found
+
+
+def _for_targets(function) -> frozenset:
+    """The names the ``for`` loops of ``function`` bind."""
+    return frozenset(t.id for n in iter_nodes(function) if type(n) in (ast.For, ast.AsyncFor)
+                     for t in iter_nodes(n.target) if type(t) is ast.Name)
 
 
 def _literal_globals(module: ast.Module) -> dict:
