@@ -2177,6 +2177,8 @@ class Walker:
                 # a method: nn.Module refuses a computed tensor in a parameter's place, so what the
                 # attribute holds is no parameter (a running statistic, state)
                 return Value(tensor=True, computed=True)
+            if module is None and self.cls.node is not None and name in once("records", self.cls.node, _records_set_later):
+                return UNKNOWN  # `self.speaker_stats[k].mean`, set by a setup method: data, no parameter
             return Value(trainables=frozenset({name}), module=module)
         if head == "self" and name.count(".") == 1:
             return Value(trainables=frozenset({name}))
@@ -4160,6 +4162,62 @@ def _rebound_by_arithmetic(cls: ast.ClassDef) -> frozenset:
                 found.update(name for name in map(dotted, node.targets)
                              if name and name.startswith("self.") and name.count(".") == 1)
     return frozenset(found)
+
+
+def _records_set_later(cls: ast.ClassDef) -> frozenset:
+    """``self.x`` names that ``__init__`` never binds and another method binds to one of its
+    own arguments (``setup_stats(self, speaker_stats)``), read only as a field of an element
+    (``self.speaker_stats[k].mean``): a table of records handed in after construction, no
+    parameter or submodule the model registered when it was built."""
+    handed, bound_in_init = set(), set()
+    for method in cls.body:
+        if type(method) not in FUNCTIONS:
+            continue
+        params = {a.arg for a in [*method.args.posonlyargs, *method.args.args, *method.args.kwonlyargs]}
+        for node in iter_nodes(method, into_functions=False):
+            if type(node) in (ast.Assign, ast.AnnAssign, ast.AugAssign):
+                for target in node.targets if type(node) is ast.Assign else [node.target]:
+                    name = dotted(target)
+                    if not name or not name.startswith("self.") or name.count(".") != 1:
+                        continue
+                    if method.name == "__init__":
+                        bound_in_init.add(name)
+                    elif type(node) is ast.Assign and type(node.value) is ast.Name and node.value.id in params:
+                        handed.add(name)
+                    else:
+                        bound_in_init.add(name)  # (bound to something else too: not only handed in)
+    found = handed - bound_in_init
+    if not found:
+        return frozenset()
+    parents = {child: up for up in ast.walk(cls) for child in ast.iter_child_nodes(up)}
+
+    def field(node) -> bool:  # `….mean`, read, not called
+        up = parents.get(node)
+        return type(up) is ast.Attribute and up.value is node and type(parents.get(up)) is not ast.Call
+
+    for node in ast.walk(cls):
+        if type(node) is ast.Attribute and type(node.ctx) is ast.Load and dotted(node) in found:
+            element = parents.get(node)
+            if type(element) is not ast.Subscript or element.value is not node:
+                found.discard(dotted(node))
+                continue
+            bound = parents.get(element)
+            if type(bound) is ast.Assign and len(bound.targets) == 1 and type(bound.targets[0]) is ast.Name:
+                # (`stat = self.speaker_stats[k]`, then `stat.mean`)
+                scope = next(up for up in _ancestors(bound, parents) if type(up) in FUNCTIONS)
+                reads = [n for n in ast.walk(scope) if type(n) is ast.Name and n.id == bound.targets[0].id
+                         and type(n.ctx) is ast.Load]
+                if not all(field(n) for n in reads):
+                    found.discard(dotted(node))
+            elif not field(element):
+                found.discard(dotted(node))
+    return frozenset(found)
+
+
+def _ancestors(node, parents):
+    while node in parents:
+        node = parents[node]
+        yield node
 
 
 def _rebound_attributes(function) -> frozenset:

@@ -428,8 +428,29 @@ class View:
         nowhere. Asked only for a finding about to be reported, so every file of the project that
         spells both the function's and this module's names is read then; those it read count as
         the findings' dependencies."""
-        from gradlint.analysis.imports import collect_imports
         from gradlint.analysis.scan import called_only_under_nograd_in
+
+        found = False
+        for tree, imports, target in self._calling_files(name):
+            answer = called_only_under_nograd_in(tree, imports, target)
+            if answer is None:
+                continue
+            if not answer:
+                return False
+            found = True
+        return found
+
+    def called_elsewhere(self, name: str) -> bool:
+        """Whether another file of the project calls ``name``, a module-level function of this
+        view's file (asked, as above, only for a finding about to be reported)."""
+        return any(any(type(n) is ast.Call and target(n) for n in ast.walk(tree))
+                   for tree, _, target in self._calling_files(name))
+
+    def _calling_files(self, name: str):
+        """(tree, imports, whether a call is of ``name`` of this file) for each other file of the
+        project that spells both the function's and this module's names; each one read is
+        recorded in ``callers``."""
+        from gradlint.analysis.imports import collect_imports
         from gradlint.cache import content_hash
         from gradlint.discovery import discover
         from gradlint.files import read_regular
@@ -437,15 +458,6 @@ class View:
         module = self.path.parent.name if self.path.name == "__init__.py" else self.path.stem
         spelled = (name.encode(), module.encode())
         here = os.path.realpath(self.path)
-
-        def target(call: ast.Call) -> bool:
-            # (a call of this very function: its import, resolved as the caller's lint would)
-            qualname = imports.qualname(call.func)
-            where = imports.target(qualname) if qualname and qualname.rpartition(".")[2] == name else None
-            found = caller.locate(*where) if where is not None else None
-            return found is not None and found[1] == [name] and os.path.realpath(found[0]) == here
-
-        found = False
         for path in discover([self.project.root], root=self.project.root, on_error=lambda line: None):
             path = Path(os.path.abspath(path))
             if path.suffix != ".py" or path == self.path:
@@ -459,14 +471,16 @@ class View:
                 continue
             imports = collect_imports(tree)
             caller = View(self.project, path, imports, 0)
-            answer = called_only_under_nograd_in(tree, imports, target)
-            if answer is None:
-                continue
+
+            def target(call: ast.Call, imports=imports, caller=caller) -> bool:
+                # (a call of this very function: its import, resolved as the caller's lint would)
+                qualname = imports.qualname(call.func)
+                where = imports.target(qualname) if qualname and qualname.rpartition(".")[2] == name else None
+                found = caller.locate(*where) if where is not None else None
+                return found is not None and found[1] == [name] and os.path.realpath(found[0]) == here
+
             self.callers[str(path)] = content_hash(data)
-            if not answer:
-                return False
-            found = True
-        return found
+            yield tree, imports, target
 
 
 class ClassTable(dict):

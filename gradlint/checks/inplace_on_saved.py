@@ -235,6 +235,146 @@ def _only_run_under_nograd_elsewhere(edit, facts) -> bool:
     return view.called_only_under_nograd(name)
 
 
+def _result_only_compared(edit, facts) -> bool:
+    """The edit is in a module-level function whose result no backward ever reaches: no other
+    file of the project calls it, and every call of it in this file is in a function that only
+    compares what it returns (a test's reference formula, ``alpha_real = expected(p_choose)``
+    then ``self.assertTrue((alpha - alpha_real).abs().le(tol).all())``), through torch's ops,
+    tensor methods and the file's own functions that backpropagate nothing. The saved tensor's
+    version moves, and no backward checks it."""
+    function = edit.function
+    if function.class_name is not None or not any(function.node is stmt for stmt in facts.module.body) \
+            or not _keeps_to_itself(function.node):
+        return False
+    name = function.name
+    calls = [n for n in ast.walk(facts.module) if type(n) is ast.Call and _is_name(n.func, name)]
+    reads = [n for n in ast.walk(facts.module) if _is_name(n, name) and type(n.ctx) is ast.Load]
+    if not calls or len(reads) != len(calls):
+        return False  # (a library's function, or one handed on as a value)
+    view = facts.imports.project
+    if view is not None and view.called_elsewhere(name):
+        return False
+    owners = _owners(facts.module)
+    parents = {child: up for up in ast.walk(facts.module) for child in ast.iter_child_nodes(up)}
+    local = {stmt.name: stmt for stmt in facts.module.body if type(stmt) in (ast.FunctionDef, ast.AsyncFunctionDef)}
+    for call in calls:
+        caller = owners.get(id(call))
+        if caller is None or caller is function.node or not _only_compared(call, caller, parents, local, facts):
+            return False
+    return True
+
+
+def _keeps_to_itself(fn) -> bool:
+    """``fn`` writes only its own local names (and elements of them): no attribute, global or
+    element of what it was handed, nothing yielded, no backward."""
+    params = {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
+    for node in ast.walk(fn):
+        if type(node) in (ast.Yield, ast.YieldFrom, ast.Global, ast.Nonlocal):
+            return False
+        if type(node) is ast.Attribute and node.attr in ("backward", "grad") and type(node.ctx) is ast.Load:
+            return False
+        if type(node) in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+            for target in node.targets if type(node) is ast.Assign else [node.target]:
+                for part in ast.walk(target):
+                    if type(part) is ast.Attribute or (type(part) is ast.Subscript and not (
+                            type(part.value) is ast.Name and part.value.id not in params)):
+                        return False
+    return True
+
+
+# What an assertion reads has no further use (unittest's assertion methods, numpy's testing).
+_ASSERTING = ("assert", "fail")
+
+
+def _only_compared(call, caller, parents, local, facts) -> bool:
+    """Every value computed from ``call``'s result in ``caller`` ends in a comparison, an
+    assertion or a discarded statement: nothing returned, stored, yielded or backpropagated."""
+    from gradlint.analysis import torch_types
+
+    tainted: set[str] = set()
+    roots = [call]
+    changed = True
+    while changed:  # the names bound to what the result computes, to a fixed point
+        changed = False
+        for node in ast.walk(caller):
+            if type(node) is ast.Name and node.id in tainted and type(node.ctx) is ast.Load and node not in roots:
+                roots.append(node)
+        for root in list(roots):
+            node = root
+            while True:
+                up = parents.get(node)
+                if type(up) in (ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp) \
+                        or (type(up) is ast.Subscript and up.value is node) or type(up) is ast.keyword:
+                    node = up
+                    continue
+                if type(up) is ast.Attribute and up.value is node:
+                    if up.attr in ("backward", "grad", "register_hook", "retain_grad"):
+                        return False
+                    node = up
+                    continue
+                if type(up) is ast.Call and up.func is node:
+                    node = up  # a tensor method of the value (`….abs()`, `….le(tol)`)
+                    continue
+                if type(up) is ast.Call:
+                    if not _harmless_call(up, local, facts, torch_types):
+                        return False
+                    node = up
+                    continue
+                if type(up) is ast.Assign and up.value is node:
+                    for target in up.targets:
+                        names = [target] if type(target) is ast.Name else list(getattr(target, "elts", [None]))
+                        if not all(type(t) is ast.Name for t in names):
+                            return False
+                        for t in names:
+                            if t.id not in tainted:
+                                tainted.add(t.id)
+                                changed = True
+                    break
+                if type(up) in (ast.Expr, ast.Assert) or (type(up) in (ast.If, ast.While) and up.test is node):
+                    break
+                return False
+    return True
+
+
+def _harmless_call(call, local, facts, torch_types) -> bool:
+    """A call that hands nothing it is given to a backward or a store: one of torch's ops (not
+    ``torch.autograd``'s), a tensor method, an assertion, or a function of this file that keeps
+    to itself."""
+    func = call.func
+    qualname = facts.imports.qualname(func) or ""
+    if qualname.startswith("torch.") and not qualname.startswith("torch.autograd"):
+        return True
+    if type(func) is ast.Name and func.id in local and _keeps_to_itself(local[func.id]):
+        return True
+    if type(func) is ast.Name and func.id in ("abs", "float", "bool", "len", "print", "round", "max", "min") \
+            and func.id not in local:
+        return True
+    if type(func) is ast.Attribute:
+        if (func.attr.startswith(_ASSERTING) and not any(
+                type(n) in (ast.FunctionDef, ast.AsyncFunctionDef) and n.name == func.attr
+                for n in ast.walk(facts.module))) or qualname.startswith("numpy.testing"):
+            return True  # (an inherited assertion, unittest's: none of the file's own methods)
+        if torch_types.result_of(f"Tensor.{func.attr}") is not None and func.attr not in ("backward", "register_hook"):
+            return True
+    return False
+
+
+def _after_its_saves(edit, edits):
+    """Of the edits of one tensor against the same saves in one function, the first that comes
+    after every save in the source (or in the saving statement itself); ``edit`` where none
+    does or it is one."""
+    def after(e) -> bool:
+        return all((s.node.lineno, s.node.col_offset) <= (e.node.end_lineno, e.node.end_col_offset) for s in e.saved)
+
+    if after(edit):
+        return edit
+    for other in edits:
+        if other.function.node is edit.function.node and other.name == edit.name and edit.saved <= other.saved \
+                and after(dataclasses.replace(other, saved=edit.saved)):
+            return other
+    return edit
+
+
 def check(facts):
     from gradlint.analysis.tree import walk_with_ends
 
@@ -243,7 +383,7 @@ def check(facts):
     seen = set()
     for edit in facts.edits:
         if not edit.saved or _never_backpropagated(edit, facts) or _only_run_under_nograd_elsewhere(edit, facts) \
-                or _graph_stays_here(edit, facts):
+                or _graph_stays_here(edit, facts) or _result_only_compared(edit, facts):
             continue
         owners = owners if owners is not None else _owners(facts.module)
         live = frozenset(save for save in edit.saved
@@ -256,6 +396,10 @@ def check(facts):
         key = (id(edit.function.node), edit.name, edit.saved)
         if key in seen:
             continue
+        # (`alpha[0, j] = p[0, j]` on the loop's first pass, `alpha[i, j] = alpha[i - 1, j] * p[i, j]`
+        # after: the edit that follows the save in the loop's body, not one the first pass ran
+        # before it)
+        edit = dataclasses.replace(_after_its_saves(edit, facts.edits), saved=edit.saved)
         seen.add(key)
         saves = list(edit.saved)
         if len(saves) > 1:
