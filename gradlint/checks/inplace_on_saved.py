@@ -359,6 +359,119 @@ def _harmless_call(call, local, facts, torch_types) -> bool:
     return False
 
 
+def _no_call_runs_both(edit, facts) -> bool:
+    """The edit is in a function that only this file calls (a helper nested in a forward:
+    ``conv_layer(h, stride, shortcut=None, no_conv=False)``), and under the arguments each call
+    hands it, either the edit's branch is not taken (``if shortcut is not None:`` of
+    ``shortcut=None``) or a statement between the save and the edit rebinds the edited name
+    (``if not no_conv: h = F.conv2d(h, …)`` of a call that leaves ``no_conv`` False): no call
+    runs the edit on the tensor the op saved."""
+    fn = edit.function.node
+    if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef) or fn.args.vararg or fn.args.kwarg \
+            or "." in edit.name or fn.decorator_list:
+        return False
+    reads = [n for n in ast.walk(facts.module) if _is_name(n, fn.name) and type(n.ctx) is ast.Load]
+    parents = {child: up for up in ast.walk(facts.module) for child in ast.iter_child_nodes(up)}
+    calls = [parents.get(n) for n in reads]
+    if not calls or any(type(c) is not ast.Call or c.func is not n for c, n in zip(calls, reads)):
+        return False
+    if any(fn is stmt for stmt in facts.module.body) and facts.imports.project is not None \
+            and facts.imports.project.called_elsewhere(fn.name):
+        return False
+    top = _top_statement(edit.node, fn, parents)
+    saves = [_top_statement(save.node, fn, parents) for save in edit.saved]
+    if top is None or any(s is None or fn.body.index(s) >= fn.body.index(top) for s in saves):
+        return False  # (a save in another function, or after the edit: a loop carried it)
+    for call in calls:
+        binding = _binding(fn, call)
+        if binding is None:
+            return False
+        if _taken(edit.node, fn, parents, binding) is False:
+            continue
+        if all(_rebound_between(fn.body[fn.body.index(s) + 1:fn.body.index(top)], edit.name, binding) for s in saves):
+            continue
+        return False
+    return True
+
+
+def _top_statement(node, fn, parents):
+    """The statement of ``fn``'s own body that holds ``node``, if no loop lies between them."""
+    while node is not None and parents.get(node) is not fn:
+        node = parents.get(node)
+        if type(node) in (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
+            return None
+    return node if node is not None and node in fn.body else None
+
+
+_UNKNOWN = object()
+
+
+def _binding(fn, call) -> dict | None:
+    """Parameter -> the constant a call hands it (its default where it hands none), or
+    ``_UNKNOWN``; None for a call this cannot read (``*args``, ``**kwargs``)."""
+    params = [*fn.args.posonlyargs, *fn.args.args]
+    defaults = dict(zip([p.arg for p in params][len(params) - len(fn.args.defaults):], fn.args.defaults))
+    defaults.update({p.arg: d for p, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is not None})
+    if any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    given = dict(zip([p.arg for p in params], call.args))
+    given.update({k.arg: k.value for k in call.keywords})
+    binding = {}
+    for name in [p.arg for p in params] + [p.arg for p in fn.args.kwonlyargs]:
+        value = given.get(name, defaults.get(name))
+        binding[name] = value.value if type(value) is ast.Constant else _UNKNOWN
+    return binding
+
+
+def _decide(test, binding):
+    """True or False where the binding decides ``test`` (a parameter, ``not``, ``is None``,
+    ``is not None``, ``==`` a constant, ``and``/``or`` of those); None where it does not."""
+    if type(test) is ast.Name and test.id in binding and binding[test.id] is not _UNKNOWN:
+        return bool(binding[test.id])
+    if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
+        inner = _decide(test.operand, binding)
+        return None if inner is None else not inner
+    if type(test) is ast.Compare and len(test.ops) == 1 and type(test.left) is ast.Name \
+            and binding.get(test.left.id, _UNKNOWN) is not _UNKNOWN and type(test.comparators[0]) is ast.Constant:
+        value, other, op = binding[test.left.id], test.comparators[0].value, test.ops[0]
+        if type(op) in (ast.Is, ast.Eq):
+            return value == other if type(op) is ast.Eq else value is other
+        if type(op) in (ast.IsNot, ast.NotEq):
+            return value != other if type(op) is ast.NotEq else value is not other
+        return None
+    if type(test) is ast.BoolOp:
+        parts = [_decide(v, binding) for v in test.values]
+        if type(test.op) is ast.And:
+            return False if False in parts else (True if all(p is True for p in parts) else None)
+        return True if True in parts else (False if all(p is False for p in parts) else None)
+    return None
+
+
+def _taken(node, fn, parents, binding):
+    """False where the binding decides some ``if`` around ``node`` (inside ``fn``) against it."""
+    child, up = node, parents.get(node)
+    while up is not None and up is not fn:
+        if type(up) is ast.If and child is not up.test:
+            decided = _decide(up.test, binding)
+            if decided is not None and decided != (child in up.body):
+                return False
+        child, up = up, parents.get(up)
+    return None
+
+
+def _rebound_between(statements, name: str, binding) -> bool:
+    """One of ``statements`` surely binds ``name`` anew under the binding (``h = F.conv2d(h, …)``,
+    or an ``if`` the binding decides whose taken arm does so)."""
+    for stmt in statements:
+        if type(stmt) is ast.Assign and any(_is_name(t, name) for t in stmt.targets):
+            return True
+        if type(stmt) is ast.If:
+            decided = _decide(stmt.test, binding)
+            if decided is not None and _rebound_between(stmt.body if decided else stmt.orelse, name, binding):
+                return True
+    return False
+
+
 def _after_its_saves(edit, edits):
     """Of the edits of one tensor against the same saves in one function, the first that comes
     after every save in the source (or in the saving statement itself); ``edit`` where none
@@ -383,7 +496,8 @@ def check(facts):
     seen = set()
     for edit in facts.edits:
         if not edit.saved or _never_backpropagated(edit, facts) or _only_run_under_nograd_elsewhere(edit, facts) \
-                or _graph_stays_here(edit, facts) or _result_only_compared(edit, facts):
+                or _graph_stays_here(edit, facts) or _result_only_compared(edit, facts) \
+                or _no_call_runs_both(edit, facts):
             continue
         owners = owners if owners is not None else _owners(facts.module)
         live = frozenset(save for save in edit.saved
