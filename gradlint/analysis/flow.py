@@ -3264,6 +3264,15 @@ class Walker:
                 return name
         return None
 
+    def imported_function(self, name: ast.Name) -> bool:
+        """``name`` is a function another file of the project defines (``from chamfer import
+        torch_chamfer``), not a class."""
+        qualname = self.imports.qualname(name)
+        if qualname is None or qualname.startswith("torch") or self.classes.get(qualname) is not None:
+            return False
+        summary = self.facts.callee(qualname)
+        return summary is not None and not summary.method and type(summary.node) in FUNCTIONS
+
     def seed_instances(self, node) -> None:
         """A parameter every call site of this module-level function hands an instance of one
         class of this file holds that instance: calls of its methods read their summaries."""
@@ -3870,7 +3879,13 @@ class Walker:
                             self.facts.handed_functions.get(key, EMPTY) | {handed.id}
                             if type(handed) is ast.Name and handed.id in self.functions
                             and (value is DEFINITION or value is NOGRAD_DEFINITION) else None)
-                    self.facts.param_instances.setdefault(f"{param}@{name}", set()).add(instance)
+                    function = type(handed) is ast.Name and (
+                        (handed.id in self.functions and (value is DEFINITION or value is NOGRAD_DEFINITION))
+                        or (handed.id not in self.env and self.imported_function(handed)))
+                    if not (function and instance is None):
+                        # (a function of this file handed by another call, `train(giou_loss)`
+                        # beside `train(GIoULoss())`, leaves the instance what the others hand)
+                        self.facts.param_instances.setdefault(f"{param}@{name}", set()).add(instance)
                     key = f"{param}@{name}"
                     if key not in self.facts.handed_rows or self.facts.handed_rows[key] is not None:
                         # (a call that hands something else makes the rows unknown there)
