@@ -384,6 +384,12 @@ def _optimized_members(cls: ast.ClassDef, imports) -> frozenset:
     return frozenset(found)
 
 
+def _submodule_parameter(name: str | None) -> bool:
+    """``self.item_emb.weight``: a parameter of a submodule, named as written."""
+    return name is not None and name.startswith("self.") and name.count(".") == 2 \
+        and name.rpartition(".")[2] in ("weight", "bias")
+
+
 def _a_parameter(value: Value) -> bool:
     """A model's parameter itself, not computed (``model.weight``, an item of ``[net.weight,
     net.bias]``): what ``.data`` or ``.detach()`` can be taken of, no module; not the name of what
@@ -1761,8 +1767,10 @@ class Walker:
                     and name.rpartition(".")[2] in ("weight", "bias") and name not in self.opaque:
                 # (`u @ self.item_emb.weight.t()`: a view of a submodule's parameter)
                 held = replace(self.lookup(name), tensor=True)
-            # (also a forward's input, an activation it is handed: `self.conv(x.transpose(1, 2))`)
-            if held is None or not (held.tensor or held.live) or held.container or held.plain:
+            # (also a forward's input, an activation it is handed: `self.conv(x.transpose(1, 2))`;
+            # and a submodule's parameter under a name of its own, `table = self.item_emb.weight`)
+            if held is None or not (held.tensor or held.live or _submodule_parameter(held.alias)) \
+                    or held.container or held.plain:
                 return
             save = dataclasses.replace(save, view=self.written(operand))
             operand = base
@@ -1775,6 +1783,9 @@ class Walker:
         self.env[name] = replace(value, saved=value.saved | {save})
         self.save_log.append((name, save))
         base = value.alias
+        if base is not None and base != name and base not in self.env and type(operand) is ast.Name \
+                and _submodule_parameter(base) and base not in self.opaque:
+            self.env[base] = replace(self.lookup(base), tensor=True)  # (`table = self.item_emb.weight`)
         if base is not None and base != name and base in self.env and type(operand) is ast.Name:
             # `previous = survival[:, k]` then `previous * w`: the view saved shares `survival`'s
             # version counter, so a write into `survival` breaks the backward too
@@ -2340,7 +2351,15 @@ class Walker:
             self.expr(node.test)
             mode = self.mode_test(node.test)
             if mode is None:
-                return self.expr(node.body).join(self.expr(node.orelse))
+                body, orelse = self.expr(node.body), self.expr(node.orelse)
+                out = body.join(orelse)
+                default = self.setting_default(node.test)
+                taken = None if default is None else body if default else orelse
+                if taken is not None and taken.alias is not None:
+                    # (`w.clone() if self.clone_table else w` of a model built with `clone_table`
+                    # False by default: `w` itself, on the path its default construction takes)
+                    out = replace(out, alias=taken.alias)
+                return out
             # (`x if self.training else decode(x)`: what training computes is the training arm)
             return self.expr(node.body if mode else node.orelse)
         if kind is ast.NamedExpr:
@@ -2400,6 +2419,11 @@ class Walker:
             return Value(tensor=True, const=True)
         if attr == "T" or attr == "mT":
             return base.result()
+        if name is not None and _submodule_parameter(name) \
+                and base.module is not None and base.module.parameters and not base.plain:
+            # `table = self.item_emb.weight`: the submodule's parameter itself, one tensor under two
+            # names (what an op saves of `table`, a lookup's `max_norm` edits through the other)
+            return replace(base, saved=EMPTY, module=None, optimizer=False, alias=name)
         return replace(base, saved=EMPTY, module=None, optimizer=False)
 
     def hook_kept(self, node: ast.Attribute) -> Value | None:
@@ -3263,6 +3287,19 @@ class Walker:
             if name in self.classes:
                 return name
         return None
+
+    def setting_default(self, test) -> bool | None:
+        """The value ``test`` (``self.flag``, ``not self.flag``) has in an instance built with
+        its constructor's defaults (``self.flag = flag`` of ``flag=False``); None where unknown."""
+        if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
+            inner = self.setting_default(test.operand)
+            return None if inner is None else not inner
+        if self.cls is None or self.cls.init is None or type(test) is not ast.Attribute \
+                or type(test.value) is not ast.Name or test.value.id != "self":
+            return None
+        params = [p for attr, p in set_from_parameters(self.cls.init) if attr == test.attr]
+        default = defaults_of(self.cls.init).get(params[0]) if len(params) == 1 else None
+        return default.value if type(default) is ast.Constant and type(default.value) is bool else None
 
     def imported_function(self, name: ast.Name) -> bool:
         """``name`` is a function another file of the project defines (``from chamfer import
