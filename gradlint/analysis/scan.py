@@ -195,8 +195,10 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
     classes: dict[str, ClassInfo] = {}
 
     def scan(node: ast.ClassDef) -> None:
+        # (`class BetaHLoss(object):` is `class BetaHLoss:`, a plain class, in Python 3)
         info = ClassInfo(node.name, [
-            imports.qualname(b.value if type(b) is ast.Starred else b) or "" for b in node.bases])
+            imports.qualname(b.value if type(b) is ast.Starred else b) or "" for b in node.bases
+            if not (type(b) is ast.Name and b.id == "object" and "object" not in imports.names)])
         classes[info.name] = info
         info.node = node
         info.acts_as_module = acts_as_module(node)
