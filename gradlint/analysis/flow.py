@@ -3346,6 +3346,13 @@ class Walker:
         for star in (params.vararg, params.kwarg):
             if star is not None:
                 self.env[star.arg] = UNKNOWN
+        if params.vararg is not None:
+            # `forward(self, *embeddings)`: the positional arguments past the named ones, together,
+            # a tuple of what each call hands there (a parameter of its own, the last)
+            names.append(params.vararg.arg)
+            k = len(names) - 1
+            self.env[params.vararg.arg] = cut[k] if cut and k in cut else Value(
+                trainables=frozenset({f"%{k}"}), live=True, container=True)
         self.forced = _grad_forced_spans(node, self.imports)
         if self.cls is not None:
             # The receiver's attributes the method reads and rebinds (`out, self.hidden =
@@ -3354,7 +3361,7 @@ class Walker:
             self.mark_state(_rebound_attributes(node))
         self.block(node.body)
         self.note_state()
-        return names, (len(positional) if params.vararg is None else -1)
+        return names, len(positional)
 
     def mark_state(self, names) -> None:
         """Follow the receiver's attributes ``names`` through the walk from what they held on
@@ -3522,15 +3529,20 @@ class Walker:
                 given[summary.params.index(arg.arg)] = value
                 handed[summary.params.index(arg.arg)] = arg.value
             else:
+                if position >= summary.positional and summary.star >= 0:
+                    # (past the named ones: an element of `*embeddings`)
+                    star = summary.star
+                    given[star] = given[star] | value if star in given else replace(value, container=True)
+                    continue
                 handed[position] = arg
-                if summary.positional >= 0 and position >= summary.positional:
-                    return None
-                if summary.positional < 0 and position >= len(summary.params):
+                if position >= summary.positional:
                     return None
                 given[position] = value
                 position += 1
         if summary.method:
             given[0] = receiver if receiver is not None else UNKNOWN
+        if summary.star >= 0 and summary.star not in given:
+            given[summary.star] = CONST  # (no argument past the named ones: an empty tuple)
         if summary.bound is not None:
             models = tuple((k, value.module) for k, value in sorted(given.items())
                            if value.module is not None and value.module.qualname in self.classes

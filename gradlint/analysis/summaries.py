@@ -30,7 +30,8 @@ class Summary:
 
     node: ast.AST = field(compare=False, hash=False)  # the def
     params: tuple = ()  # parameter names in order (positional, then keyword-only)
-    positional: int = 0  # how many of params can be given by position (no ``*args``: no more)
+    positional: int = 0  # how many of params can be given by position (past them: ``star``'s)
+    star: int = -1  # the index in ``params`` of ``*args``, which holds the positional arguments past them
     method: bool = False  # params[0] is the receiver (bound at the call, not passed)
     # The trainables the result carries that are no parameter: a global model, and for a method
     # the receiver's own members (``self.head``), named as the body names them.
@@ -624,6 +625,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
                 param_edits[edit.node] = (k, edit)
     return Summary(
         node=node, params=tuple(params), positional=positional, method=method,
+        star=len(params) - 1 if node.args.vararg is not None else -1,
         passes=frozenset(passes), trainables=frozenset(own_roots), cuts=cuts,
         cut_facts=cut_facts, beside=beside, nograd=nograd, saved_output=saved, saved_parts=_saved_parts(returns),
         backprops=backward is not None, inference_backward=inference_backward,
