@@ -82,6 +82,10 @@ def test_file_shape():
             assert isinstance(position, int) and position >= 0, name
         for keyword in entry.get("index_keywords", ()):
             assert isinstance(keyword, str), name
+        for position in entry.get("number_args", ()):
+            assert isinstance(position, int) and position >= 0, name
+        for keyword in entry.get("number_keywords", ()):
+            assert isinstance(keyword, str), name
     assert torch_types.data_version() == data["torch_version"]
 
 
@@ -205,3 +209,14 @@ def test_data_is_fresh(tmp_path):
     assert out.read_text(encoding="utf-8") == DATA.read_text(encoding="utf-8"), (
         "gradlint/data/torch_types.json is stale: run .venv/bin/python tools/gen_torch_types.py"
     )
+
+
+@pytest.mark.parametrize("name, position", [("torch.topk", 1), ("Tensor.topk", 0), ("torch.full", 0)])
+def test_number_arguments_take_python_numbers(name, position):
+    # `torch.topk(x, k)`: `k` is an int, so whatever computed it gives the values no history
+    assert position in torch_types.number_arguments(name)[0], name
+
+
+@pytest.mark.parametrize("name, position", [("torch.mul", 1), ("torch.where", 1), ("torch.lerp", 2)])
+def test_tensor_arguments_are_no_number_arguments(name, position):
+    assert position not in torch_types.number_arguments(name)[0], name

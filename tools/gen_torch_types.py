@@ -23,7 +23,10 @@ for ``"tensors"`` the flags are kept per output index when they differ (``grad_o
 An argument every sample filled with an integer or bool tensor (an index, a mask) is listed in
 ``index_args`` (positions; a method's counted after its receiver) or ``index_keywords``: autograd
 differentiates only floating and complex tensors, so nothing upstream of such an argument gets a
-gradient through the call. Only calls in the public argument order count (not op_db's wrappers).
+gradient through the call. An argument every sample filled with a Python number or a tuple of
+integers (``k`` of ``topk``, a ``dim``, a size) is listed in ``number_args`` or ``number_keywords``:
+no tensor is accepted there that autograd would differentiate. Only calls in the public argument
+order count (not op_db's wrappers).
 When the samples of one name disagree on the kind (``torch.max(x)`` is a tensor,
 ``torch.max(x, 1)`` a named tuple), ``result`` is the richest kind seen (order: tensors, tensor,
 number, other, none) and ``results`` lists every kind seen.
@@ -159,6 +162,9 @@ class Record:
         for key, value in [*enumerate(positional), *keywords.items()]:
             if isinstance(value, torch.Tensor):
                 kind = "float" if value.dtype.is_floating_point or value.dtype.is_complex else "index"
+            elif isinstance(value, (bool, int, float)) or (
+                    isinstance(value, (list, tuple, torch.Size)) and value and all(type(v) in (bool, int) for v in value)):
+                kind = "number"  # (a Python number, or a size: `k` of topk, `dim`, `expand`'s sizes)
             else:
                 kind = "other"
             self.args.setdefault(key, set()).add(kind)
@@ -170,6 +176,13 @@ class Record:
         index = [k for k, kinds in self.args.items() if kinds == {"index"}]
         return sorted(k for k in index if type(k) is int), sorted(k for k in index if type(k) is str)
 
+    def number_arguments(self) -> tuple[list[int], list[str]]:
+        """The arguments every sample filled with a Python number or a tuple of integers (``k``
+        of ``topk``, a ``dim``, a size): no tensor goes there, so nothing that computed it has
+        history in the result."""
+        numbers = [k for k, kinds in self.args.items() if kinds == {"number"}]
+        return sorted(k for k in numbers if type(k) is int), sorted(k for k in numbers if type(k) is str)
+
     def entry(self) -> dict[str, Any]:
         out: dict[str, Any] = {"result": next(k for k in KINDS if k in self.kinds), "grad": self.grad}
         positions, keywords = self.index_arguments()
@@ -177,6 +190,11 @@ class Record:
             out["index_args"] = positions
         if keywords:
             out["index_keywords"] = keywords
+        positions, keywords = self.number_arguments()
+        if positions:
+            out["number_args"] = positions
+        if keywords:
+            out["number_keywords"] = keywords
         if len(self.kinds) > 1:
             out["results"] = [k for k in KINDS if k in self.kinds]
         # Per-index flags only when they say more than "grad": a fixed-arity tuple whose outputs

@@ -3062,8 +3062,12 @@ class Walker:
     def index_operands(self, node: ast.Call, qual: str, positional) -> frozenset:
         """Which of ``arg_values(node)`` are indices or masks (``torch.index_select(x, 0, idx)``'s
         ``idx``): integer or bool tensors, which autograd never differentiates, so whatever
-        computed them gives the result no history (measured: ``torch_types.index_arguments``)."""
+        computed them gives the result no history (measured: ``torch_types.index_arguments``);
+        and Python numbers (``torch.topk(x, k)``'s ``k``: ``torch_types.number_arguments``)."""
         positions, names = torch_types.index_arguments(qual)
+        # (and a Python number's, `k` of `torch.topk(sim, self.topk)`: no tensor goes there)
+        numbers, number_names = torch_types.number_arguments(qual)
+        positions, names = (*positions, *numbers), (*names, *number_names)
         if not (positions or names) or len(positional) != len(node.args):
             return frozenset()  # (after a ``*args`` the positions are not known)
         found = {i for i in positions if i < len(positional)}

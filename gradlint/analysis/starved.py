@@ -58,9 +58,11 @@ def _one_per_line(found) -> list[Starved]:
                item.backward is None)
         if cut.kind in (".detach()", ".data") and key in first:
             at = first[key]
-            merged = dataclasses.replace(out[at].cut, upstream=out[at].cut.upstream | cut.upstream,
+            # (placed at the line's first copy, whichever the walk met first)
+            kept = min(out[at].cut, cut, key=lambda c: (c.node.lineno, c.node.col_offset))
+            merged = dataclasses.replace(kept, upstream=out[at].cut.upstream | cut.upstream,
                                          keys=out[at].cut.keys | cut.keys)
-            out[at] = dataclasses.replace(out[at], cut=merged)
+            out[at] = dataclasses.replace(out[at] if kept is out[at].cut else item, cut=merged)
             continue
         if cut.kind in (".detach()", ".data"):
             first[key] = len(out)
@@ -178,6 +180,8 @@ def _starved(facts) -> Iterator[Starved]:
                     # (a copied score added alone to the returned loss is a dead term of it,
                     # whatever the logits beside it train)
                     continue
+                if ret.parts and _held_beside(cut, fn, siblings, facts):
+                    continue  # (as above, a submodule's members: `self.gcn` attached in a sibling)
                 members = _nested_input_cut(cut, fn, facts)
                 if members and cut.function.name != "forward":
                     # (a helper's cut beside the same members kept attached: `p, stopgrad(z)`)
@@ -412,6 +416,31 @@ def _not_stepped(cut, backward, facts) -> bool:
     members = once("member-classes", facts.module, _member_classes, facts.imports)
     stepped = stepped | {f"{m}.*" for k in stepped if k.endswith(".*") for m in members.get(k[:-2], ())}
     return not (starved & stepped)
+
+
+def _held_beside(cut, fn, siblings, facts) -> bool:
+    """The cut is in a method of a member's class (`GraphConv.build_adj`, reached through
+    `self.gcn(…)`), every name it starves is that member's own, and a sibling element of the
+    returned tuple keeps the member attached (`item_semantic_emb` from `self.gcn`): its members
+    train through that element, the cut element is a stop-gradient output of its own."""
+    owner = cut.function.class_name if cut.function is not None else None
+    if owner is None or fn.class_name is None or owner == fn.class_name \
+            or not cut.upstream or not all(u.startswith("self.") for u in cut.upstream):
+        return False
+    holders = once("member-attributes", facts.module, _member_attributes, facts.imports).get(fn.class_name, {})
+    members = once("member-classes", facts.module, _member_classes, facts.imports)
+    return any(name in siblings and (held == owner or owner in members.get(held, ()))
+               for name, held in holders.items())
+
+
+def _member_attributes(module, imports) -> dict:
+    """Class -> {``self.x``: the class of this file (or by name, of another) it holds there}."""
+    from gradlint.analysis.scan import scan_classes
+
+    classes = scan_classes(module, imports)
+    return {name: {attr: m.qualname if m.qualname in classes else m.qualname.rpartition(".")[2]
+                   for attr, m in info.attrs.items() if m is not None and not m.qualname.startswith("torch.")}
+            for name, info in classes.items()}
 
 
 def _member_classes(module, imports) -> dict:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["carries_grad", "data_version", "index_arguments", "result_kinds", "result_of"]
+__all__ = ["carries_grad", "data_version", "index_arguments", "number_arguments", "result_kinds", "result_of"]
 
 _DATA_NAME = "torch_types.json"
 
@@ -107,6 +107,17 @@ def index_arguments(name: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
     if entry is None:
         return (), ()
     return tuple(entry.get("index_args", ())), tuple(entry.get("index_keywords", ()))
+
+
+def number_arguments(name: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The arguments of ``name`` that take a Python number or a tuple of integers (the ``k`` of
+    ``torch.topk(x, k)``, a ``dim``, ``expand``'s sizes), as positions (a method's counted after
+    its receiver) and keywords: whatever computed such an argument has no history in the
+    result. Measured: every sample call of ``name`` passed a number there; empty when unknown."""
+    entry = _entry(name)
+    if entry is None:
+        return (), ()
+    return tuple(entry.get("number_args", ())), tuple(entry.get("number_keywords", ()))
 
 
 def data_version() -> str:
