@@ -866,6 +866,10 @@ class Walker:
             self.small(stmt)
         elif kind in FUNCTIONS or kind is ast.ClassDef:
             self.deferred.append(stmt)
+            if kind in FUNCTIONS and self.function is not None and self.function.name != "<module>":
+                # (a helper defined in a function, `def block(h, skip=None)` in a forward: what
+                # its calls there hand it seeds its parameters, as for a module-level function)
+                self.facts.parameters.setdefault(stmt.name, [p.arg for p in [*stmt.args.posonlyargs, *stmt.args.args]])
             nograd = kind in FUNCTIONS and returns_under_nograd(stmt, self.imports)
             self.env[stmt.name] = NOGRAD_DEFINITION if nograd else DEFINITION
         elif kind is ast.If:
@@ -1027,6 +1031,10 @@ class Walker:
         ctx = _Loop(stmt, assigned, carried)
         ctx.grown = frozenset(grown)
         self.loops.append(ctx)
+        if type(stmt) in FORS and type(stmt.iter) is ast.Name and stmt.iter.id in carried_env:
+            # (`for loss in losses`: the list as an iteration leaves it, its graphs stale once
+            # a step in the body updated what they saved)
+            iter_value = carried_env[stmt.iter.id]
         self.loop_iteration(stmt, iter_value, body)
         self.loops.pop()
         # A backward's graph hangs off an earlier iteration's only through state some loop around
@@ -1177,6 +1185,13 @@ class Walker:
             return Value(trainables=value.trainables, carried=value.carried, module=items)
         if value.computed and value.tensor:  # the tensors of a list a model computed
             return replace(value, saved=EMPTY, module=None, optimizer=False, alias=None)
+        if value.container and value.tensor and value.trainables and value.module is None \
+                and type(iterable) is ast.Name and not any(r.startswith("%") for r in value.trainables):
+            # `for loss in losses` of `losses = [mse(head(emb), y) for head in heads]`: each a
+            # tensor those models computed (recorded where the list was built: a step since
+            # leaves it stale)
+            return replace(value, container=False, computed=True, saved=EMPTY, held=EMPTY, module=None,
+                           optimizer=False, alias=None, parts=None, rows=None)
         if value.plain:  # range(n), a list of numbers (pulled out of a tensor, perhaps)
             return _plain_of(value)
         # (a summary walk's parameter `%k` stands for whatever the caller hands: its items are
@@ -1982,7 +1997,10 @@ class Walker:
         """The tensors recorded so far whose graphs saved parameters ``step`` updates in place:
         what is computed from them later still leads back to the old values."""
         for name, value in list(self.env.items()):
-            if value.computed and value.trainables:
+            # (a list of losses recorded before it, `losses = [mse(head(emb), y) for head in heads]`,
+            # holds their graphs too, where the backward before the step kept them:
+            # `retain_graph=True`)
+            if (value.computed or (value.container and self.retained)) and value.trainables:
                 stepped = self.stepped_roots(value, covers)
                 if stepped and self.saves_parameters(value, stepped):
                     self.env[name] = replace(value, stale=value.stale | {(step, name)})
@@ -2007,7 +2025,14 @@ class Walker:
                 return EMPTY
             return frozenset(name for name in root.trainables if self.facts.resolve({name}) & trained)
         found = set()
+        # (`self.opt = SGD(list(encoder.parameters()) + …)` in `__init__`, which keeps `self.encoder =
+        # encoder`: the constructor's argument is the member)
+        handed = {f"self.{attr}" for attr, p in set_from_parameters(self.cls.init) if p in covers} \
+            if self.cls is not None and self.cls.init is not None else set()
         for name in root.trainables:
+            if name in handed:
+                found.add(name)
+                continue
             key = self.key(name)
             module = self.lookup(name).module
             parts = key.split(".")  # a class of the table heads the key (``Net.self.conv``)
@@ -3877,6 +3902,15 @@ class Walker:
                 for value in so_far[1:]:
                     found = found.join(value)
                 return replace(found, computed=True, saved=EMPTY)
+        if name not in self.functions and name in self.facts.parameters and bound is DEFINITION:
+            # (a helper defined in this function, `block(h0, skip=h1)`: which of its parameters
+            # may require grad, as its calls here hand them)
+            params = self.facts.parameters[name]
+            for i, (arg, value) in enumerate(zip(_argument_nodes(node), values)):
+                param = arg.arg if type(arg) is ast.keyword else (params[i] if i < len(params) else None)
+                if param is not None and type(arg) is not ast.Starred and (value.attached or value.live) \
+                        and value.tensor and value.module is None:
+                    self.facts.live_arguments.add(f"{param}@{name}")
         if name in self.functions and (bound is DEFINITION or bound is NOGRAD_DEFINITION):
             # What this call site hands the module-level function `name`, keyed `param@name`
             # (one that returns from under no_grad too: what it computes there is still seeded).
@@ -3932,9 +3966,12 @@ class Walker:
                             self.facts.handed_functions.get(key, EMPTY) | {handed.id}
                             if type(handed) is ast.Name and handed.id in self.functions
                             and (value is DEFINITION or value is NOGRAD_DEFINITION) else None)
-                    function = type(handed) is ast.Name and (
+                    function = (type(handed) is ast.Name and (
                         (handed.id in self.functions and (value is DEFINITION or value is NOGRAD_DEFINITION))
-                        or (handed.id not in self.env and self.imported_function(handed)))
+                        or (handed.id not in self.env and self.imported_function(handed)))) or (
+                        # (`train(model, F.smooth_l1_loss)`: one of torch's functions)
+                        type(handed) in (ast.Name, ast.Attribute) and (self.imports.qualname(handed) or "").startswith(
+                            ("torch.nn.functional.", "torch.")) and (self.imports.qualname(handed) or "").rpartition(".")[2][:1].islower())
                     if not (function and instance is None):
                         # (a function of this file handed by another call, `train(giou_loss)`
                         # beside `train(GIoULoss())`, leaves the instance what the others hand)
@@ -4233,7 +4270,7 @@ def _rebound_by_arithmetic(cls: ast.ClassDef) -> frozenset:
 
 
 def _records_set_later(cls: ast.ClassDef) -> frozenset:
-    """``self.x`` names that ``__init__`` never binds and another method binds to one of its
+    """``self.x`` names that ``__init__`` never binds (but to None) and another method binds to one of its
     own arguments (``setup_stats(self, speaker_stats)``), read only as a field of an element
     (``self.speaker_stats[k].mean``): a table of records handed in after construction, no
     parameter or submodule the model registered when it was built."""
@@ -4249,7 +4286,8 @@ def _records_set_later(cls: ast.ClassDef) -> frozenset:
                     if not name or not name.startswith("self.") or name.count(".") != 1:
                         continue
                     if method.name == "__init__":
-                        bound_in_init.add(name)
+                        if not (type(node.value) is ast.Constant and node.value.value is None):
+                            bound_in_init.add(name)  # (`self.stats = None`: a place kept for it)
                     elif type(node) is ast.Assign and type(node.value) is ast.Name and node.value.id in params:
                         handed.add(name)
                     else:
