@@ -288,3 +288,37 @@ def test_retained_record_backpropagated_once_is_inconclusive():
     with tracer:
         _loop(tracer, True, steps=1)
     assert _verdict(tracer)[0] == "inconclusive"
+
+
+def test_leaf_held_by_a_plain_object_is_named_through_its_attribute():
+    class Agent:  # (no nn.Module: a trainer or agent holding its network)
+        def __init__(self):
+            self.critic = torch.nn.Linear(2, 1)
+
+    agent = Agent()
+    tracer = _tracer("GL001", label="agent.critic(x).detach()")
+    with tracer, tracer.watch_optimizers_ctx():
+        torch.optim.SGD(agent.critic.parameters(), lr=0.1)
+        f = tracer.a(0, tracer.b(0, agent.critic(torch.ones(1, 2))).detach())
+        w = torch.tensor(1.0, requires_grad=True)
+        ((w * f - 3) ** 2).sum().backward()
+    status, evidence = _verdict(tracer)
+    assert status == "confirmed"
+    assert "`agent.critic.weight`" in evidence, evidence
+
+
+def test_saving_line_in_another_file_than_the_finding_names_that_file():
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    tracer = Tracer({HERE})
+    tracer.add_finding(0, {"code": "GL005", "path": "elsewhere.py", "line": 0, "end_line": 0,
+                           "label": "u.add_(1)", "tensor": "u"})
+    with tracer:
+        u = w * 3
+        v = u ** 2
+        line = _line() - 1
+        tracer.b(0, u).add_(1)
+        with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+            v.sum().backward()
+    status, evidence = _verdict(tracer)
+    assert status == "confirmed"
+    assert f"PowBackward0 (test_dynamic_verdicts.py line {line}) at version 0" in evidence, evidence

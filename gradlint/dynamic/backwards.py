@@ -123,7 +123,8 @@ class BackwardEvidence:
         finding = evidence.finding
         saver = type(node).__name__
         saved_line = node.metadata.get("gradlint_line") if hasattr(node, "metadata") else None
-        where = f" (line {saved_line})" if saved_line else ""
+        saved_path = node.metadata.get("gradlint_path", "") if hasattr(node, "metadata") else ""
+        where = f" ({self._where(saved_line, saved_path, evidence)})" if saved_line else ""
         if then is None:
             return (f"{edit.label} was saved by {saver}{where} before `{finding['label']}` (line {finding['line']}) "
                     f"edited it through .data, which the version counter does not see: backward used the edited values")

@@ -7,6 +7,7 @@ A mixin of ``tracer.Tracer``, whose ``__init__`` sets the state it reads.
 from __future__ import annotations
 
 import sys
+import types
 import weakref
 from dataclasses import dataclass
 
@@ -89,7 +90,7 @@ class Naming:
                         return
         leaf.name = fallback
 
-    def _find(self, target, var: str, value) -> str:
+    def _find(self, target, var: str, value, depth: int = 0) -> str:
         if value is target:
             return var
         if isinstance(value, torch.nn.Module):
@@ -102,6 +103,18 @@ class Naming:
             for i, item in enumerate(value):
                 if item is target:
                     return f"{var}[{i}]"
+        try:  # (a user's object may answer any attribute, or refuse one)
+            attributes = getattr(value, "__dict__", None)
+        except Exception:  # noqa: BLE001
+            return ""
+        if depth == 0 and type(attributes) is dict and not isinstance(value, (type, types.ModuleType)) \
+                and not var.startswith("__") and len(attributes) <= 256:
+            # (an agent or trainer holding its networks, `self.critic_network.q_out.weight`)
+            for attr, held in list(attributes.items()):
+                if not attr.startswith("_") and isinstance(held, (torch.nn.Module, torch.Tensor, list, tuple)):
+                    found = self._find(target, f"{var}.{attr}", held, depth + 1)
+                    if found:
+                        return found
         return ""
 
     def shown(self, key: int) -> str:
@@ -117,6 +130,12 @@ class Naming:
         for f in user_frames(frame or sys._getframe(1), self.is_user):
             return f.f_lineno
         return 0
+
+    def user_place(self, frame=None) -> tuple[str, int]:
+        """(path, line) of the innermost user frame; ("", 0) where there is none."""
+        for f in user_frames(frame or sys._getframe(1), self.is_user):
+            return f.f_code.co_filename, f.f_lineno
+        return "", 0
 
     def _label(self, leaf) -> str:
         key = self.key_of.get(id(leaf))

@@ -209,7 +209,7 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
             for o in outputs(out):
                 node = o.grad_fn
                 if node is not None and "gradlint_line" not in node.metadata:
-                    node.metadata["gradlint_line"] = self.user_line()
+                    node.metadata["gradlint_path"], node.metadata["gradlint_line"] = self.user_place()
 
     # ---- probes (called from the instrumented code) -----------------------------------------
 
