@@ -2682,7 +2682,8 @@ class Walker:
         if type(node.op) in SCALING and out.dead:
             # (a term of constants that weighs another, `log_prob * (rewards - rewards.mean())`,
             # is at work there: no dead term)
-            working = {cut for cut in out.dead if (cut in left.cuts and not right.const) or (cut in right.cuts and not left.const)}
+            working = {entry for entry in out.dead if (dead_cut(entry) in left.cuts and not right.const)
+                       or (dead_cut(entry) in right.cuts and not left.const)}
             out = replace(out, dead=out.dead - working)
         elif type(node.op) is ast.Pow and out.cuts and left.inputs:
             out = mixed(out, (left,))
@@ -2765,8 +2766,8 @@ class Walker:
                         and fact.upstream <= kept.inputs | kept.trainables:
                     cuts = cuts or dict(out.cuts)
                     cuts[cut] = cuts[cut] | fact.upstream
-        if itself & out.dead:
-            out = replace(out, dead=out.dead - itself)
+        if itself & {dead_cut(entry) for entry in out.dead}:
+            out = replace(out, dead=frozenset(e for e in out.dead if dead_cut(e) not in itself))
         return replace(out, cuts=cuts) if cuts else out
 
     def apply_saves(self, qual: str, shown: str, node, operands, values, out: Value) -> Value:
@@ -3698,6 +3699,18 @@ class Walker:
                 self.facts.pulled_from[pull] = self.facts.pulled_from[pull] | own
                 self.facts.pulled_history[pull] = self.facts.pulled_history.get(pull, EMPTY) | own
         dead = base.dead | frozenset(c for c in summary.dead if c in cuts)
+        for c, ks in (entry for entry in summary.dead if type(entry) is tuple and entry[0] in cuts):
+            # (a loss module's term dead where this call hands those parameters no history,
+            # `self.dice(output, target)` handed the labels; or handed on to this walk's own
+            # callers, as its own parameters)
+            handed = [given[k] for k in ks if k in given]
+            if any(v.post or v.inputs or v.carried or (v.attached or v.live) and not v.trainables for v in handed):
+                continue
+            roots = frozenset().union(*(v.trainables for v in handed))
+            if not roots:
+                dead = dead | {c}
+            elif all(r.startswith("%") and r[1:].isdigit() for r in roots):
+                dead = dead | {(c, frozenset(int(r[1:]) for r in roots))}
         if roots and summary.alone is not None:
             data = {j: v for j, v in given.items() if not (summary.method and j == 0) and not (
                 v.cuts or v.trainables or v.post or v.inputs or v.live or v.carried or v.module is not None)}
@@ -4442,10 +4455,31 @@ def joined(value: Value, operands) -> Value:
         cuts[cut] = beside if own else EMPTY
         if own and any(cut in o.cuts and not (o.cuts[cut] or o.post or o.trainables or o.inputs) for o in operands):
             dead.add(cut)  # (alone in one term, at work in another)
+        elif own and (handed := _handed_only(cut, operands)):
+            # (a summary's term beside only what its callers hand it, `dice(probs.data, target)`:
+            # dead at each call that hands those without history, `(cut, {k…})`: ``Summary.dead``)
+            dead.add((cut, handed))
         elif not own and any(cut in o.cuts and cut in o.rebuilt and o.const
                              and not (o.post or o.trainables or o.inputs or o.live or o.carried) for o in operands):
             dead.add(cut)  # (a copy of constants added alone: `ce + torch.tensor(score)`)
     return replace(value, cuts=cuts, dead=value.dead | dead) if dead else replace(value, cuts=cuts)
+
+
+def _handed_only(cut, operands) -> frozenset | None:
+    """The parameters (``%k``) that alone accompany ``cut`` in one of ``operands`` (a summary
+    walk's term of the cut and of arguments only), or None."""
+    for o in operands:
+        if cut in o.cuts and not (o.post or o.inputs):
+            beside = o.cuts[cut] | o.trainables
+            if beside and all(r.startswith("%") and r[1:].isdigit() for r in beside):
+                return frozenset(int(r[1:]) for r in beside)
+    return None
+
+
+def dead_cut(entry):
+    """The cut of a ``Value.dead`` entry: a cut node, or ``(cut, parameters)`` for a summary's
+    term dead where its callers hand those parameters no history (``joined``)."""
+    return entry[0] if type(entry) is tuple else entry
 
 
 def mixed(value: Value, operands) -> Value:

@@ -965,7 +965,7 @@ def _broken(value, facts, sinks_for, program):
                 and not _named_in_optimizer(cut, facts):
             continue  # a target or moving average: the file copies another network into it
         if companions and node in value.dead and not value.post and cut.kind != "no_grad" \
-                and (value.trainables or value.inputs - cut.upstream) \
+                and (value.trainables or value.inputs - cut.upstream or companions - cut.upstream) \
                 and not any(node in switch.value.cuts for switch in facts.switches) \
                 and not (_frozen(cut, facts) or _all_frozen(cut, facts)):
             # at work in one term (an advantage weighing the log-probabilities, beside another

@@ -531,6 +531,13 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
             ks = frozenset(k for k in (param_index(r, method) for r in copied) if k is not None)
             if ks:
                 rebuilt[rebuild] = ks
+    conditional = frozenset()
+    if value is not None and method and node.name == "forward" and cls is not None and cls.may_be_module:
+        # (a loss module's term dead where its callers hand its companions no history,
+        # `SoftDice.forward`'s `probs.data` beside `target`: only where those companions are none
+        # of what the cut itself cuts)
+        conditional = frozenset(e for e in value.dead if type(e) is tuple and scratch.cuts.get(e[0]) is not None
+                                and e[1].isdisjoint(param_index(r, method) for r in scratch.cuts[e[0]].upstream))
     if value is not None:
         passes, own_roots = _split_roots(value.trainables | value.post, method)
         for cut_node in value.cuts:
@@ -551,7 +558,9 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
                 continue  # (a pretrained member its class runs in eval, a vocoder's: nothing starves)
             if fact is None or (fact.upstream and (
                     all(fact.upstream <= part.cuts[cut_node] for part in _parts(returns) if cut_node in part.cuts)
-                    if handed or tupled else fact.upstream <= value.cuts[cut_node])):
+                    if handed or tupled else fact.upstream <= value.cuts[cut_node])
+                    and not any(e[0] is cut_node for e in conditional)):
+                # (kept where it is a term dead at the calls that hand its companions no history)
                 continue
             ks = frozenset(k for k in (param_index(r, method) for r in fact.upstream) if k is not None)
             cuts[cut_node] = ks
@@ -638,7 +647,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         saves=saves, save_needs=save_needs, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param,
         cut_parts=_cut_parts(returns, cuts),
-        dead=frozenset(c for c in value.dead if c in cuts) if value is not None else EMPTY,
+        dead=frozenset(c for c in value.dead if c in cuts) | conditional if value is not None else EMPTY,
         part_shape=returns[0].shape if returns and len({r.shape for r in returns}) == 1
         and len(returns[0].shape) != len(returns[0].parts) else (),
         switches_off=walker.nograd if type(walker.nograd) is ast.Expr and not walker.function.nograd else None,

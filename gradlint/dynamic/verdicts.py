@@ -127,5 +127,6 @@ def reach(tracer, evidence, what: str, rebuilt: bool = False, other_use: bool = 
         names = ", ".join(tracer.shown(k) for k in starved[:3])
         why = "no optimizer of the run holds" if tracer.optimizers else "the program never updates or reads the gradient of"
         return "dismissed", f"{names} got no gradient through {at}, but {why} them: left out on purpose"
-    names = ", ".join(tracer.shown(k) for k in sorted(evidence.upstream)[:3])
+    # (each leaf named once: two runs of one model build leaves of the same names)
+    names = ", ".join(list(dict.fromkeys(tracer.shown(k) for k in sorted(evidence.upstream)))[:3])
     return "dismissed", f"every leaf upstream of {at} ({names}) received a gradient through another path"
