@@ -34,6 +34,7 @@ from gradlint.analysis.scan import (
     trains_locally,
 )
 from gradlint.analysis.tree import iter_nodes, once
+from gradlint.analysis.tree import parents as tree_parents
 from gradlint.analysis.values import ModuleInfo
 from gradlint.analysis.values import CONST, EMPTY, LIVE, NOTHING_YET, PLAIN, UNKNOWN, Save, Value, joined_rows, replace, union, with_row
 
@@ -4308,7 +4309,7 @@ def _records_set_later(cls: ast.ClassDef) -> frozenset:
     found = handed - bound_in_init
     if not found:
         return frozenset()
-    parents = {child: up for up in ast.walk(cls) for child in ast.iter_child_nodes(up)}
+    parents = tree_parents(cls)
 
     def field(node) -> bool:  # `….mean`, read, not called
         up = parents.get(node)

@@ -434,27 +434,22 @@ def _held_beside(cut, fn, siblings, facts) -> bool:
 
 
 def _member_attributes(module, imports) -> dict:
-    """Class -> {``self.x``: the class of this file (or by name, of another) it holds there}."""
+    """Class -> {``self.x``: the class of this file (or by name, of another) it holds there}.
+    (A class of another file is keyed by its own name inside it, `encoder.AttnPoolEncoder` as
+    `AttnPoolEncoder`; torch's modules hold none of this file's cuts.)"""
     from gradlint.analysis.scan import scan_classes
 
     classes = scan_classes(module, imports)
     return {name: {attr: m.qualname if m.qualname in classes else m.qualname.rpartition(".")[2]
-                   for attr, m in info.attrs.items() if m is not None and not m.qualname.startswith("torch.")}
+                   for attr, m in info.attrs.items()
+                   if m is not None and (m.qualname in classes or not m.qualname.startswith("torch."))}
             for name, info in classes.items()}
 
 
 def _member_classes(module, imports) -> dict:
     """Class -> the classes (of this file, or by name of another) its instances hold as
     members, at any depth."""
-    from gradlint.analysis.scan import scan_classes
-
-    classes = scan_classes(module, imports)
-    # (a class of another file is keyed by its own name inside it, `encoder.AttnPoolEncoder` as
-    # `AttnPoolEncoder`; torch's modules hold none of this file's cuts)
-    direct = {name: {m.qualname if m.qualname in classes else m.qualname.rpartition(".")[2]
-                     for m in info.attrs.values()
-                     if m is not None and (m.qualname in classes or not m.qualname.startswith("torch."))}
-              for name, info in classes.items()}
+    direct = {name: set(held.values()) for name, held in once("member-attributes", module, _member_attributes, imports).items()}
     out = {}
     for name in direct:
         seen, todo = set(), list(direct[name])

@@ -123,6 +123,15 @@ def once(kind: str, node: ast.AST, compute, *given):
     return found
 
 
+def parents(root: ast.AST) -> dict:
+    """Each node under ``root`` -> the node that holds it, computed once per ``root`` (``once``)."""
+    return once("parents", root, _parents)
+
+
+def _parents(root: ast.AST) -> dict:
+    return {child: up for up in ast.walk(root) for child in ast.iter_child_nodes(up)}
+
+
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 

@@ -255,13 +255,19 @@ def _result_only_compared(edit, facts) -> bool:
     if view is not None and view.called_elsewhere(name):
         return False
     owners = _owners(facts.module)
-    parents = {child: up for up in ast.walk(facts.module) for child in ast.iter_child_nodes(up)}
+    parents = _parent_map(facts.module)
     local = {stmt.name: stmt for stmt in facts.module.body if type(stmt) in (ast.FunctionDef, ast.AsyncFunctionDef)}
     for call in calls:
         caller = owners.get(id(call))
         if caller is None or caller is function.node or not _only_compared(call, caller, parents, local, facts):
             return False
     return True
+
+
+def _parent_map(module) -> dict:
+    from gradlint.analysis.tree import parents
+
+    return parents(module)
 
 
 def _keeps_to_itself(fn) -> bool:
@@ -371,7 +377,7 @@ def _no_call_runs_both(edit, facts) -> bool:
             or "." in edit.name or fn.decorator_list:
         return False
     reads = [n for n in ast.walk(facts.module) if _is_name(n, fn.name) and type(n.ctx) is ast.Load]
-    parents = {child: up for up in ast.walk(facts.module) for child in ast.iter_child_nodes(up)}
+    parents = _parent_map(facts.module)
     calls = [parents.get(n) for n in reads]
     if not calls or any(type(c) is not ast.Call or c.func is not n for c, n in zip(calls, reads)):
         return False
