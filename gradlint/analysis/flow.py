@@ -3983,9 +3983,9 @@ class Walker:
                     function = (type(handed) is ast.Name and (
                         (handed.id in self.functions and (value is DEFINITION or value is NOGRAD_DEFINITION))
                         or (handed.id not in self.env and self.imported_function(handed)))) or (
-                        # (`train(model, F.smooth_l1_loss)`: one of torch's functions)
-                        type(handed) in (ast.Name, ast.Attribute) and (self.imports.qualname(handed) or "").startswith(
-                            ("torch.nn.functional.", "torch.")) and (self.imports.qualname(handed) or "").rpartition(".")[2][:1].islower())
+                        # (`train(model, F.smooth_l1_loss)`: one of torch's functions, as measured)
+                        type(handed) in (ast.Name, ast.Attribute) and (self.imports.qualname(handed) or "").startswith("torch.")
+                        and torch_types.result_of(self.imports.qualname(handed)) is not None)
                     if not (function and instance is None):
                         # (a function of this file handed by another call, `train(giou_loss)`
                         # beside `train(GIoULoss())`, leaves the instance what the others hand)
