@@ -198,7 +198,8 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
         # there fails at its backward instead, GL003's at the call)
         only = not trains_locally(node) and (
             (cls is None and node.name in nograd_only)
-            or (cls is not None and "." + node.name in nograd_only and not cls.is_module)
+            or (cls is not None and "." + node.name in nograd_only
+                and (not cls.is_module or _only_called_by_name(module, node.name)))
             or (cls is not None and cls.is_module and cls.node is not None
                 and helper_of_nograd_methods(module, cls.node, node, imports)))
         if only:
@@ -400,6 +401,17 @@ def _a_parameter(value: Value) -> bool:
     a function's parameter taken for a model (``h@repackage_hidden``) is a tensor if it is cut."""
     return not value.computed and value.module is None and not value.container and not value.tensor \
         and not any(r.startswith("%") or "@" in r for r in value.trainables)
+
+
+def _only_called_by_name(module: ast.Module, name: str) -> bool:
+    """A module's method that the file only ever calls by name (``self.update_stats(x)`` inside
+    the base class's ``with torch.no_grad():``): not ``forward``, which every call of an instance
+    runs, nor one handed on as a value (a hook, ``register_forward_hook(self.capture)``)."""
+    if name in ("forward", "__call__"):
+        return False
+    up = tree_parents(module)
+    return all(type(up.get(node)) is ast.Call and up[node].func is node
+               for node in iter_nodes(module) if type(node) is ast.Attribute and node.attr == name)
 
 
 def _plain_method_names(module: ast.Module) -> frozenset:
@@ -1284,7 +1296,10 @@ class Walker:
                          if n in self.classes and self.classes[n].is_module}
                 if built:
                     self.facts.members.setdefault(self.key(name), set()).update(built)
-            leaf = module is None and self.makes_leaf(expr)
+            # (`patch = nn.Parameter(…)` bound to a name is a leaf of its own; `self.w = nn.Parameter(…)`
+            # is a member of its module)
+            leaf = (module is None or (module.qualname in PARAMETER and type(target) is ast.Name)) \
+                and self.makes_leaf(expr)
             if leaf:
                 self.facts.leaves.add(name)  # made to be trained: requires_grad=True, nn.Parameter
             return Value(trainables=frozenset({name}), module=module, tensor=leaf)

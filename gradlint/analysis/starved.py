@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from gradlint.analysis.facts import REBUILD, UNRECORDED_GRAD, Backward, Cut, Function
 from gradlint.analysis.imports import dotted
 from gradlint.analysis.project import origin
-from gradlint.analysis.scan import ancestors, is_fresh_copy
+from gradlint.analysis.scan import ancestors, frozen_owners, is_fresh_copy
 from gradlint.analysis.flow import LOOPS, _within
-from gradlint.analysis.tree import iter_nodes, once
+from gradlint.analysis.tree import iter_nodes, once, parents
 from gradlint.analysis.values import EMPTY
 
 
@@ -240,7 +240,7 @@ def _starved(facts) -> Iterator[Starved]:
                      for cls in {None} | {facts.cuts[n].function.class_name for n in backward.value.cuts
                                           if n in facts.cuts and facts.cuts[n].function is not None}}
         broken = list(_broken(backward.value, facts, lambda cut: per_class.get(
-            cut.function.class_name if cut.function is not None else None, per_class[None]), program))
+            cut.function.class_name if cut.function is not None else None, per_class[None]), program, at_loss=True))
         broken += [facts.cuts[node] for node in backward.value.cuts
                    if node in facts.cuts and facts.cuts[node] not in broken
                    and _feeds_only_what_is_not_stepped(facts.cuts[node], backward, facts)]
@@ -940,9 +940,10 @@ def _may_break(ret, facts) -> bool:
     return False
 
 
-def _broken(value, facts, sinks_for, program):
+def _broken(value, facts, sinks_for, program, at_loss: bool = False):
     """The cuts in ``value`` that starve the trainables upstream of them; ``sinks_for(cut)`` are
-    the other places where trainables are trained through, as they bear on that cut."""
+    the other places where trainables are trained through, as they bear on that cut; ``at_loss``:
+    ``value`` is backpropagated (not returned)."""
     for node, companions in value.cuts.items():
         cut = facts.cuts.get(node)
         if cut is None or not cut.upstream:
@@ -992,6 +993,14 @@ def _broken(value, facts, sinks_for, program):
             # a target a module computes with its own members beside what it is handed (a loss
             # module's blurred mask for the discriminator's prediction): a stop-gradient, a bug
             # only where an optimizer of the file is known to train those members
+            continue
+        # (a leaf cut in the function that made it, to be returned, is a constant made on purpose:
+        # an attack's perturbed input)
+        leaves = _leaves_cut_off(cut, companions | value.post, facts) \
+            if at_loss and cut.kind == "no_grad" and not cut.carried \
+            and not any(node in switch.value.cuts for switch in facts.switches) else None
+        if leaves is not None:
+            yield leaves
             continue
         if _decorated_module(cut):
             # a submodule whose forward runs under no_grad, handed activations of this model's
@@ -1055,6 +1064,47 @@ def _kept_whole(cut) -> bool:
         return False
     return any(type(node) is ast.Assign and node.value is cut.node
                for node in iter_nodes(cut.function.node, into_functions=False))
+
+
+def _leaves_cut_off(cut, attached, facts):
+    """The cut narrowed to the leaves made here to be trained (`patch = nn.Parameter(…)`, a latent
+    made with requires_grad=True) that it starves, with nothing beside it keeping them attached in
+    its term, and to whatever else upstream an optimizer holds; None where there are none. A leaf
+    is made to require grad to be trained, whatever the models it passes through do: a frozen
+    detector's no_grad `predict()` gives the patch attacking it nothing."""
+    leaves = {r for r in cut.upstream if r in facts.leaves}
+    if not leaves or _overlap(leaves, attached) or leaves & facts.frozen or _updates_leaf(cut, leaves, facts):
+        return None
+    rest = {r for r in cut.upstream - leaves
+            if not _frozen_member(r, cut, facts) and facts.resolve({r}) & facts.optimized}
+    return dataclasses.replace(cut, upstream=leaves | rest)
+
+
+def _updates_leaf(cut, leaves, facts) -> bool:
+    """The cut is an operand of an in-place update of one of ``leaves`` (`task_w.mul_(2 / task_w.sum())`
+    under no_grad, a renormalisation): the leaf keeps its values, not a history to train through."""
+    up = parents(facts.module)
+    node = up.get(cut.node)
+    while node is not None and not isinstance(node, ast.stmt):
+        if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr.endswith("_") \
+                and dotted(node.func.value) in leaves:
+            return True
+        node = up.get(node)
+    return type(node) is ast.AugAssign and dotted(node.target) in leaves
+
+
+def _frozen_member(root: str, cut, facts) -> bool:
+    """``root`` is frozen by the module (as written) or is a member of a class that freezes
+    itself (``for p in self.parameters(): p.requires_grad_(False)`` in its ``__init__``)."""
+    if root in facts.frozen or any(root.startswith(f + ".") for f in facts.frozen if f != "self"):
+        return True
+    if "self" not in facts.frozen or not root.startswith("self.") or cut.function is None:
+        return False
+    owner = next((n for n in facts.module.body if type(n) is ast.ClassDef
+                  and n.name == cut.function.class_name), None)
+    init = next((n for n in owner.body if type(n) is ast.FunctionDef and n.name == "__init__"), None) \
+        if owner is not None else None
+    return init is not None and "self" in frozen_owners(init)
 
 
 def _decorated_module(cut) -> bool:

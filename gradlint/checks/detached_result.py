@@ -35,10 +35,10 @@ def check(facts):
             via = cut.function.name if cut.function is not None else found.function.name
             # (cut in a helper whose result the function returns: the user reads the cut's line)
             yield _report(cut, f"is returned from `{found.function.name}()`" if via == found.function.name
-                          else f"is returned from `{via}()` and then from `{found.function.name}()`")
+                          else f"is returned from `{via}()` and then from `{found.function.name}()`", facts)
         else:
             flag = _report(cut, f"becomes part of the loss `{found.backward.root}` (backward at line {{sink}})",
-                           models=found.models, sink=found.backward.node)
+                           facts, models=found.models, sink=found.backward.node)
             if _dead_term(cut, found.backward.value):
                 flag.details["dead"] = True
             yield flag
@@ -47,25 +47,32 @@ def check(facts):
 def _dead_term(cut, loss) -> bool:
     """The cut reaches the loss in a term of cut values only, beside attached terms: that term
     adds a number and no gradient."""
-    return cut.kind != "no_grad" and not loss.post and bool(loss.trainables or loss.inputs) and (
+    return not loss.post and bool(loss.trainables or loss.inputs) and (
         not loss.cuts.get(cut.node) or cut.node in loss.dead)
 
 
-def _report(cut, where: str, models=(), **refs):
+def _report(cut, where: str, facts, models=(), **refs):
     from gradlint.analysis.facts import UNRECORDED_GRAD
+    from gradlint.analysis.scan import nograd_decorator
+    from gradlint.analysis.starved import _optimized
 
     names, upstream, verb = starved_names(cut.upstream, models)
     if cut.kind == "no_grad":
         at_region = isinstance(cut.region, (ast.With, ast.AsyncWith))
-        # (a module whose forward is decorated: the finding is placed at the decorator, the one
-        # place to repair for every call, where it is in this file)
+        # (a function decorated to run under no_grad: its decorator is where recording stops,
+        # the one place to repair for every cut in it, where it is in this file)
+        decorated_by = nograd_decorator(cut.region, facts.imports) \
+            if isinstance(cut.region, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+        # (a module whose forward is decorated: the finding is placed at the decorator too)
         decorator = isinstance(cut.region, ast.expr) and origin(cut.region) is None
         shown = f"`{cut.tensor}` (line {{cut}}) is computed inside this no_grad region" if at_region \
+            else f"`{cut.tensor}` (line {{cut}}) is computed {_region(cut)}" if decorated_by is not None \
             else f"`{cut.tensor}` is computed {_region(cut)}"
+        optimized = f", though an optimizer is given {'it' if verb == 'gets' else 'them'}" \
+            if _optimized(cut, facts) else ""
         return Flag(
             RULE, cut.node,
-            f"{shown} and {where}, so {upstream} {verb} no "
-            f"gradient through it, though an optimizer is given {'it' if verb == 'gets' else 'them'}",
+            f"{shown} and {where}, so {upstream} {verb} no gradient through it{optimized}",
             hint=(f"compute `{cut.tensor}` outside the no_grad region"
                   + (" (switch recording back on with `torch.set_grad_enabled(True)` before it)"
                      if isinstance(cut.region, ast.Expr) else "")
@@ -73,8 +80,9 @@ def _report(cut, where: str, models=(), **refs):
                   "`requires_grad_(False)` on it"),
             details={"tensor": cut.tensor, "cut": cut.kind, "upstream": names,
                      **({"decorated": True} if isinstance(cut.region, ast.expr) else {})},
-            refs={**refs, "region": cut.region, "cut": cut.node},
-            at=cut.region.items[0].context_expr if at_region else cut.region if decorator else None,
+            refs={**refs, "region": decorated_by or cut.region, "cut": cut.node},
+            at=cut.region.items[0].context_expr if at_region else cut.region if decorator
+            else decorated_by if decorated_by is not None and origin(decorated_by) is None else None,
         )
     expr = cut.shown
     what = f"the result of `{expr}`"
@@ -137,6 +145,8 @@ def probe(probes, flag) -> None:
         # The expression computed in the region: the run records none of it, so the leaves its
         # ops read while history was off are what it lost (``history_loss``), read off its result.
         probes.need("history_loss")
+        if flag.details.get("dead"):
+            probes.need("dead_term")
         probes.before(node)
         probes.after(node)
         return

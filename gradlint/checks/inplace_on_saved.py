@@ -235,6 +235,31 @@ def _only_run_under_nograd_elsewhere(edit, facts) -> bool:
     return view.called_only_under_nograd(name)
 
 
+def _input_of_an_unbuilt_model(edit, facts) -> bool:
+    """The edited tensor carries only the history of its module's forward inputs (`x = x - mean`
+    then `x /= std`, a normalisation of the batch), and the project builds and calls that module
+    nowhere it can be seen: neither this file nor any other file of the project constructs the
+    class, subclasses it, or calls it, and no registry decorator names it. Such a model is
+    reached through a table of model files (`model_dict[name].Model(args)`) by a training loop
+    that hands it its batches, which have no history; a block whose parent calls it with
+    activations is built where the parent is."""
+    view, name = facts.imports.project, edit.function.class_name
+    if view is None or name is None or edit.trainables:
+        return False
+    owner = next((stmt for stmt in facts.module.body if type(stmt) is ast.ClassDef and stmt.name == name), None)
+    if owner is None or owner.decorator_list:
+        return False
+    # (`super(Model, self).__init__()` names the class without building it)
+    named_to_super = {id(arg) for node in ast.walk(owner) if type(node) is ast.Call
+                      and type(node.func) is ast.Name and node.func.id == "super" for arg in node.args}
+    for node in ast.walk(facts.module):
+        if type(node) is ast.Name and node.id == name and type(node.ctx) is ast.Load and id(node) not in named_to_super:
+            return False  # (built, subclassed or handed on here)
+    if any(key[0] == name for key in facts.forward_plain):
+        return False
+    return not view.called_elsewhere(name)
+
+
 def _result_only_compared(edit, facts) -> bool:
     """The edit is in a module-level function whose result no backward ever reaches: no other
     file of the project calls it, and every call of it in this file is in a function that only
@@ -503,7 +528,7 @@ def check(facts):
     for edit in facts.edits:
         if not edit.saved or _never_backpropagated(edit, facts) or _only_run_under_nograd_elsewhere(edit, facts) \
                 or _graph_stays_here(edit, facts) or _result_only_compared(edit, facts) \
-                or _no_call_runs_both(edit, facts):
+                or _no_call_runs_both(edit, facts) or _input_of_an_unbuilt_model(edit, facts):
             continue
         owners = owners if owners is not None else _owners(facts.module)
         live = frozenset(save for save in edit.saved
