@@ -1727,8 +1727,15 @@ class Walker:
     def switch(self, node, name: str | None, value: Value, fresh: bool = False) -> None:
         """requires_grad switched on for ``value`` (held by ``name``, if it is a name)."""
         if self.record:
-            intended = fresh or (name is not None and name in self.intended_leaves)
-            self.facts.switches.append(Switch(node, name, value, intended, self.function))
+            bound = name
+            if bound is None:
+                # (`mix = (eps * real + (1 - eps) * fake).requires_grad_(True)`: the new leaf is
+                # the name the switched expression is bound to)
+                up = tree_parents(self.facts.module).get(node)
+                if type(up) is ast.Assign and up.value is node and len(up.targets) == 1:
+                    bound = dotted(up.targets[0])
+            intended = fresh or (bound is not None and bound in self.intended_leaves)
+            self.facts.switches.append(Switch(node, bound, value, intended, self.function))
 
     def no_history(self, value: Value, node=None) -> Value:
         """A value computed where autograd records nothing (under no_grad / inference_mode).

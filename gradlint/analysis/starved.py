@@ -996,8 +996,10 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False):
             continue
         # (a leaf cut in the function that made it, to be returned, is a constant made on purpose:
         # an attack's perturbed input)
+        # (a loss with nothing attached beside the region raises at its backward instead)
         leaves = _leaves_cut_off(cut, companions | value.post, facts) \
             if at_loss and cut.kind == "no_grad" and not cut.carried \
+            and (value.trainables or value.post or value.inputs) \
             and not any(node in switch.value.cuts for switch in facts.switches) else None
         if leaves is not None:
             yield leaves
