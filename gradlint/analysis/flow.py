@@ -1171,10 +1171,12 @@ class Walker:
         """What a ``for`` target holds: the modules of a ``self.layers`` loop carry their roots;
         the items of a data loader carry nothing known."""
         base = iterable
+        of_module = False  # (through `.parameters()`, `.modules()`…: the items are a model's own)
         while type(base) in (ast.Subscript, ast.Call):
             if type(base) is ast.Call:
                 if type(base.func) is ast.Attribute and base.func.attr in MODULE_ITERATORS:
                     base = base.func.value
+                    of_module = True
                     continue
                 if type(base.func) is ast.Name and base.func.id in ("enumerate", "zip", "reversed", "list") \
                         and (base.args or base.keywords):
@@ -1193,9 +1195,13 @@ class Walker:
                 item = item.join(part)
             return item
         name = dotted(base)
-        if name and (name.startswith("self.") or value.module is not None):
+        if name and (name.startswith("self.") or value.module is not None or (
+                of_module and name in value.trainables)):
+            # (`for p in model.parameters()`: each a leaf of `model`; a member iterated so is a
+            # model, whatever the walk knows of what was stored there)
             items = value.module.items if value.module is not None and base is iterable else None
-            return Value(trainables=value.trainables, carried=value.carried, module=items)
+            trainables = value.trainables or (frozenset({name}) if of_module and name.startswith("self.") else EMPTY)
+            return Value(trainables=trainables, carried=value.carried, module=items)
         if value.computed and value.tensor:  # the tensors of a list a model computed
             return replace(value, saved=EMPTY, module=None, optimizer=False, alias=None)
         if value.container and value.tensor and value.trainables and value.module is None \
