@@ -49,6 +49,7 @@ BATCHES = {  # folder under --root -> its triage, and the script that lays it ou
     "wild26": ("wild26-triage.md", "make_wild26.sh"),
     "wild27": ("wild27-triage.md", "make_wild27.sh"),
     "wild28": ("wild28-triage.md", "make_wild28.sh"),
+    "wild29": ("wild29-triage.md", "make_wild29.sh"),
     "wildrl": ("wild-rl-triage.md", "make_wild_rl.sh"),
 }
 RULES = re.compile(r"^GL00[1-5]$")
