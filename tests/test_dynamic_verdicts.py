@@ -282,6 +282,27 @@ def test_retained_record_that_grows_is_confirmed_and_a_flat_one_dismissed():
         assert ("grew from" in evidence) == carry
 
 
+def _loop_on_a_tensor_from_before(tracer, steps: int = 4):
+    w = torch.tensor(0.9, requires_grad=True)
+    codes = w * 2  # recorded once, before the loop
+    line = 0
+    for step in range(steps):
+        loss = (codes + step) ** 2  # a new root each iteration, of the same old record
+        line = _line() + 1
+        loss.backward(retain_graph=True)
+    return line
+
+
+def test_new_roots_walking_a_record_made_before_the_loop_are_confirmed():
+    line = _loop_on_a_tensor_from_before(Tracer({HERE}), steps=1)
+    tracer = _tracer("GL004", line=line, label="loss.backward(retain_graph=True)", tensor="loss")
+    with tracer:
+        _loop_on_a_tensor_from_before(tracer)
+    status, evidence = _verdict(tracer)
+    assert status == "confirmed", evidence
+    assert "walked nodes" in evidence and "4 backward calls" in evidence
+
+
 def test_retained_record_backpropagated_once_is_inconclusive():
     line = _loop(Tracer({HERE}), True, steps=1)
     tracer = _tracer("GL004", line=line, label="loss.backward(retain_graph=True)", tensor="loss")

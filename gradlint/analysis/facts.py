@@ -93,6 +93,9 @@ class Backward:
     accumulates: bool = True  # backward() adds into .grad; autograd.grad() returns the gradients
     root_from_outside: bool = False  # the root is bound before the loop, never inside it
     reads: set = field(default_factory=set)  # names the root expression indexes with
+    # names bound before the loop, never inside it, to a tensor with history that the loss of
+    # each iteration reads (`codes = encoder(x)` before `for epoch …: flow(codes)`)
+    history_from_outside: tuple = ()
     # what the optimizers stepped after it (before the next backward of its function) update,
     # as coverage keys: None where no step follows it there; ``open_step``: one of them updates
     # what this file cannot name

@@ -403,6 +403,21 @@ def _a_parameter(value: Value) -> bool:
         and not any(r.startswith("%") or "@" in r for r in value.trainables)
 
 
+def _loaded_names(loop) -> set:
+    """The plain names the loop's body reads."""
+    return {n.id for stmt in loop.body for n in iter_nodes(stmt) if type(n) is ast.Name and type(n.ctx) is ast.Load}
+
+
+def _history_kept(value: Value, loss: Value) -> bool:
+    """``value`` is a tensor with history (computed from trainables, or a function's input that
+    may require grad) whose history ``loss`` carries: not a model, a leaf or data."""
+    if value.module is not None or value.plain or value.container or value.optimizer:
+        return False
+    if value.computed and value.tensor and value.trainables and not value.cuts:
+        return bool(value.trainables & loss.trainables)
+    return value.live and not value.trainables and loss.live and not (value.cuts or value.nograd)
+
+
 def _only_called_by_name(module: ast.Module, name: str) -> bool:
     """A module's method that the file only ever calls by name (``self.update_stats(x)`` inside
     the base class's ``with torch.no_grad():``): not ``forward``, which every call of an instance
@@ -1065,6 +1080,10 @@ class Walker:
             # root is no graph bound before the loop)
             site.root_from_outside = root.isidentifier() and root not in assigned and root in before \
                 and not indexed and "(" not in site.root
+            if site.retain_graph and not site.root_from_outside and (site.value.attached or site.value.live):
+                site.history_from_outside = tuple(sorted(
+                    name for name in _loaded_names(stmt) - assigned
+                    if name in before and _history_kept(before[name], site.value)))
         last = _last_iteration_arms(stmt) if type(stmt) in FORS else {}
         if last:
             # (`if i != len(layers) - 1: h = relu(h)`: the last iteration skips it, and what the
@@ -1862,7 +1881,9 @@ class Walker:
         if name is None or name not in self.env or name in self.opaque:
             return None
         held = self.env[name]
-        if not held.tensor or held.container or held.plain:
+        # (a value that may require grad, a function's input, indexed on several dimensions at
+        # once, `p[:, 2]`, is a tensor: a list's element takes one index)
+        if not (held.tensor or (held.live and type(node.slice) is ast.Tuple)) or held.container or held.plain:
             return None
         if _by_key(node):
             return None

@@ -155,7 +155,10 @@ def _starved(facts) -> Iterator[Starved]:
                     # judged where a loss is made of it, below)
                     reported.add(copied.node)
                     yield Starved(copied, function=fn)
-            broken = list(_broken(value, facts, lambda cut: elsewhere, program))
+            # (a copy of parameters' values returned, `cat([p.data.view(-1) for p in
+            # model.parameters()])`, is a snapshot of the model, not a cut of a path it trains by)
+            broken = [cut for cut in _broken(value, facts, lambda cut: elsewhere, program)
+                      if not _of_parameters(cut, facts)]
             if value.rebuilt or any(facts.cuts[c].kind == REBUILD for c in value.cuts if c in facts.cuts):
                 # (as for a backpropagated loss, below: a cut beside a copy, of a model the
                 # result still trains through another term, starves nothing the copy's fix
@@ -1057,6 +1060,26 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False):
                 _by_callers(cut.upstream, cut, facts) & facts.resolve(attached_elsewhere))):
             continue  # they are trained through another loss or output (actor-critic, sample())
         yield cut
+
+
+def _of_parameters(cut, facts) -> bool:
+    """The cut's operand is a parameter itself: a name bound by a loop or comprehension over a
+    model's ``.parameters()`` (``param.data`` of ``for param in self.model.parameters()``)."""
+    operand = cut.node.func.value if type(cut.node) is ast.Call and type(cut.node.func) is ast.Attribute \
+        else cut.node.value if type(cut.node) is ast.Attribute else None
+    if type(operand) is not ast.Name:
+        return False
+    up = parents(facts.module)
+    node = up.get(cut.node)
+    while node is not None:
+        loops = node.generators if type(node) in (ast.ListComp, ast.GeneratorExp, ast.SetComp) else \
+            [node] if type(node) in (ast.For, ast.AsyncFor) else []
+        for loop in loops:
+            if type(loop.target) is ast.Name and loop.target.id == operand.id:
+                return type(loop.iter) is ast.Call and type(loop.iter.func) is ast.Attribute \
+                    and loop.iter.func.attr == "parameters"
+        node = up.get(node)
+    return False
 
 
 def _kept_whole(cut) -> bool:

@@ -76,6 +76,21 @@ def check(facts):
                 hint = f"detach the carried state at the end of each iteration ({carried[0]} = {carried[0]}.detach()) and drop retain_graph=True"
         elif not backward.accumulates:
             continue  # autograd.grad over one graph again and again: Jacobian rows, Hessian-vector products
+        elif backward.history_from_outside and backward.stepped_in_loop_names \
+                and not any(step.second is backward.node for step in facts.steps):
+            # (where the step updates what that graph saved, the next backward fails: GL005's)
+            # (a training loop, stepping each iteration, whose loss reads a tensor computed before
+            # it: each backward walks that tensor's retained graph again; a loop over heads or
+            # tasks that accumulates into one step after it is gradient accumulation)
+            names = ", ".join(f"`{n}`" for n in backward.history_from_outside)
+            why = (f"`{backward.root}` is computed from {names}, computed before the loop with history "
+                   f"and never recomputed in it, so every iteration backpropagates through that same "
+                   f"retained graph again and its gradients accumulate (without retain_graph=True the "
+                   f"second iteration raises \"Trying to backward through the graph a second time\")")
+            hint = (f"compute {names} inside the loop from a fresh forward pass, or detach "
+                    f"{'it' if len(backward.history_from_outside) == 1 else 'them'} before the loop if "
+                    f"what computed {'it' if len(backward.history_from_outside) == 1 else 'them'} is not "
+                    f"meant to train here; then drop retain_graph=True")
         elif backward.root_from_outside:
             if _jacobian_rows(backward):
                 continue
@@ -174,5 +189,9 @@ def decide(tracer, evidence) -> tuple[str, str]:
     if counts[-1] > counts[0] and len(set(counts)) > 2:
         return "confirmed", (f"the record of {root} grew from {counts[0]} to {counts[-1]} nodes "
                              f"over {len(counts)} backward calls (line {finding['line']})")
+    if evidence.shared:  # (the same size each time, from a new root: a record made before the loop)
+        return "confirmed", (f"{evidence.shared + 1} backward calls at line {finding['line']} walked nodes of the "
+                             f"record that an earlier call had walked (recorded before the loop): their "
+                             f"gradients were added again each time")
     return "dismissed", (f"the record of {root} stayed at {max(counts)} nodes or fewer over {len(counts)} "
                          f"backward calls (line {finding['line']}): no iteration's graph was carried into the next")

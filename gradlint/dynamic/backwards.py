@@ -45,11 +45,21 @@ class BackwardEvidence:
             finding = evidence.finding
             if path == finding["path"] and finding["line"] <= line <= finding["end_line"] and len(evidence.counts) < COUNT_LIMIT:
                 evidence.runs += 1
-                count = sum(1 for _ in record.nodes(roots))
+                walked = list(record.nodes(roots))
+                count = len(walked)
                 heads = [t.grad_fn for t in roots]
                 if evidence.counts and len(heads) == len(evidence.heads) and \
                         all(a is b and a is not None for a, b in zip(heads, evidence.heads)):
                     evidence.same_root += 1
+                else:
+                    # (a new root whose record reaches nodes the previous call's walked: a
+                    # tensor recorded before the loop, backpropagated again; `AccumulateGrad`
+                    # nodes are the leaves' own, shared by every call)
+                    inner = [n for n in walked if getattr(n, "variable", None) is None]
+                    before = {id(n) for n in evidence.walked}
+                    if before and any(id(n) in before for n in inner):
+                        evidence.shared += 1
+                    evidence.walked = inner  # (held: their ids stay theirs until the next call)
                 evidence.heads = heads
                 evidence.counts.append(count)
                 if self.show_graph and roots:

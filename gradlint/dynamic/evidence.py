@@ -74,6 +74,10 @@ class Evidence:
     counts: list = field(default_factory=list)  # backward_site: node count at each backward of the site
     same_root: int = 0  # backward_site: backward calls that started from the previous call's record
     heads: list = field(default_factory=list)  # backward_site: the previous call's root nodes (kept alive)
+    # backward_site: calls from a new root whose record reached nodes the previous call's had
+    # walked (a tensor recorded before the loop), and the previous call's nodes (kept alive)
+    shared: int = 0
+    walked: list = field(default_factory=list)
     root: str = "the loss"  # backward_site: the flagged call's root, as the evidence names it
     edits: list = field(default_factory=list)  # edits: what the probes saw (SeenEdit)
     stale: str = ""  # edits: evidence of a saved tensor whose version the edit moved
