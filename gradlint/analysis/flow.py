@@ -695,7 +695,8 @@ class Walker:
         for i, param in enumerate([*params.posonlyargs, *params.args, *params.kwonlyargs]):
             name = param.arg
             key = f"{name}@{node.name}" if self.cls is None else None
-            live = (forward and i > 0 and name not in still) or key in self.facts.live_arguments
+            live = (forward and i > 0 and name not in still) or key in self.facts.live_arguments or (
+                self.cls is not None and not forward and f"{name}@{self.cls.name}.{node.name}" in self.facts.live_arguments)
             saved = self.facts.saved_arguments.get(key)
             if saved:
                 # (activations a caller's model computed, `h = net(x)` saved by its `head(h)`,
@@ -2624,6 +2625,37 @@ class Walker:
             if value.trainables and value.attached and self.nograd is None and self.record:
                 self.facts.forward_attached.setdefault((qualname, key), node)
 
+    def on_by_default(self, flag) -> bool:
+        """``True``, or a setting that is True unless a caller says otherwise: a parameter of this
+        function defaulting to True that the body never rebinds (`def fit(self, codes,
+        retain=True)`), an attribute `__init__` sets so (``self.retain``)."""
+        if literal_true(flag):
+            return True
+        if self.cls is not None and dotted(flag) in self.cls.true_attrs:
+            return True
+        fn = self.function.node
+        if type(flag) is not ast.Name or type(fn) not in FUNCTIONS:
+            return False
+        args = fn.args
+        positional = [*args.posonlyargs, *args.args]
+        defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
+        defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+        return flag.id in defaults and literal_true(defaults[flag.id]) and not any(
+            type(n) is ast.Name and n.id == flag.id and type(n.ctx) is ast.Store for n in iter_nodes(fn))
+
+    def note_method_arguments(self, node: ast.Call, summary, qualname: str, values) -> None:
+        """What this call hands a method of this file's class (``flow.fit(codes)``), keyed
+        ``param@Class.method``: an argument with history may require grad in there, as a
+        module-level function's does (``live_arguments``)."""
+        params = summary.params[1:]
+        for i, (arg, value) in enumerate(zip(_argument_nodes(node), values)):
+            if type(arg) is ast.Starred or (type(arg) is ast.keyword and arg.arg is None):
+                return  # (the places of what follows are unknown)
+            param = arg.arg if type(arg) is ast.keyword else (params[i] if i < len(params) else None)
+            if param is not None and (value.attached or value.live) and value.tensor and value.module is None \
+                    and not value.container:
+                self.facts.live_arguments.add(f"{param}@{qualname}")
+
     def is_module_object(self, expr, value: Value) -> bool:
         """``expr`` holds an ``nn.Module`` (built from a module class, an attribute of one, the
         module itself), not a tensor."""
@@ -2972,7 +3004,7 @@ class Walker:
             root_expr = keywords.get("outputs", keywords.get("tensors", positional[0] if positional else None))
             values = self.arg_values(node)
             root = self.expr(root_expr) if root_expr is not None else CONST
-            retain = literal_true(keywords.get("retain_graph"))
+            retain = self.on_by_default(keywords.get("retain_graph"))
             create = literal_true(keywords.get("create_graph"))
             self.backward(node, root_expr, root, retain, create, accumulates=qual != "torch.autograd.grad")
             if create and qual == "torch.autograd.grad":
@@ -3234,7 +3266,7 @@ class Walker:
                 if type(root_expr) is ast.Call and type(root_expr.func) is ast.Attribute \
                         and root_expr.func.attr == "scale" and (root_expr.args or root_expr.keywords):
                     root_expr = _first_argument(root_expr)  # scaler.scale(loss).backward()
-            self.backward(node, root_expr, root, literal_true(keywords.get("retain_graph")), literal_true(keywords.get("create_graph")))
+            self.backward(node, root_expr, root, self.on_by_default(keywords.get("retain_graph")), literal_true(keywords.get("create_graph")))
             return CONST
         if meth == "step" or meth in self.facts.stepping.get(self.key(dotted(recv_expr) or ""), ()):
             # (or a method of a project's optimizer that updates the parameters in place: SAM's
@@ -4127,6 +4159,8 @@ class Walker:
         qualname, receiver = self.summarized_callee(node, callee, method)
         if qualname is not None:
             summary = self.facts.callee(qualname)
+            if method and summary is not None and summary.method and origin(summary.node) is None:
+                self.note_method_arguments(node, summary, qualname, values)
             result = self.apply_summary(node, summary, receiver, values, qualname)
             if result is not None and args.cuts and not method:
                 # `self.D(x_fake.detach())` of a class another file defines: the model applied

@@ -255,7 +255,7 @@ def _starved(facts) -> Iterator[Starved]:
         if backward.value.rebuilt or any(facts.cuts[c].kind == REBUILD for c in backward.value.cuts if c in facts.cuts):
             broken = [c for c in broken if c.kind == REBUILD or not _overlap(facts.resolve(c.upstream), facts.resolve(attached))]
         for cut in sorted(broken, key=lambda c: (c.node.lineno, c.node.col_offset)):
-            if _not_stepped(cut, backward, facts):
+            if _not_stepped(cut, backward, facts) or _trains_only_after_the_cut(cut, backward, facts):
                 # a bootstrap target, a discriminator step's `D(fake.detach())`: the optimizers
                 # stepped after this loss's backward hold none of what the cut starves
                 continue
@@ -394,6 +394,18 @@ def _feeds_only_what_is_not_stepped(cut, backward, facts) -> bool:
     # a memory bank of buffers applied to the detached projections, is no other model's step)
     trained = {m for m in after if m in facts.optimized or any(k.endswith("." + m) for k in facts.optimized)}
     return bool(trained) and not (after & backward.stepped) and bool(starved & backward.stepped)
+
+
+def _trains_only_after_the_cut(cut, backward, facts) -> bool:
+    """No step follows this backward where it is called, and the loss carries no history but
+    that of models applied after the cut, which an optimizer of the file holds (a
+    discriminator's loss of `disc(z.detach())` and `disc(permute(z2))`, backpropagated in a
+    helper whose caller steps): a discriminator step, not one of what the cut starves."""
+    value = backward.value
+    if backward.stepped is not None or backward.open_step or value.trainables or value.inputs or value.live:
+        return False
+    after = value.post - facts.frozen
+    return bool(after) and not _overlap(cut.upstream, after) and bool(facts.resolve(after) & facts.optimized)
 
 
 def _not_stepped(cut, backward, facts) -> bool:
