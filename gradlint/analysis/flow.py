@@ -56,6 +56,9 @@ FACTORIES = {
 PARAMETER = {"torch.nn.Parameter", "torch.nn.parameter.Parameter"}
 BACKWARD_FUNCS = {"torch.autograd.backward", "torch.autograd.grad"}
 PULL_METHODS = {"item", "tolist", "numpy"}
+# What only a tensor has, not a NumPy array (``Walker.used_as_tensor``)
+TENSOR_ONLY = frozenset({"data", "detach", "unsqueeze", "view", "clone", "requires_grad", "grad", "numel",
+                         "masked_fill", "permute", "index_select", "to", "cuda", "cpu", "size", "dim"})
 INTEGER_CASTS = {"long", "int", "short", "byte", "char", "bool"}
 CAST_METHODS = {
     "cpu", "cuda", "to", "float", "double", "half", "bfloat16", "long", "int", "bool", "byte",
@@ -404,8 +407,21 @@ def _a_parameter(value: Value) -> bool:
 
 
 def _loaded_names(loop) -> set:
-    """The plain names the loop's body reads."""
-    return {n.id for stmt in loop.body for n in iter_nodes(stmt) if type(n) is ast.Name and type(n.ctx) is ast.Load}
+    """The plain names the loop's body reads as tensors: operands of arithmetic, indexed,
+    handed by position, receivers of a method (not an object only handed by keyword,
+    ``trainer=local_trainer``)."""
+    found = set()
+    for stmt in loop.body:
+        for n in iter_nodes(stmt):
+            operands = [n.left, n.right] if type(n) is ast.BinOp else [n.operand] if type(n) is ast.UnaryOp \
+                else [n.value] if type(n) in (ast.Subscript, ast.Attribute) else n.args if type(n) is ast.Call else []
+            found.update(o.id for o in operands if type(o) is ast.Name)
+    return found
+
+
+def _called_names(loop) -> set:
+    """The plain names the loop's body calls (``classifier(batch)``): models, not tensors."""
+    return {n.func.id for stmt in loop.body for n in iter_nodes(stmt) if type(n) is ast.Call and type(n.func) is ast.Name}
 
 
 def _history_kept(value: Value, loss: Value) -> bool:
@@ -1083,7 +1099,7 @@ class Walker:
                 and not indexed and "(" not in site.root
             if site.retain_graph and not site.root_from_outside and (site.value.attached or site.value.live):
                 site.history_from_outside = tuple(sorted(
-                    name for name in _loaded_names(stmt) - assigned
+                    name for name in _loaded_names(stmt) - assigned - _called_names(stmt)
                     if name in before and _history_kept(before[name], site.value)))
         last = _last_iteration_arms(stmt) if type(stmt) in FORS else {}
         if last:
@@ -1884,7 +1900,8 @@ class Walker:
         held = self.env[name]
         # (a value that may require grad, a function's input, indexed on several dimensions at
         # once, `p[:, 2]`, is a tensor: a list's element takes one index)
-        if not (held.tensor or (held.live and type(node.slice) is ast.Tuple)) or held.container or held.plain:
+        if not (held.tensor or (held.live and type(node.slice) is ast.Tuple and self.used_as_tensor(name))) \
+                or held.container or held.plain:
             return None
         if _by_key(node):
             return None
@@ -2624,6 +2641,23 @@ class Walker:
                 self.facts.forward_saved.setdefault((qualname, key), set()).update(value.saved)
             if value.trainables and value.attached and self.nograd is None and self.record:
                 self.facts.forward_attached.setdefault((qualname, key), node)
+
+    def used_as_tensor(self, name: str) -> bool:
+        """The function hands ``name`` (or a part of it) to one of torch's functions, or reads
+        what only a tensor has (``.data``, ``.detach()``, ``.unsqueeze(…)``): no NumPy array, which
+        takes the same indexing and arithmetic."""
+        def named(expr) -> bool:
+            while type(expr) in (ast.Subscript, ast.Attribute, ast.Starred):
+                expr = expr.value
+            return type(expr) is ast.Name and expr.id == name
+        for n in iter_nodes(self.function.node):
+            if type(n) is ast.Attribute and n.attr in TENSOR_ONLY and named(n.value):
+                return True
+            if type(n) is ast.Call and (self.imports.qualname(n.func) or "").startswith("torch.") and any(
+                    named(a) or (type(a) in (ast.List, ast.Tuple) and any(named(e) for e in a.elts))
+                    for a in [*n.args, *(k.value for k in n.keywords)]):
+                return True
+        return False
 
     def on_by_default(self, flag) -> bool:
         """``True``, or a setting that is True unless a caller says otherwise: a parameter of this
