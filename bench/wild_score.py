@@ -50,6 +50,7 @@ BATCHES = {  # folder under --root -> its triage, and the script that lays it ou
     "wild27": ("wild27-triage.md", "make_wild27.sh"),
     "wild28": ("wild28-triage.md", "make_wild28.sh"),
     "wild29": ("wild29-triage.md", "make_wild29.sh"),
+    "wild30": ("wild30-triage.md", "make_wild30.sh"),
     "wildrl": ("wild-rl-triage.md", "make_wild_rl.sh"),
 }
 RULES = re.compile(r"^GL00[1-5]$")

@@ -3246,6 +3246,10 @@ class Walker:
         if index_at:  # `memory.index_select(0, idx)`: what computed `idx` gets no gradient
             values = [v for i, v in enumerate(values) if i not in index_at]
         args = union(values) if values else CONST
+        if meth == "state_dict" and not any(k.arg == "keep_vars" and not literal_false(k.value) for k in node.keywords):
+            # `model.state_dict()`: copies of the values, detached (unless `keep_vars=True`):
+            # what is computed from them has no history to lose
+            return Value(tensor=True, computed=True, const=True, container=True)
         if meth in PULL_METHODS:
             # `h.pow(2).mean().item()`: the graph built to compute a logged number is dropped at
             # once, so the tensors it saved are never checked by a backward.

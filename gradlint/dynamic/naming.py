@@ -22,6 +22,9 @@ class Leaf:
     name: str
     version: int  # when first seen
     looked: bool = False  # the frames were searched for a name (once is enough)
+    # a plain tensor (no `nn.Parameter`) that required grad when first seen: an attack's
+    # perturbation, a latent updated by hand, still known once the run freed it
+    loose: bool = False
 
 
 class Naming:
@@ -48,7 +51,8 @@ class Naming:
             key = self.next_key
             self.next_key += 1
             self.key_of[id(leaf)] = key
-            self.leaves[key] = Leaf(weakref.ref(leaf), "", leaf._version)
+            self.leaves[key] = Leaf(weakref.ref(leaf), "", leaf._version,
+                                    loose=leaf.requires_grad and type(leaf) is torch.Tensor)
         if frame is not None:
             self.name(key, frame)
         return key

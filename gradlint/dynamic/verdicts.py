@@ -10,9 +10,9 @@ from __future__ import annotations
 def intent(tracer, key: int) -> str:
     """Why this leaf should have received a gradient, or "" if nothing says it should. With
     optimizers, only being held by one says so (a model no optimizer holds is frozen on
-    purpose: linear probing); in a run without any, requiring grad is reason enough (a test or a
-    gradient check calls backward() and trains nothing, and no run shows a leaf that requires
-    grad left out on purpose)."""
+    purpose: linear probing); in a run without any, requiring grad is reason enough, also for a
+    leaf the run freed before its end (a test or a gradient check calls backward() and trains
+    nothing, and no run shows a leaf that requires grad left out on purpose)."""
     leaf = tracer.leaves[key]
     t = leaf.ref()
     ident = id(t) if t is not None else None
@@ -26,7 +26,9 @@ def intent(tracer, key: int) -> str:
         return "the program updates it"
     if ident in tracer.grad_read:
         return "the program reads its .grad"
-    if t is not None and t.requires_grad:
+    if (t is not None and t.requires_grad) or leaf.loose:
+        # (a leaf made to require grad and freed by the end of the run, an attack's
+        # perturbation returned detached, required it all the same)
         return "it requires grad, and the run has no optimizer to say otherwise"
     return ""
 
