@@ -10,7 +10,8 @@ import sys
 from gradlint import engine
 
 # Three saves by one module, on three lines: their order in GL005's message once followed the
-# order of a set of records hashed by node identity.
+# order of a set of records hashed by node identity. (The module is built and handed activations:
+# a module the program never builds may be handed anything, and is not judged.)
 SAVES = """\
 import torch
 import torch.nn as nn
@@ -29,6 +30,10 @@ class M(nn.Module):
         h = self.ff(self.norm(x))
         x.mul_(0.5)
         return x + h
+
+
+model = nn.Sequential(nn.Linear(4, 4), M(4))
+model(torch.randn(2, 4)).sum().backward()
 """
 
 

@@ -239,7 +239,8 @@ def _input_of_an_unbuilt_model(edit, facts) -> bool:
     """The edited tensor carries only the history of its module's forward inputs (`x = x - mean`
     then `x /= std`, a normalisation of the batch), and the project builds and calls that module
     nowhere it can be seen: neither this file nor any other file of the project constructs the
-    class, subclasses it, or calls it, and no registry decorator names it. Such a model is
+    class, subclasses it, or calls it, and no registry decorator names it. As for a function's
+    input no call hands anything with history, nothing says the input requires grad. Such a model is
     reached through a table of model files (`model_dict[name].Model(args)`) by a training loop
     that hands it its batches, which have no history; a block whose parent calls it with
     activations is built where the parent is."""
