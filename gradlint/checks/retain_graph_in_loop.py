@@ -99,8 +99,17 @@ def check(facts):
             hint = "compute the loss inside the loop, from a fresh forward pass"
         else:
             continue
-        yield Flag(RULE, backward.node, f"retain_graph=True inside a loop: {why}", hint=hint,
+        yield Flag(RULE, backward.node, f"{_retain_as_written(backward)} inside a loop: {why}", hint=hint,
                    details={"root": backward.root, "carried": carried})
+
+
+def _retain_as_written(backward) -> str:
+    """``retain_graph=True``, or the setting that stands for it (`retain_graph=retain`, a parameter
+    defaulting to True), as the call spells it."""
+    given = next((k.value for k in getattr(backward.node, "keywords", ()) if k.arg == "retain_graph"), None)
+    if given is None or (type(given) is ast.Constant and given.value is True):
+        return "retain_graph=True"
+    return f"retain_graph={ast.unparse(given)} (True by default)"
 
 
 def _kept_by_state(backward, facts) -> list:
