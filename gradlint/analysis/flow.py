@@ -134,6 +134,9 @@ SMALL = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.Rai
 COMPOUND = (*FUNCTIONS, ast.ClassDef, ast.If, *LOOPS, *WITHS, *TRIES, *((MATCH,) if MATCH else ()))
 
 
+# torch's calls that pack a batch of sequences into a ``PackedSequence``
+PACKS = frozenset({"pack_sequence", "pack_padded_sequence", "PackedSequence"})
+
 # torch's containers of parameters: an item is one of its parameters.
 PARAMETER_CONTAINERS = frozenset({"torch.nn.ParameterDict", "torch.nn.ParameterList"})
 # torch's containers: what one holds is the modules it was built from, not new ones.
@@ -1291,7 +1294,8 @@ class Walker:
             # `target_net = copy.deepcopy(net)`: a model of its own, whose parameters are new
             # leaves; what is computed from it under no_grad starves nothing of `net`.
             source = self.expr(expr.args[0])
-            if source.module is not None or (source.trainables and not source.computed and not source.tensor):
+            if source.module is not None or (source.trainables and not source.computed and not source.tensor
+                                             and not _selects_elements(expr.args[0])):
                 return Value(trainables=frozenset({name}), module=source.module)
             return source
         # (a module built where nothing is recorded still holds parameters to train)
@@ -2483,6 +2487,10 @@ class Walker:
 
     def attribute(self, node: ast.Attribute) -> Value:
         attr = node.attr
+        if attr == "data" and self.packed(node.value):
+            # `out.data` of a packed output: the field, with the history it holds
+            return replace(self.expr(node.value), packed=False, container=False, tensor=True, computed=True,
+                           saved=EMPTY, alias=None, parts=None, rows=None)
         if attr == "data":
             return self.cut(node, node.value, ".data")
         name = dotted(node)
@@ -2742,7 +2750,9 @@ class Walker:
         """``cut`` of an operand whose value is known (``operand``, of ``operand_expr``)."""
         input_name = dotted(operand_expr) if operand.live and not (operand.trainables or operand.post) else None
         if input_name is not None and "." not in input_name and self.bound_by_for(input_name):
-            input_name = None  # (`l` of `for i, l in enumerate(losses)`: an element, no input of the forward)
+            # (`l` of `for i, l in enumerate(losses)`: an element, no input of the forward; but
+            # `table` of `for table in tables` is an item of the parameter `tables`, what callers hand)
+            input_name = self.iterated_parameter(input_name)
         if self.nograd is None and operand.live and not (operand.trainables or operand.post) and (
                 operand.inputs or (input_name is not None and "." not in input_name)):
             # `pred = pred.data` in a loss's forward: what computed `pred` is the caller's model,
@@ -2913,6 +2923,31 @@ class Walker:
     # ---- calls ---------------------------------------------------------------------------------
 
     def call(self, node: ast.Call) -> Value:
+        value = self.call_value(node)
+        if not value.packed and self.packs(node):
+            value = replace(value, packed=True)
+        return value
+
+    def packs(self, node: ast.Call) -> bool:
+        """Whether a call may return a ``PackedSequence``: torch's packing calls, and a call of a
+        module or function of the user's given one (an RNN returns its output packed as it was
+        given; what unpacks it, ``pad_packed_sequence``, is torch's own)."""
+        qual = self.imports.qualname(node.func)
+        if qual is not None and qual.startswith("torch"):
+            return qual.rsplit(".", 1)[-1] in PACKS or (
+                qual.rsplit(".", 1)[-1] in ("RNN", "LSTM", "GRU") and any(self.packed(a) for a in node.args))
+        return any(self.packed(a) for a in node.args)
+
+    def packed(self, expr: ast.expr) -> bool:
+        """Whether ``expr`` may be a ``PackedSequence``, read without walking it again."""
+        while type(expr) is ast.Subscript:
+            expr = expr.value  # (`rnn(packed)[0]`: the output of the pair, still packed)
+        if type(expr) is ast.Call:
+            return self.packs(expr)
+        name = dotted(expr)
+        return name is not None and name in self.env and self.env[name].packed
+
+    def call_value(self, node: ast.Call) -> Value:
         func = node.func
         positional = [a for a in node.args if type(a) is not ast.Starred]
         keywords = {k.arg: k.value for k in node.keywords if k.arg is not None}
@@ -2957,6 +2992,8 @@ class Walker:
                 values = self.arg_values(node)
                 out = self.no_history_call(node, union(values))
                 key, summary = self.method_summary(head[5:])
+                if summary is not None and summary.node is not getattr(self.function, "node", None):
+                    self.receiver_edits(node, summary)
                 if summary is not None and summary.cuts and summary.node is not getattr(self.function, "node", None):
                     # (`self.encode_text(ids)` computing a trainable head inside its no_grad
                     # region: its result has no history, and which trainables it lost is the
@@ -3416,6 +3453,19 @@ class Walker:
             return False
         return name in once("for-targets", node, _for_targets)
 
+    def iterated_parameter(self, name: str) -> str | None:
+        """The parameter whose items ``name`` is bound to by a ``for`` of the function walked
+        (``for table in tables``), where that is the only loop binding it; None elsewhere."""
+        node = self.function.node
+        args = node.args
+        params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+        loops = [n for n in iter_nodes(node) if type(n) in (ast.For, ast.AsyncFor)
+                 and any(type(t) is ast.Name and t.id == name for t in iter_nodes(n.target))]
+        if len(loops) == 1 and type(loops[0].target) is ast.Name and type(loops[0].iter) is ast.Name \
+                and loops[0].iter.id in params and loops[0].iter.id not in self.born:
+            return loops[0].iter.id
+        return None
+
     def integer_tensor(self, expr) -> bool:
         """``x.new_zeros(n).long()``, ``torch.zeros(n, dtype=torch.long)``: a tensor of integers."""
         if type(expr) is not ast.Call:
@@ -3633,6 +3683,21 @@ class Walker:
             if summary is not None and summary.method and summary.node is not getattr(self.function, "node", None):
                 return self.cls.name, Value(trainables=summary.trainables)
         return None, None
+
+    def receiver_edits(self, node: ast.Call, summary) -> None:
+        """A method's edits of its receiver's tensors (``Summary.own_edits``) at this call of it:
+        `self._dequeue_and_enqueue(k)` writing into `self.queue` after `torch.einsum(…, self.queue)`
+        saved it breaks the backward of what that op computed (the method's own walk knows nothing
+        its caller saved)."""
+        owner = dotted(node.func.value) if summary.method and type(node.func) is ast.Attribute else None
+        if not summary.own_edits or not self.record or owner is None:
+            return
+        for edit_node, (attr, edit) in summary.own_edits.items():
+            held = self.env.get(owner + attr)
+            if held is not None and held.saved:
+                self.facts.edits.append(Edit(edit_node, owner + attr, edit.how, held.saved, self.function,
+                                             via_data=edit.via_data, trainables=held.trainables | held.post))
+                self.facts.call_sites.setdefault(edit_node, node)
 
     def apply_summary(self, node: ast.Call, summary, receiver: Value | None, values: list[Value],
                       shown: str) -> Value | None:
@@ -3854,6 +3919,7 @@ class Walker:
                 cuts = {c: companions if c in value.cuts else held for c, held in cuts.items()}
         out = replace(base, trainables=roots, cuts=cuts, pulled=pulled, rebuilt=rebuilt, dead=dead,
                       carried=base.carried, tensor=summary.tensor or base.tensor, computed=True,
+                      packed=summary.packed or base.packed,
                       const=base.const and not own, saved=EMPTY, optimizer=False,
                       # (what a factory builds, `make_transformer(tanh=True)`: as its constructor says)
                       module=summary.module if not summary.method else None,
@@ -3889,6 +3955,7 @@ class Walker:
                     self.facts.edits.append(Edit(edit_node, edit.name, edit.how, value.saved, self.function,
                                                  via_data=edit.via_data, trainables=value.trainables | value.post))
                     self.facts.call_sites.setdefault(edit_node, node)
+        self.receiver_edits(node, summary)
         # (what records nothing saves nothing: `unitwise_norm(p.detach())`'s norm saved no output)
         recorded = self.nograd is None and (out.attached or out.live or not out.const)
         if recorded and summary.saved_output is not None:
@@ -4907,6 +4974,16 @@ def _truth(e) -> bool:
     if type(e) is ast.BoolOp:
         return all(_truth(v) for v in e.values)
     return type(e) is ast.Compare
+
+
+def _selects_elements(expr) -> bool:
+    """Whether ``expr`` picks elements of a tensor: a mask, a slice or several indices
+    (``target[~idx]``, ``x[:, 0]``), never how a module of a container is picked (``layers[i]``)."""
+    if type(expr) is not ast.Subscript:
+        return False
+    index = expr.slice
+    return type(index) in (ast.Slice, ast.Tuple, ast.Compare, ast.Call) or (
+        type(index) is ast.UnaryOp and type(index.op) in (ast.Invert, ast.Not))
 
 
 def _view_of(expr) -> ast.expr | None:

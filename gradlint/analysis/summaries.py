@@ -67,11 +67,16 @@ class Summary:
     # Its in-place edits of the very tensor a parameter was handed (`batch -= mean`): edit node ->
     # (that parameter, the Edit). A caller that hands a tensor an op saved breaks its backward.
     param_edits: dict = field(default_factory=dict, compare=False, hash=False)
+    # A method's in-place edits of its receiver's own tensors as they were when called
+    # (`self.queue[:, p:p + n] = keys.T`): edit node -> (the attribute, `.queue`, the Edit). A caller
+    # whose recorded op saved that attribute before the call breaks its backward.
+    own_edits: dict = field(default_factory=dict, compare=False, hash=False)
     returns_number: bool = False  # a Python number pulled out of a tensor (``.item()``), or a constant
     # its result was computed from what it is handed through an op autograd does not
     # differentiate (``argmax``, a comparison): handed history, the result lost it (``Value.lost``)
     lost: bool = False
     tensor: bool = False  # the result is known to be a tensor
+    packed: bool = False  # the result may be a PackedSequence (``Value.packed``)
     generator: bool = False  # a generator: calling it runs nothing yet
     # rebuild node -> the parameters whose history it copied: the rebuilds of tensors with
     # history its result descends from (`return torch.tensor([torch.cos(a), torch.cos(b)])`)
@@ -626,21 +631,25 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
     save_needs = {k: needs for k, needs in save_needs.items() if k not in always}
     edits = set()
     param_edits = {}
+    own_edits = {}
     for edit in scratch.edits:
         if edit.function.node is node and edit.name in params:
             k = params.index(edit.name)
             edits.add(k)
             if edit.as_bound and not (method and k == 0):
                 param_edits[edit.node] = (k, edit)
+        elif edit.function.node is node and method and edit.as_bound and edit.name.startswith(params[0] + ".") \
+                and edit.name.count(".") == 1:
+            own_edits[edit.node] = (edit.name[len(params[0]):], edit)
     return Summary(
         node=node, params=tuple(params), positional=positional, method=method,
         star=len(params) - 1 if node.args.vararg is not None else -1,
         passes=frozenset(passes), trainables=frozenset(own_roots), cuts=cuts,
         cut_facts=cut_facts, beside=beside, nograd=nograd, saved_output=saved, saved_parts=_saved_parts(returns),
         backprops=backward is not None, inference_backward=inference_backward,
-        backward=backward, edits=frozenset(edits), param_edits=param_edits, returns_number=number, tensor=tensor,
+        backward=backward, edits=frozenset(edits), param_edits=param_edits, own_edits=own_edits, returns_number=number, tensor=tensor,
         lost=bool(value is not None and value.lost and not value.attached),
-        generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
+        packed=bool(value is not None and value.packed), generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
         pulled_own=pulled_own if value is not None else frozenset(),
         pulled_parts=_pulled_parts(returns, pulled) if value is not None and pulled else (),
         const_parts=_const_parts(returns),

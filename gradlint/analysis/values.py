@@ -101,6 +101,10 @@ class Value:
     # cut does in another term (the advantage beside the log-probabilities): that term adds a
     # number and no gradient
     dead: frozenset = EMPTY
+    # may be a ``PackedSequence`` (``pack_sequence(seqs)``, or what a module given one returns, as
+    # an RNN does): a named tuple whose ``.data`` is a field, the packed tensor with its history,
+    # not ``Tensor.data``
+    packed: bool = False
 
     @property
     def attached(self) -> bool:
@@ -141,7 +145,7 @@ class Value:
             optimizer=self.optimizer and other.optimizer, live=self.live or other.live,
             lost=self.lost or other.lost, plain=self.plain and other.plain,
             stale=self.stale | other.stale, dead=self.dead | other.dead,
-            container=self.container and other.container,
+            container=self.container and other.container, packed=self.packed or other.packed,
             parts=joined_rows(self.parts, other.parts), rows=joined_rows(self.rows, other.rows),
             weightless=_weightless((self, other)) if self.weightless or other.weightless else EMPTY,
         )
