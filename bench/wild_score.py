@@ -51,6 +51,7 @@ BATCHES = {  # folder under --root -> its triage, and the script that lays it ou
     "wild28": ("wild28-triage.md", "make_wild28.sh"),
     "wild29": ("wild29-triage.md", "make_wild29.sh"),
     "wild30": ("wild30-triage.md", "make_wild30.sh"),
+    "wild31": ("wild31-triage.md", "make_wild31.sh"),
     "wildrl": ("wild-rl-triage.md", "make_wild_rl.sh"),
 }
 RULES = re.compile(r"^GL00[1-5]$")

@@ -671,6 +671,7 @@ class Walker:
         self.element_shape: dict = {}  # such a call -> its tuple's nesting (``Summary.part_shape``)
         self.element_pulled: dict = {}  # such a call -> per element, its pulls (``Summary.pulled_parts``)
         self.element_const: dict = {}  # such a call -> per element, known to require no grad
+        self.element_container: dict = {}  # such a call -> per element, a list, tuple or dict
         # A rebuild inside a called function of this file -> the trainables this walk handed it.
         self.rebuilt_from: dict = {}
         # (name, constant key) -> what `storage["log_prob"] = …` stored there, for a container the
@@ -1666,7 +1667,9 @@ class Walker:
                 self.expr(target.value)
         elif type(target) is ast.Subscript:
             base = _edit_base(target)
-            if base is not None and not _by_key(target):  # (`outputs["logits"] = …` stores an item)
+            # (`outputs["logits"] = …` stores an item; so does `highs[i] = …` in a list)
+            if base is not None and not _by_key(target) and not (
+                    type(target.value) is ast.Name and self.lookup(base).container and not self.lookup(base).tensor):
                 self.edit(node, base, (target, " = …"))
             self.expr(target.value)
             self.store_item(target, value)
@@ -2152,6 +2155,9 @@ class Walker:
             # element is the copy, a constant)
             copies = frozenset(c for c in element.cuts if getattr(self.facts.cuts.get(c), "kind", None) == REBUILD)
             element = replace(element, const=True, live=False, rebuilt=element.rebuilt | copies)
+        held_items = self.element_container.get(call)
+        if held_items is not None and len(held_items) == len(trained) and held_items[k]:
+            element = replace(element, container=True, tensor=False, alias=None)  # (`yl, highs = dwt(x)`)
         pulls = self.element_pulled.get(call)
         if pulls is not None and len(pulls) == len(trained):
             every = frozenset().union(*pulls)
@@ -3078,7 +3084,10 @@ class Walker:
             retain = self.on_by_default(keywords.get("retain_graph"))
             create = literal_true(keywords.get("create_graph"))
             self.backward(node, root_expr, root, retain, create, accumulates=qual != "torch.autograd.grad")
-            if create and qual == "torch.autograd.grad":
+            asked = keywords.get("create_graph")
+            if (create or (asked is not None and type(asked) is not ast.Constant)) and qual == "torch.autograd.grad":
+                # (`create_graph=create_graph`: a helper whose callers choose, `flat_grad(…,
+                # create_graph=True)` in a Fisher-vector product; what it returns may be recorded)
                 # a gradient taken with create_graph=True is recorded: it carries the history of
                 # what it was computed from (a gradient penalty, a PDE residual, an inner step)
                 # (the cuts on the way stay behind: what it is taken with respect to is often a
@@ -3673,6 +3682,14 @@ class Walker:
             summary = self.facts.callee(qualname) if qualname else None
             if summary is not None and summary.method:
                 return qualname, callee
+        if not method and self.cls is not None and self.cls.init is not None and type(func) is ast.Attribute \
+                and type(func.value) is ast.Name and func.value.id == "self":
+            # `self.dwt(x)` where `__init__` built `self.dwt = DWT1DForward(…).cuda() if … else
+            # DWT1DForward(…)`, a class of this file holding no parameter: its forward's summary
+            built = _assigned_in_init(self.cls.init, func.attr)
+            info = module_info(built, self.imports, self.classes) if built is not None else None
+            if info is not None and info.qualname in self.classes and self.facts.callee(info.qualname) is not None:
+                return info.qualname, callee
         if not method and type(func) is ast.Attribute and type(func.value) is ast.Name \
                 and func.value.id == "self" and self.cls is not None:
             key, summary = self.method_summary(func.attr)
@@ -3820,6 +3837,7 @@ class Walker:
                     cut_node, template.kind, template.tensor, function=template.function,
                     loop=self.loops[-1].node if self.loops else None, region=template.region,
                     hooked=template.hooked)
+                cut.written = template.written
             if inside and receiver is not None and receiver.trainables and not upstream \
                     and origin(cut_node) is not None:
                 # (a member's cut of another file's class, returned to this caller to judge: it
@@ -3981,6 +3999,8 @@ class Walker:
                 self.element_pulled[node] = summary.pulled_parts
             if summary.const_parts:
                 self.element_const[node] = summary.const_parts
+            if summary.container_parts:
+                self.element_container[node] = summary.container_parts
             self.element_trained[node] = tuple(
                 self._part_trainables(params, mine, given, receiver, summary, own, owner)
                 for params, mine in summary.trained_parts)
@@ -4367,6 +4387,14 @@ def _built_in_init(init: ast.AST, attr: str) -> ast.expr | None:
              and type(stmt.targets[0]) is ast.Attribute and stmt.targets[0].attr == attr
              and type(stmt.targets[0].value) is ast.Name and stmt.targets[0].value.id == "self"
              and type(stmt.value) is ast.Call and type(stmt.value.func) in (ast.Name, ast.Attribute)]
+    return found[0] if len(found) == 1 else None
+
+
+def _assigned_in_init(init: ast.AST, attr: str) -> ast.expr | None:
+    """What ``__init__`` assigns ``self.<attr>``, when that is the one binding there."""
+    found = [stmt.value for stmt in ast.walk(init) if type(stmt) is ast.Assign and len(stmt.targets) == 1
+             and type(stmt.targets[0]) is ast.Attribute and stmt.targets[0].attr == attr
+             and type(stmt.targets[0].value) is ast.Name and stmt.targets[0].value.id == "self"]
     return found[0] if len(found) == 1 else None
 
 
@@ -4779,9 +4807,10 @@ def _module_uses(function: ast.AST) -> dict[str, str]:
 def _guard_passes(summary, inner, handed: dict) -> bool:
     """Whether ``inner`` (a node of the summarized function) may run in a call that hands
     ``handed`` (parameter index -> argument): False where it sits under ``if flag:`` (or ``if
-    not flag:``) of a parameter this call gives the literal that skips it, or leaves at such a
-    default (`self.fisher_loss(…, do_backward=False)` of a body that differentiates only
-    `if do_backward:`)."""
+    not flag:``, ``if optim is not None:``, or a conjunction of such) of a parameter this call
+    gives the literal that skips it, or leaves at such a default (`self.fisher_loss(…,
+    do_backward=False)` of a body that differentiates only `if do_backward:`; a validation epoch
+    `do_epoch(…, optim=None)` under no_grad of one that steps only `if optim is not None:`)."""
     function = summary.node
     if inner is None or type(function) not in (ast.FunctionDef, ast.AsyncFunctionDef):
         return True
@@ -4790,15 +4819,34 @@ def _guard_passes(summary, inner, handed: dict) -> bool:
     for parent, child in zip(path, path[1:]):
         if type(parent) is not ast.If:
             continue
-        test, wanted = parent.test, child in parent.body
-        if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
-            test, wanted = test.operand, not wanted
-        if type(test) is not ast.Name or test.id not in summary.params:
-            continue
-        given = handed.get(summary.params.index(test.id), defaults.get(test.id))
-        if type(given) is ast.Constant and type(given.value) is bool and given.value is not wanted:
+        wanted = child in parent.body
+        decided = _truth_in_call(parent.test, summary, handed, defaults)
+        if decided is not None and decided is not wanted:
             return False
     return True
+
+
+def _truth_in_call(test, summary, handed: dict, defaults: dict):
+    """What ``test`` of a summarized function's ``if`` is in a call that hands ``handed``: True,
+    False, or None where the call does not say (``optim is not None`` of ``optim=None``)."""
+    if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
+        inner = _truth_in_call(test.operand, summary, handed, defaults)
+        return None if inner is None else not inner
+    if type(test) is ast.BoolOp and type(test.op) is ast.And:
+        parts = [_truth_in_call(v, summary, handed, defaults) for v in test.values]
+        return False if False in parts else True if all(parts) else None
+    none_test = None  # (`optim is not None`: what the call hands `optim`)
+    if type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in (ast.Is, ast.IsNot) \
+            and type(test.comparators[0]) is ast.Constant and test.comparators[0].value is None:
+        test, none_test = test.left, type(test.ops[0]) is ast.Is
+    if type(test) is not ast.Name or test.id not in summary.params:
+        return None
+    given = handed.get(summary.params.index(test.id), defaults.get(test.id))
+    if type(given) is not ast.Constant:
+        return None
+    if none_test is not None:
+        return (given.value is None) is none_test
+    return bool(given.value) if type(given.value) in (bool, type(None)) else None
 
 
 def _path_to(root, target) -> list:

@@ -119,6 +119,32 @@ class Project:
 _UNASKED = object()
 
 
+def _star_names(tree: ast.Module, imports) -> list:
+    """What ``from module import *`` binds, as (name, how that module imports it or None where
+    it defines it): its ``__all__`` if it spells one out, else its public top-level names."""
+    defined: dict = {}
+    exported = None
+    for stmt in tree.body:
+        if type(stmt) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            defined[stmt.name] = None
+        elif type(stmt) in (ast.Import, ast.ImportFrom):
+            for alias in stmt.names:
+                name = (alias.asname or alias.name).split(".")[0]
+                if name != "*" and name in imports.sources:
+                    defined[name] = imports.sources[name]
+        elif type(stmt) is ast.Assign:
+            for target in stmt.targets:
+                if type(target) is ast.Name:
+                    if target.id == "__all__" and type(stmt.value) in (ast.List, ast.Tuple):
+                        exported = [e.value for e in stmt.value.elts
+                                    if type(e) is ast.Constant and type(e.value) is str]
+                    else:
+                        defined.setdefault(target.id, None)
+    if exported is not None:
+        return [(name, defined.get(name)) for name in exported]
+    return [(name, how) for name, how in defined.items() if not name.startswith("_")]
+
+
 class View:
     """One module's imports, resolved in the project."""
 
@@ -136,6 +162,40 @@ class View:
         self._found: dict[tuple[int, str], tuple | None] = {}
         self._callees: dict = {}  # qualname -> what ``callee`` answered
         self.callers: dict[str, str] = {}  # path -> hash of the other files read for their calls
+        if imports.stars and depth > 0:
+            self._bring_stars()
+
+    def _bring_stars(self) -> None:
+        """``from retrieval import *`` of a module of the project: the names it brings, as if
+        each were imported by name (``nearest_memories`` is ``retrieval.nearest_memories``, its
+        summary read as any imported function's). Names the module imports itself come as it
+        imports them (``torch``, ``nn``); its ``__all__`` where it has one, else its public names.
+        A name imported by name stays as imported."""
+        imports = self.imports
+        sources: dict = {}
+        names: dict = {}
+        for level, source in reversed(imports.stars):  # (the last one that has a name binds it)
+            where = self.locate(level, source) if source else None
+            if where is None or where[1]:
+                continue
+            module = _module(where[0], self.depth - 1, self.project)
+            if module is None:
+                continue
+            self.used[str(module.path)] = module
+            for name, imported in _star_names(module.tree, module.imports):
+                if name in imports.sources or name in sources:
+                    continue
+                if imported is None:
+                    sources[name] = (level, f"{source}.{name}")
+                    if not level:
+                        names[name] = f"{source}.{name}"
+                elif not imported[0]:
+                    sources[name] = imported
+                    names[name] = imported[1]
+        if sources:
+            # (new tables: the module's parsed table is shared by every view of it)
+            imports.sources = {**sources, **imports.sources}
+            imports.names = {**names, **imports.names}
 
     # ---- resolution -----------------------------------------------------------------------
 

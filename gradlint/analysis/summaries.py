@@ -95,6 +95,10 @@ class Summary:
     # The same tuples: per element, whether it is known to require no grad (`return out,
     # logdet` where `logdet` is a NumPy determinant copied into a tensor).
     const_parts: tuple = field(default=(), compare=False, hash=False)
+    # The same tuples: per element, whether it is a list, tuple or dict the body filled
+    # (`return x0, highs` of a wavelet transform appending each level to `highs`): what the
+    # caller assigns into it replaces an item, and edits no tensor.
+    container_parts: tuple = field(default=(), compare=False, hash=False)
     # Parameters a recorded op inside saved for backward as they were handed (`self.conv(x)` in a
     # block's forward): an in-place edit of that argument after the call breaks the backward.
     saves: frozenset = EMPTY
@@ -652,7 +656,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         packed=bool(value is not None and value.packed), generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
         pulled_own=pulled_own if value is not None else frozenset(),
         pulled_parts=_pulled_parts(returns, pulled) if value is not None and pulled else (),
-        const_parts=_const_parts(returns),
+        const_parts=_const_parts(returns), container_parts=_container_parts(returns),
         saves=saves, save_needs=save_needs, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param,
         cut_parts=_cut_parts(returns, cuts),
@@ -748,6 +752,15 @@ def _const_parts(returns) -> tuple:
     if not _same_tuples(returns):
         return ()
     return tuple(all(ret.parts[k][1].const for ret in returns) for k in range(len(returns[0].parts)))
+
+
+def _container_parts(returns) -> tuple:
+    """``Summary.container_parts``: () unless every return is a tuple of one length."""
+    if not _same_tuples(returns):
+        return ()
+    parts = tuple(all(ret.parts[k][1].container and not ret.parts[k][1].tensor for ret in returns)
+                  for k in range(len(returns[0].parts)))
+    return parts if any(parts) else ()
 
 
 def _pulled_parts(returns, pulled: frozenset) -> tuple:
