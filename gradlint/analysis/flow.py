@@ -1365,13 +1365,19 @@ class Walker:
             # (a class of the project built on one of torch's: `class SAM(torch.optim.Optimizer)`)
             own_optimizer = own is not None and own.node is not None and any(
                 (b or "").startswith("torch.optim.") for b in own.bases)
-            if qual and (own_optimizer or (qual.startswith("torch.optim.") and qual.split(".")[-1][:1].isupper())):
+            # (or one of another file of the project, `from sam import SAM`)
+            elsewhere = self.imports.project.optimizer_class(qual) \
+                if qual and own is None and self.imports.project is not None and not qual.startswith("torch") else None
+            if qual and (own_optimizer or elsewhere is not None
+                         or (qual.startswith("torch.optim.") and qual.split(".")[-1][:1].isupper())):
                 covers = self.coverage(expr)
                 self.facts.optimizers[self.key(name)] = covers | self.members_given(expr)
                 if self.cls is not None and name.startswith("self."):
                     self.cls.optimizers[name] = covers
-                if own_optimizer:
-                    self.facts.stepping[self.key(name)] = once("stepping", own.node, _stepping_methods)
+                if own_optimizer or elsewhere is not None:
+                    self.facts.stepping[self.key(name)] = once(
+                        "stepping", own.node if own_optimizer else elsewhere, _stepping_methods)
+                own_optimizer = own_optimizer or elsewhere is not None
                 return replace(value, optimizer=True, module=None if own_optimizer else value.module)
             if (expr.args or "params" in {k.arg for k in expr.keywords}) and not value.module \
                     and name in once("zeroed-and-stepped", self.facts.module, _zeroed_and_stepped):
@@ -2934,6 +2940,19 @@ class Walker:
             value = replace(value, packed=True)
         return value
 
+    def inline_call(self, node: ast.Call, params: list, body: ast.expr) -> Value:
+        """A call of a lambda or one-expression function the walked function defines for itself
+        (`to_np = lambda t: t.detach().cpu().numpy()`): its expression, walked with its parameters
+        bound to what the call hands them."""
+        values = [self.expr(a) for a in node.args]
+        saved, memo = dict(self.env), self.memo
+        self.env.update(zip(params, values))
+        self.memo = {}  # (each call walks the expression anew, with what it is handed)
+        try:
+            return self.expr(body)
+        finally:
+            self.env, self.memo = saved, memo
+
     def packs(self, node: ast.Call) -> bool:
         """Whether a call may return a ``PackedSequence``: torch's packing calls, and a call of a
         module or function of the user's given one (an RNN returns its output packed as it was
@@ -3057,6 +3076,11 @@ class Walker:
         if type(func) is ast.Attribute:
             return self.method_call(node, func, positional, keywords)
         if type(func) is ast.Name:
+            inline = once("local-callables", self.function.node, _local_callables).get(func.id) \
+                if type(self.function.node) in FUNCTIONS else None
+            if inline is not None and len(inline[0]) == len(node.args) and not node.keywords \
+                    and not any(type(a) is ast.Starred for a in node.args):
+                return self.inline_call(node, *inline)
             return self.name_call(node, func.id, positional, keywords)
         callee = self.expr(func)
         if type(func) is ast.Call and callee.module is None:
@@ -3944,11 +3968,13 @@ class Walker:
                       alias=None, nograd=base.nograd | ({node} if summary.nograd else EMPTY),
                       lost=base.lost or (summary.lost and (every.attached or every.live)))
         if summary.inner_edits and self.nograd is None and (
-                origin(summary.node) is not None or self.module_method(summary.node)):
+                origin(summary.node) is not None or self.module_method(summary.node)
+                or getattr(summary.node, "name", None) == "__call__"):
             # A helper of another file that edits in place what one of its ops saved, computed
             # from what this call hands it with history: this call's backward breaks there (its
             # own lint cannot know what its callers hand it). So does a module's method of this
-            # file (`self.encoder.extract_features(h)`): its own walk knows no caller's values.
+            # file (`self.encoder.extract_features(h)`), or a loss object's `__call__`
+            # (`crit(model(x))`): its own walk knows no caller's values.
             for edit_node, (ks, edit) in summary.inner_edits.items():
                 attached = [given[k] for k in ks if k in given and (given[k].attached or given[k].live)]
                 if all(save.needs and not any(k in given and (given[k].attached or given[k].live) for k in save.needs)
@@ -5022,6 +5048,35 @@ def _truth(e) -> bool:
     if type(e) is ast.BoolOp:
         return all(_truth(v) for v in e.values)
     return type(e) is ast.Compare
+
+
+def _local_callables(function) -> dict:
+    """name -> (parameters, expression) of each lambda or one-``return`` function ``function``
+    defines for itself (``to_np = lambda t: t.detach().cpu().numpy()``), where it binds that name
+    once and the callable takes plain positional parameters."""
+    found: dict = {}
+    bound: dict = {}
+    for node in iter_nodes(function, into_functions=False):
+        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            name = node.targets[0].id
+            bound[name] = bound.get(name, 0) + 1
+            if type(node.value) is ast.Lambda:
+                found[name] = (node.value.args, node.value.body)
+        elif type(node) in (ast.FunctionDef, ast.AsyncFunctionDef) and node is not function:
+            bound[node.name] = bound.get(node.name, 0) + 1
+            body = [s for s in node.body if not (type(s) is ast.Expr and type(s.value) is ast.Constant)]
+            if not node.decorator_list and len(body) == 1 and type(body[0]) is ast.Return and body[0].value is not None:
+                found[node.name] = (node.args, body[0].value)
+        elif type(node) in (ast.For, ast.With) or type(node) is ast.AugAssign:
+            for target in iter_nodes(getattr(node, "target", None)) if hasattr(node, "target") else ():
+                if type(target) is ast.Name:
+                    bound[target.id] = bound.get(target.id, 0) + 1
+    out = {}
+    for name, (args, body) in found.items():
+        if bound.get(name) != 1 or args.vararg or args.kwarg or args.kwonlyargs or args.defaults or args.posonlyargs:
+            continue
+        out[name] = ([a.arg for a in args.args], body)
+    return out
 
 
 def _selects_elements(expr) -> bool:

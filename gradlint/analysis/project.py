@@ -367,6 +367,21 @@ class View:
         module, attrs = found
         return module.attribute_summary(attrs)
 
+    def optimizer_class(self, qualname: str):
+        """The class definition of an optimizer of another file of the project that the module
+        imports under ``qualname`` (`from sam import SAM`: `class SAM(torch.optim.Optimizer)`),
+        else None. (Not a module, so ``class_for`` does not give it.)"""
+        target = self.imports.target(qualname)
+        found = self.load(*target) if target is not None else None
+        if found is None or len(found[1]) != 1:
+            return None
+        module, (name,) = found
+        for stmt in module.tree.body:
+            if type(stmt) is ast.ClassDef and stmt.name == name and any(
+                    (module.imports.qualname(base) or "").startswith("torch.optim.") for base in stmt.bases):
+                return stmt
+        return None
+
     def class_for(self, key: str):
         """The class of another file of the project that the module imports under ``key``, as
         the module's walk names it (``blocks.Head``, or ``Head`` for a relative import), else

@@ -686,7 +686,8 @@ def _nested_input_cut(cut, fn, facts) -> set:
 def _optional(cut) -> bool:
     """The cut is all an ``if`` does, on a name it rebinds (``if self.detach_target: target =
     target.detach()``), and the test is a switch the file does not decide (a flag, a setting's
-    query): the user offers stopping the gradient there as an option. (A walk of the file's own
+    query, a setting compared with a mode's name): the user offers stopping the gradient there as
+    an option. (A walk of the file's own
     calls that decide the flag has the ``if`` replaced by its arm: ``settings``.)"""
     if cut.function is None:
         return False
@@ -713,6 +714,11 @@ def _optional_cuts(fn) -> list:
             continue  # (`def forward(self, x, return_tensor=True)`: by default the cut is the program's)
         if type(test) is ast.Call and not test.args:
             test = test.func
+        if type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in (ast.Eq, ast.NotEq, ast.In, ast.NotIn) \
+                and all(type(c) is ast.Constant and type(c.value) is str for c in (
+                    test.comparators[0].elts if type(test.comparators[0]) in (ast.Tuple, ast.List, ast.Set)
+                    else [test.comparators[0]])):
+            test = test.left  # (`if self.learning_mode == "learn_only_prototypes":`: a mode the user names)
         name = dotted(test)
         if not name or "training" in name.split("."):
             continue  # (`if self.training:` is a mode, not an option)
