@@ -694,6 +694,8 @@ class Walker:
         # A module's forward() receives activations that require grad while training.
         forward = self.cls is not None and self.cls.is_module and node.name == "forward"
         plain = _plain_parameters(params, self.facts.module)
+        if self.cls is None:
+            plain |= once("numbers-handed", self.facts.module, _numbers_handed).get(node.name, set())
         if self.cls is not None and (forward or node.name == "__init__"):
             # the arguments every call of this module (or constructor of this class) in the file
             # passes as plain values
@@ -1860,6 +1862,9 @@ class Walker:
                     and name.rpartition(".")[2] in ("weight", "bias") and name not in self.opaque:
                 # (`u @ self.item_emb.weight.t()`: a view of a submodule's parameter)
                 held = replace(self.lookup(name), tensor=True)
+            elif held is None and name is not None and name.startswith("self.") and name.count(".") == 1 \
+                    and name not in self.opaque:
+                held = self.lookup(name)  # (`q @ self.bank.t()`: a view of a buffer the module holds)
             # (also a forward's input, an activation it is handed: `self.conv(x.transpose(1, 2))`;
             # and a submodule's parameter under a name of its own, `table = self.item_emb.weight`)
             if held is None or not (held.tensor or held.live or _submodule_parameter(held.alias)) \
@@ -5155,22 +5160,42 @@ def _numbers_handed(module: ast.Module) -> dict:
     literal = once("literal-globals", module, _literal_globals)
     top_calls = {id(node) for stmt in top for node in iter_nodes(stmt, into_functions=False) if type(node) is ast.Call}
     defined = {stmt.name: stmt for stmt in module.body if type(stmt) in FUNCTIONS}
-    handed: dict = {}
-    for node in iter_nodes(module):
-        if type(node) is not ast.Call or type(node.func) is not ast.Name or node.func.id not in defined:
-            continue
-        fn = defined[node.func.id]
-        names = [p.arg for p in [*fn.args.posonlyargs, *fn.args.args]]
-        seen = handed.setdefault(fn.name, {})
-        if any(type(a) is ast.Starred for a in node.args) or any(k.arg is None for k in node.keywords):
-            seen[None] = False
-            continue
-        for name, arg in [*zip(names, node.args), *((k.arg, k.value) for k in node.keywords)]:
-            number = _literal_number(arg) or (
-                type(arg) is ast.Name and id(node) in top_calls and literal.get(arg.id, False))
-            seen[name] = seen.get(name, True) and number
-    return {fn: {name for name, number in seen.items() if number and name is not None}
-            for fn, seen in handed.items() if seen.get(None, True)}
+    # (each call with the module-level function it is made in, if any: `denoise_loss(…, lam)` in
+    # `grads_for(model, x, lam)` hands a number where every call of `grads_for` does)
+    calls = [(node, None) for stmt in top for node in iter_nodes(stmt, into_functions=False) if type(node) is ast.Call]
+    calls += [(node, fn) for fn in defined.values() for node in iter_nodes(fn) if type(node) is ast.Call]
+    found: dict = {}
+    for _ in range(4):  # (through a few levels of functions handing their own parameters on)
+        handed: dict = {}
+        for node, inside in calls:
+            if type(node.func) is not ast.Name or node.func.id not in defined:
+                continue
+            fn = defined[node.func.id]
+            names = [p.arg for p in [*fn.args.posonlyargs, *fn.args.args]]
+            seen = handed.setdefault(fn.name, {})
+            if any(type(a) is ast.Starred for a in node.args) or any(k.arg is None for k in node.keywords):
+                seen[None] = False
+                continue
+            own = found.get(inside.name, set()) if inside is not None else set()
+            rebound = _rebound_names(inside) if inside is not None else set()
+            for name, arg in [*zip(names, node.args), *((k.arg, k.value) for k in node.keywords)]:
+                number = _literal_number(arg) or (
+                    type(arg) is ast.Name and id(node) in top_calls and literal.get(arg.id, False)) or (
+                    type(arg) is ast.Name and arg.id in own and arg.id not in rebound)
+                seen[name] = seen.get(name, True) and number
+        now = {fn: {name for name, number in seen.items() if number and name is not None}
+               for fn, seen in handed.items() if seen.get(None, True)}
+        if now == found:
+            break
+        found = now
+    return found
+
+
+def _rebound_names(fn) -> set:
+    """The names a function binds in its body (its parameters rebound there among them)."""
+    return {t.id for n in iter_nodes(fn) if type(n) in (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)
+            for target in (n.targets if type(n) is ast.Assign else [n.target])
+            for t in iter_nodes(target) if type(t) is ast.Name}
 
 
 def _literal_number(expr) -> bool:
