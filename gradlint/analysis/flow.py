@@ -658,6 +658,7 @@ class Walker:
         # by more than one rule of a call, and must be evaluated (and its facts recorded) once,
         # or nested calls cost time exponential in their depth.
         self.memo: dict[int, Value] = {}
+        self.inlining: frozenset = frozenset()  # the local lambdas and helpers being read at a call
         self.save_log: list[tuple[str, Save]] = []  # (name, save) in the order ops saved them
         # A call whose summary knows what saved each element of its returned tuple -> those Saves.
         self.element_saves: dict = {}
@@ -2953,10 +2954,12 @@ class Walker:
         saved, memo = dict(self.env), self.memo
         self.env.update(zip(params, values))
         self.memo = {}  # (each call walks the expression anew, with what it is handed)
+        self.inlining = self.inlining | {body}  # (a lambda calling itself, `flat = lambda t: … flat(sub) …`)
         try:
             return self.expr(body)
         finally:
             self.env, self.memo = saved, memo
+            self.inlining = self.inlining - {body}
 
     def packs(self, node: ast.Call) -> bool:
         """Whether a call may return a ``PackedSequence``: torch's packing calls, and a call of a
@@ -3084,7 +3087,7 @@ class Walker:
             inline = once("local-callables", self.function.node, _local_callables).get(func.id) \
                 if type(self.function.node) in FUNCTIONS else None
             if inline is not None and len(inline[0]) == len(node.args) and not node.keywords \
-                    and not any(type(a) is ast.Starred for a in node.args):
+                    and not any(type(a) is ast.Starred for a in node.args) and inline[1] not in self.inlining:
                 return self.inline_call(node, *inline)
             return self.name_call(node, func.id, positional, keywords)
         callee = self.expr(func)
