@@ -2771,6 +2771,9 @@ class Walker:
             # (`l` of `for i, l in enumerate(losses)`: an element, no input of the forward; but
             # `table` of `for table in tables` is an item of the parameter `tables`, what callers hand)
             input_name = self.iterated_parameter(input_name)
+        elif input_name is not None and "." not in input_name:
+            # (`sum(w.data.abs().sum() for w in weights)`: an item of the parameter `weights`)
+            input_name = self.iterated_parameter(input_name) or input_name
         if self.nograd is None and operand.live and not (operand.trainables or operand.post) and (
                 operand.inputs or (input_name is not None and "." not in input_name)):
             # `pred = pred.data` in a loss's forward: what computed `pred` is the caller's model,
@@ -3495,12 +3498,15 @@ class Walker:
         return name in once("for-targets", node, _for_targets)
 
     def iterated_parameter(self, name: str) -> str | None:
-        """The parameter whose items ``name`` is bound to by a ``for`` of the function walked
-        (``for table in tables``), where that is the only loop binding it; None elsewhere."""
-        node = self.function.node
+        """The parameter whose items ``name`` is bound to by a ``for`` or a comprehension of the
+        function walked (``for table in tables``), where that is the only loop binding it; None
+        elsewhere."""
+        node = getattr(self.function, "node", None)
+        if type(node) not in FUNCTIONS:
+            return None
         args = node.args
         params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
-        loops = [n for n in iter_nodes(node) if type(n) in (ast.For, ast.AsyncFor)
+        loops = [n for n in iter_nodes(node) if type(n) in (ast.For, ast.AsyncFor, ast.comprehension)
                  and any(type(t) is ast.Name and t.id == name for t in iter_nodes(n.target))]
         if len(loops) == 1 and type(loops[0].target) is ast.Name and type(loops[0].iter) is ast.Name \
                 and loops[0].iter.id in params and loops[0].iter.id not in self.born:
