@@ -74,14 +74,19 @@ def run() -> None:
             status = main()
         except KeyboardInterrupt:  # one that landed while main() handled another
             status = 130
-        except Exception:
-            # A bug of gradlint's. The traceback is for the report; the status must still say
-            # "error" (2), not "findings" (1), which is what Python would exit with.
-            import traceback
+        except Exception as err:
+            if _fallout_of_interrupt(err):
+                # (a Ctrl-C that landed inside the standard library's own bookkeeping, a lock
+                # `threading` was releasing: "release unlocked lock", not a bug of gradlint's)
+                status = 130
+            else:
+                # A bug of gradlint's. The traceback is for the report; the status must still say
+                # "error" (2), not "findings" (1), which is what Python would exit with.
+                import traceback
 
-            traceback.print_exc()
-            _error("internal error; please report it with the traceback above")
-            status = EXIT_ERROR
+                traceback.print_exc()
+                _error("internal error; please report it with the traceback above")
+                status = EXIT_ERROR
     finally:
         # However a Ctrl-C lands from here on, the process ends through os._exit: one escaping
         # to the interpreter's own exit waited there on the pool's threads and finalizers.
@@ -96,6 +101,17 @@ def run() -> None:
                     pass
         finally:
             os._exit(status)
+
+
+def _fallout_of_interrupt(err: BaseException) -> bool:
+    """Whether ``err`` was raised while a Ctrl-C was being handled."""
+    seen = set()
+    while err is not None and id(err) not in seen:
+        seen.add(id(err))
+        if isinstance(err, KeyboardInterrupt):
+            return True
+        err = err.__context__ or err.__cause__
+    return False
 
 
 def _interrupted(signum, frame) -> None:

@@ -113,3 +113,19 @@ def test_a_ctrl_c_that_some_code_swallowed_still_ends_the_run(tmp_path):
                          timeout=120)
     assert run.returncode == 130, run.stderr
     assert "checked 2\n" in run.stderr, run.stderr  # no file after the one the Ctrl-C landed in
+
+
+def test_an_error_raised_while_a_ctrl_c_was_handled_is_the_interrupt_not_a_bug():
+    # (a Ctrl-C landing inside `threading`'s lock bookkeeping leaves "release unlocked lock"
+    # raised while the KeyboardInterrupt was handled: the run was interrupted, no internal error)
+    from gradlint import cli
+
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise RuntimeError("release unlocked lock")
+    except RuntimeError as err:
+        fallout = err
+    assert cli._fallout_of_interrupt(fallout)
+    assert not cli._fallout_of_interrupt(RuntimeError("a bug of gradlint's"))
