@@ -4421,20 +4421,23 @@ def _differentiates_in_eval(module: ast.Module) -> bool:
     return False
 
 
+def _init_bindings(init: ast.AST, attr: str) -> list:
+    """What ``__init__`` assigns ``self.<attr>``, binding by binding."""
+    return [stmt.value for stmt in ast.walk(init) if type(stmt) is ast.Assign and len(stmt.targets) == 1
+            and type(stmt.targets[0]) is ast.Attribute and stmt.targets[0].attr == attr
+            and type(stmt.targets[0].value) is ast.Name and stmt.targets[0].value.id == "self"]
+
+
 def _built_in_init(init: ast.AST, attr: str) -> ast.expr | None:
-    """What ``self.<attr> = C(…)`` in ``__init__`` calls, when that is the one binding there."""
-    found = [stmt.value.func for stmt in ast.walk(init) if type(stmt) is ast.Assign and len(stmt.targets) == 1
-             and type(stmt.targets[0]) is ast.Attribute and stmt.targets[0].attr == attr
-             and type(stmt.targets[0].value) is ast.Name and stmt.targets[0].value.id == "self"
-             and type(stmt.value) is ast.Call and type(stmt.value.func) in (ast.Name, ast.Attribute)]
+    """What ``self.<attr> = C(…)`` in ``__init__`` calls, when that is the one call bound there."""
+    found = [value.func for value in _init_bindings(init, attr)
+             if type(value) is ast.Call and type(value.func) in (ast.Name, ast.Attribute)]
     return found[0] if len(found) == 1 else None
 
 
 def _assigned_in_init(init: ast.AST, attr: str) -> ast.expr | None:
     """What ``__init__`` assigns ``self.<attr>``, when that is the one binding there."""
-    found = [stmt.value for stmt in ast.walk(init) if type(stmt) is ast.Assign and len(stmt.targets) == 1
-             and type(stmt.targets[0]) is ast.Attribute and stmt.targets[0].attr == attr
-             and type(stmt.targets[0].value) is ast.Name and stmt.targets[0].value.id == "self"]
+    found = _init_bindings(init, attr)
     return found[0] if len(found) == 1 else None
 
 
