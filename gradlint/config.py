@@ -26,7 +26,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gradlint.rule import select_codes
+from gradlint.rule import UNCHECKED_CODES, select_codes
 
 if TYPE_CHECKING:
     from pathspec import GitIgnoreSpec
@@ -83,7 +83,7 @@ class Config:
         config_ignore = ignore is None
         if config_ignore:
             ignore = [*self.ignore, *self.extend_ignore]
-        chosen = select_codes(select, None) | select_codes(extend_select, None)
+        chosen = select_codes(select, None) | select_codes(extend_select, None) | UNCHECKED_CODES
         ignored = select_codes([*ignore, *extend_ignore], None)
         return chosen - (ignored - named if config_ignore else ignored)
 

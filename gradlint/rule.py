@@ -31,6 +31,10 @@ RULES: tuple[Rule, ...] = tuple(sorted((*_ENGINE, *(module.RULE for module in ch
                                        key=lambda rule: rule.code))
 
 BY_CODE = {rule.code: rule for rule in RULES}
+# A file that was not checked is said whatever rules are selected (as ruff reports a syntax error
+# under any --select): "no findings" of a file nothing read would be false. Only an ignore
+# (`--ignore GL000`, per-file-ignores) or excluding the file quiets it.
+UNCHECKED_CODES = frozenset({"GL000", "GL010"})
 DEFAULT_CODES = frozenset(rule.code for rule in RULES if rule.default)
 
 
@@ -67,7 +71,8 @@ def _matching(selector: str) -> set[str]:
 
 def resolve(codes: str | Iterable[str] | None) -> frozenset[str]:
     """The library's ``codes`` argument as rule codes: selectors as for ``select_codes``, a
-    string read as a comma-separated list (``"GL001,GL005"``), None for the default rules."""
+    string read as a comma-separated list (``"GL001,GL005"``), None for the default rules; a
+    file that was not checked is reported under any selection (``UNCHECKED_CODES``)."""
     if isinstance(codes, str):
         codes = codes.split(",")
-    return select_codes(None if codes is None else list(codes), None)
+    return select_codes(None if codes is None else list(codes), None) | UNCHECKED_CODES

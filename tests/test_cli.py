@@ -18,7 +18,7 @@ import pytest
 
 from gradlint import __version__, cli, engine, lint_paths, lint_source, rule
 from gradlint.finding import Finding
-from gradlint.rule import BY_CODE, DEFAULT_CODES
+from gradlint.rule import BY_CODE, DEFAULT_CODES, UNCHECKED_CODES as UNCHECKED
 
 BAD = "def f(:\n"
 GOOD = "x = 1\n"
@@ -137,16 +137,16 @@ def test_version(capsys):
 
 @pytest.mark.parametrize("args, expected", [
     ([], set(DEFAULT_CODES)),  # every rule but the off-by-default GL900
-    (["--select", "GL001"], {"GL001"}),
-    (["--select", "gl001,GL002", "--select", "GL005"], {"GL001", "GL002", "GL005"}),
-    (["--select", "GL00"], {code for code in BY_CODE if code.startswith("GL00")}),
+    (["--select", "GL001"], {"GL001", *UNCHECKED}),
+    (["--select", "gl001,GL002", "--select", "GL005"], {"GL001", "GL002", "GL005", *UNCHECKED}),
+    (["--select", "GL00"], {code for code in BY_CODE if code.startswith("GL00")} | UNCHECKED),
     (["--select", "ALL"], set(BY_CODE)),
-    (["--select", "GL900"], {"GL900"}),
-    (["--select", "unused-suppression,GL001"], {"GL001", "GL900"}),
+    (["--select", "GL900"], {"GL900", *UNCHECKED}),
+    (["--select", "unused-suppression,GL001"], {"GL001", "GL900", *UNCHECKED}),
     (["--select", "ALL", "--ignore", "GL001,GL002"], set(BY_CODE) - {"GL001", "GL002"}),
     (["--ignore", "GL00"], {code for code in DEFAULT_CODES if not code.startswith("GL00")}),
-    (["--select", "detached-result"], {"GL001"}),
-    (["--select", "Detached-Result,inplace-on-saved"], {"GL001", "GL005"}),
+    (["--select", "detached-result"], {"GL001", *UNCHECKED}),
+    (["--select", "Detached-Result,inplace-on-saved"], {"GL001", "GL005", *UNCHECKED}),
     (["--select", "ALL", "--ignore", "syntax-error"], set(BY_CODE) - {"GL000"}),
     (["--ignore", ""], set(DEFAULT_CODES)),  # clears the config's ignore
 ])
@@ -161,11 +161,11 @@ def test_select_and_ignore(project, capsys, monkeypatch, args, expected):
 @pytest.mark.parametrize("config, args, expected", [
     ("", ["--extend-select", "GL900"], set(BY_CODE)),
     ("", ["--extend-ignore", "GL001,GL002"], set(DEFAULT_CODES) - {"GL001", "GL002"}),
-    ("select = ['GL001']", ["--extend-select", "GL005"], {"GL001", "GL005"}),
-    ("select = ['GL001']\nextend-select = ['GL002']", ["--extend-select", "GL005"], {"GL001", "GL002", "GL005"}),
+    ("select = ['GL001']", ["--extend-select", "GL005"], {"GL001", "GL005", *UNCHECKED}),
+    ("select = ['GL001']\nextend-select = ['GL002']", ["--extend-select", "GL005"], {"GL001", "GL002", "GL005", *UNCHECKED}),
     # --select replaces the config's whole selection, its extend-select too (ruff's layers)
-    ("extend-select = ['GL900']", ["--select", "GL001"], {"GL001"}),
-    ("extend-select = ['GL900']", ["--select", "GL001", "--extend-select", "GL002"], {"GL001", "GL002"}),
+    ("extend-select = ['GL900']", ["--select", "GL001"], {"GL001", *UNCHECKED}),
+    ("extend-select = ['GL900']", ["--select", "GL001", "--extend-select", "GL002"], {"GL001", "GL002", *UNCHECKED}),
     ("ignore = ['GL001']", ["--extend-ignore", "GL002"], set(DEFAULT_CODES) - {"GL001", "GL002"}),
     ("ignore = ['GL001']\nextend-ignore = ['GL002']", [], set(DEFAULT_CODES) - {"GL001", "GL002"}),
     ("extend-ignore = ['GL002']", ["--ignore", "GL001"], set(DEFAULT_CODES) - {"GL001"}),
@@ -191,8 +191,15 @@ def test_an_unknown_selector_in_an_extend_option_exits_2(project, capsys, option
 def test_ignoring_gl000_silences_syntax_errors(project, capsys):
     (project / "bad.py").write_text(BAD)
     assert check(capsys, "--ignore", "GL000")[0] == 0
-    assert check(capsys, "--select", "GL001")[0] == 0
+    assert check(capsys, "--select", "GL001", "--ignore", "syntax-error")[0] == 0
     assert check(capsys, "--select", "GL0")[0] == 1
+
+
+def test_a_file_that_does_not_parse_is_said_under_any_selection(project, capsys):
+    # ruff's way: "No findings" of a file nothing read would be false, whatever --select says.
+    (project / "bad.py").write_text(BAD)
+    code, out, _ = check(capsys, "--select", "GL005")
+    assert code == 1 and "GL000" in out
 
 
 def test_unknown_selector_exits_2(project, capsys):
@@ -523,8 +530,8 @@ def test_lint_source_takes_selectors(codes):
 
 
 @pytest.mark.parametrize("codes", [set(), {"GL001"}, "GL001"])
-def test_lint_source_selectors_that_leave_out_gl000(codes):
-    assert lint_source(BAD, "m.py", codes) == []
+def test_lint_source_reports_a_syntax_error_under_any_selection(codes):
+    assert [f.code for f in lint_source(BAD, "m.py", codes)] == ["GL000"]
 
 
 @pytest.mark.parametrize("codes", [{"XYZ"}, {"GL999"}, "GL001,nope"])

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gradlint import cli, config
-from gradlint.rule import BY_CODE
+from gradlint.rule import BY_CODE, UNCHECKED_CODES as UNCHECKED
 
 BAD = "def f(:\n"  # a GL000 finding, whatever the other rules do
 
@@ -247,7 +247,7 @@ def test_extend_select_and_extend_ignore_add_to_select_and_ignore(tmp_path):
     loaded = config.load(start=tmp_path)
     assert loaded.extend_select == ["GL005", "unused-suppression"]
     assert loaded.extend_ignore == ["GL900"]
-    assert loaded.codes() == {"GL001", "GL005"}
+    assert loaded.codes() == {"GL001", "GL005", *UNCHECKED}
     write_config(tmp_path, "extend-select = ['GL900']")  # on top of the default rules
     assert config.load(start=tmp_path).codes() == set(BY_CODE)
 
@@ -258,11 +258,11 @@ def test_a_rule_the_command_line_names_runs_though_the_config_ignores_it(tmp_pat
     write_config(tmp_path, "ignore = ['GL005', 'GL004']")
     loaded = config.load(start=tmp_path)
     assert loaded.codes() == set(BY_CODE) - {"GL005", "GL004", "GL900"}
-    assert loaded.codes(select=["GL005"]) == {"GL005"}
-    assert loaded.codes(select=["inplace-on-saved", "GL001"]) == {"GL005", "GL001"}
+    assert loaded.codes(select=["GL005"]) == {"GL005", *UNCHECKED}
+    assert loaded.codes(select=["inplace-on-saved", "GL001"]) == {"GL005", "GL001", *UNCHECKED}
     assert loaded.codes(select=["ALL"]) == set(BY_CODE) - {"GL005", "GL004"}
-    assert loaded.codes(select=["GL00"]) == {c for c in BY_CODE if c.startswith("GL00")} - {"GL005", "GL004"}
-    assert loaded.codes(select=["GL005"], ignore=["GL005"]) == set()  # the command line's own ignore
+    assert loaded.codes(select=["GL00"]) == ({c for c in BY_CODE if c.startswith("GL00")} | UNCHECKED) - {"GL005", "GL004"}
+    assert loaded.codes(select=["GL005"], ignore=["GL005"]) == UNCHECKED  # the command line's own ignore
 
 
 TREE = ("a.py", "tests/t.py", "tests/sub/test_u.py", "pkg/tests/v.py", "pkg/test_w.py", "pkg/x.py")
@@ -293,7 +293,7 @@ def test_the_editor_runs_the_rules_extend_select_adds(tmp_path):
 
     write_config(tmp_path, "select = ['GL001']\nextend-select = ['GL900']\nextend-ignore = ['GL001']")
     (tmp_path / "a.py").write_text("x = 1\n")
-    assert lsp.codes_for(tmp_path / "a.py") == {"GL900"}
+    assert lsp.codes_for(tmp_path / "a.py") == {"GL900", *UNCHECKED}
 
 
 def test_the_config_of_the_linted_project_applies_from_outside_it(tmp_path, monkeypatch):
