@@ -377,6 +377,10 @@ def _optimized_members(cls: ast.ClassDef, imports) -> frozenset:
     """The members (`self.acmodel`) whose `.parameters()` an optimizer of torch's built in the
     class is given."""
     found = set()
+    # (`self.net = net` beside `Adam(net.parameters())` in `__init__`: the member is the argument)
+    kept = {node.value.id: f"self.{target.attr}" for node in iter_nodes(cls)
+            if type(node) is ast.Assign and type(node.value) is ast.Name
+            for target in node.targets if type(target) is ast.Attribute and dotted(target.value) == "self"}
     for node in iter_nodes(cls):
         if type(node) is not ast.Call:
             continue
@@ -389,6 +393,8 @@ def _optimized_members(cls: ast.ClassDef, imports) -> frozenset:
                 owner = dotted(inner.func.value)
                 if owner is not None and owner.startswith("self.") and owner.count(".") == 1:
                     found.add(owner)
+                elif owner in kept:
+                    found.add(kept[owner])
     return frozenset(found)
 
 
@@ -776,9 +782,10 @@ class Walker:
                 rows = self.facts.handed_rows.get(f"{name}@{node.name}")
                 if rows is not None:  # `update(actor, …, collect(actor, 8))`: what each row holds
                     self.env[name] = replace(value, container=True, tensor=False, rows=rows)
-        if self.cls is None and self.facts.pulled_arguments:
+        if self.facts.pulled_arguments:
+            where = node.name if self.cls is None else f"{self.cls.name}.{node.name}"
             for name, value in list(self.env.items()):
-                pulled = self.facts.pulled_arguments.get(f"{name}@{node.name}")
+                pulled = self.facts.pulled_arguments.get(f"{name}@{where}")
                 if pulled:  # values some caller pulled out of tensors and handed on
                     self.env[name] = replace(value, pulled=value.pulled | frozenset(pulled))
         self.seed_instances(node)
@@ -2164,7 +2171,8 @@ class Walker:
         const = self.element_const.get(call)
         if const is not None and len(const) == len(trained) and const[k] and not element.trainables:
             # (`z, logdet = flow(x)` of `return out, torch.tensor(np.linalg.slogdet(…))`: the
-            # element is the copy, a constant)
+            # element is the copy, a constant; one computed under no_grad from the model's
+            # outputs, `return logits, mmd`, is that cut, and a loss it joins has a dead term)
             copies = frozenset(c for c in element.cuts if getattr(self.facts.cuts.get(c), "kind", None) == REBUILD)
             element = replace(element, const=True, live=False, rebuilt=element.rebuilt | copies)
         held_items = self.element_container.get(call)
@@ -2269,10 +2277,12 @@ class Walker:
                     # class that steps an optimizer: a trainer's (a meta-learner's, an agent's)
                     # model, trained through its methods (an attack's or a probe's is not)
                     return Value(trainables=frozenset({name}), module=seen.module)
-                if seen is None and self.cls.node is not None \
+                if (seen is None or (seen.trainables and seen.module is None and not (
+                        seen.computed or seen.tensor or seen.live))) and self.cls.node is not None \
                         and name in once("optimized-members", self.cls.node, _optimized_members, self.imports):
                     # `RMSprop(self.acmodel.parameters())` in a class whose base set `self.acmodel`
-                    # (torch-ac's algorithms): what the class's own optimizer updates is a model
+                    # (torch-ac's algorithms), or `self.net = net` handed a model of unknown class
+                    # beside `Adam(net.parameters())`: what the class's own optimizer updates is a model
                     return Value(trainables=frozenset({name}))
                 if seen is not None and seen.module is not None and seen.module.qualname in self.classes \
                         and seen.module.parameters and not (seen.computed or seen.attached or seen.live) \
@@ -2715,6 +2725,10 @@ class Walker:
             if param is not None and (value.attached or value.live) and value.tensor and value.module is None \
                     and not value.container:
                 self.facts.live_arguments.add(f"{param}@{qualname}")
+            if param is not None and value.pulled and not value.rebuilt:
+                # `learner.learn(rollout(net))`, the episode holding `.item()` numbers: a tensor
+                # rebuilt from them in there is where the history was lost
+                self.facts.pulled_arguments.setdefault(f"{param}@{qualname}", set()).update(value.pulled)
 
     def is_module_object(self, expr, value: Value) -> bool:
         """``expr`` holds an ``nn.Module`` (built from a module class, an attribute of one, the
@@ -3435,7 +3449,7 @@ class Walker:
         # receiver is known to be one: in a class whose base this file cannot see, `self.groups`
         # may as well be a dict.
         owner_is_model = receiver.module is not None or not name or not name.startswith("self.") or (
-            self.cls is not None and self.cls.is_module)
+            self.cls is not None and (self.cls.is_module or not self.cls.bases))
         is_root_object = name is not None and owner_is_model and (receiver.module is not None or (
             receiver.trainables and not receiver.computed and not receiver.tensor
             and name.split(".")[0] in ("self",) + tuple(receiver.trainables)))

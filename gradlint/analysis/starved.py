@@ -869,6 +869,28 @@ def _built_untrained(cut, facts) -> bool:
     return True
 
 
+def _applies_no_model(cut) -> bool:
+    """The region applies none of the trainables its result descends from: it only reduces
+    activations the model computed with recording on (`with torch.no_grad(): mmd = k[:b,
+    :b].mean() - …` in a loss object). Not the frozen-backbone idiom (`with torch.no_grad():
+    feats = self.backbone(x)`), whose region runs the model; here the model trains, and the
+    region cuts what it computed off the loss."""
+    if cut.region is None or type(cut.region) not in (ast.With, ast.AsyncWith) or not cut.upstream:
+        return False
+    for node in ast.walk(cut.region):
+        if type(node) is ast.Call:
+            # (a bare name called, `decoder(feats)` of `for decoder in self.decoders`, may be a
+            # model; Python's own reductions are not)
+            name = dotted(node.func) or ""
+            if name.startswith("self.") or any(name == r or name.startswith(r + ".") for r in cut.upstream) \
+                    or (type(node.func) is ast.Name and name not in _BUILTIN_REDUCTIONS):
+                return False
+    return True
+
+
+_BUILTIN_REDUCTIONS = frozenset({"sum", "min", "max", "abs", "float", "len", "range", "zip", "enumerate"})
+
+
 def _untrained_in_region(cut, value, facts):
     """The cut narrowed to the members only its region computes where they are built untrained
     (``_built_untrained``) and the region's result reaches the loss with nothing trained applied
@@ -1048,7 +1070,7 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False):
         if cut.kind == "no_grad" and any(node in switch.value.cuts for switch in facts.switches):
             continue  # requires_grad switched on after the region: GL003 reports that switch
         if cut.kind == "no_grad" and not _named_in_optimizer(cut, facts) and not _left_trainable(cut, facts) \
-                and not _built_untrained(cut, facts):
+                and not _built_untrained(cut, facts) and not (value.trainables and _applies_no_model(cut)):
             # Computing under no_grad is how a frozen backbone, a target network or pseudo-labels
             # are spelled: a loss through it is a bug only where an optimizer is handed exactly
             # the module (or tensor) whose history the region dropped.
@@ -1071,7 +1093,8 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False):
             # loss trains through in its own iteration
             continue
         dead = (bool(value.trainables) if not companions else node in value.dead and bool(
-            value.trainables or value.inputs - cut.upstream)) and not value.post and cut.kind != "no_grad" \
+            value.trainables or value.inputs - cut.upstream)) and not value.post \
+            and (cut.kind != "no_grad" or _applies_no_model(cut)) \
             and not any(node in switch.value.cuts for switch in facts.switches)  # (a new leaf: the term trains it)
         attached_elsewhere = EMPTY if dead else _trained_elsewhere(cut, elsewhere, facts)
         if _overlap(cut.upstream, attached_elsewhere) or (companions and (

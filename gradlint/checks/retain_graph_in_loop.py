@@ -52,6 +52,11 @@ def check(facts):
                            details={"root": backward.root, "carried": state})
             continue
         carried = sorted(backward.value.carried)
+        if carried and set(carried) <= _inputs(backward):
+            # `torch.autograd.grad(loss, x, retain_graph=True)` of the carried `x` itself (a learned
+            # optimizer's unroll): differentiation stops at `x`, so no earlier iteration is walked,
+            # and what keeps their graphs is the outer loss built from them, on purpose
+            continue
         if carried:
             names = ", ".join(f"`{n}`" for n in carried)
             subject = (f"`{backward.root}` is carried" if carried == [backward.root]
@@ -137,6 +142,20 @@ def _rebuilt_from_itself(function, name: str) -> bool:
                 and any(type(n) is ast.Attribute and ast.unparse(n) == name for n in ast.walk(node.value)):
             return True
     return False
+
+
+def _inputs(backward) -> set:
+    """The names the call differentiates against (`autograd.grad(loss, x)`, `(h, c)`,
+    `loss.backward(inputs=[x])`), as written; empty where it names none."""
+    call = backward.node
+    given = next((k.value for k in call.keywords if k.arg == "inputs"), None)
+    if given is None and not (isinstance(call.func, ast.Attribute) and call.func.attr == "backward") \
+            and len(call.args) > 1:
+        given = call.args[1]
+    if given is None:
+        return set()
+    items = given.elts if type(given) in (ast.Tuple, ast.List) else [given]
+    return {ast.unparse(item) for item in items}
 
 
 def _jacobian_rows(backward) -> bool:
