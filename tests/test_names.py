@@ -59,6 +59,8 @@ def _library_names() -> frozenset[str]:
     except ImportError:  # pragma: no cover - the test environment has torch
         return frozenset(names)
     names |= set(dir(torch.Tensor)) | set(dir(nn.Module)) | set(dir(torch.autograd.Function))
+    # (torch's own namespaces: `self.optim` renamed would rename `torch.optim` at its uses)
+    names |= set(dir(torch)) | set(dir(nn)) | set(dir(nn.functional))
     names |= set(dir(torch.optim.Optimizer)) | set(dir(torch.utils.data.Dataset))
     names |= set(dir(torch.utils.data.DataLoader))
     for space in (nn, torch.optim, torch.distributions, torch.optim.lr_scheduler):
