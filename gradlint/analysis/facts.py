@@ -291,6 +291,9 @@ class ModuleFacts:
     # What call sites hand module-level functions, per parameter, when it is an instance of one of
     # this file's classes (``attack@robust_accuracy`` -> {"FGSM"}): its methods' summaries apply.
     param_instances: dict = field(default_factory=dict)
+    # Of those, the parameters only callers in the project's other files hand an instance
+    # (``View.handed_classes``): no walk of this file names the model they hold.
+    caller_instances: set = field(default_factory=set)
     # What call sites hand module-level functions, per parameter, where it is a container of rows
     # (``rows@update`` -> the values at each position, joined over the call sites).
     handed_rows: dict = field(default_factory=dict)

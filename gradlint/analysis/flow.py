@@ -171,6 +171,17 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
         stmt.name: [p.arg for p in [*stmt.args.posonlyargs, *stmt.args.args]]
         for stmt in module.body if type(stmt) in FUNCTIONS
     }
+    if imports.project is not None:
+        called_here = {node.func.id for node in ast.walk(module) if type(node) is ast.Call and type(node.func) is ast.Name}
+        for stmt in module.body:
+            params = _trained_through_parameters(stmt) if type(stmt) in FUNCTIONS and stmt.name not in called_here else ()
+            if params:
+                # (`train_step(trainer, opt_d, …)` called from main.py with `trainer = Trainer()`:
+                # what its forward returns is that class's)
+                for param, cls in imports.project.handed_classes(stmt.name, facts.parameters[stmt.name]).items():
+                    if param in params and cls in classes:
+                        facts.param_instances.setdefault(f"{param}@{stmt.name}", set()).add(cls)
+                        facts.caller_instances.add(f"{param}@{stmt.name}")
     text = "".join(lines)
     # A scan of every node for what only some words spell is skipped where the text has none of
     # them (in ASCII text: elsewhere an identifier may be spelled in characters Python folds).
@@ -371,6 +382,23 @@ def _steps(cls: ast.ClassDef, imports) -> bool:
             if name is not None and name.startswith("torch.optim.") and name.split(".")[-1][:1].isupper():
                 return True
     return False
+
+
+def _trained_through_parameters(stmt) -> set:
+    """The parameters a module-level function calls (`losses = trainer(x, mask)`) where it also
+    backpropagates or steps: a training step handed its model, whose class only its callers
+    know."""
+    if type(stmt) not in FUNCTIONS:
+        return set()
+    params = {p.arg for p in [*stmt.args.posonlyargs, *stmt.args.args]}
+    called, trains = set(), False
+    for node in ast.walk(stmt):
+        if type(node) is ast.Call:
+            if type(node.func) is ast.Name and node.func.id in params:
+                called.add(node.func.id)
+            elif type(node.func) is ast.Attribute and node.func.attr in ("backward", "step"):
+                trains = True
+    return called if trains else set()
 
 
 def _optimized_members(cls: ast.ClassDef, imports) -> frozenset:
@@ -3582,6 +3610,11 @@ class Walker:
             if found and len(found) == 1 and None not in found and value.module is None:
                 (qualname,) = found
                 info = qualname if type(qualname) is ModuleInfo else module_info_of_class(qualname, self.classes)
+                if not value.trainables and info is not None and info.parameters \
+                        and f"{name}@{node.name}" in self.facts.caller_instances:
+                    # (handed by callers in other files, `trainer = InpaintTrainer()` in main.py:
+                    # a model, named for this parameter, whose forward's summary is its class's)
+                    value = replace(value, trainables=frozenset({f"{name}@{node.name}"}))
                 self.env[name] = replace(value, module=info)
 
     def summary_body(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cut=None) -> tuple[list[str], int]:

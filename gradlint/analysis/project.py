@@ -506,7 +506,7 @@ class View:
         from gradlint.analysis.scan import called_only_under_nograd_in
 
         found = False
-        for tree, imports, target in self._calling_files(name):
+        for tree, imports, target, _ in self._calling_files(name):
             answer = called_only_under_nograd_in(tree, imports, target)
             if answer is None:
                 continue
@@ -519,21 +519,65 @@ class View:
         """Whether another file of the project calls ``name``, a module-level function of this
         view's file (asked, as above, only for a finding about to be reported)."""
         return any(any(type(n) is ast.Call and target(n) for n in ast.walk(tree))
-                   for tree, _, target in self._calling_files(name))
+                   for tree, _, target, _ in self._calling_files(name))
 
-    def _calling_files(self, name: str):
-        """(tree, imports, whether a call is of ``name`` of this file) for each other file of the
-        project that spells both the function's and this module's names; each one read is
-        recorded in ``callers``."""
+    def handed_classes(self, name: str, params: list[str]) -> dict:
+        """For ``name``, a module-level function of this view's file: parameter -> the class of
+        this file that every call of it in the project's other files hands that parameter
+        (`train_step(trainer, …)` in main.py, after `trainer = InpaintTrainer()`), by the
+        constructor call itself or by the one name it is bound to in the calling file. Asked
+        for a function that trains what a parameter computes and that its own file never calls;
+        only the files beside it and one folder up are read (``_near_files``)."""
+        here = os.path.realpath(self.path)
+        found: dict[str, set] = {}
+        for tree, imports, target, caller in self._calling_files(name, self._near_files()):
+            built = {}  # name -> the constructor calls it is bound to in the calling file
+            for node in ast.walk(tree):
+                if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+                    built.setdefault(node.targets[0].id, []).append(node.value)
+            for call in ast.walk(tree):
+                if type(call) is not ast.Call or not target(call):
+                    continue
+                given = [(params[i], arg) for i, arg in enumerate(call.args)
+                         if i < len(params) and type(arg) is not ast.Starred]
+                given += [(k.arg, k.value) for k in call.keywords if k.arg in params]
+                for param, arg in given:
+                    values = built.get(arg.id, []) if type(arg) is ast.Name else [arg]
+                    classes = {_class_in(caller, imports, value, here) for value in values}
+                    found.setdefault(param, set()).update(classes or {None})
+        return {param: next(iter(classes)) for param, classes in found.items()
+                if len(classes) == 1 and None not in classes}
+
+    def _near_files(self):
+        """The Python files of this file's folder and of the folder above it (within the
+        project): where the scripts that drive a module's training step usually sit, listed
+        without walking the whole project."""
+        folders = [self.path.parent]
+        if self.path.parent != self.project.root and self.project.root in self.path.parent.parents:
+            folders.append(self.path.parent.parent)
+        for folder in folders:
+            try:
+                names = sorted(os.listdir(folder))
+            except OSError:
+                continue
+            yield from (folder / n for n in names if n.endswith(".py"))
+
+    def _calling_files(self, name: str, paths=None):
+        """(tree, imports, whether a call is of ``name`` of this file, its view) for each other
+        file of the project (or of ``paths``) that spells both the function's and this module's
+        names; each one read is recorded in ``callers``."""
         from gradlint.analysis.imports import collect_imports
         from gradlint.cache import content_hash
-        from gradlint.discovery import discover
         from gradlint.files import read_regular
 
         module = self.path.parent.name if self.path.name == "__init__.py" else self.path.stem
         spelled = (name.encode(), module.encode())
         here = os.path.realpath(self.path)
-        for path in discover([self.project.root], root=self.project.root, on_error=lambda line: None):
+        if paths is None:
+            from gradlint.discovery import discover
+
+            paths = discover([self.project.root], root=self.project.root, on_error=lambda line: None)
+        for path in paths:
             path = Path(os.path.abspath(path))
             if path.suffix != ".py" or path == self.path:
                 continue
@@ -555,7 +599,19 @@ class View:
                 return found is not None and found[1] == [name] and os.path.realpath(found[0]) == here
 
             self.callers[str(path)] = content_hash(data)
-            yield tree, imports, target
+            yield tree, imports, target, caller
+
+
+def _class_in(caller: "View", imports, value, here: str) -> str | None:
+    """The class of the file ``here`` that ``value``, a call in ``caller``'s file, constructs."""
+    if type(value) is not ast.Call:
+        return None
+    qualname = imports.qualname(value.func)
+    where = imports.target(qualname) if qualname else None
+    found = caller.locate(*where) if where is not None else None
+    if found is None or len(found[1]) != 1 or os.path.realpath(found[0]) != here:
+        return None
+    return found[1][0]
 
 
 class ClassTable(dict):
