@@ -228,6 +228,10 @@ def _starved(facts) -> Iterator[Starved]:
                     # `return self.wrapped(x).detach()` of a module its constructor is handed: a
                     # wrapper that keeps its caller's gradient out of a model it does not own
                     continue
+                if cut.hooked and fn.class_name is not None and _runs_handed_member(fn, facts):
+                    # (the same wrapper reading a layer of the handed model by a forward hook:
+                    # `self.submodule(x)` run for what the hook keeps of one of its layers)
+                    continue
                 if cut.function is not None and cut.function.node is not fn.node and any(
                         other.function.node is cut.function.node and cut.node in other.value.cuts for other in facts.returns):
                     continue  # the function the cut is in returns it too: named there
@@ -867,6 +871,13 @@ def _built_untrained(cut, facts) -> bool:
         if type(node) is ast.Call and node not in facts.cuts and dotted(node.func) in members:
             return False  # called with recording on somewhere: trained there
     return True
+
+
+def _runs_handed_member(fn, facts) -> bool:
+    """The method calls a member its class's constructor is handed (`self.submodule(x)` of
+    `self.submodule = submodule`), a model the object does not own."""
+    return any(type(node) is ast.Call and f"{fn.class_name}.{dotted(node.func)}" in facts.handed_members
+               for node in ast.walk(fn.node))
 
 
 def _applies_no_model(cut) -> bool:

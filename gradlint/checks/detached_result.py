@@ -35,6 +35,8 @@ def check(facts):
             via = cut.function.name if cut.function is not None else found.function.name
             # (cut in a helper whose result the function returns: the user reads the cut's line)
             yield _report(cut, f"is returned from `{found.function.name}()`" if via == found.function.name
+                          # (a hook returns nothing: it keeps the copy on its object or in a dict)
+                          else f"is returned from `{found.function.name}()`" if cut.hooked
                           else f"is returned from `{via}()` and then from `{found.function.name}()`", facts)
         else:
             flag = _report(cut, f"becomes part of the loss `{found.backward.root}` (backward at line {{sink}})",
