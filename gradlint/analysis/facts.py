@@ -261,6 +261,10 @@ class ModuleFacts:
     # What call sites hand module-level functions, per parameter (``probs@mask_invalid_``):
     # a tensor that may require grad, and the Saves of tensors an op saved.
     live_arguments: set = field(default_factory=set)
+    # What call sites hand a method of this file's class (``fake@GAN.g_steps``): the receiver's
+    # members that computed it, as the method names them (``gan.netG`` -> ``self.netG``); None
+    # once some call hands anything else.
+    member_arguments: dict = field(default_factory=dict)
     saved_arguments: dict = field(default_factory=dict)  # Rebuild nodes bound to leaves made on purpose
     # (module class of this file, argument position or keyword) -> every call seen passes a plain value
     forward_plain: dict = field(default_factory=dict)

@@ -384,6 +384,19 @@ def _steps(cls: ast.ClassDef, imports) -> bool:
     return False
 
 
+def _as_members(value: Value, owner: str | None) -> frozenset | None:
+    """The trainables of ``value``, all members of the object ``owner`` names (``gan.netG``), as
+    its methods name them (``self.netG``); empty where it has none, None where some are not."""
+    if owner is None:
+        return None
+    found = set()
+    for name in value.trainables:
+        if not name.startswith(owner + "."):
+            return None
+        found.add("self." + name[len(owner) + 1:])
+    return frozenset(found)
+
+
 def _trained_through_parameters(stmt) -> set:
     """The parameters a module-level function calls (`losses = trainer(x, mask)`) where it also
     backpropagates or steps: a training step handed its model, whose class only its callers
@@ -788,6 +801,12 @@ class Walker:
                                        tensor=bool(handed_saved.get(name)))
             else:
                 self.env[name] = LIVE if live else UNKNOWN
+        if self.cls is not None and self.facts.member_arguments:
+            for param in [*params.posonlyargs, *params.args][1:]:
+                members = self.facts.member_arguments.get(f"{param.arg}@{self.cls.name}.{node.name}")
+                value = self.env.get(param.arg)
+                if members and value is not None and not value.trainables:
+                    self.env[param.arg] = Value(trainables=members, live=True, tensor=True, computed=True)
         output = hook_outputs(self.facts.module).get(node)
         if output is not None:
             # a forward hook's output: the hooked module's activation, with the history of what
@@ -2746,6 +2765,7 @@ class Walker:
         ``param@Class.method``: an argument with history may require grad in there, as a
         module-level function's does (``live_arguments``)."""
         params = summary.params[1:]
+        owner = dotted(node.func.value) if type(node.func) is ast.Attribute else None
         for i, (arg, value) in enumerate(zip(_argument_nodes(node), values)):
             if type(arg) is ast.Starred or (type(arg) is ast.keyword and arg.arg is None):
                 return  # (the places of what follows are unknown)
@@ -2757,6 +2777,13 @@ class Walker:
                 # `learner.learn(rollout(net))`, the episode holding `.item()` numbers: a tensor
                 # rebuilt from them in there is where the history was lost
                 self.facts.pulled_arguments.setdefault(f"{param}@{qualname}", set()).update(value.pulled)
+            if param is not None:
+                # `fake = gan.d_steps(…)` then `gan.g_steps(fake)`: inside, `fake` was computed by
+                # the receiver's own `self.netG`, whose step the method may take
+                key = f"{param}@{qualname}"
+                members = _as_members(value, owner) if value.tensor and value.module is None else None
+                known = self.facts.member_arguments.get(key, EMPTY)
+                self.facts.member_arguments[key] = None if known is None or members is None else known | members
 
     def is_module_object(self, expr, value: Value) -> bool:
         """``expr`` holds an ``nn.Module`` (built from a module class, an attribute of one, the
@@ -3749,6 +3776,17 @@ class Walker:
             owners += [*(b.split(".")[-1] for b in bases if b), *(b for b in bases if b and "." in b)]
         return key, None
 
+    def receiver_members(self, node: ast.Call, summary, receiver: Value) -> frozenset:
+        """What a method's result carries of its receiver: the members its summary names
+        (`gan.d_steps(…)` returns what `self.netG` computed: `gan.netG`), where the receiver is an
+        object this walk holds by a plain name of this function; else the receiver whole."""
+        owner = dotted(node.func.value) if type(node.func) is ast.Attribute else None
+        members = {r for r in summary.trainables if r.startswith("self.")}
+        if owner is None or "." in owner or owner == "self" or receiver.trainables != frozenset({owner}) \
+                or not members or "self" in summary.trainables or self.cls is not None:
+            return receiver.trainables
+        return frozenset(owner + r[4:] for r in members)
+
     def summarized_callee(self, node: ast.Call, callee: Value, method: bool):
         """The summary key of a call of a module, model or method of this file, and the value
         its receiver (parameter 0) holds: ``(None, None)`` where no summary speaks for it."""
@@ -3884,9 +3922,12 @@ class Walker:
                 if k in summary.saves and k in given and (given[k].attached or given[k].live or any(
                         given[j].attached or given[j].live for j in given if j != k)):
                     self.mark_saved(arg.value if type(arg) is ast.keyword else arg, Save.at(self.written(node.func), node))
-        passing = [given[k] for k in sorted(summary.passes) if k in given]
-        own = (receiver.trainables if summary.method and receiver is not None and 0 in summary.passes else EMPTY) \
+        own = (self.receiver_members(node, summary, receiver)
+               if summary.method and receiver is not None and 0 in summary.passes else EMPTY) \
             | (summary.trainables if not summary.method else frozenset(r for r in summary.trainables if not r.startswith("self")))
+        # (the receiver named member by member, `gan.netG`, is not also passed whole)
+        whole = not (summary.method and receiver is not None and own and not own & receiver.trainables)
+        passing = [given[k] for k in sorted(summary.passes) if k in given and (k or whole)]
         base = union(passing) if passing else CONST
         every = union(values) if values else CONST
         cuts = dict(base.cuts)

@@ -1,5 +1,5 @@
 """
-expect: GL005 44, GL004 43
+expect: GL005 44
 dynamic: confirm
 source: https://github.com/tamarott/SinGAN/pull/126
 
