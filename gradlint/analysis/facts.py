@@ -256,6 +256,9 @@ class ModuleFacts:
     pulled_history: dict = field(default_factory=dict)
     # ``storage@reinforce_update`` -> the pull sites of what some call hands that parameter
     pulled_arguments: dict = field(default_factory=dict)
+    # Of those, where every call hands a dict display of the same keys: per key, its pulls
+    # (``values.Value.fields``); None once a call hands anything else.
+    pulled_fields: dict = field(default_factory=dict)
     # Those of them that some call site hands a model itself (not a tensor or a list it computed).
     model_arguments: set = field(default_factory=set)
     # What call sites hand module-level functions, per parameter (``probs@mask_invalid_``):

@@ -834,7 +834,11 @@ class Walker:
             for name, value in list(self.env.items()):
                 pulled = self.facts.pulled_arguments.get(f"{name}@{where}")
                 if pulled:  # values some caller pulled out of tensors and handed on
-                    self.env[name] = replace(value, pulled=value.pulled | frozenset(pulled))
+                    value = replace(value, pulled=value.pulled | frozenset(pulled))
+                    fields = self.facts.pulled_fields.get(f"{name}@{where}")
+                    if fields is not None:  # (`episode["rewards"]` holds only what was stored there)
+                        value = replace(value, fields=tuple((k, replace(value, pulled=p)) for k, p in fields))
+                    self.env[name] = value
         self.seed_instances(node)
         rebound = _rebound_attributes(node) if self.cls is not None else _rebound_globals(node)
         if rebound:
@@ -1631,6 +1635,10 @@ class Walker:
         return once("used-as-modules", self.facts.module, _used_as_modules)
 
     def bind(self, target, value: Value, node) -> None:
+        if value.fields is not None and type(target) is not ast.Name:
+            # (a dict kept on an object, `self.rollout = {"logp": [], …}`, is filled by other
+            # methods this walk reads as a whole: read whole)
+            value = replace(value, fields=None)
         if type(target) is ast.Name and self.function.name == "<module>":
             kept = hook_stores(self.facts.module).get((None, target.id))
             if kept is not None:
@@ -2272,7 +2280,11 @@ class Walker:
 
     def lookup(self, name: str) -> Value:
         if name in self.env:
-            return self.env[name]
+            value = self.env[name]
+            if value.fields is not None and self.items:
+                # (what was stored or appended under a key since the display: `batch["r"] = …`)
+                value = replace(value, fields=tuple((k, self.items.get((name, k), field)) for k, field in value.fields))
+            return value
         head = name.split(".")[0]
         if head == "self" and self.cls is None and self.closure_cls is not None and "self" not in self.env:
             # `self.scale` in a hook defined in a method: the attribute of that method's object
@@ -2490,6 +2502,12 @@ class Walker:
             item = self.items.get(_item_key(node)) if self.items else None
             if item is not None:
                 return item
+            if base.fields is not None and type(index) is ast.Constant:
+                field = base.field(index.value)
+                if field is not None and field is not NOTHING_YET:
+                    # `batch["rewards"]` of `{"rewards": rewards, …}` (a list the display left
+                    # empty, filled where this walk did not see, is read as the whole dict)
+                    return field
             if base.parts is not None or base.rows is not None:
                 position = _position(index)
                 if base.parts is not None and position is not None and -len(base.parts) <= position < len(base.parts):
@@ -2500,6 +2518,13 @@ class Walker:
             alias = _alias(node.value, base) if base.container or not self.copied_by(node) else None
             if base.module is not None and base.module.items is not None:
                 return replace(base, module=base.module.items, saved=EMPTY, held=EMPTY, optimizer=False)
+            if type(index) is ast.Constant and type(index.value) is str and index.value.isidentifier() \
+                    and base.trainables and not (base.tensor or base.computed or base.container or base.live) \
+                    and all("@" not in t and not t.startswith("%") for t in base.trainables):
+                # `self.net["encoder"]` of a model (a ModuleDict): that member, not the whole model
+                # beside `self.net["head"]`
+                return replace(base, trainables=frozenset(f"{t}.{index.value}" for t in base.trainables),
+                               module=None, saved=EMPTY, held=EMPTY, optimizer=False)
             if base.module is not None and base.module.qualname in PARAMETER_CONTAINERS:
                 return replace(base, module=None, saved=EMPTY, held=EMPTY, optimizer=False)  # a parameter
             return replace(base, saved=base.held, held=EMPTY, optimizer=False, computed=base.computed,
@@ -2516,7 +2541,9 @@ class Walker:
                 return NOTHING_YET
             # (the keys, and the mappings a ``**m`` entry unpacks, are not looked at)
             values = [self.expr(v) for k, v in zip(node.keys, node.values) if k is not None]
-            return replace(union(values), computed=False, held=_held(values), container=True)
+            keyed = all(type(k) is ast.Constant and type(k.value) is str for k in node.keys)
+            return replace(union(values), computed=False, held=_held(values), container=True,
+                           fields=tuple((k.value, v) for k, v in zip(node.keys, values)) if keyed else None)
         if kind in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
             return self.comprehension(node)
         if kind is ast.IfExp:
@@ -2760,6 +2787,17 @@ class Walker:
         return flag.id in defaults and literal_true(defaults[flag.id]) and not any(
             type(n) is ast.Name and n.id == flag.id and type(n.ctx) is ast.Store for n in iter_nodes(fn))
 
+    def note_pulled_argument(self, key: str, value: Value) -> None:
+        """What a call hands parameter ``key`` of pulled values, key by key where it is a dict."""
+        self.facts.pulled_arguments.setdefault(key, set()).update(value.pulled)
+        fields = tuple((k, frozenset(v.pulled)) for k, v in value.fields) \
+            if value.fields is not None and all(v is not NOTHING_YET for _, v in value.fields) else None
+        known = self.facts.pulled_fields.get(key, fields)
+        if known is None or fields is None or [k for k, _ in known] != [k for k, _ in fields]:
+            self.facts.pulled_fields[key] = None
+        else:
+            self.facts.pulled_fields[key] = tuple((k, a | b) for (k, a), (_, b) in zip(known, fields))
+
     def note_method_arguments(self, node: ast.Call, summary, qualname: str, values) -> None:
         """What this call hands a method of this file's class (``flow.fit(codes)``), keyed
         ``param@Class.method``: an argument with history may require grad in there, as a
@@ -2776,7 +2814,7 @@ class Walker:
             if param is not None and value.pulled and not value.rebuilt:
                 # `learner.learn(rollout(net))`, the episode holding `.item()` numbers: a tensor
                 # rebuilt from them in there is where the history was lost
-                self.facts.pulled_arguments.setdefault(f"{param}@{qualname}", set()).update(value.pulled)
+                self.note_pulled_argument(f"{param}@{qualname}", value)
             if param is not None:
                 # `fake = gan.d_steps(…)` then `gan.g_steps(fake)`: inside, `fake` was computed by
                 # the receiver's own `self.netG`, whose step the method may take
@@ -3480,6 +3518,17 @@ class Walker:
             return PLAIN
         if meth in ("append", "extend", "insert") and values:
             name = dotted(recv_expr)
+            key = _item_key(recv_expr) if type(recv_expr) is ast.Subscript else None
+            if key is not None and key[0] in self.env:
+                # `batch["log_probs"].append(lp.item())`: the list under that key holds it, and so
+                # does the dict
+                owner = self.env[key[0]]
+                # (the list under that key, not the whole dict an unknown key reads as)
+                old = self.items.get(key) or (owner.field(key[1]) if owner.fields is not None else None) or receiver
+                self.items[key] = replace(old | values[-1], saved=EMPTY, alias=None, container=True,
+                                          held=old.held | _held(values[-1:]), fields=None)
+                self.env[key[0]] = replace(owner | values[-1], saved=EMPTY, alias=None, container=True,
+                                           held=owner.held, fields=owner.fields, computed=owner.computed)
             if name is not None:  # a list that collects tensors holds what they hold
                 old = self.lookup(name)
                 held = old.held | _held(values[-1:])
@@ -4069,6 +4118,13 @@ class Walker:
                       module=summary.module if not summary.method else None,
                       alias=None, nograd=base.nograd | ({node} if summary.nograd else EMPTY),
                       lost=base.lost or (summary.lost and (every.attached or every.live)))
+        if summary.pulled_fields is not None and out.pulled:
+            # (`batch = collect(policy)` of `return {"log_probs": …, "rewards": …}`: each key its
+            # own pulls)
+            every_field = frozenset().union(*(p for _, p in summary.pulled_fields))
+            out = replace(out, fields=tuple(
+                (k, replace(out, pulled=frozenset(n for n in out.pulled if n in p or n not in every_field)))
+                for k, p in summary.pulled_fields))
         if summary.inner_edits and self.nograd is None and (
                 origin(summary.node) is not None or self.module_method(summary.node)
                 or getattr(summary.node, "name", None) == "__call__"):
@@ -4284,7 +4340,7 @@ class Walker:
                 if param is not None and value.pulled and not value.rebuilt:
                     # `reinforce_update(opt, storage)`, the storage holding `.numpy()` values
                     # (a tensor copied from them is a tensor: its rebuild is where it went wrong)
-                    self.facts.pulled_arguments.setdefault(f"{param}@{name}", set()).update(value.pulled)
+                    self.note_pulled_argument(f"{param}@{name}", value)
                 if param is not None and value.saved:
                     # `mask_invalid_(probs, m)` hands the helper a tensor an op saved: an edit
                     # of that parameter in the helper breaks the caller's backward.

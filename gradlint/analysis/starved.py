@@ -426,7 +426,7 @@ def _not_stepped(cut, backward, facts) -> bool:
         upstream, here = cut.upstream, frozenset()
     keys = {k for k in cut.keys if not any(k == h or k.endswith("." + h) for h in here)}
     # (a helper's input, `values@input`, is starved as the models its callers computed it with)
-    starved = keys | facts.resolve(upstream) | _by_callers(upstream, cut, facts)
+    starved = _with_owners(keys | facts.resolve(upstream)) | _by_callers(upstream, cut, facts)
     # (a class of another file is keyed by its module too, `decoder.IngredientDecoder.*`, where
     # the optimizer is built; the cut inside it keys it by its name)
     stepped = backward.stepped | {".".join(k.split(".")[-2:]) for k in backward.stepped if k.endswith(".*")}
@@ -774,7 +774,20 @@ def _optimized(cut, facts) -> bool:
     """An optimizer of this module updates what the cut starves: it was meant to train.
     (``cut.keys`` holds ``Net.*`` for a cut inside ``Net``, so ``Adam(model.parameters())``
     on a ``Net`` covers it; a probe's ``SGD(model.head.parameters())`` does not.)"""
-    return bool(cut.keys & facts.optimized) or bool(facts.resolve(cut.upstream) & facts.optimized)
+    return bool(_with_owners(cut.keys) & facts.optimized) or bool(_with_owners(facts.resolve(cut.upstream)) & facts.optimized)
+
+
+def _with_owners(names) -> set:
+    """``names`` and the models that hold them: an optimizer over `self.net` updates
+    `self.net.encoder`."""
+    out = set(names)
+    for name in names:
+        while "." in name:
+            name = name.rpartition(".")[0]
+            if name == "self" or name.endswith(".self") or "." not in name and name[:1].isupper():
+                break  # (the object itself, or a class key's head, is no model of its own)
+            out.add(name)
+    return out
 
 
 def _may_be_leaves(upstream, facts) -> bool:

@@ -18,7 +18,7 @@ import dataclasses
 import weakref
 from dataclasses import dataclass, field
 
-from gradlint.analysis.values import EMPTY, Save
+from gradlint.analysis.values import EMPTY, NOTHING_YET, Save
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 SYMBOL = "%"  # a seeded parameter's root: "%0", "%1", …
@@ -92,6 +92,9 @@ class Summary:
     # pulls of ``pulled`` it holds (`return rewards, means, actions` of a rollout pulling the
     # means out of the policy's outputs: `actions` holds none of them).
     pulled_parts: tuple = field(default=(), compare=False, hash=False)
+    # Where every return is a dict display of the same keys (`return {"log_probs": taken,
+    # "rewards": rewards}`): per key, the pulls of ``pulled`` it holds.
+    pulled_fields: tuple | None = field(default=None, compare=False, hash=False)
     # The same tuples: per element, whether it is known to require no grad (`return out,
     # logdet` where `logdet` is a NumPy determinant copied into a tensor).
     const_parts: tuple = field(default=(), compare=False, hash=False)
@@ -656,6 +659,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         packed=bool(value is not None and value.packed), generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
         pulled_own=pulled_own if value is not None else frozenset(),
         pulled_parts=_pulled_parts(returns, pulled) if value is not None and pulled else (),
+        pulled_fields=_pulled_fields(returns, pulled) if value is not None and pulled else None,
         const_parts=_const_parts(returns), container_parts=_container_parts(returns),
         saves=saves, save_needs=save_needs, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param,
@@ -769,6 +773,17 @@ def _pulled_parts(returns, pulled: frozenset) -> tuple:
         return ()
     return tuple(frozenset(n for ret in returns for n in ret.parts[k][1].pulled if n in pulled)
                  for k in range(len(returns[0].parts)))
+
+
+def _pulled_fields(returns, pulled: frozenset) -> tuple | None:
+    """``Summary.pulled_fields``: None unless every return is a dict display of the same keys."""
+    # (a key whose list was left empty, filled where the walk did not see, says nothing)
+    shapes = {tuple(k for k, _ in r.value.fields) if r.value.fields is not None
+              and all(v is not NOTHING_YET for _, v in r.value.fields) else None for r in returns}
+    if not returns or len(shapes) != 1 or None in shapes:
+        return None
+    return tuple((k, frozenset(n for r in returns for n in r.value.field(k).pulled if n in pulled))
+                 for k in next(iter(shapes)))
 
 
 def _same_tuples(returns) -> bool:

@@ -105,6 +105,10 @@ class Value:
     # an RNN does): a named tuple whose ``.data`` is a field, the packed tensor with its history,
     # not ``Tensor.data``
     packed: bool = False
+    # A dict display with constant keys (`{"log_probs": taken, "rewards": rewards}`): the value
+    # under each key, so that `batch["rewards"]` read from it, here or where a function returns
+    # it or hands it on, is that value, not what every key holds together.
+    fields: tuple | None = None
 
     @property
     def attached(self) -> bool:
@@ -148,11 +152,24 @@ class Value:
             container=self.container and other.container, packed=self.packed or other.packed,
             parts=joined_rows(self.parts, other.parts), rows=joined_rows(self.rows, other.rows),
             weightless=_weightless((self, other)) if self.weightless or other.weightless else EMPTY,
+            fields=joined_fields(self.fields, other.fields),
         )
 
     def result(self) -> "Value":
         """This value as the result of an op: a new tensor nothing has saved yet."""
-        return replace(self, saved=EMPTY, computed=True, module=None, optimizer=False, parts=None, rows=None)
+        return replace(self, saved=EMPTY, computed=True, module=None, optimizer=False, parts=None, rows=None,
+                       fields=None)
+
+    def field(self, key) -> "Value | None":
+        """The value under ``key`` of a dict display, or None where unknown."""
+        return next((value for k, value in self.fields if k == key), None) if self.fields else None
+
+
+def joined_fields(a: tuple | None, b: tuple | None) -> tuple | None:
+    """Two paths' dicts with the same keys, key by key; None where they differ."""
+    if a is None or b is None or [k for k, _ in a] != [k for k, _ in b]:
+        return None
+    return tuple((k, x.join(y)) for (k, x), (_, y) in zip(a, b))
 
 
 def joined_module(a: ModuleInfo | None, b: ModuleInfo | None) -> ModuleInfo | None:
