@@ -2123,6 +2123,27 @@ class Walker:
         return seen is not None and seen.trainables == frozenset({name}) and not seen.computed and not seen.cuts \
             and (seen.module is None or seen.module.qualname in PARAMETER)
 
+    def parameters_edited(self, expr) -> str | None:
+        """The model whose parameters ``expr`` (`p`, `p.data`) iterates, as written, where an
+        enclosing loop of this function binds `p` to each of `model.parameters()` (or the second
+        of each of `model.named_parameters()`); None elsewhere."""
+        if type(expr) is ast.Attribute and expr.attr == "data":
+            expr = expr.value
+        if type(expr) is not ast.Name:
+            return None
+        for loop in reversed(self.loops):
+            stmt = loop.node
+            if type(stmt) not in (ast.For, ast.AsyncFor) or type(stmt.iter) is not ast.Call \
+                    or type(stmt.iter.func) is not ast.Attribute:
+                continue
+            target, how = stmt.target, stmt.iter.func.attr
+            named = how == "named_parameters" and type(target) is ast.Tuple and len(target.elts) == 2 \
+                and type(target.elts[1]) is ast.Name and target.elts[1].id == expr.id
+            if named or (how == "parameters" and type(target) is ast.Name and target.id == expr.id):
+                owner = dotted(stmt.iter.func.value)
+                return owner if owner is not None and self.lookup(owner).trainables else None
+        return None
+
     def held_by_model(self, name: str) -> frozenset | None:
         """What an optimizer that a model holds as its own attribute updates (``self.actor.optimizer``,
         built in the actor's class over ``self.parameters()``, as such code does): that model.
@@ -3539,6 +3560,15 @@ class Walker:
             return CONST
         if meth.endswith("_") and not meth.endswith("__") and saves.is_inplace_method(meth):
             base = _edit_base(recv_expr)
+            owner = self.parameters_edited(recv_expr)
+            if owner is not None and self.record:
+                # `for p in model.parameters(): p.data.mul_(mask)`: every parameter of `model`
+                # edited in place, as an optimizer's step edits them; a loss recorded before it and
+                # backpropagated after it reads the new values where its graph saved the old
+                covers = frozenset(self.key(t) for t in self.lookup(owner).trainables)
+                if covers:
+                    self.pending_steps.append((node, owner, self.seq, covers))
+                    self.mark_stale(node, covers)
             # (`maps["k"].add_(…)` edits an element a container holds)
             self.edit_of(node, recv_expr, element=recv_expr if type(recv_expr) is ast.Subscript else None)
             result = receiver | args

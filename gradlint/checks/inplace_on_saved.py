@@ -582,6 +582,21 @@ def check(facts):
         if (step.node, step.second) in shown:
             continue  # (the same step and backward met on two paths of the walk)
         shown.add((step.node, step.second))
+        if _method(step.node).endswith("_"):
+            # (a loop over a model's parameters editing each in place: `p.data.mul_(mask)`)
+            through_data = isinstance(step.node.func.value, ast.Attribute) and step.node.func.value.attr == "data"
+            yield Flag(
+                RULE, step.node,
+                f"`{facts.code(step.node)}` edits every parameter of `{step.optimizer}` in place after `{step.root}` "
+                f"(backward at line {{second}}) was computed from them: its graph saved the old values, so that "
+                + ("backward computes the gradients with the edited ones, silently (`.data` hides the edit from "
+                   "autograd)" if through_data else "backward fails with \"modified by an inplace operation\""),
+                hint="edit the parameters after the backward and the optimizer's step (or before the forward), "
+                     "not between them",
+                details={"model": step.optimizer, "root": step.root},
+                refs={"second": step.second},
+            )
+            continue
         when = (f"is computed from {_names(step.through)}, recorded before the step" if step.through
                 else "was computed before the step")
         yield Flag(
