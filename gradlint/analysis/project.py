@@ -694,7 +694,7 @@ class _Parsed:
 
     def register(self, summary) -> None:
         """Note the nodes of this file that a summary of it carries into other lints."""
-        nodes = [summary.node, summary.backward, summary.switches_off, *summary.cuts]
+        nodes = [summary.node, summary.backward, summary.switches_off, *summary.cuts, *summary.pulled]
         for fact in summary.cut_facts.values():
             nodes += [fact.node, fact.region]
         saves = [summary.saved_output, *summary.saved_parts]

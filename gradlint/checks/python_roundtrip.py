@@ -93,6 +93,11 @@ def check(facts):
         if source is not None and source.pulled and not (node in starving and source.tensor):
             origin = "values pulled out of tensors (line {pulled})"
             refs = {"pulled": tuple(source.pulled)}
+            elsewhere = _pulled_elsewhere(source.pulled)
+            if elsewhere is not None:
+                # (`reward_model.score(…)` of another file returning `value.item()`: named there,
+                # and no probe of this file's copy can reach it)
+                origin, refs = f"values pulled out of tensors ({elsewhere})", {}
             hint = ("keep the computation in torch ops on the original tensors (no .item()/.tolist()/.numpy()), "
                     "and call backward() on that")
         elif rebuild is None:  # (in another file: what it copied is that file's to say)
@@ -183,6 +188,17 @@ def _starved(found, frozen) -> str:
 # What the tracer gathers (``dynamic/evidence.KINDS``): the leaves upstream of every value pulled
 # out, pooled into the rebuilt tensor, and of values whose history was lost before the pull.
 EVIDENCE = frozenset({"upstream", "pooled", "history_loss"})
+
+
+def _pulled_elsewhere(pulled) -> str | None:
+    """``reward_model.py, line 18`` where every pull is in another file of the project."""
+    from gradlint.analysis.project import origin
+
+    places = [(origin(p), p) for p in pulled]
+    if not places or any(module is None for module, _ in places):
+        return None
+    module, first = min(places, key=lambda place: place[1].lineno)
+    return f"{module.path.name}, line {first.lineno}"
 
 
 def probe(probes, flag) -> None:

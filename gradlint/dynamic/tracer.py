@@ -250,6 +250,7 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
             return
         tensors = list(flat_tensors(value))
         if not tensors:
+            evidence.opaque = evidence.opaque or value is not None
             return
         # A switched tensor is tagged here, at each run: its upstream cannot be sampled.
         if evidence.runs > SAMPLE_RUNS and evidence.runs % 64 and "switched" not in kinds:

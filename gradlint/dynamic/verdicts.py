@@ -88,6 +88,10 @@ def reach(tracer, evidence, what: str, rebuilt: bool = False, other_use: bool = 
     if not evidence.runs:
         return "not-reached", f"{at} never ran{elsewhere(tracer)}"
     if not evidence.upstream:
+        if evidence.opaque:
+            # (`torch.tensor(reward)` of a number another file's `.item()` made: no evidence either way)
+            return "inconclusive", (f"{what} were Python numbers or an array where the run read them, "
+                                    "whose lineage it does not follow back to the tensors they came from")
         return "dismissed", f"no leaf that requires grad influenced {what}: there was no gradient to lose"
     if not evidence.carried_backwards:
         if not tracer.backwards:
