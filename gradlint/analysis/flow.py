@@ -4218,6 +4218,15 @@ class Walker:
             self.element_trained[node] = tuple(
                 self._part_trainables(params, mine, given, receiver, summary, own, owner)
                 for params, mine in summary.trained_parts)
+        for inner, ks in summary.retains_from or ():
+            # `x, l = self.rollout_step(x, truth)` in a loop, the step calling
+            # `loss.backward(retain_graph=True)` on what it computes from `x`: the state this loop
+            # feeds back carries every earlier step's graph into that backward
+            carried = [k for k in ks if k in given and given[k].carried]
+            if self.loops and carried and self.nograd is None and self.record:
+                root = union([given[k] for k in carried])
+                self.backward(inner, handed[carried[0]], root, True, False)
+                self.facts.call_sites.setdefault(inner, node)
         for k, retain, create, stepped in summary.backprops_param or ():
             # `self.take_optimisation_step(self.actor_optimizer, actor_loss)`: a backward of
             # what this call hands the helper, at this call

@@ -146,6 +146,9 @@ class Summary:
     # the caller hands there, and a step between two of them updates what the second one's graph
     # saved (`d_loss.backward(); self.opt_d.step(); g_loss.backward()`).
     backprops_param: tuple | None = field(default=None, compare=False, hash=False)
+    # (backward node, the parameters its root descends from) for each backward(retain_graph=True)
+    # outside any loop of its own of a root it computes (``_read``)
+    retains_from: tuple | None = field(default=None, compare=False, hash=False)
     # The receiver's attributes it leaves holding history recorded in the call on top of what
     # they held before it (`out, self.hidden = self.lstm(x, self.hidden)`, a running estimate
     # updated outside no_grad): state carried from one call to the next.
@@ -602,6 +605,15 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
                             if n in params or (method and n.startswith("self.") and n.count(".") == 1))
             backprops_param.append((params.index(site.root), site.retain_graph, site.create_graph, stepped))
     backprops_param = tuple(backprops_param) or None
+    # backward(retain_graph=True) of a root it computes from what it is handed (a rollout step's
+    # `loss = f(model(x)); loss.backward(retain_graph=True)`): the parameters that root descends
+    # from, so that a caller's loop feeding back its own state there is read as carrying it
+    retains_from = tuple(
+        (site.node, frozenset(k for k in map(lambda r: param_index(r, False), site.value.trainables | site.value.inputs)
+                              if k is not None and not (method and k == 0)))
+        for site in scratch.backwards
+        if site.function.node is node and site.retain_graph and not site.create_graph and site.loop is None
+        and site.root not in params) or None
     backward = None
     for site in scratch.backwards:
         if site.function.node is not node or walker.grad_forced_at(site.node) \
@@ -662,7 +674,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         pulled_fields=_pulled_fields(returns, pulled) if value is not None and pulled else None,
         const_parts=_const_parts(returns), container_parts=_container_parts(returns),
         saves=saves, save_needs=save_needs, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
-        trained_parts=_trained_parts(returns, method), backprops_param=backprops_param,
+        trained_parts=_trained_parts(returns, method), backprops_param=backprops_param, retains_from=retains_from,
         cut_parts=_cut_parts(returns, cuts),
         dead=frozenset(c for c in value.dead if c in cuts) | conditional if value is not None else EMPTY,
         part_shape=returns[0].shape if returns and len({r.shape for r in returns}) == 1
