@@ -767,7 +767,12 @@ def _overlap(upstream, trainables) -> bool:
     if upstream & trainables:
         return True
     whole = "self" in upstream or "self" in trainables
-    return whole and any(r.startswith("self.") for r in upstream | trainables)
+    if whole and any(r.startswith("self.") for r in upstream | trainables):
+        return True
+    # (`model`, as an attribute read names it, shares with `model.student_head`, as a method's
+    # summary names what it ran)
+    return any(b.startswith(a + ".") for a in upstream for b in trainables) or any(
+        a.startswith(b + ".") for a in upstream for b in trainables)
 
 
 def _optimized(cut, facts) -> bool:
@@ -905,8 +910,11 @@ def _applies_no_model(cut) -> bool:
         if type(node) is ast.Call:
             # (a bare name called, `decoder(feats)` of `for decoder in self.decoders`, may be a
             # model; Python's own reductions are not)
+            # (`model.forward_teacher(x)` runs `model.teacher_backbone`: a method of the object
+            # that holds what the result descends from)
             name = dotted(node.func) or ""
-            if name.startswith("self.") or any(name == r or name.startswith(r + ".") for r in cut.upstream) \
+            heads = {r.split(".")[0].split("@")[0] for r in cut.upstream}
+            if name.startswith("self.") or name.split(".")[0] in heads \
                     or (type(node.func) is ast.Name and name not in _BUILTIN_REDUCTIONS):
                 return False
     return True
@@ -1038,7 +1046,7 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False):
             continue
         # (a forward's input cut, as the calls that hand it name what computed it: the keys)
         callers = cut.keys if cut.upstream and all(r.endswith("@input") for r in cut.upstream) else set()
-        if cut.upstream & companions or (_by_callers(cut.upstream, cut, facts) | callers) & (
+        if _overlap(cut.upstream, companions) or (_by_callers(cut.upstream, cut, facts) | callers) & (
                 companions | _by_callers(companions, cut, facts)):
             # the same trainables stay attached beside the cut (SimSiam); those upstream of it
             # that nothing beside it keeps attached (`cat([dec(enc(x)).detach(), enc(x)])`: the
