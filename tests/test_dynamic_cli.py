@@ -290,6 +290,19 @@ def test_a_flagged_module_with_only_a_docstring_at_top_level_is_run_through_its_
     assert [(c, status) for c, _, status, _ in verdicts(proc)] == [("GL005", "confirmed")], proc.stdout
 
 
+def test_a_script_linted_beside_a_module_it_does_not_import_is_not_blamed_for_it(tmp_path):
+    # Two files linted together: the script runs as its own, and says nothing of the module.
+    (tmp_path / "model.py").write_text(MODEL)
+    (tmp_path / "other.py").write_text(
+        "import a_package_nobody_installed\nimport torch\n\nenc = torch.nn.Linear(3, 3)\n"
+        "opt = torch.optim.SGD(enc.parameters(), lr=0.1)\nx = torch.randn(2, 3)\n"
+        "with torch.no_grad():\n    h = enc(x)\nloss = (h * 2).sum() + enc(x).sum()\nloss.backward()\n")
+    proc = gradlint("--no-cache", "--dynamic", "--output-format", "json", "model.py", "other.py", cwd=tmp_path)
+    [(code, _, status, evidence)] = [v for v in verdicts(proc) if v[0] == "GL005"]
+    assert status == "not-reached", proc.stdout
+    assert "other.py" not in evidence and "never ran" in evidence, evidence
+
+
 def test_a_not_reached_verdict_says_which_importing_script_ran_and_where_it_stopped(tmp_path):
     # The scripts beside a flagged module that import it are run for it (they may be a real
     # training entry point): where one stops before reaching the module, the verdict says so.

@@ -593,7 +593,9 @@ def check(facts):
                    "autograd)" if through_data else "backward fails with \"modified by an inplace operation\""),
                 hint="edit the parameters after the backward and the optimizer's step (or before the forward), "
                      "not between them",
-                details={"model": step.optimizer, "root": step.root},
+                # (the run names the edited tensor as the loop does, `p`, not the loss)
+                details={"model": step.optimizer, "root": step.root,
+                         "tensor": ast.unparse(step.node.func.value.value if through_data else step.node.func.value)},
                 refs={"second": step.second},
             )
             continue

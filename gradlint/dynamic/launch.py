@@ -117,7 +117,9 @@ def run(findings: list[Finding], driver: Driver, timeout: float = 60.0, show_gra
                 # another script that never imported this file says nothing about it (but the
                 # user should know it was run: it may be a real training entry point)
                 script = os.path.relpath(spec_driver["script"], cwd)
-                if script.endswith(".py") and os.path.basename(script) not in fids[fid].path:
+                # (only a script that imports it: another file linted beside it says nothing)
+                if script.endswith(".py") and os.path.basename(script) not in fids[fid].path \
+                        and os.path.abspath(spec_driver["script"]) in _importers(fids[fid].path):
                     tried.setdefault(fid, f"`{script}`, a script beside it that imports it, was run and "
                                           f"never reached it ({verdict['evidence'].split('; ')[0]})")
                 continue
