@@ -612,8 +612,10 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         (site.node, frozenset(k for k in map(lambda r: param_index(r, False), site.value.trainables | site.value.inputs)
                               if k is not None and not (method and k == 0)))
         for site in scratch.backwards
+        # (a backward() that accumulates: `autograd.grad` of the fast weights a meta-learner's
+        # inner loop carries stops at them, whatever their history)
         if site.function.node is node and site.retain_graph and not site.create_graph and site.loop is None
-        and site.root not in params) or None
+        and site.accumulates and site.root not in params) or None
     backward = None
     for site in scratch.backwards:
         if site.function.node is not node or walker.grad_forced_at(site.node) \
