@@ -290,6 +290,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _check(args: argparse.Namespace) -> int:
+    if any(path == "" for path in args.paths):
+        # (an empty shell variable, `gradlint check "$CHANGED"`: linting the current folder
+        # instead would answer a question nobody asked, as an empty --select would)
+        raise UsageError("an empty path was given; name a file or folder (`.` for the current one)")
     config = config_file.load(args.config, start=_project(args))
     if config.path is None and args.config is None:
         config = config_file.load()

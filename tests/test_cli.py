@@ -229,6 +229,14 @@ def test_an_empty_select_is_an_error(project, capsys, selection):
     assert err == "gradlint: error: --select: no rules given (to run no rule, use --ignore ALL)\n"
 
 
+def test_an_empty_path_is_an_error_not_the_current_folder(project, capsys):
+    # (`gradlint check "$CHANGED_FILES"` with nothing changed must not lint everything)
+    (project / "bad.py").write_text(BAD)
+    code, out, err = check(capsys, "")
+    assert (code, out) == (2, "")
+    assert err == "gradlint: error: an empty path was given; name a file or folder (`.` for the current one)\n"
+
+
 # --- output -------------------------------------------------------------------------------------
 
 def test_output_is_sorted_across_files(project, capsys):
