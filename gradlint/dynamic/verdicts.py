@@ -126,9 +126,12 @@ def reach(tracer, evidence, what: str, rebuilt: bool = False, other_use: bool = 
                                  f"reached {'them' if others else 'it'}: the path stops at {at}; {why}")
         other = sorted(tracer.reached_uses.get(key, ()))
         how = f" (its gradient comes only through {', '.join(other[:2])}, another use of it)" if \
-            other_use and used_otherwise(tracer, evidence, key) else " (it reaches the leaf only by another path)"
-        return "confirmed", (f"{tracer.shown(key)}{others} influenced {root} ({where}) through {at}, and its "
-                             f"gradient leaves that path out{how}; {why}")
+            other_use and used_otherwise(tracer, evidence, key) else \
+            " (they get theirs only by another path)" if others else " (it gets its own only by another path)"
+        if others and why == "an optimizer holds it":
+            why = "an optimizer holds them"
+        return "confirmed", (f"{tracer.shown(key)}{others} influenced {root} ({where}) through {at}, and "
+                             f"{'their gradients leave' if others else 'its gradient leaves'} that path out{how}; {why}")
     if starved:
         names = ", ".join(tracer.shown(k) for k in starved[:3])
         why = "no optimizer of the run holds" if tracer.optimizers else "the program never updates or reads the gradient of"
