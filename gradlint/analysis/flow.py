@@ -174,7 +174,7 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
     if imports.project is not None:
         called_here = {node.func.id for node in ast.walk(module) if type(node) is ast.Call and type(node.func) is ast.Name}
         for stmt in module.body:
-            params = _trained_through_parameters(stmt) if type(stmt) in FUNCTIONS and stmt.name not in called_here else ()
+            params = _trained_through_parameters(stmt) if getattr(stmt, "name", None) not in called_here else ()
             if params:
                 # (`train_step(trainer, opt_d, …)` called from main.py with `trainer = Trainer()`:
                 # what its forward returns is that class's)
@@ -2247,8 +2247,7 @@ class Walker:
         const = self.element_const.get(call)
         if const is not None and len(const) == len(trained) and const[k] and not element.trainables:
             # (`z, logdet = flow(x)` of `return out, torch.tensor(np.linalg.slogdet(…))`: the
-            # element is the copy, a constant; one computed under no_grad from the model's
-            # outputs, `return logits, mmd`, is that cut, and a loss it joins has a dead term)
+            # element is the copy, a constant)
             copies = frozenset(c for c in element.cuts if getattr(self.facts.cuts.get(c), "kind", None) == REBUILD)
             element = replace(element, const=True, live=False, rebuilt=element.rebuilt | copies)
         held_items = self.element_container.get(call)
