@@ -1797,9 +1797,16 @@ class Walker:
             return
         if (old.tensor and not old.container) or old.plain or old.module is not None or old.optimizer:
             return
-        self.env[name] = replace(old.join(replace(value, saved=EMPTY)), held=old.held | _held([value]),
-                                 container=True, computed=old.computed, alias=None)
         key = _item_key(target)
+        fields = None
+        if key is not None and type(key[1]) is str and (old.fields is not None or old == NOTHING_YET):
+            # (`losses = {}`, then `losses["d"] = …`, `losses["g"] = …`: a dict of those keys,
+            # each holding what was stored under it, as a display of them would)
+            fields = old.fields or ()
+            if key[1] not in {k for k, _ in fields}:
+                fields = (*fields, (key[1], value))
+        self.env[name] = replace(old.join(replace(value, saved=EMPTY)), held=old.held | _held([value]),
+                                 container=True, computed=old.computed, alias=None, fields=fields)
         if key is not None:
             # (`+=` adds to what the key held; a store on one path keeps the other's: may)
             seen = self.items.get(key)
@@ -2023,6 +2030,10 @@ class Walker:
         # A backward of a loss computed before an optimizer step that updated parameters its
         # graph saved (the DDPG/GAN ordering: step the critic, then backward the actor's loss).
         root_name = dotted(root_expr) if root_expr is not None else None
+        if root_name is None and type(root_expr) is ast.Subscript and _item_key(root_expr) is not None \
+                and self.lookup(root_expr.value.id).fields is not None:
+            # (`losses["g"]` of a dict whose keys hold their own trainables: born with the dict)
+            root_name = self.written(root_expr)
         # (a step whose parameters this loss's graph does not reach stays pending for the next
         # backward: `qf1_opt.step()`, then `qf2_loss.backward()`, then the policy loss's backward
         # through both critics)
@@ -2031,7 +2042,7 @@ class Walker:
             step, optimizer, step_seq, covers = entry
             if not self.record:
                 continue
-            if root_name is not None and self.born.get(root_name.split(".")[0], 1 << 30) < step_seq:
+            if root_name is not None and self.born.get(root_name.split(".")[0].split("[")[0], 1 << 30) < step_seq:
                 if "." in root_name and not root_name.startswith("self."):
                     continue  # `losses.qf1_loss`: a field of what a helper returned holds what all of them do
                 stepped = self.stepped_roots(root, covers, step)
@@ -3811,6 +3822,38 @@ class Walker:
         out |= {r for r in mine - members if r in own}
         return frozenset(out)
 
+    def trained_fields(self, node: ast.Call, summary, out: Value, given: dict, receiver, own) -> tuple:
+        """Each key of the dict a summarized call returns with what reaches it
+        (``Summary.trained_fields``): `losses = trainer(x, mask)` of a GAN's `return {"d": …,
+        "g": …}` has the discriminator's loss under "d" alone. A receiver this walk holds by a
+        plain name (a parameter: `trainer@train_step`) is also named member by member,
+        `trainer.netD`, so that a step of one member's optimizer is told apart."""
+        func = node.func.value if summary.method and type(node.func) is ast.Attribute else node.func
+        owner = dotted(func)
+        if owner is None or "." in owner or receiver is None \
+                or {t.split("@")[0] for t in receiver.trainables} != {owner}:
+            owner = None
+        # (a cut of the receiver's history, kept by the receiver whole, by its members then)
+        every = frozenset(owner + r[4:] for r in summary.trainables if r.startswith("self.") and r.count(".") == 1) \
+            if owner is not None and "self" not in summary.trainables else EMPTY
+        fields = []
+        for k, (params, mine, cuts) in summary.trained_fields:
+            field = out.field(k) or out
+            members = {owner + r[4:] for r in mine if r.startswith("self.") and r.count(".") == 1} \
+                if every and "self" not in mine else EMPTY
+            field = replace(field, cuts={
+                c: (kept - receiver.trainables) | every if members and kept & receiver.trainables else kept
+                for c, kept in field.cuts.items() if c in cuts or c not in summary.cuts})
+            if members:
+                # (the receiver named by the members the key reaches, not whole: an optimizer of
+                # `trainer.netG` steps nothing `losses["d"]` saved)
+                trainables = self._part_trainables(params, mine - {r for r in mine if r.startswith("self.")},
+                                                   given, None, summary, own) | members
+            else:
+                trainables = self._part_trainables(params, mine, given, receiver, summary, own)
+            fields.append((k, replace(field, trainables=trainables)))
+        return tuple(fields)
+
     @staticmethod
     def _beside(beside, given: dict, receiver, own) -> frozenset:
         """What a summary's cut stays beside in its result, in this call's names: what the call
@@ -4154,6 +4197,8 @@ class Walker:
             out = replace(out, fields=tuple(
                 (k, replace(out, pulled=frozenset(n for n in out.pulled if n in p or n not in every_field)))
                 for k, p in summary.pulled_fields))
+        if summary.trained_fields is not None and (out.trainables or out.post):
+            out = replace(out, fields=self.trained_fields(node, summary, out, given, receiver, own))
         if summary.inner_edits and self.nograd is None and (
                 origin(summary.node) is not None or self.module_method(summary.node)
                 or getattr(summary.node, "name", None) == "__call__"):

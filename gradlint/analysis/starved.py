@@ -23,7 +23,7 @@ from gradlint.analysis.project import origin
 from gradlint.analysis.scan import ancestors, frozen_owners, is_fresh_copy
 from gradlint.analysis.flow import LOOPS, _within
 from gradlint.analysis.tree import iter_nodes, once, parents
-from gradlint.analysis.values import EMPTY
+from gradlint.analysis.values import EMPTY, NOTHING_YET
 
 
 @dataclass(frozen=True)
@@ -136,15 +136,18 @@ def _starved(facts) -> Iterator[Starved]:
         # Each element of a returned tuple is an output of its own (`return logits,
         # aux_logits.detach()`), except state the callers hand back into the next call (TBPTT's hidden).
         state = program.handed_back(fn) if ret.parts else set()
-        parts = ([value for i, (expr, value) in enumerate(ret.parts) if i not in state]
-                 if ret.parts else [ret.value])
+        # (so is each value of a returned dict: `return {"critic": …(fake.detach()), "generator":
+        # …(fake)}`, a GAN's two losses)
+        elements = ret.parts or _returned_fields(ret.value)
+        parts = ([value for i, (expr, value) in enumerate(elements) if i not in state]
+                 if elements else [ret.value])
         for value in parts:
             # A detached by-product of what a sibling output trains (`return loss, logits.detach()`).
             # (a loss module's `return loss, {"bce": bce.detach()}`: the loss keeps its inputs attached;
             # so does another return of the same shape: `return output, None` before `return
             # output, loss`, the callers unpacking both alike)
             at = next((i for i, (_, v) in enumerate(ret.parts) if v is value), None)
-            siblings = frozenset().union(*(other.trainables | other.inputs for _, other in ret.parts if other is not value),
+            siblings = frozenset().union(*(other.trainables | other.inputs for _, other in elements if other is not value),
                                          *(_beside_in_other_returns(ret, at, facts) if at is not None else ()))
             for copied in [facts.cuts[c] for c in value.cuts if c in facts.cuts and facts.cuts[c].kind == REBUILD]:
                 if copied.node not in reported and (value.trainables or value.post) \
@@ -175,15 +178,15 @@ def _starved(facts) -> Iterator[Starved]:
                                        or _trained_by_another_return(cut, value, ret, facts, uses)
                                        or _kept_out_of_an_objective(cut, value, ret, facts, uses)):
                     continue
-                if ret.parts and origin(cut.node) is not None:
+                if elements and origin(cut.node) is not None:
                     # (a member's cut another file's class returns in a tuple, returned on in one
                     # here: what the callers' losses build from it judges it, not this return)
                     continue
-                if ret.parts and cut.upstream <= siblings and not (cut.through_cut and cut.node in value.dead):
+                if elements and cut.upstream <= siblings and not (cut.through_cut and cut.node in value.dead):
                     # (a copied score added alone to the returned loss is a dead term of it,
                     # whatever the logits beside it train)
                     continue
-                if ret.parts and _held_beside(cut, fn, siblings, facts):
+                if elements and _held_beside(cut, fn, siblings, facts):
                     continue  # (as above, a submodule's members: `self.gcn` attached in a sibling)
                 members = _nested_input_cut(cut, fn, facts)
                 if members and cut.function.name != "forward":
@@ -995,6 +998,13 @@ def _frozen(cut, facts) -> bool:
         return False
     # A model parameter no call site resolves could be anything the optimizers hold.
     return not any("@" in name for name in facts.resolve(cut.upstream))
+
+
+def _returned_fields(value) -> tuple:
+    """(None, value) per key of a returned dict whose keys are known, as ``Return.parts``."""
+    if value.fields is None or any(v is NOTHING_YET for _, v in value.fields):
+        return ()
+    return tuple((None, v) for _, v in value.fields)
 
 
 def _beside_in_other_returns(ret, at: int, facts) -> list:

@@ -95,6 +95,10 @@ class Summary:
     # Where every return is a dict display of the same keys (`return {"log_probs": taken,
     # "rewards": rewards}`): per key, the pulls of ``pulled`` it holds.
     pulled_fields: tuple | None = field(default=None, compare=False, hash=False)
+    # The same dicts: per key, (parameter indices, own trainables) reaching it attached, as
+    # ``trained_parts`` (`losses["d"]` of a GAN's forward trains the discriminator alone), and
+    # the cuts of ``cuts`` it holds.
+    trained_fields: tuple | None = field(default=None, compare=False, hash=False)
     # The same tuples: per element, whether it is known to require no grad (`return out,
     # logdet` where `logdet` is a NumPy determinant copied into a tensor).
     const_parts: tuple = field(default=(), compare=False, hash=False)
@@ -674,6 +678,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         pulled_own=pulled_own if value is not None else frozenset(),
         pulled_parts=_pulled_parts(returns, pulled) if value is not None and pulled else (),
         pulled_fields=_pulled_fields(returns, pulled) if value is not None and pulled else None,
+        trained_fields=_trained_fields(returns, method, cuts),
         const_parts=_const_parts(returns), container_parts=_container_parts(returns),
         saves=saves, save_needs=save_needs, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param, retains_from=retains_from,
@@ -789,15 +794,36 @@ def _pulled_parts(returns, pulled: frozenset) -> tuple:
                  for k in range(len(returns[0].parts)))
 
 
-def _pulled_fields(returns, pulled: frozenset) -> tuple | None:
-    """``Summary.pulled_fields``: None unless every return is a dict display of the same keys."""
+def _field_keys(returns) -> tuple | None:
+    """The keys of the dict display every return is, in order; None unless all are alike."""
     # (a key whose list was left empty, filled where the walk did not see, says nothing)
     shapes = {tuple(k for k, _ in r.value.fields) if r.value.fields is not None
               and all(v is not NOTHING_YET for _, v in r.value.fields) else None for r in returns}
     if not returns or len(shapes) != 1 or None in shapes:
         return None
+    return next(iter(shapes))
+
+
+def _pulled_fields(returns, pulled: frozenset) -> tuple | None:
+    """``Summary.pulled_fields``: None unless every return is a dict display of the same keys."""
+    keys = _field_keys(returns)
+    if keys is None:
+        return None
     return tuple((k, frozenset(n for r in returns for n in r.value.field(k).pulled if n in pulled))
-                 for k in next(iter(shapes)))
+                 for k in keys)
+
+
+def _trained_fields(returns, method: bool, cuts: dict) -> tuple | None:
+    """``Summary.trained_fields``: None unless every return is a dict display of the same keys."""
+    keys = _field_keys(returns)
+    if keys is None:
+        return None
+    out = []
+    for k in keys:
+        held = [r.value.field(k) for r in returns]
+        params, own = _split_roots(frozenset().union(*(v.trainables | v.post for v in held)), method)
+        out.append((k, (frozenset(params), frozenset(own), frozenset(c for v in held for c in v.cuts if c in cuts))))
+    return tuple(out)
 
 
 def _same_tuples(returns) -> bool:
