@@ -55,6 +55,7 @@ BATCHES = {  # folder under --root -> its triage, and the script that lays it ou
     "wild32": ("wild32-triage.md", "make_wild32.sh"),
     "wild33": ("wild33-triage.md", "make_wild33.sh"),
     "wild34": ("wild34-triage.md", "make_wild34.sh"),
+    "wild35": ("wild35-triage.md", "make_wild35.sh"),
     "wildrl": ("wild-rl-triage.md", "make_wild_rl.sh"),
 }
 RULES = re.compile(r"^GL00[1-5]$")
