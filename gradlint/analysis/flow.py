@@ -3310,11 +3310,13 @@ class Walker:
             return Value(tensor=True, computed=True, const=True)
         if qual == "torch.autograd.Variable" and not requires:
             return source  # a plain tensor since PyTorch 0.4: Variable(x) is x
-        if qual == "torch.as_tensor" and not requires and positional and source.live and not source.trainables \
+        if qual == "torch.as_tensor" and not requires and positional \
+                and (source.live or (source.trainables and (source.tensor or source.computed))) \
                 and not (source.pulled or source.container or source.plain) \
                 and type(positional[0]) not in (ast.List, ast.Tuple, ast.ListComp):
-            # `torch.as_tensor(x, dtype=…)` of a forward's input, a tensor its callers hand it, is that
-            # tensor or its differentiable cast (of what an unknown library returns, a copy of its data)
+            # `torch.as_tensor(x, dtype=…)` of a tensor (a forward's input, a model's output) is
+            # that tensor or its differentiable cast (ToCopyBackward0), history kept (of what an
+            # unknown library returns, a copy of its data)
             return replace(source, computed=True, saved=EMPTY)
         if qual in LEGACY_CONSTRUCTORS and len(node.args) == 1 and not node.keywords \
                 and not (source.pulled or source.container) and (source.tensor or not source.plain) \
