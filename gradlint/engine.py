@@ -385,15 +385,22 @@ def _run_checks(tree: ast.Module, text: str, path: str, codes: frozenset[str], l
     # The walk with every `if` joined, then one per arm of each setting the file's own calls hand
     # both ways (``analysis.settings``): a finding of any of them is reported once. Each walk's
     # findings are placed before the next walk starts (a walk may forget other files' trees).
-    once = {}
+    once, origins = {}, set()
     for walked, said in programs(tree, text):
         found = walk(walked)
         if not said and found:
             found = _on_a_path(found, tree, walk)
         for finding in found:
             key = _place(finding)
-            if key not in once:
-                once[key] = dataclasses.replace(finding, message=f"{finding.message} (when {said})") if said else finding
+            # (a cut of another file that two walks reach by calls in two functions is one
+            # mistake, reported at the first call)
+            origin = (finding.code, finding.details["origin_path"], finding.details["origin_line"]) \
+                if "origin_path" in finding.details else None
+            if key in once or origin in origins:
+                continue
+            if origin is not None:
+                origins.add(origin)
+            once[key] = dataclasses.replace(finding, message=f"{finding.message} (when {said})") if said else finding
     return list(once.values())
 
 

@@ -2539,6 +2539,15 @@ class Walker:
                     # `batch["rewards"]` of `{"rewards": rewards, …}` (a list the display left
                     # empty, filled where this walk did not see, is read as the whole dict)
                     return field
+            trained = self.element_trained.get(node.value) if type(node.value) is ast.Call else None
+            if trained and not self.element_shape.get(node.value):
+                # `losses(…)[0]`, `sum(losses(…)[:2])` of a helper returning a tuple: those
+                # elements only, as unpacking it would give them
+                picked = _picked(index, len(trained))
+                if picked is not None:
+                    leaves = [self.returned_element(node.value, base, trained, j) for j in picked]
+                    return leaves[0] if type(index) is not ast.Slice else replace(
+                        union(leaves) if leaves else CONST, computed=False, container=True, parts=tuple(leaves))
             if base.parts is not None or base.rows is not None:
                 position = _position(index)
                 if base.parts is not None and position is not None and -len(base.parts) <= position < len(base.parts):
@@ -2948,6 +2957,12 @@ class Walker:
         if type(node.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div):
             left = self.number_in_tensor_op(node.left, left, right)
             right = self.number_in_tensor_op(node.right, right, left)
+            if getattr(self, "summarizing", False):
+                # (`nll * n + kl_weight * kl`: what a caller hands `kl` enters a tensor op as a
+                # number, ``Summary.numbers_in_ops``)
+                for expr, other in ((node.left, right), (node.right, left)):
+                    if other.tensor and not other.container and _numbers_only(expr):
+                        self.number_operands |= {n.id for n in ast.walk(expr) if type(n) is ast.Name}
         if (type(node.op) is ast.Mult and ((left.container and right.plain) or (right.container and left.plain))) \
                 or (type(node.op) is ast.Add and left.container and right.container):
             # `[torch.empty(0)] * T`, `[h0] + states`: a list of what the lists hold, no tensor
@@ -3311,12 +3326,12 @@ class Walker:
         if qual == "torch.autograd.Variable" and not requires:
             return source  # a plain tensor since PyTorch 0.4: Variable(x) is x
         if qual == "torch.as_tensor" and not requires and positional \
-                and (source.live or (source.trainables and (source.tensor or source.computed))) \
+                and ((source.live and not source.trainables) or (source.trainables and source.tensor and not source.live)) \
                 and not (source.pulled or source.container or source.plain) \
                 and type(positional[0]) not in (ast.List, ast.Tuple, ast.ListComp):
             # `torch.as_tensor(x, dtype=…)` of a tensor (a forward's input, a model's output) is
             # that tensor or its differentiable cast (ToCopyBackward0), history kept (of what an
-            # unknown library returns, a copy of its data)
+            # unknown member returns from a forward's inputs, a library's array, a copy of its data)
             return replace(source, computed=True, saved=EMPTY)
         if qual in LEGACY_CONSTRUCTORS and len(node.args) == 1 and not node.keywords \
                 and not (source.pulled or source.container) and (source.tensor or not source.plain) \
@@ -3741,6 +3756,7 @@ class Walker:
         or ``cut[k]`` where given (``Summary.alone``).
         Returns the parameter names and how many of them can be given by position."""
         self.summarizing = True
+        self.number_operands = set()
         self.intended_leaves = intended_leaves(node, self.imports) | leaves_handed_on(node, self.facts.module, self.imports)
         params = node.args
         positional = [*params.posonlyargs, *params.args]
@@ -4019,6 +4035,11 @@ class Walker:
                 position += 1
         if summary.method:
             given[0] = receiver if receiver is not None else UNKNOWN
+        for k in summary.numbers_in_ops:
+            if k in handed and k in given and given[k].pulled and not given[k].tensor:
+                # `elbo(log_probs, y, float(model.divergence()), w)`, the loss adding `kl` to a
+                # tensor: the number pulled out of the record enters the op as a constant there
+                given[k] = self.number_in_tensor_op(handed[k], given[k], replace(CONST, tensor=True))
         if summary.star >= 0 and summary.star not in given:
             given[summary.star] = CONST  # (no argument past the named ones: an empty tuple)
         if summary.bound is not None:
@@ -5787,6 +5808,18 @@ def _stores_cut(function) -> set:
         if cuts:
             out.update(dotted(t) for t in node.targets if type(t) is ast.Attribute and dotted(t) is not None)
     return out
+
+
+def _picked(index, size: int) -> list | None:
+    """The positions of a tuple of ``size`` elements that an index of constant bounds picks
+    (``[1]``, ``[-1]``, ``[:2]``), else None."""
+    if type(index) is ast.Slice:
+        bounds = [None if b is None else _position(b) for b in (index.lower, index.upper, index.step)]
+        if any(b is None and e is not None for b, e in zip(bounds, (index.lower, index.upper, index.step))):
+            return None
+        return list(range(size))[slice(*bounds)]
+    position = _position(index)
+    return [position % size] if position is not None and -size <= position < size else None
 
 
 def _position(index) -> int | None:

@@ -654,6 +654,14 @@ def frozen_owners(module: ast.Module) -> set[str]:
     # `enc.weight.requires_grad = False` and `enc.bias.requires_grad = False`: a layer frozen
     # parameter by parameter is frozen whole
     found.update(owner for owner, frozen in parts.items() if frozen >= {"weight", "bias"})
+    # `self.features = features` in the constructor that freezes its argument `features`: the
+    # attribute holds the frozen module
+    for node in iter_nodes(module):
+        if type(node) in (ast.FunctionDef, ast.AsyncFunctionDef) and node.name == "__init__":
+            for stmt in iter_nodes(node):
+                if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.value) is ast.Name \
+                        and stmt.value.id in found and (dotted(stmt.targets[0]) or "").startswith("self."):
+                    found.add(dotted(stmt.targets[0]))
     return found
 
 

@@ -1111,6 +1111,16 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False):
             continue
         if cut.kind == "no_grad" and any(node in switch.value.cuts for switch in facts.switches):
             continue  # requires_grad switched on after the region: GL003 reports that switch
+        if cut.kind == "no_grad" and not companions and not value.post and value.trainables \
+                and _optimized(cut, facts) and not (_frozen(cut, facts) or _all_frozen(cut, facts)):
+            # a term wholly computed inside the region from what an optimizer trains (a
+            # score-distillation loss of latents encoded under no_grad, a preference margin of
+            # scores taken there), beside terms that keep a graph: it adds a number and no
+            # gradient, whatever model the region runs (named by the members only such regions
+            # compute, where the model's other members train elsewhere)
+            only = _only_in_regions(cut, facts) - facts.frozen
+            yield dataclasses.replace(cut, upstream=only) if only and only != cut.upstream else cut
+            continue
         if cut.kind == "no_grad" and not _named_in_optimizer(cut, facts) and not _left_trainable(cut, facts) \
                 and not _built_untrained(cut, facts) and not (value.trainables and _applies_no_model(cut)):
             # Computing under no_grad is how a frozen backbone, a target network or pseudo-labels

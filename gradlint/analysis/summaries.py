@@ -95,6 +95,10 @@ class Summary:
     # Where every return is a dict display of the same keys (`return {"log_probs": taken,
     # "rewards": rewards}`): per key, the pulls of ``pulled`` it holds.
     pulled_fields: tuple | None = field(default=None, compare=False, hash=False)
+    # Parameters it combines, as numbers, with a tensor in arithmetic its result descends from
+    # (`nll * n + kl_weight * kl`): a number a caller pulled out of the record and hands there
+    # enters that op as a constant.
+    numbers_in_ops: frozenset = EMPTY
     # The same dicts: per key, (parameter indices, own trainables) reaching it attached, as
     # ``trained_parts`` (`losses["d"]` of a GAN's forward trains the discriminator alone), and
     # the cuts of ``cuts`` it holds.
@@ -679,6 +683,8 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         pulled_parts=_pulled_parts(returns, pulled) if value is not None and pulled else (),
         pulled_fields=_pulled_fields(returns, pulled) if value is not None and pulled else None,
         trained_fields=_trained_fields(returns, method, cuts),
+        numbers_in_ops=frozenset(params.index(n) for n in getattr(walker, "number_operands", ())
+                                 if n in params and n not in walker.born and params.index(n) in passes),
         const_parts=_const_parts(returns), container_parts=_container_parts(returns),
         saves=saves, save_needs=save_needs, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param, retains_from=retains_from,

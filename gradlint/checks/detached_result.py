@@ -58,7 +58,8 @@ def _report(cut, where: str, facts, models=(), **refs):
     from gradlint.analysis.scan import nograd_decorator
     from gradlint.analysis.starved import _optimized
 
-    names, upstream, verb = starved_names(cut.upstream, models)
+    # (not a model the module freezes, a feature extractor the region also ran)
+    names, upstream, verb = starved_names(cut.upstream - facts.frozen or cut.upstream, models)
     if cut.kind == "no_grad":
         at_region = isinstance(cut.region, (ast.With, ast.AsyncWith))
         # (a function decorated to run under no_grad: its decorator is where recording stops,

@@ -71,6 +71,7 @@ class Evidence:
     carried_backwards: int = 0  # backward calls whose roots carried this finding's lineage
     carried_span: tuple = ()  # the first and last of them, as the tracer numbers backward calls
     escaped: bool = False  # its values left the record as Python numbers or an array (`.item()`)
+    number: bool = False  # the probed op itself made a Python number of them (`float(x)`)
     # a probe read only Python numbers or an array (no tensor): their lineage is not followed
     opaque: bool = False
     counts: list = field(default_factory=list)  # backward_site: node count at each backward of the site

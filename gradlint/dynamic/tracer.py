@@ -297,6 +297,10 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
             for item in value:
                 if isinstance(item, torch.Tensor):
                     self.tag(item, {fid: frozenset(evidence.pending)})
+        elif isinstance(value, (int, float)) and not isinstance(value, bool) and evidence.pending:
+            # `float(penalty)`: a number made of leaves' values, which the run cannot follow into
+            # the tensor op that takes it
+            evidence.number = True
 
     def _watch_module(self, module, evidence) -> None:
         """Record what an in-place module is given, through one global forward pre-hook: a hook

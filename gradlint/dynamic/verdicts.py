@@ -100,7 +100,8 @@ def reach(tracer, evidence, what: str, rebuilt: bool = False, other_use: bool = 
             # (another cut made the loss a new leaf first: nothing could reach this site either)
             return "inconclusive", (f"{at} ran, but every backward() of the run started from a leaf with "
                                     "no record behind it (a loss rebuilt or cut elsewhere), so none could reach it")
-        if evidence.escaped and not rebuilt:  # (a rebuild is probed past its numbers)
+        if (evidence.escaped and not rebuilt) or evidence.number:
+            # (a rebuild is probed past its numbers, but not one the arithmetic made of `float(x)`)
             return "inconclusive", (f"what {at} produced left the record as Python numbers or an array "
                                     "(`.item()`, `.tolist()`, `.numpy()`), which the run does not follow "
                                     "to a backward root")
