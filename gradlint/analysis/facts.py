@@ -59,6 +59,9 @@ class Cut:
     # its operand is a forward hook's output: the hooked module's activation, computed from
     # whatever the module was called on (no name of the file says what)
     hooked: bool = False
+    # a rebuild made a leaf that requires grad (`torch.FloatTensor(rows).requires_grad_()`): the
+    # user meant to train through the copy, whatever stays attached beside it
+    leaf: bool = False
 
     @property
     def shown(self) -> str:

@@ -436,6 +436,10 @@ def _optimized_members(cls: ast.ClassDef, imports) -> frozenset:
                     found.add(owner)
                 elif owner in kept:
                     found.add(kept[owner])
+        if node.args and type(node.args[0]) in (ast.List, ast.Tuple):
+            # `Adam([self.patch], lr=…)`: a tensor the class made a leaf, trained as it is
+            found |= {dotted(e) for e in node.args[0].elts
+                      if (dotted(e) or "").startswith("self.") and dotted(e).count(".") == 1}
     return frozenset(found)
 
 
@@ -1864,6 +1868,13 @@ class Walker:
             intended = fresh or (bound is not None and bound in self.intended_leaves)
             self.facts.switches.append(Switch(node, bound, value, intended, self.function))
 
+    def made_leaf(self, value: Value) -> None:
+        """The rebuilds ``value`` descends from are made leaves that require grad (``Cut.leaf``)."""
+        for node in value.cuts:
+            cut = self.facts.cuts.get(node)
+            if cut is not None and cut.kind == REBUILD:
+                cut.leaf = True
+
     def no_history(self, value: Value, node=None) -> Value:
         """A value computed where autograd records nothing (under no_grad / inference_mode).
         The region is remembered only where history was lost: data scaled under no_grad
@@ -2374,6 +2385,13 @@ class Walker:
                     # (torch-ac's algorithms), or `self.net = net` handed a model of unknown class
                     # beside `Adam(net.parameters())`: what the class's own optimizer updates is a model
                     return Value(trainables=frozenset({name}))
+                if seen is not None and seen.tensor and not seen.container \
+                        and (seen.live or seen.trainables == frozenset({name})) \
+                        and self.cls.node is not None \
+                        and name in once("optimized-members", self.cls.node, _optimized_members, self.imports):
+                    # `self.patch = torch.full(…, requires_grad=True)` beside `Adam([self.patch])`:
+                    # a leaf the class trains itself (an adversarial patch, a learned prompt)
+                    return Value(trainables=frozenset({name}), tensor=True)
                 if seen is not None and seen.module is not None and seen.module.qualname in self.classes \
                         and seen.module.parameters and not (seen.computed or seen.attached or seen.live) \
                         and not self.plain_class(seen.module.qualname):
@@ -2947,6 +2965,11 @@ class Walker:
             cut.of_computed_input |= computed_input
             cut.hooked |= bool(operand.inputs) and operand.inputs <= self.hooked
             cuts = {node: EMPTY}  # (the cuts inside it starve nothing this one does not)
+        elif kind == ".detach()":
+            # (`x = (x - lr * g).detach().requires_grad_()` of `g` taken without create_graph, a
+            # Langevin or attack step: the detach says no graph through the gradient was wanted)
+            cuts = {c: kept for c, kept in operand.cuts.items()
+                    if getattr(self.facts.cuts.get(c), "kind", None) != UNRECORDED_GRAD}
         else:
             cuts = operand.cuts
         return Value(cuts=cuts, nograd=operand.nograd, pulled=operand.pulled, rebuilt=operand.rebuilt,
@@ -3381,8 +3404,11 @@ class Walker:
                     if node in self.facts.cuts and through_cut:
                         self.facts.cuts[node].through_cut = True
         cuts = {node: cuts[node]} if node in cuts else {}
-        return Value(rebuilt=source.rebuilt | rebuilt, pulled=source.pulled, nograd=source.nograd,
-                     cuts=cuts, tensor=True, computed=True, const=not requires)
+        out = Value(rebuilt=source.rebuilt | rebuilt, pulled=source.pulled, nograd=source.nograd,
+                    cuts=cuts, tensor=True, computed=True, const=not requires)
+        if requires:
+            self.made_leaf(out)
+        return out
 
     def other_torch_call(self, node: ast.Call, qual: str, last: str, positional, keywords) -> Value:
         if qual in PARAMETER:
@@ -3526,6 +3552,7 @@ class Walker:
             if not (positional and literal_false(positional[0])):
                 self.switch(node, dotted(recv_expr), receiver,
                             fresh=is_fresh_copy(recv_expr) or dotted(recv_expr) in self.copies)
+                self.made_leaf(receiver)
             return receiver
         if meth in ALLOCATION_METHODS and (receiver.tensor or receiver.attached or receiver.live or receiver.cuts):
             return Value(tensor=True, computed=True, const=True)
@@ -4106,7 +4133,7 @@ class Walker:
                 cut = self.facts.cuts[cut_node] = Cut(
                     cut_node, template.kind, template.tensor, function=template.function,
                     loop=self.loops[-1].node if self.loops else None, region=template.region,
-                    hooked=template.hooked)
+                    hooked=template.hooked, leaf=template.leaf)
                 cut.written = template.written
             if inside and receiver is not None and receiver.trainables and not upstream \
                     and origin(cut_node) is not None:

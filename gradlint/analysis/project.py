@@ -515,6 +515,23 @@ class View:
             found = True
         return found
 
+    def built_only_for_eval(self, name: str) -> bool:
+        """Whether the project's other files build ``name``, a module class of this view's file,
+        and call every instance they build (``self.clip = ClipBoxes()``, then ``self.clip(boxes,
+        img)``) only where nothing is recorded: under no_grad, or in a model's eval-mode branch
+        (after ``if self.training: return …``). Asked only for a finding about to be reported."""
+        from gradlint.analysis.scan import instances_called_only_in_eval
+
+        found = False
+        for tree, imports, target, _ in self._calling_files(name):
+            answer = instances_called_only_in_eval(tree, imports, target)
+            if answer is None:
+                continue
+            if not answer:
+                return False
+            found = True
+        return found
+
     def called_elsewhere(self, name: str) -> bool:
         """Whether another file of the project calls ``name``, a module-level function of this
         view's file (asked, as above, only for a finding about to be reported)."""

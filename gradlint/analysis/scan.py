@@ -831,6 +831,68 @@ def called_only_under_nograd_in(module: ast.Module, imports: ImportTable, target
     return _TARGET in _only_under_nograd(calls)
 
 
+def instances_called_only_in_eval(module: ast.Module, imports: ImportTable, target) -> bool | None:
+    """Whether every instance that ``module`` builds by a call ``target(call)`` picks out (a
+    module class of another file), bound to a name or an attribute, is called only where
+    nothing is recorded: under no_grad, or in an eval-mode branch of a model's method (``else``
+    of ``if self.training:``, after ``if self.training: return …``). None where the module
+    builds none or never calls one; False where an instance is handed on or called elsewhere."""
+    from gradlint.analysis.tree import parents
+
+    bound = set()
+    for node in iter_nodes(module):
+        if type(node) is ast.Call and target(node):
+            up = parents(module).get(node)
+            if type(up) is not ast.Assign or len(up.targets) != 1 or dotted(up.targets[0]) is None:
+                return False  # (built and handed on, or called where it is built)
+            bound.add(dotted(up.targets[0]))
+    if not bound:
+        return None
+    calls = [node for node in iter_nodes(module) if type(node) is ast.Call and dotted(node.func) in bound]
+    if not calls:
+        return None
+    return all(_recorded_nowhere(call, module, imports) for call in calls)
+
+
+def _recorded_nowhere(node: ast.AST, module: ast.Module, imports: ImportTable) -> bool:
+    """``node`` runs under no_grad or only in a model's eval mode, as its enclosing statements
+    within its function say."""
+    from gradlint.analysis.tree import parents
+
+    up = parents(module)
+    child, parent = node, up.get(node)
+    while parent is not None:
+        kind = type(parent)
+        if kind in _WITHS and any(_opens_nograd(i.context_expr, imports) for i in parent.items):
+            return True
+        if kind is ast.If:
+            mode = _training_test(parent.test)
+            if (mode is True and child in parent.orelse) or (mode is False and child in parent.body):
+                return True
+        for field in ("body", "orelse"):
+            block = getattr(parent, field, None)
+            if type(block) is list and child in block:
+                # (`if self.training: …; return losses` before it: what follows runs in eval only)
+                earlier = block[:block.index(child)]
+                if any(type(s) is ast.If and _training_test(s.test) is True and s.body
+                       and type(s.body[-1]) in (ast.Return, ast.Raise) for s in earlier):
+                    return True
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef):
+            return decorated_nograd(parent, imports)
+        child, parent = parent, up.get(parent)
+    return False
+
+
+def _training_test(test) -> bool | None:
+    """True for ``self.training``, False for ``not self.training``, else None."""
+    if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
+        inner = _training_test(test.operand)
+        return None if inner is None else not inner
+    if type(test) is ast.Attribute and test.attr == "training" and dotted(test.value) == "self":
+        return True
+    return None
+
+
 _TARGET = "\0target"  # (no identifier: the key of the calls asked about)
 
 

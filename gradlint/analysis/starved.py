@@ -182,6 +182,11 @@ def _starved(facts) -> Iterator[Starved]:
                     # (a member's cut another file's class returns in a tuple, returned on in one
                     # here: what the callers' losses build from it judges it, not this return)
                     continue
+                if not ret.parts and elements and not (value.trainables or value.inputs or value.post) \
+                        and any(other.trainables or other.inputs for _, other in elements if other is not value):
+                    # (a key holding a detached copy beside a key that keeps a graph: a loss
+                    # module's `{"loss": …, "debug_metric": logit_scale.detach()}`, for logging)
+                    continue
                 if elements and cut.upstream <= siblings and not (cut.through_cut and cut.node in value.dead):
                     # (a copied score added alone to the returned loss is a dead term of it,
                     # whatever the logits beside it train)
@@ -1056,6 +1061,13 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False):
             continue
         # (a forward's input cut, as the calls that hand it name what computed it: the keys)
         callers = cut.keys if cut.upstream and all(r.endswith("@input") for r in cut.upstream) else set()
+        if cut.kind == REBUILD and cut.leaf and at_loss:
+            # a copy made a leaf that requires grad and trained through (`torch.FloatTensor(rows)
+            # .requires_grad_()` in an enclosing-box penalty): the user meant the gradient to flow
+            # through it to what computed the values; a model attached beside it in the same term
+            # (SimSiam's stop-gradient, for a `.detach()`) does not make that on purpose
+            yield cut
+            continue
         if _overlap(cut.upstream, companions) or (_by_callers(cut.upstream, cut, facts) | callers) & (
                 companions | _by_callers(companions, cut, facts)):
             # the same trainables stay attached beside the cut (SimSiam); those upstream of it
@@ -1082,8 +1094,11 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False):
         # (a leaf cut in the function that made it, to be returned, is a constant made on purpose:
         # an attack's perturbed input)
         # (a loss with nothing attached beside the region raises at its backward instead)
+        # (not a target regressed onto another model kept attached beside it: SAC's entropy
+        # bonus `alpha * next_log_pi` in the critic's no_grad target)
         leaves = _leaves_cut_off(cut, companions | value.post, facts) \
             if at_loss and cut.kind == "no_grad" and not cut.carried \
+            and not _models(companions - cut.upstream - facts.frozen) \
             and (value.trainables or value.post or value.inputs) \
             and not any(node in switch.value.cuts for switch in facts.switches) else None
         if leaves is not None:

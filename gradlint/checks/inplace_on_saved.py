@@ -261,6 +261,19 @@ def _input_of_an_unbuilt_model(edit, facts) -> bool:
     return not view.called_elsewhere(name)
 
 
+def _input_of_a_model_built_for_eval(edit, facts) -> bool:
+    """The edited tensor carries only the history of its module's forward inputs (box decoding
+    clamping its input in place), this file never builds the class, and every other file that
+    builds it calls its instances only where nothing is recorded (``View.built_only_for_eval``:
+    a detector's ``self.clip_boxes(…)`` in the eval branch after ``if self.training: return``)."""
+    view, name = facts.imports.project, edit.function.class_name
+    if view is None or name is None or edit.trainables:
+        return False
+    if any(type(n) is ast.Call and type(n.func) is ast.Name and n.func.id == name for n in ast.walk(facts.module)):
+        return False
+    return view.built_only_for_eval(name)
+
+
 def _result_only_compared(edit, facts) -> bool:
     """The edit is in a module-level function whose result no backward ever reaches: no other
     file of the project calls it, and every call of it in this file is in a function that only
@@ -529,7 +542,8 @@ def check(facts):
     for edit in facts.edits:
         if not edit.saved or _never_backpropagated(edit, facts) or _only_run_under_nograd_elsewhere(edit, facts) \
                 or _graph_stays_here(edit, facts) or _result_only_compared(edit, facts) \
-                or _no_call_runs_both(edit, facts) or _input_of_an_unbuilt_model(edit, facts):
+                or _no_call_runs_both(edit, facts) or _input_of_an_unbuilt_model(edit, facts) \
+                or _input_of_a_model_built_for_eval(edit, facts):
             continue
         owners = owners if owners is not None else _owners(facts.module)
         live = frozenset(save for save in edit.saved
