@@ -372,7 +372,10 @@ def _bound_back(load, name: str, parents, rebinding) -> bool:
 
 def _steps(cls: ast.ClassDef, imports) -> bool:
     """The class builds an optimizer of torch's, steps one (``self.optimizer.step()``, no
-    argument: an environment's ``env.step(action)`` is no optimizer) or clears gradients."""
+    argument: an environment's ``env.step(action)`` is no optimizer) or clears gradients; or it
+    backpropagates its own losses (``loss.backward()``, a tracker whose caller steps) and reads
+    no gradient by hand (an attack's ``x.grad``)."""
+    backpropagates = reads_grad = False
     for node in iter_nodes(cls):
         if type(node) is ast.Call:
             if type(node.func) is ast.Attribute and (
@@ -381,7 +384,13 @@ def _steps(cls: ast.ClassDef, imports) -> bool:
             name = imports.qualname(node.func)
             if name is not None and name.startswith("torch.optim.") and name.split(".")[-1][:1].isupper():
                 return True
-    return False
+            if name is not None and name.startswith("torch.autograd."):
+                reads_grad = True
+            if type(node.func) is ast.Attribute and node.func.attr == "backward" and not node.args:
+                backpropagates = True
+        elif type(node) is ast.Attribute and node.attr == "grad":
+            reads_grad = True
+    return backpropagates and not reads_grad
 
 
 def _as_members(value: Value, owner: str | None) -> frozenset | None:
@@ -892,7 +901,7 @@ class Walker:
                 self.small(stmt)
             else:
                 self.statement(stmt)
-            if type(stmt) in (ast.Return, ast.Raise, ast.Continue, ast.Break):
+            if type(stmt) in (ast.Return, ast.Raise, ast.Continue, ast.Break) or _jumps([stmt]):
                 return  # (what follows in the block never runs: a setting's arm kept as written)
             if type(stmt) is ast.If and self.record:
                 mode = self.mode_test(stmt.test)
@@ -5056,8 +5065,15 @@ JUMPS = (ast.Continue, ast.Break, ast.Return, ast.Raise)
 
 
 def _jumps(block: list) -> bool:
-    """Whether the block's last statement leaves it (nothing after the block runs from there)."""
-    return bool(block) and type(block[-1]) in JUMPS
+    """Whether the block's last statement leaves it (nothing after the block runs from there):
+    a jump, or a `with` whose body ends in one (`with torch.no_grad(): return …`), or an `if`
+    whose both arms do."""
+    if not block:
+        return False
+    last = block[-1]
+    kind = type(last)
+    return kind in JUMPS or (kind in (ast.With, ast.AsyncWith) and _jumps(last.body)) \
+        or (kind is ast.If and _jumps(last.body) and _jumps(last.orelse))
 
 
 # Reductions that return ``(values, indices)`` (``max``, ``min`` and ``median`` only when given a
