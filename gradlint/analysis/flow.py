@@ -3358,12 +3358,14 @@ class Walker:
         if qual == "torch.autograd.Variable" and not requires:
             return source  # a plain tensor since PyTorch 0.4: Variable(x) is x
         if qual == "torch.as_tensor" and not requires and positional \
-                and ((source.live and not source.trainables) or (source.trainables and source.tensor and not source.live)) \
+                and ((source.live and not source.trainables) or (
+                    source.trainables and source.tensor and not source.live and not any(
+                        t.startswith("self.") and self.lookup(t).module is None for t in source.trainables))) \
                 and not (source.pulled or source.container or source.plain) \
                 and type(positional[0]) not in (ast.List, ast.Tuple, ast.ListComp):
             # `torch.as_tensor(x, dtype=…)` of a tensor (a forward's input, a model's output) is
-            # that tensor or its differentiable cast (ToCopyBackward0), history kept (of what an
-            # unknown member returns from a forward's inputs, a library's array, a copy of its data)
+            # that tensor or its differentiable cast (ToCopyBackward0), history kept (of what a
+            # member of unknown kind returns, an inference engine's array, a copy of its data)
             return replace(source, computed=True, saved=EMPTY)
         if qual in LEGACY_CONSTRUCTORS and len(node.args) == 1 and not node.keywords \
                 and not (source.pulled or source.container) and (source.tensor or not source.plain) \
