@@ -2089,13 +2089,19 @@ class Walker:
                 # before the generator's loop and backpropagated in each pass) still holds the
                 # graph recorded before it
                 loop = self.loops[-1] if self.loops else None
-                if loop is None or not _within(step, loop.node) or not site.retain_graph:
-                    # (without retain_graph, the previous pass's backward freed what it reached
-                    # of that graph: a second one through it fails as freed, if it reaches it)
+                if loop is None or not _within(step, loop.node):
                     continue
-                # (a tensor: a model held in a name, `model = load(...)`, is no recorded output)
-                names = {name for name in names if name not in loop.assigned and name not in self.used_as_modules()
-                         and self.lookup(name).tensor}
+                if site.retain_graph:
+                    # (a tensor: a model held in a name, `model = load(...)`, is no recorded output)
+                    names = {name for name in names if name not in loop.assigned and name not in self.used_as_modules()
+                             and self.lookup(name).tensor}
+                else:
+                    # (without retain_graph, the previous pass's backward freed what it reached of
+                    # that graph; not a value that pass recorded before the step and carried to
+                    # this one unread, `next_state` of an option-critic's `state = next_state`)
+                    freed = once("backward-reads", loop.node, _backward_reads)
+                    names = {name for name in names if name in loop.assigned and name not in freed
+                             and name not in self.used_as_modules() and self.lookup(name).tensor}
             through = tuple(sorted(names))
             if through:
                 self.facts.steps.append(StepBetween(step, optimizer, node, self.written(root_expr), self.function,
@@ -5064,6 +5070,33 @@ def _item_key(node: ast.Subscript):
 
 
 JUMPS = (ast.Continue, ast.Break, ast.Return, ast.Raise)
+
+
+def _backward_reads(loop) -> frozenset:
+    """The names the roots of the loop body's backward calls are computed from, through the
+    assignments of the body above each (a syntactic closure, in one pass's order): what each
+    pass's backward reaches, and frees."""
+    backwards, assigns = [], []
+    for node in iter_nodes(loop, into_functions=False):
+        if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "backward":
+            backwards.append((node.lineno, {n.id for part in (node.func.value, *node.args)
+                                            for n in ast.walk(part) if type(n) is ast.Name}))
+        elif type(node) in (ast.Assign, ast.AugAssign, ast.AnnAssign) and node.value is not None:
+            targets = node.targets if type(node) is ast.Assign else [node.target]
+            written = {n.id for t in targets for n in ast.walk(t) if type(n) is ast.Name}
+            assigns.append((node.lineno, written, {n.id for n in ast.walk(node.value) if type(n) is ast.Name}))
+    out = set()
+    for line, reads in backwards:
+        before = [(w, r) for at, w, r in assigns if at < line]
+        grown = True
+        while grown:
+            grown = False
+            for written, read in before:
+                if written & reads and not read <= reads:
+                    reads |= read
+                    grown = True
+        out |= reads
+    return frozenset(out)
 
 
 def _jumps(block: list) -> bool:
