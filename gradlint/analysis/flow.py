@@ -56,6 +56,9 @@ FACTORIES = {
 PARAMETER = {"torch.nn.Parameter", "torch.nn.parameter.Parameter"}
 BACKWARD_FUNCS = {"torch.autograd.backward", "torch.autograd.grad"}
 PULL_METHODS = {"item", "tolist", "numpy"}
+# torch.distributions' methods of a value (`prior.log_prob(z)`): what they return carries the
+# history of the value and of the distribution's own parameters
+DISTRIBUTION_METHODS = frozenset({"log_prob", "cdf", "icdf"})
 # What only a tensor has, not a NumPy array (``Walker.used_as_tensor``)
 TENSOR_ONLY = frozenset({"data", "detach", "unsqueeze", "view", "clone", "requires_grad", "grad", "numel",
                          "masked_fill", "permute", "index_select", "to", "cuda", "cpu", "size", "dim"})
@@ -3051,7 +3054,7 @@ class Walker:
         pulls = [n for n in _number_terms(expr) if self.facts.pulled_history.get(n)] or [
             n for n in _bound_pulls(expr, self.function.node if self.function is not None else None)
             if n in value.pulled and self.facts.pulled_history.get(n)] or (
-            sorted(value.pulled, key=lambda n: (n.lineno, n.col_offset)) if returned and not _numbers_only(expr) else [])
+            sorted(value.pulled, key=lambda n: (n.lineno, n.col_offset)) if returned else [])
         if not pulls and not (value.container or value.inputs or value.trainables or value.attached or value.live) \
                 and not _number_terms(expr) and self.function is not None \
                 and _bound_to_numbers(expr, self.function.node, self.imports, set(self.functions)) and any(
@@ -3525,6 +3528,13 @@ class Walker:
         if index_at:  # `memory.index_select(0, idx)`: what computed `idx` gets no gradient
             values = [v for i, v in enumerate(values) if i not in index_at]
         args = union(values) if values else CONST
+        if meth in DISTRIBUTION_METHODS and values and not (receiver.computed or receiver.module is not None) \
+                and receiver.trainables == frozenset({dotted(recv_expr)}) \
+                and dotted(recv_expr) not in self.used_as_modules():
+            # `self.prior.log_prob(z)` of a prior handed to the constructor, which the module never
+            # calls nor uses as a module (a torch.distributions object): the result carries what
+            # it is handed, not a model applied after it
+            receiver = replace(receiver, trainables=EMPTY)
         if meth == "state_dict" and not any(k.arg == "keep_vars" and not literal_false(k.value) for k in node.keywords):
             # `model.state_dict()`: copies of the values, detached (unless `keep_vars=True`):
             # what is computed from them has no history to lose
@@ -4215,6 +4225,17 @@ class Walker:
                 # (`model.weight_penalty()` pulling its own weight's norm: what the receiver trains)
                 self.facts.pulled_from[pull] = self.facts.pulled_from[pull] | own
                 self.facts.pulled_history[pull] = self.facts.pulled_history.get(pull, EMPTY) | own
+            if summary.returns_number:
+                # (`self.policy_entropy(dist)` returning `dist.entropy().mean().item()` of a value its
+                # own walk knows no history of: the history of what this call hands it)
+                for pull, ks in summary.pulled_params.items():
+                    # (not a model handed in, which the helper runs: its own walk names that)
+                    handed_history = frozenset().union(*(given[k].trainables | given[k].post for k in ks if k in given
+                                                         and given[k].computed and given[k].module is None))
+                    if handed_history:
+                        self.facts.pulled_history[pull] = self.facts.pulled_history.get(pull, EMPTY) | handed_history
+                        if origin(pull) is not None:
+                            self.facts.call_sites.setdefault(pull, node)  # (reported at this call)
         dead = base.dead | frozenset(c for c in summary.dead if c in cuts)
         for c, ks in (entry for entry in summary.dead if type(entry) is tuple and entry[0] in cuts):
             # (a loss module's term dead where this call hands those parameters no history,

@@ -712,6 +712,9 @@ class _Parsed:
     def register(self, summary) -> None:
         """Note the nodes of this file that a summary of it carries into other lints."""
         nodes = [summary.node, summary.backward, summary.switches_off, *summary.cuts, *summary.pulled]
+        # (a pull's operand, `dist.entropy().mean()` of `….item()`, which its message quotes)
+        nodes += [p.func.value if type(p.func) is ast.Attribute else p.args[0] if p.args else None
+                  for p in summary.pulled if type(p) is ast.Call]
         for fact in summary.cut_facts.values():
             nodes += [fact.node, fact.region]
         saves = [summary.saved_output, *summary.saved_parts]

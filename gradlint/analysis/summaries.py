@@ -88,6 +88,9 @@ class Summary:
     # Of those, the ones a method pulled out of its receiver's own members (`w.norm().item()` of
     # `self.mlp[0].weight`): what the caller's receiver trains was pulled there.
     pulled_own: frozenset = field(default=frozenset(), compare=False, hash=False)
+    # Of ``pulled``, those pulled out of what parameters were handed (`dist.entropy().mean()
+    # .item()` of `dist`): pull -> those parameters' indices.
+    pulled_params: dict = field(default_factory=dict, compare=False, hash=False)
     # Where every return is a tuple of one length: per element (nested tuples flattened), the
     # pulls of ``pulled`` it holds (`return rewards, means, actions` of a rollout pulling the
     # means out of the policy's outputs: `actions` holds none of them).
@@ -600,6 +603,8 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
             param_index(r, method) is not None for r in scratch.pulled_from.get(n, ())))
         pulled_own = frozenset(n for n in pulled if method and any(
             param_index(r, method) == 0 for r in scratch.pulled_from.get(n, ())))
+        pulled_params = {n: frozenset(k for k in (param_index(r, method) for r in scratch.pulled_history.get(n, ()))
+                                      if k is not None and not (method and k == 0)) for n in pulled}
     backprops_param = []
     seen = set()
     for site in scratch.backwards:
@@ -680,6 +685,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         lost=bool(value is not None and value.lost and not value.attached),
         packed=bool(value is not None and value.packed), generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
         pulled_own=pulled_own if value is not None else frozenset(),
+        pulled_params={n: ks for n, ks in pulled_params.items() if ks} if value is not None else {},
         pulled_parts=_pulled_parts(returns, pulled) if value is not None and pulled else (),
         pulled_fields=_pulled_fields(returns, pulled) if value is not None and pulled else None,
         trained_fields=_trained_fields(returns, method, cuts),
