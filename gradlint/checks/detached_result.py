@@ -39,9 +39,13 @@ def check(facts):
                           else f"is returned from `{found.function.name}()`" if cut.hooked
                           else f"is returned from `{via}()` and then from `{found.function.name}()`", facts)
         else:
-            flag = _report(cut, f"becomes part of the loss `{found.backward.root}` (backward at line {{sink}})",
-                           facts, models=found.models, sink=found.backward.node)
-            if _dead_term(cut, found.backward.value):
+            dead = _dead_term(cut, found.backward.value)
+            # (a term of cut values beside attached terms: what it does is add a number)
+            where = (f"becomes a term of the loss `{found.backward.root}` (backward at line {{sink}}) made only "
+                     f"of values with no history, which adds a number to the loss and no gradient" if dead
+                     else f"becomes part of the loss `{found.backward.root}` (backward at line {{sink}})")
+            flag = _report(cut, where, facts, models=found.models, sink=found.backward.node)
+            if dead:
                 flag.details["dead"] = True
             yield flag
 

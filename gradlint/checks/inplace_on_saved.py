@@ -567,7 +567,9 @@ def check(facts):
             # order changes from run to run, and the message must not.
             if order is None:
                 order = {id(node): i for i, node in enumerate(walk_with_ends(facts.module)[0])}
-            saves.sort(key=lambda s: (order.get(id(s.node), len(order)), s.op))
+            # (a save of another file is not in this order: its own line places it)
+            saves.sort(key=lambda s: (order.get(id(s.node), len(order)), getattr(s.node, "lineno", 0),
+                                      getattr(s.node, "col_offset", 0), s.op))
         how = facts.code(edit.how)
         refs = {f"save{i}": save.node for i, save in enumerate(saves)}
         by = " and ".join(f"`{save.op}` (line {{save{i}}}{_as_view(save)})" for i, save in enumerate(saves))
