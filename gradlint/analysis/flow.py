@@ -3054,7 +3054,9 @@ class Walker:
         pulls = [n for n in _number_terms(expr) if self.facts.pulled_history.get(n)] or [
             n for n in _bound_pulls(expr, self.function.node if self.function is not None else None)
             if n in value.pulled and self.facts.pulled_history.get(n)] or (
-            sorted(value.pulled, key=lambda n: (n.lineno, n.col_offset)) if returned else [])
+            sorted(value.pulled, key=lambda n: (n.lineno, n.col_offset)) if returned and (
+                not _numbers_only(expr) or not any(self.function is not None and _within(n, self.function.node)
+                                                   for n in value.pulled)) else [])
         if not pulls and not (value.container or value.inputs or value.trainables or value.attached or value.live) \
                 and not _number_terms(expr) and self.function is not None \
                 and _bound_to_numbers(expr, self.function.node, self.imports, set(self.functions)) and any(
