@@ -505,15 +505,7 @@ class View:
         the findings' dependencies."""
         from gradlint.analysis.scan import called_only_under_nograd_in
 
-        found = False
-        for tree, imports, target, _ in self._calling_files(name):
-            answer = called_only_under_nograd_in(tree, imports, target)
-            if answer is None:
-                continue
-            if not answer:
-                return False
-            found = True
-        return found
+        return self._every_caller(name, called_only_under_nograd_in)
 
     def built_only_for_eval(self, name: str) -> bool:
         """Whether the project's other files build ``name``, a module class of this view's file,
@@ -522,9 +514,14 @@ class View:
         (after ``if self.training: return …``). Asked only for a finding about to be reported."""
         from gradlint.analysis.scan import instances_called_only_in_eval
 
+        return self._every_caller(name, instances_called_only_in_eval)
+
+    def _every_caller(self, name: str, ask) -> bool:
+        """Some other file answers ``ask(tree, imports, target)`` True and none False (None: it
+        makes no such call)."""
         found = False
         for tree, imports, target, _ in self._calling_files(name):
-            answer = instances_called_only_in_eval(tree, imports, target)
+            answer = ask(tree, imports, target)
             if answer is None:
                 continue
             if not answer:
