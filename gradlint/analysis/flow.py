@@ -3326,13 +3326,6 @@ class Walker:
                 return replace(union(values), tensor=True, computed=True, const=False, saved=EMPTY, parts=None, cuts={})
             # (what it differentiates against is a leaf made for that, not what the root trains)
             against = keywords.get("inputs", positional[1] if len(positional) > 1 else None)
-            if qual == "torch.autograd.grad" and against is not None and self.record \
-                    and not getattr(self, "summarizing", False) and any(
-                    type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "parameters"
-                    for n in ast.walk(against)):
-                # `autograd.grad(loss, actor.parameters())`: the gradient of those parameters is
-                # asked for, as an optimizer given them would ask (a manual or inner update)
-                self.facts.optimized |= self.coverage(ast.Call(func=node.func, args=[against], keywords=[]))
             against = frozenset(filter(None, map(dotted, against.elts if type(against) in (ast.Tuple, ast.List)
                                                  else [against])))
             root = replace(root, trainables=root.trainables - against, post=root.post - against)
@@ -4368,13 +4361,12 @@ class Walker:
                 root = union([given[k] for k in carried])
                 self.backward(inner, handed[carried[0]], root, True, False)
                 self.facts.call_sites.setdefault(inner, node)
-        for k, retain, create, stepped, accumulates in summary.backprops_param or ():
+        for k, retain, create, stepped in summary.backprops_param or ():
             # `self.take_optimisation_step(self.actor_optimizer, actor_loss)`: a backward of
-            # what this call hands the helper, at this call (or `autograd.grad` of it with
-            # respect to the parameters a helper asks about, `actor_grad(loss, actor)`)
+            # what this call hands the helper, at this call
             if k not in handed or self.nograd is not None:
                 continue
-            self.backward(node, handed[k], given[k], retain, create, accumulates=accumulates)
+            self.backward(node, handed[k], given[k], retain, create)
             owner = dotted(node.func.value) if type(node.func) is ast.Attribute else None
             for j in stepped:  # `optimizer.step()` inside it, on the optimizer this call hands it
                 if type(j) is tuple:  # the receiver's own (`self.opt_d` of `self.update_d(loss)`)

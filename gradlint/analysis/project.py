@@ -720,7 +720,7 @@ class _Parsed:
             nodes += [edit.node, edit.how[0] if isinstance(edit.how, tuple) else edit.how]
             saves += list(edit.saved)
         nodes += [save.node for save in saves if save is not None]
-        for _, _, _, stepped, _ in summary.backprops_param or ():
+        for _, _, _, stepped in summary.backprops_param or ():
             nodes += [j[1] for j in stepped if type(j) is tuple]  # the receiver's steps
         for node in nodes:
             if node is not None and id(node) not in _ORIGIN and _owned(node, self.tree):

@@ -153,8 +153,7 @@ class Summary:
     # It calls backward() on parameters handed straight to it (`def step(opt, loss):
     # loss.backward(); opt.step()`): per backward, in the order of the walk, (that parameter's
     # index, retain_graph, create_graph, the parameters it steps as optimizers after it, or for a
-    # method the receiver's optimizers as written, `self.opt_d`; and whether it accumulates into
-    # `.grad`, False for `autograd.grad`); the call is a backward of what
+    # method the receiver's optimizers as written, `self.opt_d`); the call is a backward of what
     # the caller hands there, and a step between two of them updates what the second one's graph
     # saved (`d_loss.backward(); self.opt_d.step(); g_loss.backward()`).
     backprops_param: tuple | None = field(default=None, compare=False, hash=False)
@@ -610,15 +609,14 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
     seen = set()
     for site in scratch.backwards:
         if site.function.node is node and site.root in params and site.root not in walker.born \
-                and not (method and params.index(site.root) == 0) and site.node not in seen:
+                and site.accumulates and not (method and params.index(site.root) == 0) and site.node not in seen:
             seen.add(site.node)
             # (a parameter's index, or the receiver's own optimizer as written with its `step()`
             # call, `("self.opt_d", node)`)
             stepped = tuple(params.index(n) if n in params else (n, _step_call(node, n), _members(walker, n))
                             for n in sorted(site.stepped_names)
                             if n in params or (method and n.startswith("self.") and n.count(".") == 1))
-            backprops_param.append((params.index(site.root), site.retain_graph, site.create_graph, stepped,
-                                    site.accumulates))
+            backprops_param.append((params.index(site.root), site.retain_graph, site.create_graph, stepped))
     backprops_param = tuple(backprops_param) or None
     # backward(retain_graph=True) of a root it computes from what it is handed (a rollout step's
     # `loss = f(model(x)); loss.backward(retain_graph=True)`): the parameters that root descends
