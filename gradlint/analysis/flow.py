@@ -2251,7 +2251,11 @@ class Walker:
             # another instance of its class, `value_net1`, is another set of parameters)
             # (a model this function is handed, `netG@train`, is what `netG.parameters()` names here)
             local = name == f"{name.split('@')[0]}@{getattr(self.function, 'name', '')}" and name.split("@")[0] in covers
-            if key in covers or local or (cls and f"{cls}.*" in covers) or (
+            # (`model.trunk`, a member of the model whose parameters it was given whole: not of
+            # `model` where it was given `model.price_head.parameters()`, which names both)
+            member = "@" not in key and any(key.startswith(c + ".") and not any(o.startswith(c + ".") for o in covers)
+                                            for c in covers if "*" not in c)
+            if key in covers or local or member or (cls and f"{cls}.*" in covers) or (
                     module is not None and f"{module.qualname}.*" in covers
                     and ("@" in name or name.startswith("self"))) or (
                     self.facts.resolve({name}) & covers):  # `disc@train_step`, handed `disc` by main()
