@@ -93,6 +93,10 @@ VALID_UNREAD = {
     "backslash at the end": ("\r\n \\\r\n", []),
     "parenthesised annotated target": ("import torch\n(pars): bool = True\n" + TRAINS, [("GL005", 7)]),
     "bytes that are not UTF-8 in a comment": (b"import torch\n# caf\xed\xb2\x80\n" + TRAINS.encode(), [("GL005", 7)]),
+    # (a helper's returned tuple sliced with a zero step, which raises at run time: no element picked)
+    "a zero-step slice of a returned tuple": (
+        "import torch\n\ndef losses(m, x):\n    y = m(x)\n    return y.mean(), y.sum()\n\n"
+        "total = sum(losses(torch.nn.Linear(2, 1), torch.ones(1, 2))[::0])\n" + TRAINS, [("GL005", 12)]),
 }
 
 

@@ -904,7 +904,7 @@ class Walker:
                 self.small(stmt)
             else:
                 self.statement(stmt)
-            if type(stmt) in (ast.Return, ast.Raise, ast.Continue, ast.Break) or _jumps([stmt]):
+            if _jumps([stmt]):
                 return  # (what follows in the block never runs: a setting's arm kept as written)
             if type(stmt) is ast.If and self.record:
                 mode = self.mode_test(stmt.test)
@@ -5920,8 +5920,9 @@ def _picked(index, size: int) -> list | None:
     (``[1]``, ``[-1]``, ``[:2]``), else None."""
     if type(index) is ast.Slice:
         bounds = [None if b is None else _position(b) for b in (index.lower, index.upper, index.step)]
-        if any(b is None and e is not None for b, e in zip(bounds, (index.lower, index.upper, index.step))):
-            return None
+        if any(b is None and e is not None for b, e in zip(bounds, (index.lower, index.upper, index.step))) \
+                or bounds[2] == 0:
+            return None  # (not constant, or `[::0]`, which raises)
         return list(range(size))[slice(*bounds)]
     position = _position(index)
     return [position % size] if position is not None and -size <= position < size else None
