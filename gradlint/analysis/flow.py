@@ -30,6 +30,7 @@ from gradlint.analysis.scan import (
     helper_of_nograd_methods,
     _PLAIN_BASES as PLAIN_BASES, ENABLE_GRAD, GRAD_MODE_NAMES, INFERENCE_MODE, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, leaves_handed_on, literal_false,
+    listed_modules, members_handed_trained,
     ancestors, function_saves, hook_outputs, hook_stores, literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
     trains_locally,
 )
@@ -1791,19 +1792,30 @@ class Walker:
         """``storage[k] += [to_np(v)]``, ``out[key] = loss``: a dict or list (anything not known
         to be a tensor) named by a plain name now holds what was stored in it."""
         name = dotted(target.value)
+        if name is None and type(target.value) is ast.Subscript:
+            # (`hidden.data[i][a:b] = …`: a slice of a row of the tensor)
+            name = _edit_base(target.value)
+        if name is not None and name.endswith(".data"):
+            name = name[: -len(".data")]  # (written where autograd does not see: only cut values reach it)
         if name is None or "." in name or name not in self.env:
             return
         old = self.env[name]
+        cut = {node: kept for node, kept in value.cuts.items()
+               if node in self.facts.cuts and self.facts.cuts[node].kind != REBUILD}
         if old.tensor and not old.container and not old.plain and (value.attached or value.live) \
                 and (value.tensor or value.computed):
             # `log_c[:, t] = logsumexp(…)` into a buffer made by `torch.zeros`: the buffer now
-            # carries the history written into it (CopySlices). (What a cut value written there
-            # starves is not read through the buffer: YOLO's boxes from `.data` for its targets.)
+            # carries the history written into it (CopySlices).
             self.env[name] = replace(old.join(replace(value, saved=EMPTY, cuts={})), tensor=True, container=False,
                                      saved=old.saved, alias=old.alias, held=old.held, cuts=old.cuts)
             return
-        cut = {node: kept for node, kept in value.cuts.items()
-               if node in self.facts.cuts and self.facts.cuts[node].kind != REBUILD}
+        if old.tensor and not old.container and not old.plain and cut and (value.tensor or value.computed) \
+                and (old.attached or old.live) and old.trainables:
+            # `hidden.data[i, a:b] = images.data[k]` into the activations a model computed: they
+            # keep their own history, and what the written part was cut from trains nothing
+            # through them
+            self.env[name] = replace(old, cuts={**old.cuts, **cut})
+            return
         if old.tensor and not old.container and not old.plain and cut and (value.tensor or value.computed) \
                 and not (old.attached or old.live):
             # `scores[i] = scorer(x[i]).detach()` into a buffer that held no history: it holds
@@ -2419,7 +2431,13 @@ class Walker:
                         and not self.plain_class(seen.module.qualname):
                     # `self.model = model` in an evaluator or a test loop that steps nothing: the
                     # network's methods run as their summaries say (a backward inside one, under
-                    # the loop's no_grad), and nothing here trains it
+                    # the loop's no_grad), and nothing here trains it; unless every constructor
+                    # call hands it a model an optimizer beside the call holds (an ODE solver, a
+                    # loss object kept by a training loop): what the methods compute trains it
+                    model = once("handed-trained-members", self.cls.node, members_handed_trained,
+                                 self.facts.module, self.imports).get(name)
+                    if model is not None:
+                        return Value(trainables=frozenset({model}), module=seen.module)
                     return Value(module=seen.module)
                 return UNKNOWN  # a plain class's attributes: settings, data, not parameters
             if module is None and seen is None and (name[5:] in self.cls.methods or self.inherited_method(name[5:])):
@@ -3442,7 +3460,7 @@ class Walker:
         if qual == "torch.nn.Sequential" and self.record:
             if len(node.args) == 1 and type(node.args[0]) is ast.Starred and type(node.args[0].value) is ast.Name:
                 # `nn.Sequential(*layers)`: the modules the function put in `layers`, in order
-                self.sequential(_listed_modules(self.function.node, node.args[0].value.id, node))
+                self.sequential(listed_modules(self.function.node, node.args[0].value.id, node))
             else:
                 self.sequential(positional)
         if qual in NOGRAD or qual in SET_GRAD_ENABLED or qual in ENABLE_GRAD:
@@ -4802,30 +4820,6 @@ def _receiver_attributes(function) -> tuple[frozenset, frozenset]:
             if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == "self":
                 (written if type(node.ctx) is ast.Store else read).add("self." + node.attr)
     return frozenset(read), frozenset(written)
-
-
-def _listed_modules(function, name: str, before: ast.AST) -> list:
-    """The expressions a function puts in the list ``name`` before ``before``, in source order
-    (`layers = [...]`, `layers += [...]`, `layers.extend([...])`, `layers.append(m)`)."""
-    items = []
-    point = (before.lineno, before.col_offset)
-    for node in iter_nodes(function, into_functions=False):
-        if (getattr(node, "lineno", 0), getattr(node, "col_offset", 0)) >= point:
-            continue
-        added = None
-        if type(node) in (ast.Assign, ast.AugAssign):
-            targets = node.targets if type(node) is ast.Assign else [node.target]
-            if any(type(t) is ast.Name and t.id == name for t in targets):
-                added = node.value
-        elif type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
-                and node.func.value.id == name and len(node.args) == 1:
-            if node.func.attr == "append":
-                items.append((node.lineno, node.col_offset, node.args[0]))
-            elif node.func.attr == "extend":
-                added = node.args[0]
-        if type(added) in (ast.List, ast.Tuple):
-            items += [(e.lineno, e.col_offset, e) for e in added.elts]
-    return [e for _, _, e in sorted(items, key=lambda t: t[:2])]
 
 
 def _rebound_globals(function) -> frozenset:

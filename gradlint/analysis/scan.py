@@ -1053,10 +1053,40 @@ def _wraps_call_in_nograd(node: ast.FunctionDef | ast.AsyncFunctionDef, imports:
     return bool(inside) and all(id(r) in inside for r in returns) and not trains_locally(node)
 
 
+def listed_modules(function, name: str, before: ast.AST) -> list:
+    """The expressions a function puts in the list ``name`` before ``before``, in source order
+    (`layers = [...]`, `layers += [...]`, `layers.extend([...])`, `layers.append(m)`)."""
+    items = []
+    point = (before.lineno, before.col_offset)
+    for node in iter_nodes(function, into_functions=False):
+        if (getattr(node, "lineno", 0), getattr(node, "col_offset", 0)) >= point:
+            continue
+        added = None
+        if type(node) in (ast.Assign, ast.AugAssign):
+            targets = node.targets if type(node) is ast.Assign else [node.target]
+            if any(type(t) is ast.Name and t.id == name for t in targets):
+                added = node.value
+        elif type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
+                and node.func.value.id == name and len(node.args) == 1:
+            if node.func.attr == "append":
+                items.append((node.lineno, node.col_offset, node.args[0]))
+            elif node.func.attr == "extend":
+                added = node.args[0]
+        if type(added) in (ast.List, ast.Tuple):
+            items += [(e.lineno, e.col_offset, e) for e in added.elts]
+    return [e for _, _, e in sorted(items, key=lambda t: t[:2])]
+
+
 def _with_locals(value, function):
     """``nn.Sequential(conv, SamePad(k))`` with ``conv = nn.Conv1d(…)`` bound once above it in
     the same method: the call with each such local replaced by what it was bound to, so what the
     container's layers save is read as if written in place (a stand-in node, read only here)."""
+    if type(value) is ast.Call and len(value.args) == 1 and type(value.args[0]) is ast.Starred \
+            and type(value.args[0].value) is ast.Name:
+        # `nn.Sequential(*layers)`: the modules the method put in `layers`, in order
+        listed = listed_modules(function, value.args[0].value.id, value)
+        return ast.copy_location(ast.Call(func=value.func, args=listed, keywords=value.keywords), value) \
+            if listed else value
     if type(value) is not ast.Call or not any(type(a) is ast.Name for a in value.args):
         return value
     bound: dict[str, list] = {}
@@ -1819,3 +1849,53 @@ def ancestors(name: str | None, module: ast.Module) -> set[str]:
 
 def _class_bases(module: ast.Module) -> dict:
     return {node.name: [dotted(b) for b in node.bases] for node in ast.walk(module) if type(node) is ast.ClassDef}
+
+
+def handed_trained_models(module: ast.Module, imports: ImportTable) -> dict:
+    """(``Class.__init__``, position or keyword) -> the one model every constructor call of this
+    file's class hands there, where an optimizer of torch's built in the call's scope holds its
+    ``.parameters()`` (``solver = ODESolver(vel)`` beside ``Adam(vel.parameters())``): the object
+    keeps a network trained elsewhere, and what its methods compute from it trains that."""
+    handed: dict = {}
+    for scope, _ in _scopes(module):
+        optimized = set()
+        calls = []
+        for node in iter_nodes(scope, into_functions=False):
+            if type(node) is not ast.Call:
+                continue
+            name = imports.qualname(node.func)
+            if name is not None and name.startswith("torch.optim.") and name.split(".")[-1][:1].isupper():
+                optimized |= {dotted(inner.func.value) for inner in iter_nodes(node)
+                              if type(inner) is ast.Call and type(inner.func) is ast.Attribute
+                              and inner.func.attr in ("parameters", "named_parameters")}
+            elif type(node.func) is ast.Name:
+                calls.append(node)
+        for call in calls:
+            key = f"{call.func.id}.__init__"
+            given = [*((i, a) for i, a in enumerate(call.args) if type(a) is not ast.Starred),
+                     *((k.arg, k.value) for k in call.keywords if k.arg is not None)]
+            for where, arg in given:
+                name = dotted(arg)
+                handed.setdefault((key, where), set()).add(name if name in optimized else None)
+    return {key: next(iter(names)) for key, names in handed.items() if len(names) == 1 and None not in names}
+
+
+def members_handed_trained(cls: ast.ClassDef, module: ast.Module, imports: ImportTable) -> dict:
+    """The members (``self.velocity``) that ``cls.__init__`` sets from a parameter every
+    constructor call hands one model an optimizer holds (``handed_trained_models``) -> that
+    model's name at the calls."""
+    init = next((s for s in cls.body if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef)
+                 and s.name == "__init__"), None)
+    if init is None:
+        return {}
+    trained = once("handed-trained", module, handed_trained_models, imports)
+    params = [p.arg for p in [*init.args.posonlyargs, *init.args.args][1:]]
+    found = {}
+    for node in iter_nodes(init):
+        if type(node) is ast.Assign and type(node.value) is ast.Name and node.value.id in params:
+            model = trained.get((f"{cls.name}.__init__", params.index(node.value.id))) \
+                or trained.get((f"{cls.name}.__init__", node.value.id))
+            if model is not None:
+                found.update({f"self.{t.attr}": model for t in node.targets
+                              if type(t) is ast.Attribute and dotted(t.value) == "self"})
+    return found

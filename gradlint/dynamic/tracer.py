@@ -198,6 +198,14 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
             for o in outputs(out):
                 self.tag(o, inherited)
                 tagged = True
+            if func is torch.Tensor.__setitem__ and args and isinstance(args[0], torch.Tensor):
+                # `states[i, a:b] = frames.detach()`: the tensor written into (and the tensor it is
+                # a view of) now holds the values; what they were cut from influences its results
+                target = args[0]
+                while target is not None:
+                    self.tag(target, inherited)
+                    target = target._base
+                tagged = True
             if not tagged and out is not None and type(out) is not bool:
                 # `.item()`, `.tolist()`, `.numpy()`: the values leave the record as Python
                 # numbers or an array, where the run cannot follow them
