@@ -3620,7 +3620,13 @@ class Walker:
                     root_expr = _first_argument(root_expr)  # scaler.scale(loss).backward()
             self.backward(node, root_expr, root, self.on_by_default(keywords.get("retain_graph")), literal_true(keywords.get("create_graph")))
             return CONST
-        if meth == "step" or meth in self.facts.stepping.get(self.key(dotted(recv_expr) or ""), ()):
+        # (a method of an optimizer class of the file that updates the parameters in place,
+        # called on an optimizer handed in: `optimizer.first_step()` in a train step SAM's
+        # instance is given)
+        handed_stepping = meth != "step" and receiver.module is None and not receiver.tensor \
+            and self.key(dotted(recv_expr) or "") not in self.facts.stepping \
+            and meth in once("file-stepping", self.facts.module, _file_stepping_methods, self.imports)
+        if meth == "step" or meth in self.facts.stepping.get(self.key(dotted(recv_expr) or ""), ()) or handed_stepping:
             # (or a method of a project's optimizer that updates the parameters in place: SAM's
             # `first_step()` moving them to the worst case)
             optimizer = recv_expr
@@ -3630,7 +3636,7 @@ class Walker:
             listed = self.loop_optimizers(name, node) if name is not None and self.key(name) not in self.facts.optimizers else None
             if listed is not None:
                 self.facts.optimizers[self.key(name)] = listed
-            if name is not None and self.is_optimizer(optimizer):
+            if name is not None and (handed_stepping or self.is_optimizer(optimizer)):
                 covers = self.facts.optimizers.get(self.key(name))
                 if covers is None:
                     covers = self.held_by_model(name)
@@ -4463,10 +4469,27 @@ class Walker:
                        nograd=args.nograd | {node}, tensor=True, computed=True, const=True, saved=EMPTY, live=False,
                        inputs=EMPTY)
 
+    def bound_method(self, expr) -> bool:
+        """``renderer.render``: a method of a class of this file, of an object a module-level
+        name holds."""
+        if type(expr) is not ast.Attribute or type(expr.value) is not ast.Name or self.function.name != "<module>":
+            return False
+        module = self.lookup(expr.value.id).module
+        cls = self.classes.get(module.qualname) if module is not None else None
+        return cls is not None and cls.node is not None and expr.attr in cls.methods
+
     def handed_call(self, node: ast.Call, target: str, positional, keywords) -> Value:
         """A call of the module-level ``target`` that a caller hands a parameter: read past
         a parameter of this function of the same name (`def evaluate(net): net(X)`, handed the
-        function `net`), which would otherwise lead back here."""
+        function `net`), which would otherwise lead back here. A method of a module-level
+        object (`renderer.render`) is called on it."""
+        if "." in target:
+            owner, method = target.split(".")
+            # (placed where the parameter is called: the user reads `render(points)`)
+            call = ast.copy_location(ast.Call(func=ast.copy_location(ast.Attribute(
+                value=ast.copy_location(ast.Name(owner, ast.Load()), node.func), attr=method, ctx=ast.Load()),
+                node.func), args=node.args, keywords=node.keywords), node)
+            return self.expr(call)
         shadow = self.env.get(target)
         if shadow is not HANDED:
             return self.name_call(node, target, positional, keywords)
@@ -4560,11 +4583,14 @@ class Walker:
                     handed = arg.value if type(arg) is ast.keyword else arg
                     key = f"{param}@{name}"
                     if self.facts.handed_functions.get(key, EMPTY) is not None:
-                        # (None once some call hands it anything but a function of this file)
+                        # (None once some call hands it anything but a function of this file, or
+                        # a method of an object the module binds, `renderer.render`)
                         self.facts.handed_functions[key] = (
                             self.facts.handed_functions.get(key, EMPTY) | {handed.id}
                             if type(handed) is ast.Name and handed.id in self.functions
-                            and (value is DEFINITION or value is NOGRAD_DEFINITION) else None)
+                            and (value is DEFINITION or value is NOGRAD_DEFINITION)
+                            else self.facts.handed_functions.get(key, EMPTY) | {dotted(handed)}
+                            if self.bound_method(handed) else None)
                     function = (type(handed) is ast.Name and (
                         (handed.id in self.functions and (value is DEFINITION or value is NOGRAD_DEFINITION))
                         or (handed.id not in self.env and self.imported_function(handed)))) or (
@@ -5627,6 +5653,16 @@ def _stepping_methods(cls: ast.ClassDef) -> frozenset:
                     or node.func.attr == "step":
                 found.add(method.name)
                 break
+    return frozenset(found)
+
+
+def _file_stepping_methods(module: ast.Module, imports) -> frozenset:
+    """The methods besides ``step`` that update the parameters in place (``_stepping_methods``)
+    of the optimizer classes this file defines on torch's (``class SAM(torch.optim.Optimizer)``)."""
+    found = set()
+    for node in iter_nodes(module):
+        if type(node) is ast.ClassDef and any((imports.qualname(b) or "").startswith("torch.optim.") for b in node.bases):
+            found |= _stepping_methods(node)
     return frozenset(found)
 
 

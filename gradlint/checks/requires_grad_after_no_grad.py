@@ -121,6 +121,11 @@ def _backpropagated_next(switch, facts):
     after = [b for b in facts.backwards if b.function.node is switch.function.node
              and (b.node.lineno, b.node.col_offset) > point]
     found = next((b for b in after if b.root == switch.name), None)
+    if found is None and (value.nograd or not (value.attached or value.live)) and _guarded(switch):
+        # `if not denoised.requires_grad: denoised.requires_grad_(True)`, then `loss =
+        # l1(denoised, clean)`: the branch runs only where the history is gone, and the loss is
+        # computed from it (where the walk sees the history kept, the branch never runs)
+        found = next((b for b in after if _computed_from(b, switch)), None)
     if found is None and (value.lost or value.nograd) and not (value.attached or value.live):
         # `coor = decode(logits)` through argmax, `coor.requires_grad = True`, then a loss of it:
         # a backward of a loss that carries no history but the switched tensor's reaches only
@@ -130,12 +135,45 @@ def _backpropagated_next(switch, facts):
     return found
 
 
+def _guarded(switch) -> bool:
+    """The switch runs only where the tensor requires no grad: in the body of ``if not
+    x.requires_grad:`` (the author met "element 0 of tensors does not require grad")."""
+    for node in ast.walk(switch.function.node):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not) \
+                and isinstance(node.test.operand, ast.Attribute) and node.test.operand.attr == "requires_grad" \
+                and ast.unparse(node.test.operand.value) == switch.name \
+                and any(switch.node is n for stmt in node.body for n in ast.walk(stmt)):
+            return True
+    return False
+
+
+def _computed_from(backward, switch) -> bool:
+    """The backward's root is bound, after the switch, to an expression that reads the switched
+    tensor (`loss = losses.mean()`, `loss = F.l1_loss(denoised, clean)`)."""
+    point = (switch.node.lineno, switch.node.col_offset)
+    for node in ast.walk(switch.function.node):
+        if isinstance(node, ast.Assign) and (node.lineno, node.col_offset) > point \
+                and node.lineno < backward.node.lineno \
+                and any(ast.unparse(t) == backward.root for t in node.targets) \
+                and any(ast.unparse(n) == switch.name for n in ast.walk(node.value) if isinstance(n, (ast.Name, ast.Attribute))):
+            return True
+    return False
+
+
 def _switched_root(switch, backward, facts) -> Flag:
     from gradlint.analysis.facts import UNRECORDED_GRAD
 
     # Either the tensor has history, and the switch raises ("you can only change requires_grad
     # flags of leaf variables"), or something upstream removed it, and the switch hides that.
     name = switch.name
+    if backward.root != name and _guarded(switch):
+        message = (f"`{name}` is switched to require grad only where it has no history (`if not "
+                   f"{name}.requires_grad`): there the switch makes it a new leaf, and the loss "
+                   f"`{backward.root}` computed from it (backward at line {{backward}}) reaches nothing that "
+                   f"computed `{name}`")
+        hint = ("find what removed its history (a no_grad region, a .detach() or .item(), a reentrant "
+                "checkpoint none of whose inputs requires grad, parameters frozen by mistake) and drop the switch")
+        return Flag(RULE, switch.node, message, hint=hint, details={"tensor": name}, refs={"backward": backward.node})
     if backward.root == name and type(switch.node) is ast.Call:
         # (`requires_grad_(True)` on a tensor with history is a no-op: the switch matters only
         # where there is none, and there it hides the error)
