@@ -392,7 +392,10 @@ def _steps(cls: ast.ClassDef, imports) -> bool:
                 reads_grad = True
             if type(node.func) is ast.Attribute and node.func.attr == "backward" and not node.args:
                 backpropagates = True
-        elif type(node) is ast.Attribute and node.attr == "grad":
+        elif type(node) is ast.Attribute and node.attr == "grad" and not (
+                (dotted(node.value) or "").startswith("self.") and (dotted(node.value) or "").count(".") >= 2):
+            # (a gradient of its input, not of a member's parameter: `self.model.user.weight.grad`
+            # is what the class trains, read back)
             reads_grad = True
     return backpropagates and not reads_grad
 
@@ -3279,6 +3282,11 @@ class Walker:
                         # (`self._update_memory(k, v)` in a forward: the state it carries is
                         # the forward's too)
                         self.state_called |= summary.state
+                        if summary.state and self.loops:
+                            # (`loss = self.step_loss(obs, r)` in a loop of a trainer, the policy it
+                            # calls leaving `self.policy.lstm_hidden` built on what it held: the
+                            # member's state, which a call of the member's own reset clears)
+                            result = self.carry_member_state(node.func.value, summary.state, result)
                         return result
         if head is not None and head.count(".") == 1 and not head.startswith("self."):
             # `policy.pi(h)` on an instance of this file's class: the submodule it was built with.
@@ -4274,11 +4282,11 @@ class Walker:
             handed = [given[k] for k in ks if k in given]
             if any(v.post or v.inputs or v.carried or (v.attached or v.live) and not v.trainables for v in handed):
                 continue
-            roots = frozenset().union(*(v.trainables for v in handed))
-            if not roots:
+            companions = frozenset().union(*(v.trainables for v in handed))
+            if not companions:
                 dead = dead | {c}
-            elif all(r.startswith("%") and r[1:].isdigit() for r in roots):
-                dead = dead | {(c, frozenset(int(r[1:]) for r in roots))}
+            elif all(r.startswith("%") and r[1:].isdigit() for r in companions):
+                dead = dead | {(c, frozenset(int(r[1:]) for r in companions))}
         if roots and summary.alone is not None:
             data = {j: v for j, v in given.items() if not (summary.method and j == 0) and not (
                 v.cuts or v.trainables or v.post or v.inputs or v.live or v.carried or v.module is not None)}
@@ -4675,6 +4683,20 @@ class Walker:
         self.state_names |= names
         return replace(result, carried=result.carried | names)
 
+    def carry_member_state(self, receiver: ast.expr, state: frozenset, result: Value) -> Value:
+        """``carry_state`` of a method of this object whose calls leave state (``self.x``) or its
+        members' state (``self.policy.lstm_hidden``), each judged on the object that holds it."""
+        by_owner: dict = {}
+        for name in state:
+            owner, _, attr = name.rpartition(".")
+            by_owner.setdefault(owner, set()).add("self." + attr)
+        for owner, attrs in sorted(by_owner.items()):
+            expr = receiver if owner == "self" else ast.parse(dotted(receiver) + owner[4:], mode="eval").body
+            module = self.lookup(dotted(expr)).module if owner != "self" else None
+            info = self.cls if owner == "self" else self.classes.get(module.qualname) if module is not None else None
+            result = self.carry_state(expr, _State(frozenset(attrs)), info, result)
+        return result
+
     def apply_module(self, node: ast.Call, callee: Value, values: list[Value], positional, method: bool = False) -> Value:
         """A call of a trainable object (a module, ``self.layer``, a model): its roots join the result."""
         args = union(values) if values else CONST
@@ -4815,6 +4837,12 @@ def _none_test(test) -> tuple[str | None, bool]:
         if name is not None and name.count(".") <= 1:
             return name, type(test.ops[0]) is ast.Is
     return None, False
+
+
+@dataclasses.dataclass(frozen=True)
+class _State:
+    """What ``Walker.carry_state`` reads of a summary: the state its calls leave."""
+    state: frozenset
 
 
 def _resets(loop, owner: str, attr: str, info) -> bool:

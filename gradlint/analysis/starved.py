@@ -178,9 +178,11 @@ def _starved(facts) -> Iterator[Starved]:
                                        or _trained_by_another_return(cut, value, ret, facts, uses)
                                        or _kept_out_of_an_objective(cut, value, ret, facts, uses)):
                     continue
-                if elements and origin(cut.node) is not None:
+                if origin(cut.node) is not None and (elements or (
+                        type(ret.node.value) is ast.Call and _returns_tuples(cut.function))):
                     # (a member's cut another file's class returns in a tuple, returned on in one
-                    # here: what the callers' losses build from it judges it, not this return)
+                    # here, or whole, `return self.yolo(x, targets)`: what the callers' losses
+                    # build from it judges it, not this return)
                     continue
                 if not ret.parts and elements and not (value.trainables or value.inputs or value.post) \
                         and any(other.trainables or other.inputs for _, other in elements if other is not value):
@@ -1003,6 +1005,15 @@ def _frozen(cut, facts) -> bool:
         return False
     # A model parameter no call site resolves could be anything the optimizers hold.
     return not any("@" in name for name in facts.resolve(cut.upstream))
+
+
+def _returns_tuples(function) -> bool:
+    """Every return of ``function`` (a cut's) is a tuple display: each element an output of its own."""
+    node = getattr(function, "node", None)
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    returns = [n for n in iter_nodes(node, into_functions=False) if type(n) is ast.Return]
+    return bool(returns) and all(type(r.value) is ast.Tuple for r in returns)
 
 
 def _returned_fields(value) -> tuple:

@@ -558,10 +558,11 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
             if ks:
                 rebuilt[rebuild] = ks
     conditional = frozenset()
-    if value is not None and method and node.name == "forward" and cls is not None and cls.may_be_module:
-        # (a loss module's term dead where its callers hand its companions no history,
-        # `SoftDice.forward`'s `probs.data` beside `target`: only where those companions are none
-        # of what the cut itself cuts)
+    if value is not None:
+        # (a loss module's or a loss function's term dead where its callers hand its companions
+        # no history, `SoftDice.forward`'s `probs.data` beside `target`, `l2_penalty`'s
+        # `param.data` scaled by `regularization`: only where those companions are none of what
+        # the cut itself cuts)
         conditional = frozenset(e for e in value.dead if type(e) is tuple and scratch.cuts.get(e[0]) is not None
                                 and e[1].isdisjoint(param_index(r, method) for r in scratch.cuts[e[0]].upstream))
     if value is not None:
