@@ -297,6 +297,8 @@ class ModuleFacts:
     nograd_backprops: list = field(default_factory=list)
     # calls, with grad mode the caller's, of functions that backpropagate what they compute
     backprop_calls: list = field(default_factory=list)
+    # calls of functions whose backward trains what the call hands them: (call, those trainables)
+    trained_by_calls: list = field(default_factory=list)
     starved: list | None = None  # ``starved.starved``'s answer, once computed
     # What call sites hand module-level functions, per parameter, when it is an instance of one of
     # this file's classes (``attack@robust_accuracy`` -> {"FGSM"}): its methods' summaries apply.

@@ -4397,6 +4397,10 @@ class Walker:
                 root = union([given[k] for k in carried])
                 self.backward(inner, handed[carried[0]], root, True, False)
                 self.facts.call_sites.setdefault(inner, node)
+        trained = frozenset().union(*(given[k].trainables for k in summary.trains_params if k in given))
+        if trained and self.record and self.nograd is None:
+            # `reinforce_update(traj, …)` backpropagating the value loss of the rollout it is handed
+            self.facts.trained_by_calls.append((node, trained))
         for k, retain, create, stepped in summary.backprops_param or ():
             # `self.take_optimisation_step(self.actor_optimizer, actor_loss)`: a backward of
             # what this call hands the helper, at this call

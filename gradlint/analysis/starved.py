@@ -273,8 +273,9 @@ def _starved(facts) -> Iterator[Starved]:
                 # a bootstrap target, a discriminator step's `D(fake.detach())`: the optimizers
                 # stepped after this loss's backward hold none of what the cut starves
                 continue
-            if _trained_by_another_loss(cut, backward.value.cuts[cut.node], facts, backward):
-                continue
+            if _trained_by_another_loss(cut, backward.value.cuts[cut.node], facts, backward) \
+                    and not dead_in(cut, backward.value):
+                continue  # (a dead term adds no gradient whatever another loss trains)
             if _objective_alone(cut, backward) and _forward_trains_it(cut, facts):
                 # (a module's own objective backpropagated alone, `m.compute_one_iter().backward()`,
                 # kept off the members its forward trains; added beside the forward's output as a
@@ -583,6 +584,13 @@ def _apart(here: Backward, other: Backward) -> bool:
                    for loop in iter_nodes(fn, into_functions=False) if isinstance(loop, LOOPS))
 
 
+def dead_in(cut, loss) -> bool:
+    """The cut reaches ``loss`` in a term of cut values only, beside attached terms: that term
+    adds a number and no gradient."""
+    return not loss.post and bool(loss.trainables or loss.inputs) and (
+        not loss.cuts.get(cut.node) or cut.node in loss.dead)
+
+
 def _trained_elsewhere(cut, elsewhere: list, facts) -> frozenset:
     """The trainables the other sinks train, but for a backward whose following steps are known
     and update none of what the cut starves: the actor's loss runs through the critic, and only
@@ -610,6 +618,9 @@ def _trained_by_another_loss(cut, companions, facts, here: Backward | None = Non
     backwards = [(backward.value.trainables, backward) for backward in facts.backwards
                  if cut.node not in backward.value.cuts and not (backward.value.cuts.keys() & siblings)
                  and not (here is not None and _apart(here, backward))]
+    # (a helper's backward of what a call hands it: the value loss `reinforce_update(traj, …)`
+    # backpropagates)
+    backwards += [(trainables, None) for _, trainables in facts.trained_by_calls]
     # (and whose following steps update what it starves: an actor's loss reaches the critic, but
     # only the actor's optimizer steps after it)
     return bool(starved & facts.resolve(_trained_elsewhere(cut, backwards, facts)))

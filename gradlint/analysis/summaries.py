@@ -157,6 +157,9 @@ class Summary:
     # the caller hands there, and a step between two of them updates what the second one's graph
     # saved (`d_loss.backward(); self.opt_d.step(); g_loss.backward()`).
     backprops_param: tuple | None = field(default=None, compare=False, hash=False)
+    # Parameters whose history a backward inside reaches (`loss_v.backward()` of values a rollout
+    # it is handed holds): a call trains what it hands them.
+    trains_params: frozenset = field(default=EMPTY, compare=False, hash=False)
     # (backward node, the parameters its root descends from) for each backward(retain_graph=True)
     # outside any loop of its own of a root it computes (``_read``)
     retains_from: tuple | None = field(default=None, compare=False, hash=False)
@@ -619,6 +622,10 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
                             if n in params or (method and n.startswith("self.") and n.count(".") == 1))
             backprops_param.append((params.index(site.root), site.retain_graph, site.create_graph, stepped))
     backprops_param = tuple(backprops_param) or None
+    trains_params = frozenset(
+        k for site in scratch.backwards if site.function.node is node and site.accumulates
+        for k in (param_index(r, False) for r in site.value.trainables)
+        if k is not None and not (method and k == 0))
     # backward(retain_graph=True) of a root it computes from what it is handed (a rollout step's
     # `loss = f(model(x)); loss.backward(retain_graph=True)`): the parameters that root descends
     # from, so that a caller's loop feeding back its own state there is read as carrying it
@@ -695,6 +702,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         const_parts=_const_parts(returns), container_parts=_container_parts(returns),
         saves=saves, save_needs=save_needs, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param, retains_from=retains_from,
+        trains_params=trains_params,
         cut_parts=_cut_parts(returns, cuts),
         dead=frozenset(c for c in value.dead if c in cuts) | conditional if value is not None else EMPTY,
         part_shape=returns[0].shape if returns and len({r.shape for r in returns}) == 1

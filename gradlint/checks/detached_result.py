@@ -23,7 +23,7 @@ RULE = Rule(
 
 def check(facts):
     from gradlint.analysis.facts import REBUILD
-    from gradlint.analysis.starved import starved, switched
+    from gradlint.analysis.starved import dead_in, starved, switched
 
     for found in starved(facts):
         cut = found.cut
@@ -39,7 +39,7 @@ def check(facts):
                           else f"is returned from `{found.function.name}()`" if cut.hooked
                           else f"is returned from `{via}()` and then from `{found.function.name}()`", facts)
         else:
-            dead = _dead_term(cut, found.backward.value)
+            dead = dead_in(cut, found.backward.value)
             # (a term of cut values beside attached terms: what it does is add a number)
             where = (f"becomes a term of the loss `{found.backward.root}` (backward at line {{sink}}) made only "
                      f"of values with no history, which adds a number to the loss and no gradient" if dead
@@ -48,13 +48,6 @@ def check(facts):
             if dead:
                 flag.details["dead"] = True
             yield flag
-
-
-def _dead_term(cut, loss) -> bool:
-    """The cut reaches the loss in a term of cut values only, beside attached terms: that term
-    adds a number and no gradient."""
-    return not loss.post and bool(loss.trainables or loss.inputs) and (
-        not loss.cuts.get(cut.node) or cut.node in loss.dead)
 
 
 def _report(cut, where: str, facts, models=(), **refs):
