@@ -4397,6 +4397,14 @@ class Walker:
                 root = union([given[k] for k in carried])
                 self.backward(inner, handed[carried[0]], root, True, False)
                 self.facts.call_sites.setdefault(inner, node)
+        for k, switch in summary.switched_params.items():
+            value = given.get(k)
+            if value is not None and value.nograd and not (value.attached or value.live) \
+                    and self.record and self.nograd is None:
+                # `self.g_step(sr, hr)` handed `sr` a `no_grad` method made: its switch hides that
+                self.facts.switches.append(Switch(switch, summary.params[k], value, False,
+                                                  Function(summary.node, summary.node.name)))
+                self.facts.call_sites.setdefault(switch, node)
         trained = frozenset().union(*(given[k].trainables for k in summary.trains_params if k in given))
         if trained and self.record and self.nograd is None:
             # `reinforce_update(traj, …)` backpropagating the value loss of the rollout it is handed

@@ -160,6 +160,10 @@ class Summary:
     # Parameters whose history a backward inside reaches (`loss_v.backward()` of values a rollout
     # it is handed holds): a call trains what it hands them.
     trains_params: frozenset = field(default=EMPTY, compare=False, hash=False)
+    # Parameters it switches to require grad as they were handed (`sr.requires_grad_(True)` in a
+    # generator step handed `sr`), not as a leaf it differentiates against: parameter -> the
+    # switch. A caller that hands one computed under no_grad has hidden that lost history.
+    switched_params: dict = field(default_factory=dict, compare=False, hash=False)
     # (backward node, the parameters its root descends from) for each backward(retain_graph=True)
     # outside any loop of its own of a root it computes (``_read``)
     retains_from: tuple | None = field(default=None, compare=False, hash=False)
@@ -622,6 +626,10 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
                             if n in params or (method and n.startswith("self.") and n.count(".") == 1))
             backprops_param.append((params.index(site.root), site.retain_graph, site.create_graph, stepped))
     backprops_param = tuple(backprops_param) or None
+    switched_params = {
+        params.index(site.name): site.node for site in scratch.switches
+        if site.function.node is node and site.name in params and site.name not in walker.born
+        and not site.intended_leaf and not (method and params.index(site.name) == 0)}
     trains_params = frozenset(
         k for site in scratch.backwards if site.function.node is node and site.accumulates
         for k in (param_index(r, False) for r in site.value.trainables)
@@ -702,7 +710,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         const_parts=_const_parts(returns), container_parts=_container_parts(returns),
         saves=saves, save_needs=save_needs, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param, retains_from=retains_from,
-        trains_params=trains_params,
+        trains_params=trains_params, switched_params=switched_params,
         cut_parts=_cut_parts(returns, cuts),
         dead=frozenset(c for c in value.dead if c in cuts) | conditional if value is not None else EMPTY,
         part_shape=returns[0].shape if returns and len({r.shape for r in returns}) == 1
