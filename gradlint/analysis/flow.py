@@ -1572,17 +1572,20 @@ class Walker:
         to it (``params = list(enc.parameters()) + list(head.parameters())``, ``params +=
         …``): what an optimizer given ``params`` holds, read from how the list was built."""
         out = list(args)
-        names = {arg.id for arg in args if type(arg) is ast.Name}
+        # (and `self.wm_params = list(self.encoder.parameters()) + …` just above, in `__init__`)
+        names = {dotted(arg) for arg in args if type(arg) is ast.Name
+                 or (type(arg) is ast.Attribute and dotted(arg) is not None and dotted(arg).count(".") == 1
+                     and dotted(arg).startswith("self."))}
         if not names or self.function is None:
             return out
         for node in iter_nodes(self.function.node, into_functions=False):
             kind = type(node)
-            if kind is ast.Assign and any(type(t) is ast.Name and t.id in names for t in node.targets):
+            if kind is ast.Assign and any(dotted(t) in names for t in node.targets):
                 out.append(node.value)
-            elif kind is ast.AugAssign and type(node.target) is ast.Name and node.target.id in names:
+            elif kind is ast.AugAssign and dotted(node.target) in names:
                 out.append(node.value)
             elif kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in ("append", "extend") \
-                    and type(node.func.value) is ast.Name and node.func.value.id in names:
+                    and dotted(node.func.value) in names:
                 out.extend(node.args)
         return out
 
@@ -3569,7 +3572,11 @@ class Walker:
             receiver = replace(receiver, trainables=EMPTY)
         if meth == "state_dict" and not any(k.arg == "keep_vars" and not literal_false(k.value) for k in node.keywords):
             # `model.state_dict()`: copies of the values, detached (unless `keep_vars=True`):
-            # what is computed from them has no history to lose
+            # what is computed from them has no history to lose; of a model trained here, a
+            # cut of its parameters (a proximal term built from them trains nothing)
+            if receiver.trainables and not (receiver.computed or receiver.tensor or receiver.live) and self.nograd is None:
+                return replace(self.cut_of(node, recv_expr, replace(receiver, computed=True), ".state_dict()"),
+                               container=True)
             return Value(tensor=True, computed=True, const=True, container=True)
         if meth in PULL_METHODS:
             # `h.pow(2).mean().item()`: the graph built to compute a logged number is dropped at

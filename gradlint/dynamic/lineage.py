@@ -39,12 +39,18 @@ class Lineage:
 
 
 def flat_tensors(value, depth: int = 0):
-    """The tensors in a value a probe saw: a tensor, or lists/tuples of them (``torch.tensor(losses)``)."""
+    """The tensors in a value a probe saw: a tensor, or lists/tuples of them (``torch.tensor(losses)``),
+    a dict's values (``model.state_dict()``), a module's parameters (what ``state_dict()`` copies)."""
     if isinstance(value, torch.Tensor):
         yield value
     elif isinstance(value, (list, tuple)) and depth < 3:
         for item in value[:10000]:
             yield from flat_tensors(item, depth + 1)
+    elif isinstance(value, dict) and depth < 3:
+        for item in list(value.values())[:10000]:
+            yield from flat_tensors(item, depth + 1)
+    elif isinstance(value, torch.nn.Module) and depth == 0:
+        yield from value.parameters()
 
 
 def merge(into: dict, lineage: dict) -> None:

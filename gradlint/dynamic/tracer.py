@@ -301,8 +301,9 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
             return
         if isinstance(value, torch.Tensor):
             self.tag(value, {fid: frozenset(evidence.pending)})
-        elif isinstance(value, (list, tuple)):
-            for item in value:
+        elif isinstance(value, (list, tuple, dict)):
+            # (a dict's values: `model.state_dict()`'s detached copies)
+            for item in value.values() if isinstance(value, dict) else value:
                 if isinstance(item, torch.Tensor):
                     self.tag(item, {fid: frozenset(evidence.pending)})
         elif isinstance(value, (int, float)) and not isinstance(value, bool) and evidence.pending:
