@@ -873,6 +873,11 @@ class Walker:
                     | self.facts.init_instances.get((f"{self.cls.name}.__init__", p.arg), set())
                 found = _one_lineage(found, self.classes, self.facts.module) or found
                 value = self.env.get(p.arg)
+                if len(found) > 1 and all(type(f) is ModuleInfo for f in found) and len(
+                        {(f.inplace, f.saves_input, f.saves_output, f.parameters) for f in found}) == 1:
+                    # (`activation=nn.Tanh()` in one call, `nn.Sigmoid()` in another: torch's
+                    # modules that save alike, read as the first of them)
+                    found = {min(found, key=lambda f: f.qualname)}
                 if len(found) == 1 and None not in found and value is not None and value.module is None:
                     (qualname,) = found
                     # (an object, not a number, though built from numbers; a network of torch's

@@ -1663,11 +1663,12 @@ def _function_saves(module: ast.Module, imports: ImportTable) -> dict[str, froze
     return found
 
 
-def handed_instances(module: ast.Module, classes) -> dict:
+def handed_instances(module: ast.Module, classes, imports: ImportTable) -> dict:
     """(``Class.__init__``, position or keyword) -> the classes of this file each constructor
     call of ``Class`` hands it an instance of (``ParagraphClassifier(encoder)`` with ``encoder =
-    SentenceEncoder()``; None for anything else), read from the calls as written: the walk's own
-    ``init_instances`` before any call site is walked."""
+    SentenceEncoder()``), or the ``ModuleInfo`` of a network of torch's built there
+    (``NonLinear(300, 784, activation=nn.Sigmoid())``); None for anything else, read from the
+    calls as written: the walk's own ``init_instances`` before any call site is walked."""
     built: dict[str, str | None] = {}
     for node in iter_nodes(module):
         if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
@@ -1678,7 +1679,10 @@ def handed_instances(module: ast.Module, classes) -> dict:
     def instance(arg):
         if type(arg) is ast.Name:
             return built.get(arg.id)
-        return _constructed(arg, classes)
+        made = _constructed(arg, classes)
+        if made is None and type(arg) is ast.Call and (imports.qualname(arg.func) or "").startswith("torch.nn."):
+            return module_info(arg, imports, classes)
+        return made
 
     out: dict = {}
     for node in iter_nodes(module):

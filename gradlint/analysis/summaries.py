@@ -247,7 +247,7 @@ class Table:
         if self._instances is None:
             from gradlint.analysis.scan import handed_instances
 
-            self._instances = handed_instances(self.module, self.classes)
+            self._instances = handed_instances(self.module, self.classes, self.imports)
         return self._instances
 
     def get(self, key: str, limit: int | None = None):
