@@ -170,6 +170,8 @@ def _starved(facts) -> Iterator[Starved]:
             for cut in broken:
                 if cut.kind == "no_grad" and not _decorated_module(cut):
                     continue  # evaluation returns no_grad results by design: only a loss speaks
+                if cut.kind == ".state_dict()":
+                    continue  # (a snapshot of the weights returned, to save or load: only a loss speaks)
                 if cut.truncates and value.post:
                     # a loop of the function cut between its iterations, each stage applied to
                     # the cut state (SinGAN's scales, truncated recurrence): on purpose
