@@ -1077,6 +1077,23 @@ def listed_modules(function, name: str, before: ast.AST) -> list:
     return [e for _, _, e in sorted(items, key=lambda t: t[:2])]
 
 
+def _built_by_adding(function, name: str) -> bool:
+    """The list ``name`` is only built up (bound to displays, added to, appended, extended): not
+    sliced, rebound to something else, or changed by item (`rep[0] = nn.ReLU()`, `rep = rep[1:]`),
+    so ``listed_modules`` reads its layers in order."""
+    for node in iter_nodes(function, into_functions=False):
+        if type(node) is ast.Assign:
+            for target in node.targets:
+                if type(target) is ast.Subscript and dotted(target.value) == name:
+                    return False
+                if type(target) is ast.Name and target.id == name and type(node.value) not in (ast.List, ast.Tuple):
+                    return False
+        elif type(node) is ast.Call and type(node.func) is ast.Attribute and dotted(node.func.value) == name \
+                and node.func.attr in ("insert", "pop", "remove", "reverse", "sort", "clear"):
+            return False
+    return True
+
+
 def _with_locals(value, function):
     """``nn.Sequential(conv, SamePad(k))`` with ``conv = nn.Conv1d(…)`` bound once above it in
     the same method: the call with each such local replaced by what it was bound to, so what the
@@ -1084,7 +1101,8 @@ def _with_locals(value, function):
     if type(value) is ast.Call and len(value.args) == 1 and type(value.args[0]) is ast.Starred \
             and type(value.args[0].value) is ast.Name:
         # `nn.Sequential(*layers)`: the modules the method put in `layers`, in order
-        listed = listed_modules(function, value.args[0].value.id, value)
+        name = value.args[0].value.id
+        listed = listed_modules(function, name, value) if _built_by_adding(function, name) else []
         return ast.copy_location(ast.Call(func=value.func, args=listed, keywords=value.keywords), value) \
             if listed else value
     if type(value) is not ast.Call or not any(type(a) is ast.Name for a in value.args):
