@@ -30,7 +30,7 @@ from gradlint.analysis.scan import (
     helper_of_nograd_methods,
     _PLAIN_BASES as PLAIN_BASES, ENABLE_GRAD, GRAD_MODE_NAMES, INFERENCE_MODE, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, leaves_handed_on, literal_false,
-    listed_modules, members_handed_trained,
+    is_optimizer_class, listed_modules, members_handed_trained,
     ancestors, function_saves, hook_outputs, hook_stores, literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
     trains_locally,
 )
@@ -386,7 +386,7 @@ def _steps(cls: ast.ClassDef, imports) -> bool:
                     (node.func.attr == "step" and not node.args) or node.func.attr == "zero_grad"):
                 return True
             name = imports.qualname(node.func)
-            if name is not None and name.startswith("torch.optim.") and name.split(".")[-1][:1].isupper():
+            if is_optimizer_class(name):
                 return True
             if name is not None and name.startswith("torch.autograd."):
                 reads_grad = True
@@ -442,7 +442,7 @@ def _optimized_members(cls: ast.ClassDef, imports) -> frozenset:
         if type(node) is not ast.Call:
             continue
         name = imports.qualname(node.func)
-        if name is None or not name.startswith("torch.optim.") or not name.split(".")[-1][:1].isupper():
+        if not is_optimizer_class(name):
             continue
         for inner in iter_nodes(node):
             if type(inner) is ast.Call and type(inner.func) is ast.Attribute \
@@ -1455,7 +1455,7 @@ class Walker:
             elsewhere = self.imports.project.optimizer_class(qual) \
                 if qual and own is None and self.imports.project is not None and not qual.startswith("torch") else None
             if qual and (own_optimizer or elsewhere is not None
-                         or (qual.startswith("torch.optim.") and qual.split(".")[-1][:1].isupper())):
+                         or is_optimizer_class(qual)):
                 covers = self.coverage(expr)
                 self.facts.optimizers[self.key(name)] = covers | self.members_given(expr)
                 if self.cls is not None and name.startswith("self."):
@@ -1488,7 +1488,7 @@ class Walker:
         covers = set()
         for call, renamed in calls:
             qual = self.imports.qualname(call.func) if type(call) is ast.Call else None
-            if not (qual and qual.startswith("torch.optim.") and qual.split(".")[-1][:1].isupper()):
+            if not is_optimizer_class(qual):
                 return None
             covers |= self.coverage(call, renamed)
         return frozenset(covers) if covers else None

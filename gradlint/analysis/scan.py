@@ -1873,6 +1873,11 @@ def _class_bases(module: ast.Module) -> dict:
     return {node.name: [dotted(b) for b in node.bases] for node in ast.walk(module) if type(node) is ast.ClassDef}
 
 
+def is_optimizer_class(name: str | None) -> bool:
+    """``torch.optim.Adam``: one of torch's optimizer classes (capitalized; not a scheduler's module)."""
+    return name is not None and name.startswith("torch.optim.") and name.split(".")[-1][:1].isupper()
+
+
 def handed_trained_models(module: ast.Module, imports: ImportTable) -> dict:
     """(``Class.__init__``, position or keyword) -> the one model every constructor call of this
     file's class hands there, where an optimizer of torch's built in the call's scope holds its
@@ -1886,7 +1891,7 @@ def handed_trained_models(module: ast.Module, imports: ImportTable) -> dict:
             if type(node) is not ast.Call:
                 continue
             name = imports.qualname(node.func)
-            if name is not None and name.startswith("torch.optim.") and name.split(".")[-1][:1].isupper():
+            if is_optimizer_class(name):
                 optimized |= {dotted(inner.func.value) for inner in iter_nodes(node)
                               if type(inner) is ast.Call and type(inner.func) is ast.Attribute
                               and inner.func.attr in ("parameters", "named_parameters")}
