@@ -254,7 +254,7 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                         if is_literal(value) or (type(value) is ast.Name and value.id in settings):
                             info.literal_attrs.add(name)
                         else:
-                            value = _with_flags(_with_locals(value, stmt), flags, imports)
+                            value = _with_flags(_with_locals(value, stmt, flags), flags, imports)
                             info.attrs[name] = module_info(value, imports, classes)
                             if type(value) is ast.Call and (info.attrs[name] is None or (
                                     info.attrs[name].qualname == "torch.nn.ModuleList" and info.attrs[name].items is None)):
@@ -1053,28 +1053,65 @@ def _wraps_call_in_nograd(node: ast.FunctionDef | ast.AsyncFunctionDef, imports:
     return bool(inside) and all(id(r) in inside for r in returns) and not trains_locally(node)
 
 
-def listed_modules(function, name: str, before: ast.AST) -> list:
+def listed_modules(function, name: str, before: ast.AST, flags=frozenset()) -> list:
     """The expressions a function puts in the list ``name`` before ``before``, in source order
-    (`layers = [...]`, `layers += [...]`, `layers.extend([...])`, `layers.append(m)`)."""
-    items = []
+    (`layers = [...]`, `layers += [...]`, `layers.extend([...])`, `layers.append(m)`). Of an
+    ``if flag:`` whose flag is one of ``flags`` (true wherever the class is built) only the arm that
+    runs adds; where either arm may run and both add as many, each place holds one or the other
+    (``nn.Sigmoid() if gated else nn.Identity()``: a stand-in node, read only by callers)."""
     point = (before.lineno, before.col_offset)
-    for node in iter_nodes(function, into_functions=False):
-        if (getattr(node, "lineno", 0), getattr(node, "col_offset", 0)) >= point:
-            continue
-        added = None
-        if type(node) in (ast.Assign, ast.AugAssign):
-            targets = node.targets if type(node) is ast.Assign else [node.target]
+
+    def added(stmt) -> list:
+        value = None
+        if type(stmt) in (ast.Assign, ast.AugAssign):
+            targets = stmt.targets if type(stmt) is ast.Assign else [stmt.target]
             if any(type(t) is ast.Name and t.id == name for t in targets):
-                added = node.value
-        elif type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
-                and node.func.value.id == name and len(node.args) == 1:
-            if node.func.attr == "append":
-                items.append((node.lineno, node.col_offset, node.args[0]))
-            elif node.func.attr == "extend":
-                added = node.args[0]
-        if type(added) in (ast.List, ast.Tuple):
-            items += [(e.lineno, e.col_offset, e) for e in added.elts]
-    return [e for _, _, e in sorted(items, key=lambda t: t[:2])]
+                value = stmt.value
+        elif type(stmt) is ast.Expr and type(stmt.value) is ast.Call:
+            call = stmt.value
+            if type(call.func) is ast.Attribute and type(call.func.value) is ast.Name \
+                    and call.func.value.id == name and len(call.args) == 1:
+                if call.func.attr == "append":
+                    return [call.args[0]]
+                if call.func.attr == "extend":
+                    value = call.args[0]
+        return list(value.elts) if type(value) in (ast.List, ast.Tuple) else []
+
+    def walk(block) -> list:
+        items = []
+        for stmt in block:
+            if type(stmt) in _FUNCTIONS or type(stmt) is ast.ClassDef:
+                continue
+            if type(stmt) is ast.If:
+                arm = _flag_arm(stmt.test, flags)
+                body = walk(stmt.body) if arm is not False else []
+                orelse = walk(stmt.orelse) if arm is not True else []
+                if arm is None and body and orelse and len(body) == len(orelse):
+                    items += [ast.copy_location(ast.IfExp(test=stmt.test, body=a, orelse=b), a)
+                              for a, b in zip(body, orelse)]
+                else:
+                    items += body + orelse
+            elif any(type(getattr(stmt, f, None)) is list for f in ("body", "orelse", "finalbody", "handlers")):
+                for field in ("body", "orelse", "finalbody"):
+                    items += walk(getattr(stmt, field, None) or [])
+                for handler in getattr(stmt, "handlers", None) or ():
+                    items += walk(handler.body)
+            elif (stmt.lineno, stmt.col_offset) < point:
+                items += added(stmt)
+        return items
+
+    return walk(function.body)
+
+
+def _flag_arm(test, flags) -> bool | None:
+    """Which arm of ``if test:`` runs where ``flags`` are true: the body (True), the ``else`` (False),
+    or either (None)."""
+    if type(test) is ast.Name and test.id in flags:
+        return True
+    if type(test) is ast.UnaryOp and type(test.op) is ast.Not and type(test.operand) is ast.Name \
+            and test.operand.id in flags:
+        return False
+    return None
 
 
 def _built_by_adding(function, name: str) -> bool:
@@ -1094,7 +1131,7 @@ def _built_by_adding(function, name: str) -> bool:
     return True
 
 
-def _with_locals(value, function):
+def _with_locals(value, function, flags=frozenset()):
     """``nn.Sequential(conv, SamePad(k))`` with ``conv = nn.Conv1d(…)`` bound once above it in
     the same method: the call with each such local replaced by what it was bound to, so what the
     container's layers save is read as if written in place (a stand-in node, read only here)."""
@@ -1102,7 +1139,7 @@ def _with_locals(value, function):
             and type(value.args[0].value) is ast.Name:
         # `nn.Sequential(*layers)`: the modules the method put in `layers`, in order
         name = value.args[0].value.id
-        listed = listed_modules(function, name, value) if _built_by_adding(function, name) else []
+        listed = listed_modules(function, name, value, flags) if _built_by_adding(function, name) else []
         return ast.copy_location(ast.Call(func=value.func, args=listed, keywords=value.keywords), value) \
             if listed else value
     if type(value) is not ast.Call or not any(type(a) is ast.Name for a in value.args):
@@ -1311,11 +1348,20 @@ def _elements_info(call: ast.Call, imports: ImportTable, classes: dict) -> Modul
     return infos.pop() if len(infos) == 1 else None
 
 
+# Layers whose output is their input itself or a view of it: an edit of it edits what came before
+_HANDS_ON = frozenset({"torch.nn.Identity", "torch.nn.Flatten", "torch.nn.Unflatten"})
+
+
 def _sequential_info(call: ast.Call, imports: ImportTable, classes: dict) -> ModuleInfo:
     items = [module_info(a, imports, classes) for a in call.args if type(a) is not ast.Starred]
     if not items:
         return ModuleInfo("torch.nn.Sequential")
     first, last = items[0], items[-1]
+    ends = len(items) - 1
+    while ends and last is not None and last.qualname in _HANDS_ON:
+        # (`nn.Sequential(conv, nn.Sigmoid(), nn.Identity())`: the container's output is the sigmoid's)
+        ends -= 1
+        last = items[ends]
     return ModuleInfo(
         "torch.nn.Sequential",
         # (`nn.Sequential(nn.LeakyReLU(0.2, inplace=True), conv)`: its first layer edits the
