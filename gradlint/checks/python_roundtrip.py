@@ -58,6 +58,9 @@ def check(facts):
         node = found.cut.node
         # (a copy in another file's helper, reached through a call here: reported at the call)
         if found.cut.kind == REBUILD and (node in by_node or node in facts.call_sites):
+            if found.backward is not None and any(
+                    other is not node and other in flagged for other in found.backward.value.rebuilt):
+                continue  # (as above: the leaf made to require grad is the mistake, `reward` a constant)
             where = (f"and is returned from `{found.function.name}()`" if found.function is not None
                      else f"and becomes part of the loss `{found.backward.root}` (backward at line {{sink}})")
             if node not in flagged:
