@@ -3579,6 +3579,12 @@ class Walker:
             # `model.state_dict()`: copies of the values, detached (unless `keep_vars=True`):
             # what is computed from them has no history to lose; of a model trained here, a
             # cut of its parameters (a proximal term built from them trains nothing)
+            member = dotted(recv_expr)
+            if not receiver.trainables and self.cls is not None and member in self.cls.attrs and member not in self.env \
+                    and member in self.used_as_modules() and not (receiver.optimizer or receiver.computed):
+                # (`self.model.state_dict()` in a method of a plain class the model was handed to,
+                # which calls it: the member itself, as `self.model(x)` is read)
+                receiver = replace(receiver, trainables=frozenset({member}))
             if receiver.trainables and not (receiver.computed or receiver.tensor or receiver.live) and self.nograd is None:
                 return replace(self.cut_of(node, recv_expr, replace(receiver, computed=True), ".state_dict()"),
                                container=True)
