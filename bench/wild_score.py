@@ -58,6 +58,7 @@ BATCHES = {  # folder under --root -> its triage, and the script that lays it ou
     "wild35": ("wild35-triage.md", "make_wild35.sh"),
     "wild36": ("wild36-triage.md", "make_wild36.sh"),
     "wild37": ("wild37-triage.md", "make_wild37.sh"),
+    "wild38": ("wild38-triage.md", "make_wild38.sh"),
     "wildrl": ("wild-rl-triage.md", "make_wild_rl.sh"),
 }
 RULES = re.compile(r"^GL00[1-5]$")

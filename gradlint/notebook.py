@@ -129,6 +129,12 @@ def read(source: str | bytes) -> Notebook:
             retry = mask(cell_lines, automagic=True)
             if _syntax_error("\n".join(retry) + "\n") is None:
                 masked, error = retry, None
+        if error is not None and _leading_indent(cell_lines) is not cell_lines:
+            # (` x = 1` as a cell's first line: IPython strips that indent from each line that has
+            # it and runs the cell; the findings of those lines are that many columns to the left)
+            retry = mask(_leading_indent(cell_lines))
+            if _syntax_error("\n".join(retry) + "\n") is None:
+                masked, error = retry, None
         if error is not None:
             notebook.unparsable.append((number, *error))
             masked = [""] * len(cell_lines)
@@ -163,6 +169,15 @@ def mask(lines: list[str], automagic: bool = False) -> list[str]:
             continue
         continued = line.rstrip("\r\n").endswith("\\")
     return out
+
+
+def _leading_indent(lines: list[str]) -> list[str]:
+    """The cell as IPython runs it when its first line is indented (its ``leading_indent``
+    transform): that indent taken off every line that starts with it; else ``lines`` itself."""
+    space = lines[0][: len(lines[0]) - len(lines[0].lstrip(" \t"))] if lines[0].strip() else ""
+    if not space:
+        return lines
+    return [line[len(space):] if line.startswith(space) else line for line in lines]
 
 
 def _is_ipython(line: str) -> bool:

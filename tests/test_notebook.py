@@ -134,6 +134,17 @@ def test_automagic_lines_are_masked_only_in_a_cell_that_does_not_parse_otherwise
     assert book.text.splitlines() == ["pass", "import torch", "x = torch.ones(2)", "time = 3", "ls = 4"]
 
 
+def test_a_cell_whose_first_line_is_indented_is_read_as_ipython_runs_it():
+    # (IPython takes the first line's indent off every line that starts with it)
+    book = notebook.read(notebook_json(" pairs = [(a, b)\n            for a, b in zip(x, y)]\n print(pairs)",
+                                       "  if x:\n    y = 1\n  ok = 2\nz = 3"))
+    assert book.unparsable == []
+    assert book.text.splitlines() == ["pairs = [(a, b)", "           for a, b in zip(x, y)]", "print(pairs)",
+                                      "if x:", "  y = 1", "ok = 2", "z = 3"]
+    still = notebook.read(notebook_json("x = 1\n  y = 2"))  # (only the first line's indent is taken)
+    assert [row[0] for row in still.unparsable] == [1]
+
+
 # ---- reading a notebook -------------------------------------------------------------------------
 
 

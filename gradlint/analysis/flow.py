@@ -102,6 +102,7 @@ PLAIN_LIBRARIES = frozenset({
     "string", "datetime", "pathlib", "logging", "statistics", "fractions", "decimal", "yaml",
     "pickle", "csv", "shutil", "glob", "pandas", "scipy", "sklearn", "PIL", "cv2", "omegaconf",
     "cuml", "xgboost", "lightgbm", "catboost", "faiss",  # estimators and indexes of NumPy (or CuPy) arrays
+    "matplotlib", "seaborn", "imageio", "skimage",  # plots, colormaps and images of NumPy arrays
 })
 # Tensor methods whose result is a new tensor of the receiver's dtype and device whose values do
 # not come from the receiver (``weight.new(n, h).zero_()``, ``x.data.new(...).bernoulli_(p)``):
@@ -2953,6 +2954,14 @@ class Walker:
         return head in self.imports.names and head not in self.env and \
             self.imports.names[head].split(".")[0] in PLAIN_LIBRARIES
 
+    def bound_to_plain_library(self, member: str) -> bool:
+        """The class's ``__init__`` binds ``member`` only to what a plain library's call makes
+        (``self.colormap = plt.get_cmap(name)``): a callable that holds no parameters."""
+        init = self.cls.init if self.cls is not None else None
+        values = [n.value for n in iter_nodes(init, into_functions=False) if type(n) is ast.Assign
+                  and any(dotted(t) == member for t in n.targets)] if init is not None else []
+        return bool(values) and all(type(v) is ast.Call and self.from_plain_library(v.func) for v in values)
+
     def cut(self, node, operand_expr, kind: str) -> Value:
         marks = len(self.save_log)
         operand = self.expr(operand_expr)
@@ -3271,8 +3280,10 @@ class Walker:
             if head in ("self.forward", "self.__call__"):
                 callee = Value(trainables=frozenset({"self"}))  # the module itself
             if not callee.trainables and callee.module is None and head not in self.env \
-                    and self.cls is not None and head in self.cls.attrs:
-                callee = Value(trainables=frozenset({head}))  # self.model(x) in a trainer class
+                    and self.cls is not None and head in self.cls.attrs and not self.bound_to_plain_library(head):
+                # self.model(x) in a trainer class (not `self.colormap = plt.get_cmap(name)`: a
+                # plain library's callable, which holds no parameters)
+                callee = Value(trainables=frozenset({head}))
             if callee.trainables or callee.module is not None:
                 return self.apply_module(node, callee, self.arg_values(node), positional)
             if self.cls is not None and head not in self.env:

@@ -228,7 +228,7 @@ def _starved(facts) -> Iterator[Starved]:
                     # a leaf made of its own input to take the input's gradient: what it returns
                     # cut is a step in input space (an attack's image), no model's output
                     continue
-                if cut.of_computed_input and not value.inputs:
+                if (cut.of_computed_input or _returns_cut_local(ret, cut)) and not value.inputs:
                     # A whole output computed from the inputs and cut (a data-dependent
                     # initialization's `F.linear(x, v).data`): reported only as a dead term
                     # beside terms still attached to the inputs (`ce - h(p.detach())`).
@@ -382,6 +382,21 @@ def _makes_input_leaf(fn) -> bool:
                 and not (inner.args and type(inner.args[0]) is ast.Constant and inner.args[0].value is False):
             return True
     return False
+
+
+def _returns_cut_local(ret, cut) -> bool:
+    """``return emb.detach()`` of a local computed from the forward's inputs (``emb =
+    torch.cat((x.sin(), x.cos()), -1)``): the whole output, a fixed featurization of its inputs cut
+    from them, as a data-dependent initialization's ``.data`` is."""
+    returned = ret.node.value
+    if returned is not cut.node or type(returned) is not ast.Call or type(returned.func) is not ast.Attribute:
+        return False
+    operand = returned.func.value
+    fn = ret.function.node
+    given = {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]} \
+        if type(fn) in (ast.FunctionDef, ast.AsyncFunctionDef) else set()
+    return type(operand) is ast.Name and operand.id not in given and bool(cut.upstream) \
+        and all(name.endswith("@input") for name in cut.upstream)
 
 
 def _unknown_origin(cut, backward, facts) -> bool:
