@@ -3232,6 +3232,11 @@ class Walker:
             head.split(".")[0] == "torch" and self.imports.stars and "torch" not in self.env))
         if qual is not None and imported and qual.startswith("torch"):
             return self.torch_call(node, qual, positional, keywords)
+        if qual in ("copy.deepcopy", "copy.copy") and len(node.args) == 1 and not node.keywords:
+            source = self.expr(node.args[0])
+            if source.module is not None and not (source.tensor or source.computed):
+                # (`train(copy.deepcopy(base))`: a model of the same class, handed on)
+                return source
         if head is not None and self.nograd is None:
             saved = function_saves(self.facts.module, self.imports).get(head)
             if saved and (head not in self.env or self.function.name == "<module>"):
