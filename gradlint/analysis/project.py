@@ -562,6 +562,13 @@ class View:
         return {param: next(iter(classes)) for param, classes in found.items()
                 if len(classes) == 1 and None not in classes}
 
+    def constructions(self, name: str) -> list:
+        """The calls of ``name``, a class of this view's file, in the files beside it and one
+        folder up (``_near_files``): how the project builds it, read for the defaults its
+        constructor leaves."""
+        return [call for tree, _, target, _ in self._calling_files(name, self._near_files())
+                for call in ast.walk(tree) if type(call) is ast.Call and target(call)]
+
     def _near_files(self):
         """The Python files of this file's folder and of the folder above it (within the
         project): where the scripts that drive a module's training step usually sit, listed

@@ -5,6 +5,7 @@ function makes on purpose. They read the tree (with ``tree.iter_nodes``) and com
 from __future__ import annotations
 
 import ast
+import copy
 from dataclasses import replace
 
 from gradlint.analysis import saves
@@ -231,6 +232,7 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                 info.init = stmt
             settings = _setting_params(stmt) if stmt.name == "__init__" else set()
             flags = _true_flags(stmt, node.name, module) if stmt.name == "__init__" else set()
+            named = _named_defaults(stmt, node.name, module, imports) if stmt.name == "__init__" else {}
             for assign in iter_nodes(stmt, into_functions=False):
                 if type(assign) is ast.Call and stmt.name == "__init__" and type(assign.func) is ast.Attribute \
                         and assign.func.attr == "append" and len(assign.args) == 1:
@@ -254,7 +256,7 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                         if is_literal(value) or (type(value) is ast.Name and value.id in settings):
                             info.literal_attrs.add(name)
                         else:
-                            value = _with_flags(_with_locals(value, stmt, flags), flags, imports)
+                            value = _with_flags(_with_locals(_with_defaults(value, named), stmt, flags), flags, imports)
                             info.attrs[name] = module_info(value, imports, classes)
                             if type(value) is ast.Call and (info.attrs[name] is None or (
                                     info.attrs[name].qualname == "torch.nn.ModuleList" and info.attrs[name].items is None)):
@@ -1153,6 +1155,44 @@ def _with_locals(value, function, flags=frozenset()):
     if all(a is b for a, b in zip(args, value.args)):
         return value
     return ast.copy_location(ast.Call(func=value.func, args=args, keywords=value.keywords), value)
+
+
+def _named_defaults(init, class_name: str, module: ast.Module, imports: ImportTable) -> dict:
+    """``__init__`` parameters defaulting to a name (``block=ResidualBlock``, a class it builds
+    its layers with) that some construction in the file or the project's files near it leaves so
+    (or that none is found): parameter -> that name."""
+    found = {name: d for name, d in defaults_of(init).items() if type(d) is ast.Name}
+    if not found:
+        return {}
+    _, built = once("constructions", module, _constructions)
+    names = [p.arg for p in [*init.args.posonlyargs, *init.args.args]][1:]  # (the receiver is not handed)
+    calls = [call for call, _ in built.get(class_name, ())]
+    if imports.project is not None:
+        calls += imports.project.constructions(class_name)
+
+    def omits(call, name) -> bool:
+        if any(type(a) is ast.Starred for a in call.args) or any(k.arg in (None, name) for k in call.keywords):
+            return False
+        return name not in names or names.index(name) >= len(call.args)
+
+    return {name: d for name, d in found.items() if not calls or any(omits(c, name) for c in calls)}
+
+
+def _with_defaults(value, named: dict):
+    """``nn.ModuleList(block(c, d) for i in range(n))`` with ``block`` one of ``named``: its calls
+    of such a parameter made calls of the default (a stand-in copy, read only here)."""
+    if not named or not any(type(n) is ast.Call and type(n.func) is ast.Name and n.func.id in named
+                            for n in ast.walk(value)):
+        return value
+
+    class Named(ast.NodeTransformer):
+        def visit_Call(self, call):
+            self.generic_visit(call)
+            if type(call.func) is ast.Name and call.func.id in named:
+                call.func = ast.copy_location(ast.Name(id=named[call.func.id].id, ctx=ast.Load()), call.func)
+            return call
+
+    return Named().visit(copy.deepcopy(value))
 
 
 def _true_flags(init, class_name: str, module: ast.Module) -> set[str]:
