@@ -62,6 +62,8 @@ class Cut:
     # a rebuild made a leaf that requires grad (`torch.FloatTensor(rows).requires_grad_()`): the
     # user meant to train through the copy, whatever stays attached beside it
     leaf: bool = False
+    # its operand is a trainable leaf itself, not computed (`self.linear.weight.data`)
+    of_leaf: bool = False
 
     @property
     def shown(self) -> str:

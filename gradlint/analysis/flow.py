@@ -3023,6 +3023,7 @@ class Walker:
             cut.carried |= bool(operand.carried & frozenset().union(*(loop.grown for loop in self.loops)))
             cut.truncates |= bool(operand.carried & frozenset().union(*(loop.grown for loop in self.loops)))
             cut.of_computed_input |= computed_input
+            cut.of_leaf |= not operand.computed
             cut.hooked |= bool(operand.inputs) and operand.inputs <= self.hooked
             cuts = {node: EMPTY}  # (the cuts inside it starve nothing this one does not)
         elif kind == ".detach()":
@@ -3068,8 +3069,8 @@ class Walker:
             working = {entry for entry in out.dead if (dead_cut(entry) in left.cuts and not right.const)
                        or (dead_cut(entry) in right.cuts and not left.const)}
             out = replace(out, dead=out.dead - working)
-        elif type(node.op) is ast.Pow and out.cuts and left.inputs:
-            out = mixed(out, (left,))
+        elif type(node.op) is ast.Pow and out.cuts and (left.inputs or left.trainables):
+            out = mixed(out, (left,), self.facts)
         out = replace(out, tensor=left.tensor or right.tensor)
         if type(node.op) in OPERATORS and (left.tensor or right.tensor or left.live or right.live) \
                 and not (left.const and right.const):
@@ -3521,7 +3522,7 @@ class Walker:
             if len(values) > 1:
                 out = scaled(out, values)  # F.mse_loss(pred, target.detach()): a target
             if last not in LINEAR:
-                out = mixed(out, values)  # torch.exp(a - b.detach())
+                out = mixed(out, values, self.facts)  # torch.exp(a - b.detach())
         if last.endswith("_") and not last.endswith("__") and saves.is_inplace_method(last) and positional:
             self.edit_of(node, positional[0])
         at = saves.inplace_argument(qual)
@@ -3765,7 +3766,7 @@ class Walker:
             if values:
                 out = scaled(out, (receiver, *values))  # `p.mul(w.detach())`
             if meth not in LINEAR:
-                out = mixed(out, (receiver, *values))  # `(a - b.detach()).pow(2)`
+                out = mixed(out, (receiver, *values), self.facts)  # `(a - b.detach()).pow(2)`
         out = replace(out, tensor=receiver.tensor or meth in TENSOR_ONLY_METHODS, carried=out.carried)
         if len(receiver.trainables) > 1 and torch_types.result_of(f"Tensor.{meth}") is None:
             # `model.encode(x)`, no tensor's method, of an object built from several models
@@ -4232,7 +4233,7 @@ class Walker:
                 cut = self.facts.cuts[cut_node] = Cut(
                     cut_node, template.kind, template.tensor, function=template.function,
                     loop=self.loops[-1].node if self.loops else None, region=template.region,
-                    hooked=template.hooked, leaf=template.leaf)
+                    hooked=template.hooked, leaf=template.leaf, of_leaf=template.of_leaf)
                 cut.written = template.written
             if inside and receiver is not None and receiver.trainables and not upstream \
                     and origin(cut_node) is not None:
@@ -4790,7 +4791,7 @@ class Walker:
         if args.cuts and len(values) > 1:
             args = scaled(args, values)  # `self.criterion(pred, target.detach())`
         if args.cuts and module is not None and module.qualname.split(".")[-1] not in LINEAR:
-            args = mixed(args, values)  # `self.act(a - b.detach())`
+            args = mixed(args, values, self.facts)  # `self.act(a - b.detach())`
         if args.cuts:
             out = replace(args, post=args.post | names)
         else:
@@ -5157,16 +5158,22 @@ def dead_cut(entry):
     return entry[0] if type(entry) is tuple else entry
 
 
-def mixed(value: Value, operands) -> Value:
+def mixed(value: Value, operands, facts=None) -> Value:
     """A cut joined to what a forward's inputs compute (``a - b.detach()``) and then put through
     an op that is not linear in the join: those inputs' gradient is computed from the cut
     values, as a target's is. Each cut is joined by the inputs of the operands it is in."""
-    cuts = {}
+    cuts, working = {}, set()
     for cut, companions in value.cuts.items():
         within = [operand.inputs | operand.trainables for operand in operands
                   if cut in operand.cuts and (operand.inputs or operand.trainables)]
         cuts[cut] = companions.union(*within) if within else companions
-    return replace(value, cuts=cuts)
+        if within and facts is not None and cut in facts.cuts and not facts.cuts[cut].of_leaf:
+            working.add(cut)
+    # (a term of a computed value cut alone, joined to attached ones and then put through this op,
+    # `((v_old + clamp(v - v_old, -c, c)) - ret) ** 2`, shapes their gradient: no dead term any
+    # more; a parameter's own values cut, `x @ self.weight.data`, still add nothing to its own)
+    dead = frozenset(e for e in value.dead if dead_cut(e) not in working)
+    return replace(value, cuts=cuts, dead=dead) if dead != value.dead else replace(value, cuts=cuts)
 
 
 def scaled(value: Value, operands) -> Value:
