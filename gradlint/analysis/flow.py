@@ -1835,6 +1835,11 @@ class Walker:
             # data, `obs[step] = torch.Tensor(next_obs)`, is the rebuild's own to judge)
             self.env[name] = replace(old, cuts={**old.cuts, **cut}, computed=True)
             return
+        if old.plain and not old.container and (value.pulled - old.pulled):
+            # (`profiles[i] = np.abs(np.fft.fft2(plane))` into `np.zeros(…)`: the array now holds
+            # values pulled out of tensors, as the array they were computed in does)
+            self.env[name] = replace(old, pulled=old.pulled | value.pulled, nograd=old.nograd | value.nograd)
+            return
         if (old.tensor and not old.container) or old.plain or old.module is not None or old.optimizer:
             return
         key = _item_key(target)
@@ -4286,6 +4291,14 @@ class Walker:
                 if attached:
                     rebuilt = rebuilt | {rebuild}
                     self.rebuilt_from[rebuild] = frozenset().union(*(v.trainables for v in attached))
+        for cut_node, params in summary.cuts.items():
+            template = summary.cut_facts.get(cut_node)
+            if template is not None and template.kind == REBUILD and template.through_cut and not template.leaf \
+                    and cut_node in cuts \
+                    and any(given[k].attached or given[k].live for k in params if k in given):
+                # (`torch.from_numpy(spectrum)` of a helper's NumPy copy of what this call hands
+                # it: a copy, whose term alone in a loss is dead, as one written here is)
+                rebuilt = rebuilt | {cut_node}
         pulled = every.pulled
         if summary.pulled:
             pulled = pulled | summary.pulled  # `run_model(model, x)` returning NumPy of its outputs
