@@ -462,7 +462,9 @@ def _not_stepped(cut, backward, facts) -> bool:
     # `VAE`, is stepped with it)
     members = once("member-classes", facts.module, _member_classes, facts.imports)
     stepped = stepped | {f"{m}.*" for k in stepped if k.endswith(".*") for m in members.get(k[:-2], ())}
-    return not (starved & stepped)
+    # (a member of what the cut starves, `self.model.generator` of a cut of `self.model`'s output,
+    # is starved with it)
+    return not (starved & stepped) and not any(k.startswith(name + ".") for name in starved for k in stepped)
 
 
 def _held_beside(cut, fn, siblings, facts) -> bool:
@@ -1193,10 +1195,10 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False):
             continue  # no optimizer of this module updates it: it is frozen on purpose (a teacher)
         # (a dead term: nothing accompanies the cut, no model is applied after it, and the loss has
         # terms attached beside it; it adds a number and no gradient, whatever else trains the model)
-        if cut.carried and _overlap(cut.upstream, value.trainables) and _kept_whole(cut):
+        if cut.carried and cut.kind != ".state_dict()" and _overlap(cut.upstream, value.trainables) and _kept_whole(cut):
             # a cut of state carried from the last iteration, `loss - prev_loss` of `prev_loss =
             # loss.data`, beside what computed it in this one: a baseline, whose history the
-            # loss trains through in its own iteration
+            # loss trains through in its own iteration (a weight snapshot, `state_dict()`, is none)
             continue
         dead = (bool(value.trainables) if not companions else node in value.dead and bool(
             value.trainables or value.inputs - cut.upstream)) and not value.post \
