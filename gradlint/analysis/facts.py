@@ -392,6 +392,8 @@ _OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 def source_segment(lines: list[str], node: ast.AST) -> str:
     """The text of ``node`` (``ast`` gives its columns as UTF-8 byte offsets)."""
     first, last = node.lineno - 1, node.end_lineno - 1
+    if last >= len(lines):
+        return ast.unparse(node)  # (a node of a file whose lines these are not: its own text)
     if first == last:
         return lines[first].encode()[node.col_offset:node.end_col_offset].decode(errors="replace")
     head = lines[first].encode()[node.col_offset:].decode(errors="replace")

@@ -4388,6 +4388,7 @@ class Walker:
                     continue  # (`beta * p_tgt` saves `p_tgt` for `beta`'s gradient: a number here)
                 if attached and self.record:
                     self.facts.edits.append(Edit(edit_node, edit.name, edit.how, edit.saved, self.function,
+                                                 via_data=edit.via_data,
                                                  trainables=frozenset().union(*(v.trainables | v.post for v in attached))))
                     self.facts.call_sites.setdefault(edit_node, node)
         if summary.param_edits and self.record and (origin(summary.node) is not None or summary.method

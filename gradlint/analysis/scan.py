@@ -1061,48 +1061,49 @@ def listed_modules(function, name: str, before: ast.AST, flags=frozenset()) -> l
     ``if flag:`` whose flag is one of ``flags`` (true wherever the class is built) only the arm that
     runs adds; where either arm may run and both add as many, each place holds one or the other
     (``nn.Sigmoid() if gated else nn.Identity()``: a stand-in node, read only by callers)."""
-    point = (before.lineno, before.col_offset)
+    return _listed_in(function.body, name, (before.lineno, before.col_offset), flags)
 
-    def added(stmt) -> list:
-        value = None
-        if type(stmt) in (ast.Assign, ast.AugAssign):
-            targets = stmt.targets if type(stmt) is ast.Assign else [stmt.target]
-            if any(type(t) is ast.Name and t.id == name for t in targets):
-                value = stmt.value
-        elif type(stmt) is ast.Expr and type(stmt.value) is ast.Call:
-            call = stmt.value
-            if type(call.func) is ast.Attribute and type(call.func.value) is ast.Name \
-                    and call.func.value.id == name and len(call.args) == 1:
-                if call.func.attr == "append":
-                    return [call.args[0]]
-                if call.func.attr == "extend":
-                    value = call.args[0]
-        return list(value.elts) if type(value) in (ast.List, ast.Tuple) else []
 
-    def walk(block) -> list:
-        items = []
-        for stmt in block:
-            if type(stmt) in _FUNCTIONS or type(stmt) is ast.ClassDef:
-                continue
-            if type(stmt) is ast.If:
-                arm = _flag_arm(stmt.test, flags)
-                body = walk(stmt.body) if arm is not False else []
-                orelse = walk(stmt.orelse) if arm is not True else []
-                if arm is None and body and orelse and len(body) == len(orelse):
-                    items += [ast.copy_location(ast.IfExp(test=stmt.test, body=a, orelse=b), a)
-                              for a, b in zip(body, orelse)]
-                else:
-                    items += body + orelse
-            elif any(type(getattr(stmt, f, None)) is list for f in ("body", "orelse", "finalbody", "handlers")):
-                for field in ("body", "orelse", "finalbody"):
-                    items += walk(getattr(stmt, field, None) or [])
-                for handler in getattr(stmt, "handlers", None) or ():
-                    items += walk(handler.body)
-            elif (stmt.lineno, stmt.col_offset) < point:
-                items += added(stmt)
-        return items
+def _listed_in(block, name: str, point: tuple, flags) -> list:
+    items = []
+    for stmt in block:
+        if type(stmt) in _FUNCTIONS or type(stmt) is ast.ClassDef:
+            continue
+        if type(stmt) is ast.If:
+            arm = _flag_arm(stmt.test, flags)
+            body = _listed_in(stmt.body, name, point, flags) if arm is not False else []
+            orelse = _listed_in(stmt.orelse, name, point, flags) if arm is not True else []
+            if arm is None and body and orelse and len(body) == len(orelse):
+                items += [ast.copy_location(ast.IfExp(test=stmt.test, body=a, orelse=b), a)
+                          for a, b in zip(body, orelse)]
+            else:
+                items += body + orelse
+        elif any(type(getattr(stmt, f, None)) is list for f in ("body", "orelse", "finalbody", "handlers")):
+            for field in ("body", "orelse", "finalbody"):
+                items += _listed_in(getattr(stmt, field, None) or [], name, point, flags)
+            for handler in getattr(stmt, "handlers", None) or ():
+                items += _listed_in(handler.body, name, point, flags)
+        elif (stmt.lineno, stmt.col_offset) < point:
+            items += _added_to(stmt, name)
+    return items
 
-    return walk(function.body)
+
+def _added_to(stmt, name: str) -> list:
+    """The elements one statement adds to the list ``name``."""
+    value = None
+    if type(stmt) in (ast.Assign, ast.AugAssign):
+        targets = stmt.targets if type(stmt) is ast.Assign else [stmt.target]
+        if any(type(t) is ast.Name and t.id == name for t in targets):
+            value = stmt.value
+    elif type(stmt) is ast.Expr and type(stmt.value) is ast.Call:
+        call = stmt.value
+        if type(call.func) is ast.Attribute and type(call.func.value) is ast.Name \
+                and call.func.value.id == name and len(call.args) == 1:
+            if call.func.attr == "append":
+                return [call.args[0]]
+            if call.func.attr == "extend":
+                value = call.args[0]
+    return list(value.elts) if type(value) in (ast.List, ast.Tuple) else []
 
 
 def _flag_arm(test, flags) -> bool | None:
@@ -1185,14 +1186,11 @@ def _with_defaults(value, named: dict):
                             for n in ast.walk(value)):
         return value
 
-    class Named(ast.NodeTransformer):
-        def visit_Call(self, call):
-            self.generic_visit(call)
-            if type(call.func) is ast.Name and call.func.id in named:
-                call.func = ast.copy_location(ast.Name(id=named[call.func.id].id, ctx=ast.Load()), call.func)
-            return call
-
-    return Named().visit(copy.deepcopy(value))
+    copied = copy.deepcopy(value)
+    for call in ast.walk(copied):
+        if type(call) is ast.Call and type(call.func) is ast.Name and call.func.id in named:
+            call.func = ast.copy_location(ast.Name(id=named[call.func.id].id, ctx=ast.Load()), call.func)
+    return copied
 
 
 def _true_flags(init, class_name: str, module: ast.Module) -> set[str]:
