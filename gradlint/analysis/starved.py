@@ -464,7 +464,9 @@ def _not_stepped(cut, backward, facts) -> bool:
     stepped = stepped | {f"{m}.*" for k in stepped if k.endswith(".*") for m in members.get(k[:-2], ())}
     # (a member of what the cut starves, `self.model.generator` of a cut of `self.model`'s output,
     # is starved with it)
-    return not (starved & stepped) and not any(k.startswith(name + ".") for name in starved for k in stepped)
+    # (not a class's coverage key, `dgi.Classifier.*` of a file named like the model)
+    return not (starved & stepped) and not any(k.startswith(name + ".") and not k.endswith(".*")
+                                               for name in starved for k in stepped)
 
 
 def _held_beside(cut, fn, siblings, facts) -> bool:
