@@ -1927,9 +1927,42 @@ class Walker:
         if node is not None and (value.trainables or value.post):
             self.nograd_cut(node, value)
             cuts[node] = EMPTY
+        elif node is not None and len(own := self.joined_in_region(node, cuts)) > 1:
+            # (`kl = expm1(ref - old) - (ref - old)` of the policy's and the reference's
+            # log-probabilities, each cut here: a value of its own, computed here, whatever its
+            # parts do elsewhere)
+            cut = self.facts.cuts.get(node)
+            if cut is None:
+                cut = self.facts.cuts[node] = Cut(node, "no_grad", self.written(node), function=self.function,
+                                                  loop=self.loops[-1].node if self.loops else None,
+                                                  region=self.nograd)
+            for c in own:
+                cut.upstream |= self.facts.cuts[c].upstream
+                cut.keys |= self.facts.cuts[c].keys
+            cuts = {c: held for c, held in cuts.items() if c not in own}
+            cuts[node] = EMPTY
         return replace(value, trainables=EMPTY, post=EMPTY, cuts=cuts, carried=EMPTY, stale=EMPTY,
                        nograd=value.nograd | ({self.nograd} if lost else EMPTY),
                        const=True, saved=EMPTY, live=False, inputs=EMPTY)
+
+    def joined_in_region(self, node, cuts) -> set:
+        """The cuts of this no_grad region that ``node`` brings together from two or more of its
+        operands, each holding its own (``ref - old``); none where one operand holds them all
+        (``relu(adapter(pooled))``, one chain of ops)."""
+        kind = type(node)
+        operands = [node.left, node.right] if kind is ast.BinOp else \
+            [*node.args, *(k.value for k in node.keywords)] + (
+                [node.func.value] if type(node.func) is ast.Attribute else []) if kind is ast.Call else []
+        held = []
+        for operand in operands:
+            value = self.memo.get(id(operand))
+            mine = {c for c in value.cuts if c in cuts and self.facts.cuts[c].region is self.nograd} \
+                if value is not None else set()
+            if mine:
+                held.append(mine)
+        if len(held) < 2 or any(a == b for i, a in enumerate(held) for b in held[i + 1:]):
+            return set()
+        return set().union(*held)
 
     def nograd_cut(self, node, value: Value) -> None:
         """Record ``node``, computed from trainables under the no_grad region, as a cut."""
@@ -2532,7 +2565,10 @@ class Walker:
         found = view.load(*where) if where is not None else None
         if found is None or len(found[1]) != 1:
             return None, None
-        return found[0].own_classes.get(found[1][0]), found[0].imports
+        info = found[0].own_classes.get(found[1][0])
+        if info is not None and info.nograd_region is not None:
+            found[0].own([info.nograd_region])  # (a finding placed there is that file's)
+        return info, found[0].imports
 
     def plain_class(self, qualname: str) -> bool:
         """A class of this file that is no ``nn.Module`` (nor may be one through a base class
@@ -4766,8 +4802,10 @@ class Walker:
         module = callee.module
         if module is not None and not method and module.qualname in self.classes:
             self.note_forward_arguments(module.qualname, node, positional)
-        if module is not None and module.nograd_call:
+        if module is not None and module.nograd_call and not method:  # (`pipe.denoise(…)` records)
             cls = self.classes.get(module.qualname)
+            if cls is None:  # (a pipeline of another file whose `__call__` is `@torch.no_grad()`)
+                cls, _ = self.project_class(module.qualname, self.imports)
             return self.no_history_call(node, args, region=cls.nograd_region if cls is not None else None)
         qualname, receiver = self.summarized_callee(node, callee, method)
         if qualname is not None:

@@ -711,6 +711,8 @@ class _Parsed:
                               for attr, held in info.attrs.items()}
                 twin.foreign = True
                 self._exported[name] = twin
+                if info.nograd_region is not None:
+                    self.own([info.nograd_region])  # (a finding placed at its decorator is this file's)
         return self._exported
 
     def register(self, summary) -> None:
@@ -729,6 +731,10 @@ class _Parsed:
         nodes += [save.node for save in saves if save is not None]
         for _, _, _, stepped in summary.backprops_param or ():
             nodes += [j[1] for j in stepped if type(j) is tuple]  # the receiver's steps
+        self.own(nodes)
+
+    def own(self, nodes) -> None:
+        """Note ``nodes`` of this file as carried into other lints (``origin``)."""
         for node in nodes:
             if node is not None and id(node) not in _ORIGIN and _owned(node, self.tree):
                 _ORIGIN[id(node)] = (node, self)

@@ -351,11 +351,12 @@ def _scratch(table: "Table", index: int):
 class _Alone:
     """``Summary.alone``: per parameter, memoized."""
 
-    __slots__ = ("table", "node", "cls", "index", "function", "known")
+    __slots__ = ("table", "node", "cls", "index", "function", "models", "known")
 
-    def __init__(self, table, node, cls, index, function):
+    def __init__(self, table, node, cls, index, function, models=()):
         # (weakly: the table keeps the summary that keeps this)
         self.table, self.node, self.cls, self.index, self.function = weakref.ref(table), node, cls, index, function
+        self.models = models  # (``Summary.bound``'s: the parameters bound to module classes)
         self.known: dict[tuple, frozenset | None] = {}
 
     def __call__(self, k: int, data: dict) -> frozenset | None:
@@ -383,7 +384,9 @@ class _Alone:
         walker = flow.Walker(scratch, table.classes, table.functions, table.globals,
                              self.function, cls=self.cls)
         try:
-            walker.summary_body(self.node, cut={**data, k: Value(cuts={probe: EMPTY}, tensor=True, computed=True)})
+            walker.summary_body(self.node, cut={
+                **{j: Value(trainables=frozenset({f"{SYMBOL}{j}"}), module=info) for j, info in self.models},
+                **data, k: Value(cuts={probe: EMPTY}, tensor=True, computed=True)})
         except RecursionError:
             return None
         value = None
@@ -429,7 +432,9 @@ class _Bound:
                 k: Value(trainables=frozenset({f"{SYMBOL}{k}"}), module=info) for k, info in models})
         except RecursionError:
             return None
-        return _read(self.node, None, params, positional, scratch, walker)
+        # (`grpo_loss(policy, …, kl)` handed the policy: what it adds alone is as dead as unbound)
+        return dataclasses.replace(_read(self.node, None, params, positional, scratch, walker),
+                                   alone=_Alone(table, self.node, None, self.index, self.function, models))
 
 
 def _inner_edits(node, scratch, params) -> dict:

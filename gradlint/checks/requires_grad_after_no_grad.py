@@ -42,20 +42,24 @@ def check(facts):
             continue
         cut = found.cut
         _, upstream, verb = starved_names(cut.upstream, found.models)
-        tensor = f"`{switch.name or cut.tensor}`"
-        if found.backward is not None:
-            sink, refs = f"the loss `{found.backward.root}` (backward at line {{backward}})", {"backward": found.backward.node}
-        else:
-            sink, refs = f"what `{found.function.name}()` returns", {}
-        yield Flag(
-            RULE, switch.node,
-            f"{tensor} was cut from the record by `{cut.shown}` (line {{cut}}): switching requires_grad "
-            f"on makes it a new leaf, so {sink} stops there and {upstream} {verb} no gradient through it",
-            hint=f"pass `create_graph=True` there (line {cut.node.lineno}) and drop the switch"
-            if cut.kind == UNRECORDED_GRAD else f"drop the `{cut.kind}` and the switch, and train through `{cut.tensor}` as it is",
-            details={"tensor": switch.name, "cut": cut.kind},
-            refs={"cut": cut.node, **refs},
-        )
+        # (`g_loss` and `d_fake_loss` both built from one detached score and each switched on
+        # before its own backward: each switch silenced its own error)
+        for switch, backward in [(switch, found.backward), *_switched_beside(switch, found, facts)]:
+            reported.add(switch.node)
+            tensor = f"`{switch.name or cut.tensor}`"
+            if backward is not None:
+                sink, refs = f"the loss `{backward.root}` (backward at line {{backward}})", {"backward": backward.node}
+            else:
+                sink, refs = f"what `{found.function.name}()` returns", {}
+            yield Flag(
+                RULE, switch.node,
+                f"{tensor} was cut from the record by `{cut.shown}` (line {{cut}}): switching requires_grad "
+                f"on makes it a new leaf, so {sink} stops there and {upstream} {verb} no gradient through it",
+                hint=f"pass `create_graph=True` there (line {cut.node.lineno}) and drop the switch"
+                if cut.kind == UNRECORDED_GRAD else f"drop the `{cut.kind}` and the switch, and train through `{cut.tensor}` as it is",
+                details={"tensor": switch.name, "cut": cut.kind},
+                refs={"cut": cut.node, **refs},
+            )
 
     for switch in facts.switches:
         value = switch.value
@@ -101,6 +105,24 @@ def check(facts):
             refs={"region": region, "backward": call.backward, "call": call.node},
             at=at,
         )
+
+
+def _switched_beside(switch, found, facts):
+    """``(other, backward)`` for each other switch of ``switch``'s function on a value of the same
+    starved cut, where ``other`` names the root of a backward of its own that the cut reaches."""
+    if found.backward is None:
+        return []
+    cut = found.cut.node
+    beside = []
+    for other in facts.switches:
+        if other is switch or not other.name or other.intended_leaf or cut not in other.value.cuts \
+                or other.function.node is not switch.function.node:
+            continue
+        backward = next((b for b in facts.backwards if b is not found.backward and b.root == other.name
+                         and cut in b.value.cuts), None)
+        if backward is not None:
+            beside.append((other, backward))
+    return beside
 
 
 def _backpropagated_next(switch, facts):
