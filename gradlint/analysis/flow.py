@@ -4574,6 +4574,15 @@ class Walker:
                        nograd=args.nograd | {node}, tensor=True, computed=True, const=True, saved=EMPTY, live=False,
                        inputs=EMPTY)
 
+    def fed_back(self, args: Value, names) -> bool:
+        """Every cut ``args`` holds is a state handed in and detached (`h = h.detach()` at a
+        rollout's start) that the callers computed with this very model (``names``): the model runs
+        on its own earlier state, truncated recurrence, and stays beside what it computes now."""
+        keys = {self.key(name.split("@")[0]) for name in names}
+        cuts = [self.facts.cuts.get(c) for c in args.cuts]
+        return bool(keys) and all(cut is not None and cut.upstream and all(r.endswith("@input") for r in cut.upstream)
+                                  and keys <= cut.keys for cut in cuts)
+
     def bound_method(self, expr) -> bool:
         """``renderer.render``: a method of a class of this file, of an object a module-level
         name holds."""
@@ -4820,7 +4829,8 @@ class Walker:
                 moved = result.trainables & callee.trainables
                 # (not the model's own output cut and handed back, `model(x, hidden.detach_())`:
                 # truncated recurrence, the model beside its own earlier state)
-                if moved and not any(self.facts.cuts[c].upstream & moved for c in args.cuts if c in self.facts.cuts):
+                if moved and not any(self.facts.cuts[c].upstream & moved for c in args.cuts if c in self.facts.cuts) \
+                        and not self.fed_back(args, moved):
                     result = replace(result, trainables=result.trainables - moved, post=result.post | moved,
                                      cuts={c: (held - moved if c in args.cuts else held) for c, held in result.cuts.items()})
             if result is not None:
@@ -4844,7 +4854,7 @@ class Walker:
             args = scaled(args, values)  # `self.criterion(pred, target.detach())`
         if args.cuts and module is not None and module.qualname.split(".")[-1] not in LINEAR:
             args = mixed(args, values, self.facts)  # `self.act(a - b.detach())`
-        if args.cuts:
+        if args.cuts and not self.fed_back(args, names):
             out = replace(args, post=args.post | names)
         else:
             out = replace(args, trainables=args.trainables | names)
