@@ -207,6 +207,20 @@ class BackpropUnderNoGrad:
 
 
 @dataclass(frozen=True)
+class Rebound:
+    """``self.model = copy.deepcopy(adapted)`` after an optimizer was given the parameters
+    ``self.model`` held, then a backward through the new module and that optimizer's step: the
+    step updates the old parameters, which no backward reaches."""
+
+    node: ast.AST  # the assignment
+    name: str  # the rebound name, as written (``self.model``)
+    optimizer: str  # the optimizer stepped, as written
+    step: ast.AST
+    backward: Backward
+    function: Function
+
+
+@dataclass(frozen=True)
 class SequentialEdit:
     """An ``inplace=True`` module placed right after a module that saves its output."""
 
@@ -297,6 +311,9 @@ class ModuleFacts:
     # keyed ``f``, ``Class.method`` and ``Class`` (calling an instance).
     summaries: dict = field(default_factory=dict)
     nograd_backprops: list = field(default_factory=list)
+    rebounds: list = field(default_factory=list)  # Rebound
+    # optimizer key (``Trainer.self.opt``) -> the call that built it, the last one walked
+    optimizer_nodes: dict = field(default_factory=dict)
     # calls, with grad mode the caller's, of functions that backpropagate what they compute
     backprop_calls: list = field(default_factory=list)
     # calls of functions whose backward trains what the call hands them: (call, those trainables)

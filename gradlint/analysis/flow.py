@@ -20,7 +20,7 @@ import tokenize
 from gradlint.analysis import saves, settings, torch_types
 from gradlint.analysis.settings import defaults_of, set_from_parameters
 from gradlint.analysis.facts import (
-    IMPLICIT, REBUILD, UNRECORDED_GRAD, BackpropUnderNoGrad, Backward, Cut, Edit, Function, ModuleFacts, Rebuild, Return, SequentialEdit, StepBetween, Switch,
+    IMPLICIT, REBUILD, UNRECORDED_GRAD, BackpropUnderNoGrad, Backward, Cut, Edit, Function, ModuleFacts, Rebound, Rebuild, Return, SequentialEdit, StepBetween, Switch,
     source_segment,
 )
 from gradlint.analysis.imports import collect_imports
@@ -705,6 +705,10 @@ class Walker:
         self.env: dict[str, Value] = {}
         self.born: dict[str, int] = {}
         self.seq = 0
+        self.rebinds: list = []  # (assignment, name, key, seq): a name bound to a module made anew
+        self.optimizer_built: dict = {}  # optimizer key -> the statement that built it here
+        self.backward_seq = -1  # the statement of the last backward
+        self.statement_node = None  # the statement being walked
         self.nograd: ast.AST | None = function.node if function.nograd else None
         self.record = True
         self.loops: list[_Loop] = []
@@ -996,6 +1000,7 @@ class Walker:
 
     def statement(self, stmt) -> None:
         self.seq += 1
+        self.statement_node = stmt
         self.memo.clear()
         kind = type(stmt)
         if kind in SMALL:
@@ -1377,6 +1382,8 @@ class Walker:
     def assigned_value(self, expr: ast.expr, target) -> Value:
         """The value bound by ``target = expr``; a trainable leaf or module gets its own root."""
         name = dotted(target) if target is not None else None
+        if name is not None and self.makes_new_module(expr):
+            self.rebinds.append((self.statement_node, name, self.key(name), self.seq))
         if name is not None and type(expr) is ast.Call and self.imports.qualname(expr.func) == "copy.deepcopy" \
                 and expr.args and not expr.keywords:
             # `target_net = copy.deepcopy(net)`: a model of its own, whose parameters are new
@@ -1459,6 +1466,7 @@ class Walker:
                          or is_optimizer_class(qual)):
                 covers = self.coverage(expr)
                 self.facts.optimizers[self.key(name)] = covers | self.members_given(expr)
+                self.built_optimizer(name, expr)
                 if self.cls is not None and name.startswith("self."):
                     self.cls.optimizers[name] = covers
                 if own_optimizer or elsewhere is not None:
@@ -1473,8 +1481,39 @@ class Walker:
                 covers = self.coverage(expr)
                 self.facts.optimizers[self.key(name)] = covers
                 self.facts.optimized |= covers
+                self.built_optimizer(name, expr)
                 return replace(value, optimizer=True)
         return value
+
+    def built_optimizer(self, name: str, call) -> None:
+        self.optimizer_built[self.key(name)] = self.seq
+        self.facts.optimizer_nodes[self.key(name)] = call
+
+    def makes_new_module(self, expr) -> bool:
+        """``expr`` makes a module with parameters of its own: a deep copy, or a constructor not
+        handed a model (``nn.DataParallel(model)`` wraps that model's own parameters)."""
+        if type(expr) is not ast.Call:
+            return False
+        if self.imports.qualname(expr.func) == "copy.deepcopy":
+            return True
+        info = module_info(expr, self.imports, self.classes)
+        return info is not None and info.parameters and info.qualname not in PARAMETER and not any(
+            self.expr(a).trainables or self.expr(a).module is not None
+            for a in [*expr.args, *(k.value for k in expr.keywords)])
+
+    def note_rebound(self, step, name: str, covers) -> None:
+        """``name``'s optimizer steps after a backward through a module bound, since it was built,
+        to a name whose parameters it was given: it updates the old ones (``Rebound``)."""
+        last = self.last_backward
+        if not covers or last is None or not self.record:
+            return
+        built = self.optimizer_built.get(self.key(name), -1)
+        for assign, target, key, seq in self.rebinds:
+            # (not an optimizer the new object holds itself, `gan.d_opt` of `gan = GAN()`: built with it)
+            if key in covers and built < seq < self.backward_seq and not name.startswith(target + ".") and (
+                    target in last.value.trainables or any(t.startswith(target + ".") for t in last.value.trainables)) \
+                    and all(r.node is not assign for r in self.facts.rebounds):
+                self.facts.rebounds.append(Rebound(assign, target, name, step, last, self.function))
 
     def optimizers_listed(self, expr) -> frozenset | None:
         """What a list of torch optimizers updates, all of them (``[Adam(c.parameters()) for c
@@ -2112,6 +2151,7 @@ class Walker:
         if self.record:
             self.facts.backwards.append(site)
         self.last_backward = site
+        self.backward_seq = self.seq
         # A backward of a loss computed before an optimizer step that updated parameters its
         # graph saved (the DDPG/GAN ordering: step the critic, then backward the actor's loss).
         root_name = dotted(root_expr) if root_expr is not None else None
@@ -3725,6 +3765,7 @@ class Walker:
                 if covers is None:
                     covers = self.held_by_model(name)
                 self.note_step(covers, name)
+                self.note_rebound(node, name, covers)
                 if covers is None and self.last_backward is not None:
                     self.stepped_after[node] = self.last_backward
                 self.pending_steps.append((node, name, self.seq, covers))

@@ -48,6 +48,36 @@ def check(facts):
             if dead:
                 flag.details["dead"] = True
             yield flag
+    for rebound in facts.rebounds:
+        yield _rebound(rebound, facts)
+
+
+def _rebound(rebound, facts):
+    """``self.model = copy.deepcopy(adapted)`` after the optimizer was given ``self.model``'s
+    parameters: what the loss trains now is a module the optimizer never holds."""
+    built = facts.optimizer_nodes.get(_key(rebound, facts))
+    given = f" (line {{built}})" if built is not None and origin(built) is None else ""
+    step = f"`{facts.code(rebound.step.func)}()`"
+    return Flag(
+        RULE, rebound.node,
+        f"`{rebound.name}` is bound to a new module here, after `{rebound.optimizer}` was given the parameters it "
+        f"held{given}: the loss `{rebound.backward.root}` (backward at line {{backward}}) trains the new module, "
+        f"and {step} (line {{step}}) updates the old parameters, which no backward reaches",
+        hint=f"build `{rebound.optimizer}` again over `{rebound.name}.parameters()` after this line, or load the "
+             f"weights into the module it holds (`{rebound.name}.load_state_dict(…)`)",
+        details={"tensor": rebound.name, "cut": "rebound", "optimizer": rebound.optimizer},
+        refs={"backward": rebound.backward.node, "step": rebound.step,
+              **({"built": built} if given else {})},
+    )
+
+
+def _key(rebound, facts) -> str:
+    """The optimizer's key, as the walk of its function named it."""
+    name = rebound.optimizer
+    if name == "self" or name.startswith("self."):
+        owner = rebound.function.class_name or "?"
+        return f"{owner}.{name}"
+    return name
 
 
 def _report(cut, where: str, facts, models=(), **refs):
@@ -132,6 +162,11 @@ def probe(probes, flag) -> None:
     from gradlint.dynamic.instrument import CannotProbe, receiver
 
     node = flag.node
+    if flag.details.get("cut") == "rebound":
+        # the module the name holds just before it is bound anew: the parameters the optimizer keeps
+        probes.need("rebound")
+        probes.statement(node, node.targets[0] if isinstance(node, ast.Assign) else node.target)
+        return
     if flag.details.get("decorated") and isinstance(node, ast.Call) and node.args:
         # A module whose forward records nothing, handed activations: what it is handed is
         # cut there, as by `.detach()` (each argument's leaves, pooled), and its result.
@@ -174,5 +209,35 @@ def decide(tracer, evidence) -> tuple[str, str]:
     weight-decay term) counts as starved."""
     from gradlint.dynamic.verdicts import reach
 
+    if "rebound" in evidence.kinds:
+        return _rebound_verdict(tracer, evidence)
     # (a dead term's path is missing from the gradient whatever else trains its leaves)
     return reach(tracer, evidence, "the tensor it cuts", other_use=True, rebuilt="dead_term" in evidence.kinds)
+
+
+def _rebound_verdict(tracer, evidence) -> tuple[str, str]:
+    """Confirmed when a backward ran after the name was bound anew and none of the old parameters
+    the optimizer holds got a gradient since; dismissed when one did."""
+    import torch
+
+    from gradlint.dynamic.verdicts import elsewhere
+
+    finding = evidence.finding
+    name = finding.get("details", {}).get("tensor") or "the module"
+    at = f"`{name}` (line {finding['line']})"
+    if not evidence.runs:
+        return "not-reached", f"the statement binding {at} never ran{elsewhere(tracer)}"
+    if not evidence.rebound:
+        return "inconclusive", f"the module {at} held before it was bound anew holds no parameter an optimizer was given"
+    later = [(p, before) for p, before, backwards in evidence.rebound if tracer.backwards > backwards]
+    if not later:
+        return "inconclusive", f"{at} was bound anew, but no backward() followed"
+    moved = [p for p, before in later if p.grad is not None and bool(p.grad.any())
+             and (before is None or not torch.equal(p.grad, before))]
+    if moved:
+        return "dismissed", (f"{len(moved)} of the {len(later)} parameters `{name}` held before line {finding['line']} "
+                             f"got a gradient after it: a backward still reaches them")
+    calls = tracer.backwards - min(backwards for _, _, backwards in evidence.rebound)
+    return "confirmed", (f"none of the {len(later)} parameters `{name}` held before line {finding['line']}, which an "
+                         f"optimizer holds, got a gradient from the {calls} backward call(s) after it was bound "
+                         f"anew: the optimizer's steps never move them")

@@ -33,6 +33,8 @@ KINDS = {
     "failed_backward": "a backward() that raised for want of history (\"does not require grad\") "
                        "is kept with the user's lines that led to it and the grad mode it ran in, "
                        "even where the program catches the error",
+    "rebound": "a b-probe reads the module a name held before it is bound to a new one: the "
+               "parameters of it an optimizer holds, and their gradients then, compared at exit",
     "dead_term": "with upstream: the cut value is a term of the loss made of cut values only, so its "
                  "path is missing from the gradient even where the leaves get one by another path",
 }
@@ -86,3 +88,6 @@ class Evidence:
     stale: str = ""  # edits: evidence of a saved tensor whose version the edit moved
     checked: bool = False  # edits: a later backward read a record made before the edit
     graph: dict | None = None
+    # rebound: (parameter an optimizer holds, its gradient when the name was rebound, backward
+    # calls before then) of each module the name held
+    rebound: list = field(default_factory=list)

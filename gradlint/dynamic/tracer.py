@@ -251,6 +251,12 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
             return
         evidence.runs += 1
         kinds = evidence.kinds
+        if "rebound" in kinds:
+            if isinstance(value, torch.nn.Module):
+                tracked = {id(p) for p, _, _ in evidence.rebound}
+                evidence.rebound += [(p, None if p.grad is None else p.grad.detach().clone(), self.backwards)
+                                     for p in value.parameters() if id(p) in self.held and id(p) not in tracked]
+            return
         if "edits" in kinds:
             self._edit(evidence, value, frame)
             return
