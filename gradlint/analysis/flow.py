@@ -238,9 +238,53 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
         inner.function_body(node)
         # (a function defined in a method, a forward hook's closure, reads `self` of that method)
         queue.extend((d, None, cls or enclosing) for d in inner.deferred)
+    for method, cls in _inherited_with_overrides(module, classes):
+        # (a base's `train_node` calling `self.loss(…)`, which a subclass of the file overrides:
+        # on the subclass's instances it runs the override, and adds what the override adds)
+        function = Function(method, method.name, cls.name, trains_locally=trains_locally(method))
+        Walker(facts, classes, functions, globals_env, function, cls=cls).function_body(method)
     _frozen_through_constructors(facts, module)
     _close_coverage(facts, classes)
     return facts
+
+
+def _called_between(function, name: str, first, last) -> bool:
+    """``name`` (a module) is called in ``function`` after ``first`` and before ``last``
+    (``self.net(xq)`` between the rebinding and the backward), as written."""
+    start, end = (first.lineno, first.col_offset), (last.lineno, last.col_offset)
+    return any(type(n) is ast.Call and dotted(n.func) == name and start < (n.lineno, n.col_offset) < end
+               for n in iter_nodes(function))
+
+
+def _calls_super_init(init) -> bool:
+    """``init`` runs its base's ``__init__``: ``super().__init__(…)``."""
+    return any(type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "__init__"
+               and type(n.func.value) is ast.Call and type(n.func.value.func) is ast.Name
+               and n.func.value.func.id == "super" for n in iter_nodes(init))
+
+
+def _inherited_with_overrides(module: ast.Module, classes) -> list:
+    """(method, subclass) for each method a class of this file inherits from a base of this file
+    and does not define, that calls a method of its own (``self.loss(…)``) the subclass overrides."""
+    found = []
+    for stmt in module.body:
+        if type(stmt) is not ast.ClassDef:
+            continue
+        cls = classes.get(stmt.name)
+        own = {s.name for s in stmt.body if type(s) in FUNCTIONS}
+        for base in (b.id for b in stmt.bases if type(b) is ast.Name):
+            parent = next((s for s in module.body if type(s) is ast.ClassDef and s.name == base), None)
+            if parent is None or cls is None:
+                continue
+            for method in (s for s in parent.body if type(s) in FUNCTIONS):
+                if method.name in own or method.name.startswith("__"):
+                    continue
+                called = {n.func.attr for n in iter_nodes(method) if type(n) is ast.Call
+                          and type(n.func) is ast.Attribute and type(n.func.value) is ast.Name
+                          and n.func.value.id == "self"}
+                if called & own:
+                    found.append((method, cls))
+    return found
 
 
 def _frozen_through_constructors(facts: ModuleFacts, module: ast.Module) -> None:
@@ -1392,6 +1436,12 @@ class Walker:
             if source.module is not None or (source.trainables and not source.computed and not source.tensor
                                              and not _selects_elements(expr.args[0])):
                 return Value(trainables=frozenset({name}), module=source.module)
+            held = self.lookup(name) if name.startswith("self.") and name.count(".") == 1 and self.cls is not None \
+                else UNKNOWN
+            if held.trainables and held.module is None and not (held.tensor or held.computed or source.tensor):
+                # (`self.net = copy.deepcopy(adapted)` of what a method returned, `self.net` a model
+                # an optimizer was given: a model again, of its own)
+                return Value(trainables=frozenset({name}))
             return source
         # (a module built where nothing is recorded still holds parameters to train)
         if name is not None and (self.nograd is None or (type(expr) is ast.Call and module_info(
@@ -1511,7 +1561,8 @@ class Walker:
         for assign, target, key, seq in self.rebinds:
             # (not an optimizer the new object holds itself, `gan.d_opt` of `gan = GAN()`: built with it)
             if key in covers and built < seq < self.backward_seq and not name.startswith(target + ".") and (
-                    target in last.value.trainables or any(t.startswith(target + ".") for t in last.value.trainables)) \
+                    target in last.value.trainables or any(t.startswith(target + ".") for t in last.value.trainables)
+                    or _called_between(self.function.node, target, assign, last.node)) \
                     and all(r.node is not assign for r in self.facts.rebounds):
                 self.facts.rebounds.append(Rebound(assign, target, name, step, last, self.function))
 
@@ -2497,14 +2548,14 @@ class Walker:
             if module is None and not self.cls.may_be_module:
                 if seen is not None and seen.module is not None and seen.module.parameters \
                         and not seen.computed and not self.plain_class(seen.module.qualname) \
-                        and self.cls.node is not None and once("steps", self.cls.node, _steps, self.imports):
+                        and self.cls.node is not None and any(once("steps", n, _steps, self.imports) for n in self.class_nodes()):
                     # `self.model = model`, every constructor call handing it a network, in a
                     # class that steps an optimizer: a trainer's (a meta-learner's, an agent's)
                     # model, trained through its methods (an attack's or a probe's is not)
                     return Value(trainables=frozenset({name}), module=seen.module)
                 if (seen is None or (seen.trainables and seen.module is None and not (
                         seen.computed or seen.tensor or seen.live))) and self.cls.node is not None \
-                        and name in once("optimized-members", self.cls.node, _optimized_members, self.imports):
+                        and name in self.optimized_members():
                     # `RMSprop(self.acmodel.parameters())` in a class whose base set `self.acmodel`
                     # (torch-ac's algorithms), or `self.net = net` handed a model of unknown class
                     # beside `Adam(net.parameters())`: what the class's own optimizer updates is a model
@@ -2512,7 +2563,7 @@ class Walker:
                 if seen is not None and seen.tensor and not seen.container \
                         and (seen.live or seen.trainables == frozenset({name})) \
                         and self.cls.node is not None \
-                        and name in once("optimized-members", self.cls.node, _optimized_members, self.imports):
+                        and name in self.optimized_members():
                     # `self.patch = torch.full(…, requires_grad=True)` beside `Adam([self.patch])`:
                     # a leaf the class trains itself (an adversarial patch, a learned prompt)
                     return Value(trainables=frozenset({name}), tensor=True)
@@ -2898,10 +2949,33 @@ class Walker:
             return None
         return replace(seen, saved=EMPTY, cuts=cuts, nograd=nograd)
 
+    def class_nodes(self) -> list:
+        """The class's definition and those of its bases in this file, which its methods run as
+        their own where it does not define them."""
+        nodes = [self.cls.node] if self.cls.node is not None else []
+        for b in self.cls.bases:
+            base = self.classes.get(b) if b else None
+            if base is not None and base.node is not None and base.node not in nodes:
+                nodes.append(base.node)
+        return nodes
+
+    def optimized_members(self) -> set:
+        """The members an optimizer of the class (or of a base of this file) is given."""
+        return set().union(*(once("optimized-members", n, _optimized_members, self.imports) for n in self.class_nodes()))
+
     def walk_init(self, cls: ClassInfo) -> None:
         """Learn what ``cls.__init__`` assigns its attributes (``cls.assigned``) before a method
         that reads them is walked or summarized: a silent walk, recording no fact."""
         cls.init_walked = True
+        # (a plain class's `__init__` inherited from a base of this file, or run by its own through
+        # `super().__init__(…)`: the attributes the base sets are the subclass's too)
+        base = next((self.classes.get(b) for b in cls.bases if b and not cls.may_be_module
+                     and self.classes.get(b) is not None and self.classes.get(b).init is not None
+                     and not getattr(self.classes.get(b), "foreign", False)), None)
+        if base is not None and (cls.init is None or _calls_super_init(cls.init)):
+            walker = self.silent_walker(base.init, cls)
+            walker.provisional = True
+            walker.function_body(base.init)
         if cls.init is None:
             return
         walker = self.silent_walker(cls.init, cls)
