@@ -157,25 +157,13 @@ def _backpropagated_next(switch, facts):
     return found
 
 
-def _requires_grad_false(test):
-    """``x`` of a test that holds where ``x`` requires no grad: ``not x.requires_grad``,
-    ``x.requires_grad is False``, ``x.requires_grad == False``; else None."""
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        operand = test.operand
-    elif isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)) \
-            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is False:
-        operand = test.left
-    else:
-        return None
-    return operand.value if isinstance(operand, ast.Attribute) and operand.attr == "requires_grad" else None
-
-
 def _guarded(switch) -> bool:
     """The switch runs only where the tensor requires no grad: in the body of ``if not
     x.requires_grad:`` (the author met "element 0 of tensors does not require grad")."""
     for node in ast.walk(switch.function.node):
-        if isinstance(node, ast.If) and (tested := _requires_grad_false(node.test)) is not None \
-                and ast.unparse(tested) == switch.name \
+        if isinstance(node, ast.If) and isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not) \
+                and isinstance(node.test.operand, ast.Attribute) and node.test.operand.attr == "requires_grad" \
+                and ast.unparse(node.test.operand.value) == switch.name \
                 and any(switch.node is n for stmt in node.body for n in ast.walk(stmt)):
             return True
     return False
