@@ -1093,7 +1093,7 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False):
         if all(root.split("@")[0] in program.followers for root in cut.upstream) \
                 and not _named_in_optimizer(cut, facts):
             continue  # a target or moving average: the file copies another network into it
-        if companions and node in value.dead and not value.post and cut.kind != "no_grad" \
+        if companions and node in value.dead and not value.post and (cut.kind != "no_grad" or _optimized(cut, facts)) \
                 and (value.trainables or value.inputs - cut.upstream or companions - cut.upstream) \
                 and not any(node in switch.value.cuts for switch in facts.switches) \
                 and not (_frozen(cut, facts) or _all_frozen(cut, facts)):
