@@ -563,7 +563,8 @@ def summary(findings: list[Finding], files_checked: int, errors: int = 0) -> str
     verdicts = Counter(f.verdict.status for f in findings if f.verdict is not None)
     if verdicts:
         line += " Dynamic pass: " + ", ".join(
-            f"{verdicts[status]} {status}" for status in STATUSES if verdicts[status]) + "."
+            _plural(verdicts[status], status) if status == "error" else f"{verdicts[status]} {status}"
+            for status in STATUSES if verdicts[status]) + "."
     return line
 
 

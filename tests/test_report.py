@@ -130,6 +130,10 @@ def test_summary_wording():
     assert cli.summary([one, other], 2) == "Found 2 findings in 2 files (2 files checked)."
     unread = detached(code="GL000", name="syntax-error", path="broken.py")
     assert cli.summary([one, unread], 3) == "Found 2 findings in 2 files (2 files checked, 1 not checked)."
+    judged = [detached(verdict=Verdict(status, "…")) for status in ("confirmed", "confirmed", "error", "error")]
+    assert cli.summary(judged, 1) == ("Found 4 findings in 1 file (1 file checked). "
+                                      "Dynamic pass: 2 confirmed, 2 errors.")
+    assert cli.summary(judged[2:3], 1).endswith("Dynamic pass: 1 error.")
 
 
 def test_statistics_sorted_by_count_then_code():
