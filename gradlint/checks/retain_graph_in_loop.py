@@ -90,8 +90,9 @@ def check(facts):
             names = ", ".join(f"`{n}`" for n in backward.history_from_outside)
             why = (f"`{backward.root}` is computed from {names}, computed before the loop with history "
                    f"and never recomputed in it, so every iteration backpropagates through that same "
-                   f"retained graph again and its gradients accumulate (without retain_graph=True the "
-                   f"second iteration raises \"Trying to backward through the graph a second time\")")
+                   f"retained graph again: each backward gives the gradient of that one record, not of "
+                   f"the parameters as the steps left them (without retain_graph=True the second "
+                   f"iteration raises \"Trying to backward through the graph a second time\")")
             hint = (f"compute {names} inside the loop from a fresh forward pass, or detach "
                     f"{'it' if len(backward.history_from_outside) == 1 else 'them'} before the loop if "
                     f"what computed {'it' if len(backward.history_from_outside) == 1 else 'them'} is not "
@@ -100,7 +101,8 @@ def check(facts):
             if _jacobian_rows(backward):
                 continue
             why = (f"`{backward.root}` is computed before the loop, so every iteration backpropagates "
-                   f"the same retained graph again and its gradients accumulate")
+                   f"the same retained graph again: each backward gives the same gradient, that of the "
+                   f"loss as computed before the loop, whatever the steps did to the parameters since")
             hint = "compute the loss inside the loop, from a fresh forward pass"
         else:
             continue
@@ -208,7 +210,7 @@ def decide(tracer, evidence) -> tuple[str, str]:
     root = evidence.root
     if evidence.same_root:
         return "confirmed", (f"{evidence.same_root + 1} backward calls at line {finding['line']} started from the same "
-                             f"record of {root}: its gradients were added again each time")
+                             f"record of {root}: each gave the gradient of that one record again")
     if len(counts) < 2:
         return "inconclusive", f"the backward call at line {finding['line']} ran once: nothing to compare"
     if all(b > a for a, b in zip(counts, counts[1:])):
@@ -219,7 +221,7 @@ def decide(tracer, evidence) -> tuple[str, str]:
                              f"over {len(counts)} backward calls (line {finding['line']})")
     if evidence.shared:  # (the same size each time, from a new root: a record made before the loop)
         return "confirmed", (f"{evidence.shared + 1} backward calls at line {finding['line']} walked nodes of the "
-                             f"record that an earlier call had walked (recorded before the loop): their "
-                             f"gradients were added again each time")
+                             f"record that an earlier call had walked (recorded before the loop): each "
+                             f"gave the gradient of those nodes again")
     return "dismissed", (f"the record of {root} stayed at {max(counts)} nodes or fewer over {len(counts)} "
                          f"backward calls (line {finding['line']}): no iteration's graph was carried into the next")
