@@ -241,7 +241,8 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
     for method, cls in _inherited_with_overrides(module, classes):
         # (a base's `train_node` calling `self.loss(…)`, which a subclass of the file overrides:
         # on the subclass's instances it runs the override, and adds what the override adds)
-        function = Function(method, method.name, cls.name, trains_locally=trains_locally(method))
+        nograd = decorated_nograd(method, imports) or bool(cls.nograd_call and method.name in ("forward", "__call__"))
+        function = Function(method, method.name, cls.name, nograd=nograd, trains_locally=trains_locally(method))
         Walker(facts, classes, functions, globals_env, function, cls=cls).function_body(method)
     _frozen_through_constructors(facts, module)
     _close_coverage(facts, classes)
@@ -1542,6 +1543,8 @@ class Walker:
     def makes_new_module(self, expr) -> bool:
         """``expr`` makes a module with parameters of its own: a deep copy, or a constructor not
         handed a model (``nn.DataParallel(model)`` wraps that model's own parameters)."""
+        while type(expr) is ast.Call and type(expr.func) is ast.Attribute and type(expr.func.value) is ast.Call:
+            expr = expr.func.value  # (`DataParallel(net).cuda()`: what the chain starts from)
         if type(expr) is not ast.Call:
             return False
         if self.imports.qualname(expr.func) == "copy.deepcopy":

@@ -1093,7 +1093,8 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False):
         if all(root.split("@")[0] in program.followers for root in cut.upstream) \
                 and not _named_in_optimizer(cut, facts):
             continue  # a target or moving average: the file copies another network into it
-        if companions and node in value.dead and not value.post and (cut.kind != "no_grad" or _optimized(cut, facts)) \
+        if companions and node in value.dead and not value.post \
+                and (cut.kind != "no_grad" or (_optimized(cut, facts) and _returned_by_its_function(cut))) \
                 and (value.trainables or value.inputs - cut.upstream or companions - cut.upstream) \
                 and not any(node in switch.value.cuts for switch in facts.switches) \
                 and not (_frozen(cut, facts) or _all_frozen(cut, facts)):
@@ -1231,6 +1232,15 @@ def _of_parameters(cut, facts) -> bool:
                     and loop.iter.func.attr == "parameters"
         node = up.get(node)
     return False
+
+
+def _returned_by_its_function(cut) -> bool:
+    """The cut is made in a function that hands a value back (a loss method, `criterion(out,
+    batch)`), not in the training loop's own body: what it computes goes into what it returns."""
+    function = cut.function
+    return function is not None and function.name != "<module>" and type(function.node) is not ast.Module \
+        and any(type(n) is ast.Return and n.value is not None
+                for n in iter_nodes(function.node, into_functions=False))
 
 
 def _kept_whole(cut) -> bool:
