@@ -752,6 +752,7 @@ class Walker:
         self.seq = 0
         self.rebinds: list = []  # (assignment, name, key, seq): a name bound to a module made anew
         self.optimizer_built: dict = {}  # optimizer key -> the statement that built it here
+        self.bound_at: dict = {}  # name -> the statement that last bound it here
         self.backward_seq = -1  # the statement of the last backward
         self.statement_node = None  # the statement being walked
         self.nograd: ast.AST | None = function.node if function.nograd else None
@@ -1427,6 +1428,8 @@ class Walker:
     def assigned_value(self, expr: ast.expr, target) -> Value:
         """The value bound by ``target = expr``; a trainable leaf or module gets its own root."""
         name = dotted(target) if target is not None else None
+        if name is not None:
+            self.bound_at[name] = self.seq
         if name is not None and self.makes_new_module(expr):
             self.rebinds.append((self.statement_node, name, self.key(name), self.seq))
         if name is not None and type(expr) is ast.Call and self.imports.qualname(expr.func) == "copy.deepcopy" \
@@ -1560,7 +1563,10 @@ class Walker:
         last = self.last_backward
         if not covers or last is None or not self.record:
             return
-        built = self.optimizer_built.get(self.key(name), -1)
+        built = self.optimizer_built.get(self.key(name))
+        if built is None and not name.startswith("self."):
+            return  # (an optimizer of that name another function built)
+        built = max(built if built is not None else -1, self.bound_at.get(name, -1))  # (or bound anew here)
         for assign, target, key, seq in self.rebinds:
             # (not an optimizer the new object holds itself, `gan.d_opt` of `gan = GAN()`: built with it)
             if key in covers and built < seq < self.backward_seq and not name.startswith(target + ".") and (
