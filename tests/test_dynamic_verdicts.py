@@ -303,6 +303,18 @@ def test_new_roots_walking_a_record_made_before_the_loop_are_confirmed():
     assert "walked nodes" in evidence and "4 backward calls" in evidence
 
 
+def test_a_site_counted_past_its_limit_says_it_counted_the_first_calls():
+    from gradlint.dynamic.backwards import COUNT_LIMIT
+
+    line = _loop_on_a_tensor_from_before(Tracer({HERE}), steps=1)
+    tracer = _tracer("GL004", line=line, label="loss.backward(retain_graph=True)", tensor="loss")
+    with tracer:
+        _loop_on_a_tensor_from_before(tracer, steps=COUNT_LIMIT + 20)
+    status, evidence = _verdict(tracer)
+    assert status == "confirmed", evidence
+    assert f"the first {COUNT_LIMIT} backward calls" in evidence
+
+
 def test_retained_record_backpropagated_once_is_inconclusive():
     line = _loop(Tracer({HERE}), True, steps=1)
     tracer = _tracer("GL004", line=line, label="loss.backward(retain_graph=True)", tensor="loss")

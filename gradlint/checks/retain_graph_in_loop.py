@@ -209,19 +209,27 @@ def decide(tracer, evidence) -> tuple[str, str]:
                                 f"counts the record each backward walks, not the record the state keeps")
     root = evidence.root
     if evidence.same_root:
-        return "confirmed", (f"{evidence.same_root + 1} backward calls at line {finding['line']} started from the same "
+        return "confirmed", (f"{_calls(evidence.same_root + 1)} backward calls at line {finding['line']} started from the same "
                              f"record of {root}: each gave the gradient of that one record again")
     if len(counts) < 2:
         return "inconclusive", f"the backward call at line {finding['line']} ran once: nothing to compare"
     if all(b > a for a, b in zip(counts, counts[1:])):
         return "confirmed", (f"the record of {root} grew from {counts[0]} to {counts[-1]} nodes "
-                             f"over {len(counts)} backward calls (line {finding['line']})")
+                             f"over {_calls(len(counts))} backward calls (line {finding['line']})")
     if counts[-1] > counts[0] and len(set(counts)) > 2:
         return "confirmed", (f"the record of {root} grew from {counts[0]} to {counts[-1]} nodes "
-                             f"over {len(counts)} backward calls (line {finding['line']})")
+                             f"over {_calls(len(counts))} backward calls (line {finding['line']})")
     if evidence.shared:  # (the same size each time, from a new root: a record made before the loop)
-        return "confirmed", (f"{evidence.shared + 1} backward calls at line {finding['line']} walked nodes of the "
+        return "confirmed", (f"{_calls(evidence.shared + 1)} backward calls at line {finding['line']} walked nodes of the "
                              f"record that an earlier call had walked (recorded before the loop): each "
                              f"gave the gradient of those nodes again")
-    return "dismissed", (f"the record of {root} stayed at {max(counts)} nodes or fewer over {len(counts)} "
+    return "dismissed", (f"the record of {root} stayed at {max(counts)} nodes or fewer over {_calls(len(counts))} "
                          f"backward calls (line {finding['line']}): no iteration's graph was carried into the next")
+
+
+def _calls(n: int) -> str:
+    """How many backward calls the evidence counted: the run counts a site's first
+    ``COUNT_LIMIT`` only, and says so."""
+    from gradlint.dynamic.backwards import COUNT_LIMIT
+
+    return f"the first {n}" if n >= COUNT_LIMIT else str(n)
