@@ -2096,6 +2096,16 @@ class Walker:
     def mark_saved(self, operand: ast.expr, save: Save) -> None:
         if self.nograd is not None:
             return
+        if type(operand) is ast.Subscript and type(operand.value) is ast.Name:
+            # `F.linear(h, fast[0])` saves the list's element itself: an edit of `fast[0]` breaks it
+            held = self.env.get(operand.value.id)
+            position = _position(operand.slice)
+            if held is not None and held.container and held.parts is not None and position is not None \
+                    and -len(held.parts) <= position < len(held.parts):
+                parts = list(held.parts)
+                parts[position] = replace(parts[position], saved=parts[position].saved | {save})
+                self.env[operand.value.id] = replace(held, parts=tuple(parts), held=held.held | {save})
+                return
         if type(operand) is ast.Subscript:
             # `f[i - 1] * w` saves a view of `f`: it shares `f`'s version counter, so a later
             # write into any part of `f` invalidates it
@@ -3888,8 +3898,13 @@ class Walker:
                 if covers:
                     self.pending_steps.append((node, owner, self.seq, covers))
                     self.mark_stale(node, covers)
-            # (`maps["k"].add_(…)` edits an element a container holds)
-            self.edit_of(node, recv_expr, element=recv_expr if type(recv_expr) is ast.Subscript else None)
+            # (`maps["k"].add_(…)` edits an element a container holds; `fast[0].data.clamp_(…)`
+            # that element through `.data`)
+            inner = recv_expr.value if type(recv_expr) is ast.Attribute and recv_expr.attr == "data" else None
+            if type(inner) is ast.Subscript and _edit_base(inner) is not None:
+                self.edit(node, _edit_base(inner) + ".data", node, element=inner)
+            else:
+                self.edit_of(node, recv_expr, element=recv_expr if type(recv_expr) is ast.Subscript else None)
             result = receiver | args
             if self.nograd is not None:
                 result = self.no_history(result)
