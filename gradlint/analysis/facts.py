@@ -312,6 +312,9 @@ class ModuleFacts:
     summaries: dict = field(default_factory=dict)
     nograd_backprops: list = field(default_factory=list)
     rebounds: list = field(default_factory=list)  # Rebound
+    # (class, method) -> the method's events on its receiver in walk order (``sequence.Event``);
+    # None for a method that may return early
+    member_events: dict = field(default_factory=dict)
     # optimizer key (``Trainer.self.opt``) -> the call that built it, the last one walked
     optimizer_nodes: dict = field(default_factory=dict)
     # calls, with grad mode the caller's, of functions that backpropagate what they compute

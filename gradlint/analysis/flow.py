@@ -26,6 +26,7 @@ from gradlint.analysis.facts import (
 from gradlint.analysis.imports import collect_imports
 from gradlint.analysis.imports import dotted as _dotted
 from gradlint.analysis.project import origin
+from gradlint.analysis.sequence import ENTRY, Event, replay, scenarios
 from gradlint.analysis.scan import (
     helper_of_nograd_methods,
     _PLAIN_BASES as PLAIN_BASES, ENABLE_GRAD, GRAD_MODE_NAMES, INFERENCE_MODE, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
@@ -244,9 +245,26 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
         nograd = decorated_nograd(method, imports) or bool(cls.nograd_call and method.name in ("forward", "__call__"))
         function = Function(method, method.name, cls.name, nograd=nograd, trains_locally=trains_locally(method))
         Walker(facts, classes, functions, globals_env, function, cls=cls).function_body(method)
+    replay(facts)
     _frozen_through_constructors(facts, module)
     _close_coverage(facts, classes)
     return facts
+
+
+def _method_bound_attributes(cls_node) -> frozenset:
+    """The attributes a class's methods other than ``__init__`` bind (``self.pred_fake = …``):
+    what a method reads there may be what an earlier call left."""
+    found = set()
+    for method in cls_node.body:
+        if type(method) not in FUNCTIONS or method.name == "__init__":
+            continue
+        for node in iter_nodes(method):
+            targets = node.targets if type(node) is ast.Assign else [node.target] if type(node) is ast.AnnAssign else []
+            for target in targets:
+                for t in (target.elts if type(target) is ast.Tuple else [target]):
+                    if type(t) is ast.Attribute and type(t.value) is ast.Name and t.value.id == "self":
+                        found.add(t.attr)
+    return frozenset(found)
 
 
 def _called_between(function, name: str, first, last) -> bool:
@@ -804,10 +822,14 @@ class Walker:
         self.state_called: frozenset = EMPTY  # the state the receiver's own methods it calls carry
         self.handed: dict[str, frozenset] = {}  # parameter bound to HANDED -> the functions it may be
         self.closure_cls: ClassInfo | None = None  # for a function defined in a method: the method's class
+        self.events: list | None = None  # a method's events on its receiver (``sequence``)
 
     # ---- statements -------------------------------------------------------------------------
 
     def function_body(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        if self.cls is not None and self.record and not getattr(self, "summarizing", False):
+            self.events = []
+            self.facts.member_events[(self.cls.name, node.name)] = (self.events, scenarios(node))
         self.intended_leaves = intended_leaves(node, self.imports) | leaves_handed_on(node, self.facts.module, self.imports)
         params = node.args
         # A module's forward() receives activations that require grad while training.
@@ -1862,6 +1884,9 @@ class Walker:
                 self.env[name] = value
                 self.born[name] = self.seq
                 self.note_attribute(name, value)  # `self.tau = tau` in __init__
+                if self.events is not None and self.record and name.startswith("self.") and name.count(".") == 1:
+                    self.events.append(Event("bind", node, name[5:], touches=self.touches(value) if (
+                        value.computed and value.attached) else None))
             else:
                 self.expr(target.value)
         elif type(target) is ast.Subscript:
@@ -2220,6 +2245,9 @@ class Walker:
             self.loops[-1].backwards.append(site)
         if self.record:
             self.facts.backwards.append(site)
+            if self.events is not None:
+                self.events.append(Event("backward", node, reads=frozenset(n for m, n in root.stale if m is ENTRY),
+                                         retain=site.retain_graph, root=site.root))
         self.last_backward = site
         self.backward_seq = self.seq
         # A backward of a loss computed before an optimizer step that updated parameters its
@@ -2486,6 +2514,14 @@ class Walker:
             inner = self.return_parts(element)
             parts.extend(inner or [(element, self.expr(element))])
         return tuple(parts)
+
+    def touches(self, value: Value):
+        """Whether a step of an optimizer updating ``covers`` edits parameters ``value``'s graph
+        saved: asked later, by the replay of a sequence of calls (``sequence``)."""
+        def touched(covers, step) -> bool:
+            stepped = self.stepped_roots(value, covers, step)
+            return bool(stepped) and self.saves_parameters(value, stepped)
+        return touched
 
     def saves_parameters(self, root: Value, names) -> bool:
         """Whether the graph of ``root`` may have saved some of ``names`` for backward: a module
@@ -2872,6 +2908,11 @@ class Walker:
             self.env.pop(name, None)  # (what an op marked on the name is no value the property holds)
             return self.call(call)
         if name is not None and (name in self.env or name.startswith("self.")) and not name.startswith("self.__"):
+            if self.events is not None and name not in self.env and name.count(".") == 1 \
+                    and attr in once("method-bound-attributes", self.cls.node, _method_bound_attributes):
+                # (what an earlier call of the receiver's methods left there: ``sequence``)
+                value = self.lookup(name)
+                return replace(value, stale=value.stale | {(ENTRY, attr)})
             if name.count(".") == 1 or name in self.env:
                 return self.lookup(name)
         base = self.expr(node.value)
@@ -3358,6 +3399,10 @@ class Walker:
 
     def call(self, node: ast.Call) -> Value:
         value = self.call_value(node)
+        if self.events is not None and self.record and type(node.func) is ast.Attribute \
+                and type(node.func.value) is ast.Name and node.func.value.id == "self" \
+                and node.func.attr in self.cls.methods:
+            self.events.append(Event("call", node, node.func.attr))
         if not value.packed and self.packs(node):
             value = replace(value, packed=True)
         return value
@@ -3863,6 +3908,8 @@ class Walker:
                     self.stepped_after[node] = self.last_backward
                 self.pending_steps.append((node, name, self.seq, covers))
                 self.mark_stale(node, covers)
+                if self.events is not None and self.record and covers:
+                    self.events.append(Event("step", node, optimizer=name, covers=covers))
                 return CONST
         if meth in METADATA_METHODS:
             return PLAIN

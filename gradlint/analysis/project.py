@@ -569,6 +569,15 @@ class View:
         return [call for tree, _, target, _ in self._calling_files(name, self._near_files())
                 for call in ast.walk(tree) if type(call) is ast.Call and target(call)]
 
+    def sequences_of(self, name: str) -> list:
+        """The sequences of method calls the scripts beside this file make on each instance of
+        ``name``, a class of it, they build (``sequence.sequences``): main.py's
+        ``model.gen_batch(x, z)``, then ``model.train_generator()``."""
+        from gradlint.analysis.sequence import sequences
+
+        return [calls for tree, _, target, _ in self._calling_files(name, self._near_files())
+                for calls in sequences(tree, target)]
+
     def _near_files(self):
         """The Python files of this file's folder and of the folder above it (within the
         project): where the scripts that drive a module's training step usually sit, listed

@@ -1,5 +1,5 @@
 """
-expect: GL005 bicycle_model.py:65
+expect: GL005 bicycle_model.py:65, GL005 bicycle_model.py:66
 dynamic: confirm
 source: https://github.com/junyanz/BicycleGAN/issues/87
 
