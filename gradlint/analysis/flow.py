@@ -2995,9 +2995,12 @@ class Walker:
         if name not in cls.stored and not getattr(self, "summarizing", False):
             cls.stored.add(name)
             if cls.node is not None:
+                walked = cls.__dict__.setdefault("walked_storing", set())
                 for stmt in cls.node.body:
                     if type(stmt) in FUNCTIONS and stmt.name != "__init__" and stmt is not self.function.node \
-                            and name in once("stores_cut", stmt, _stores_cut):
+                            and name in once("stores_cut", stmt, _stores_cut) and stmt not in walked:
+                        # (once per method: its silent walk sets every attribute it binds)
+                        walked.add(stmt)
                         self.silent_walker(stmt, cls).function_body(stmt)
         seen = cls.assigned.get(name)
         if seen is None or seen.attached or seen.module is not None:
@@ -3005,9 +3008,12 @@ class Walker:
         # (a constant `__init__` computes and detaches once, a template or a target, is data)
         cuts = {c: v for c, v in seen.cuts.items() if cls.init is None or not _within(c, cls.init)}
         nograd = frozenset(r for r in seen.nograd if cls.init is None or not _within(r, cls.init))
-        if not (cuts or nograd):
+        # (or a copy of values taken out of the record: `self.log_probs` of a distribution built
+        # from `torch.FloatTensor(mu)`, `mu` a NumPy array)
+        rebuilt = frozenset(r for r in seen.rebuilt if cls.init is None or not _within(r, cls.init))
+        if not (cuts or nograd or rebuilt):
             return None
-        return replace(seen, saved=EMPTY, cuts=cuts, nograd=nograd)
+        return replace(seen, saved=EMPTY, cuts=cuts, nograd=nograd, rebuilt=rebuilt)
 
     def class_nodes(self) -> list:
         """The class's definition and those of its bases in this file, which its methods run as
@@ -3680,8 +3686,11 @@ class Walker:
         # goes on; a `.data` read on the way to a metric's NumPy is no cut of the result)
         cuts = {}
         if copy is not None and not rebuild.fresh_copy:
-            if source.tensor or (source.live and source.inputs and not (source.plain or source.container)):
-                # (also a forward's input, the activations its callers hand it)
+            if (source.tensor and (source.attached or source.live or not source.pulled)) \
+                    or (source.live and source.inputs and not (source.plain or source.container)):
+                # (also a forward's input, the activations its callers hand it; not an array
+                # computed from pulled values, `thetas[0] * scale` of `t.detach().numpy()`, which
+                # holds no history of its own)
                 cuts = self.cut_of(node, copy, source, REBUILD).cuts
             elif source.pulled:
                 # `torch.tensor([lp.item() for lp in log_probs])`: the history the pulled
@@ -6254,7 +6263,11 @@ def _one_lineage(found, classes, module):
 
 def _stores_cut(function) -> set:
     """The attributes ``function`` binds to an expression that cuts history (``self.x =
-    y.detach()``, ``.data``) or binds inside a ``no_grad`` region or function."""
+    y.detach()``, ``.data``) or binds inside a ``no_grad`` region or function; and, where it
+    takes values out of the record anywhere (``.detach()``, ``.numpy()``, ``.item()``) or copies
+    them into a new tensor (``torch.FloatTensor(mu)``), every attribute it binds: what it stores
+    may be built from those (``self.log_probs = dist.log_prob(a)`` of a distribution made of a
+    NumPy copy)."""
     out = set()
     regions = [function] if any("no_grad" in ast.unparse(d) or "inference_mode" in ast.unparse(d)
                                 for d in function.decorator_list) else []
@@ -6262,16 +6275,24 @@ def _stores_cut(function) -> set:
                 and any(type(i.context_expr) is ast.Call and type(i.context_expr.func) is ast.Attribute
                         and i.context_expr.func.attr in ("no_grad", "inference_mode") for i in n.items)]
     whole = {id(n) for region in regions for n in ast.walk(region)}
+    pulls = any(type(n) is ast.Call and (
+        (type(n.func) is ast.Attribute and n.func.attr in PULLING_METHODS)
+        or (dotted(n.func) or "").rpartition(".")[2] in TENSOR_REBUILDERS) for n in iter_nodes(function, into_functions=False))
     for node in iter_nodes(function, into_functions=False):
         if type(node) is not ast.Assign:
             continue
-        cuts = id(node) in whole or any(
+        cuts = pulls or id(node) in whole or any(
             (type(n) is ast.Attribute and n.attr == "data")
             or (type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "detach")
             for n in ast.walk(node.value))
         if cuts:
             out.update(dotted(t) for t in node.targets if type(t) is ast.Attribute and dotted(t) is not None)
     return out
+
+
+# (the calls that take values out of the record, and those that copy values into a new tensor)
+PULLING_METHODS = frozenset({"detach", "numpy", "item", "tolist"})
+TENSOR_REBUILDERS = frozenset({"tensor", "as_tensor", "from_numpy", "FloatTensor", "Tensor", "DoubleTensor", "LongTensor"})
 
 
 def _picked(index, size: int) -> list | None:

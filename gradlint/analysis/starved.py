@@ -1082,8 +1082,15 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False):
         if cut is None or not cut.upstream:
             continue
         elsewhere = sinks_for(cut)
-        if cut.through_cut and node not in value.dead:
-            continue  # a copy of values cut on purpose, weighing a term (a reward): only a term alone is dead
+        if cut.through_cut and node not in value.dead and not (
+                at_loss and _optimized(cut, facts) and _one_object(cut.upstream | value.trainables | value.post | companions)
+                and not _overlap(cut.upstream, value.trainables | value.post | companions)):
+            # a copy of values cut on purpose, weighing a term (a reward): only a term alone is
+            # dead; or a copy of what an optimizer trains that the loss reaches by no other path
+            # (an actor's means through `.detach().numpy()` into a distribution of new tensors,
+            # whose log-probabilities weigh nothing of the actor's): `.numpy()` wants the
+            # `.detach()`, which says nothing of intent
+            continue
         if _optional(cut):
             continue  # `if settings.detach_caches.on(): cache = cache.detach()`: a cut offered as an option
         if cut.function is not None and once("tensor-hooks", cut.function.node, _hooks_a_tensor):
@@ -1212,6 +1219,13 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False):
                 _by_callers(cut.upstream, cut, facts) & facts.resolve(attached_elsewhere))):
             continue  # they are trained through another loss or output (actor-critic, sample())
         yield cut
+
+
+def _one_object(names) -> bool:
+    """Every name is a member of one receiver (``self.actor``, ``self.critic``): names one
+    object's methods give alike, so one not among the others is another model (names of
+    different functions' parameters say nothing of which models they are)."""
+    return bool(names) and all(n.startswith("self.") for n in names)
 
 
 def _of_parameters(cut, facts) -> bool:
