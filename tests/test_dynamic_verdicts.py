@@ -323,6 +323,45 @@ def test_retained_record_backpropagated_once_is_inconclusive():
     assert _verdict(tracer)[0] == "inconclusive"
 
 
+class _Trainer:
+    """Keeps a running total of its losses with their records (`self.total = self.total + loss`)."""
+
+    def __init__(self, detach: bool):
+        self.w = torch.tensor(0.7, requires_grad=True)
+        self.total, self.detach = 0.0, detach
+
+    def step(self) -> int:
+        loss = (self.w * 3) ** 2
+        line = _line() + 1
+        loss.backward(retain_graph=True)
+        self.total = self.total + (loss.detach() if self.detach else loss)
+        return line
+
+
+def _kept_state_verdict(detach: bool, trainers: int = 1) -> tuple[str, str]:
+    line = _Trainer(detach).step()
+    tracer = _tracer("GL004", line=line, label="loss.backward(retain_graph=True)", tensor="loss")
+    tracer.evidence[0].finding["state"] = ["self.total"]
+    tracer.evidence[0].kinds |= {"kept_state"}
+    with tracer:
+        for _ in range(trainers):
+            trainer = _Trainer(detach)
+            for _ in range(4):
+                trainer.step()
+    return _verdict(tracer)
+
+
+def test_state_that_keeps_each_calls_record_is_confirmed_by_its_own_growth():
+    status, evidence = _kept_state_verdict(detach=False, trainers=2)  # (the second one starts small again)
+    assert status == "confirmed", evidence
+    assert "`self.total`" in evidence and "grew from" in evidence and "3 successive" in evidence
+
+
+def test_state_kept_detached_holds_no_record_and_stays_undecided():
+    status, evidence = _kept_state_verdict(detach=True)
+    assert status == "inconclusive" and "held no record" in evidence
+
+
 def test_leaf_held_by_a_plain_object_is_named_through_its_attribute():
     class Agent:  # (no nn.Module: a trainer or agent holding its network)
         def __init__(self):

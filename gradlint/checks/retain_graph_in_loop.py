@@ -204,9 +204,18 @@ def decide(tracer, evidence) -> tuple[str, str]:
     if not counts:
         return "not-reached", f"the backward call at line {finding['line']} never ran{elsewhere(tracer)}"
     if "kept_state" in evidence.kinds:
-        # (what grows is the state's record, which no backward of the run walks)
-        return "inconclusive", (f"the backward call at line {finding['line']} ran {len(counts)} times; the run "
-                                f"counts the record each backward walks, not the record the state keeps")
+        # (what grows is the state's record, which no backward of the run walks: counted from
+        # the state itself at each call)
+        kept = [k for k in evidence.kept if k is not None]
+        state = ", ".join(f"`{n}`" for n in finding.get("state") or ()) or "the state"
+        grown = _longest_growth(kept)
+        if len(grown) >= 3 or (len(grown) == 2 and len(kept) == 2):
+            # (growing call after call; a new object's state starts small again)
+            return "confirmed", (f"the record {state} keeps grew from {grown[0]} to {grown[-1]} nodes over "
+                                 f"{_calls(len(grown))} successive backward calls at line {finding['line']}")
+        return "inconclusive", (f"the backward call at line {finding['line']} ran {len(counts)} times; "
+                                + (f"the record {state} keeps stayed between {min(kept)} and {max(kept)} nodes"
+                                   if len(kept) >= 2 else f"{state} held no record at those calls to count"))
     root = evidence.root
     if evidence.same_root:
         return "confirmed", (f"{_calls(evidence.same_root + 1)} backward calls at line {finding['line']} started from the same "
@@ -225,6 +234,16 @@ def decide(tracer, evidence) -> tuple[str, str]:
                              f"gave the gradient of those nodes again")
     return "dismissed", (f"the record of {root} stayed at {max(counts)} nodes or fewer over {_calls(len(counts))} "
                          f"backward calls (line {finding['line']}): no iteration's graph was carried into the next")
+
+
+def _longest_growth(counts: list) -> list:
+    """The longest run of successive counts each larger than the one before."""
+    best, run = counts[:1], counts[:1]
+    for a, b in zip(counts, counts[1:]):
+        run = run + [b] if b > a else [b]
+        if len(run) > len(best):
+            best = run
+    return best
 
 
 def _calls(n: int) -> str:

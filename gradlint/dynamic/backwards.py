@@ -62,6 +62,8 @@ class BackwardEvidence:
                     evidence.walked = inner  # (held: their ids stay theirs until the next call)
                 evidence.heads = heads
                 evidence.counts.append(count)
+                if "kept_state" in evidence.kinds and frame is not None:
+                    evidence.kept.append(_kept_nodes(frame, finding.get("state") or ()))
                 if self.show_graph and roots:
                     evidence.graph = record.tree(roots[0], self._label)
                 evidence.root = root_name
@@ -140,6 +142,22 @@ class BackwardEvidence:
                     f"edited it through .data, which the version counter does not see: backward used the edited values")
         return (f"{edit.label} was saved by {saver}{where} at version {then}; `{finding['label']}` "
                 f"(line {finding['line']}) moved it to version {now}")
+
+
+def _kept_nodes(frame, names) -> int | None:
+    """The nodes of the records the tensors ``names`` (`self.running_loss`) hold in ``frame``
+    keep, read from the objects' own ``__dict__`` (no property of the user's runs); None where
+    none of them holds a tensor with history."""
+    total, found = 0, False
+    for name in names:
+        head, *attrs = name.split(".")
+        value = frame.f_locals.get(head)
+        for attr in attrs:
+            value = getattr(value, "__dict__", {}).get(attr)
+        if isinstance(value, torch.Tensor) and value.grad_fn is not None:
+            found = True
+            total += sum(1 for _ in record.nodes([value]))
+    return total if found else None
 
 
 def as_list(value) -> list:

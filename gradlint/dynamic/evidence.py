@@ -77,6 +77,8 @@ class Evidence:
     # a probe read only Python numbers or an array (no tensor): their lineage is not followed
     opaque: bool = False
     counts: list = field(default_factory=list)  # backward_site: node count at each backward of the site
+    # kept_state: at each backward of the site, the nodes of the records the state it names keeps
+    kept: list = field(default_factory=list)
     same_root: int = 0  # backward_site: backward calls that started from the previous call's record
     heads: list = field(default_factory=list)  # backward_site: the previous call's root nodes (kept alive)
     # backward_site: calls from a new root whose record reached nodes the previous call's had

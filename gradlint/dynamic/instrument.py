@@ -44,6 +44,8 @@ class ProbedFinding:
     placed: bool = False
     # kinds of evidence this finding needs besides its rule's (``Probes.need``)
     kinds: tuple = ()
+    # the state the finding says keeps each call's record, as written (``self.running_loss``)
+    state: tuple = ()
 
     def to_json(self) -> dict:
         return self.__dict__.copy()
@@ -115,7 +117,8 @@ def instrument(source: str, path: str, wanted: list[dict], foreign=()) -> Instru
         # (the lines of what is probed: a no_grad region's finding is placed at its `with`, and
         # its evidence speaks of the expression computed there)
         finding = ProbedFinding(fid, want["code"], elsewhere or path, flag.node.lineno, flag.node.end_lineno, "",
-                                tensor=str(flag.details.get("tensor") or flag.details.get("root") or ""))
+                                tensor=str(flag.details.get("tensor") or flag.details.get("root") or ""),
+                                state=tuple(flag.details.get("carried") or ()) if flag.details.get("kept") else ())
         probes = Probes(fid, context)
         try:
             rule = by_code.get(flag.rule.code)
