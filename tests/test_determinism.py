@@ -44,6 +44,32 @@ def test_gl005_names_its_saves_in_source_order():
         assert [finding.details[f"save{i}_line"] for i in range(3)] == [13, 14, 15]
 
 
+# A tensor switched to require grad after a value computed from two no_grad regions: GL003
+# names one region, once picked by a set's iteration order (the line changed from run to run).
+REGIONS = """\
+import torch
+import torch.nn as nn
+
+encoder, decoder, critic = nn.Linear(4, 4), nn.Linear(4, 4), nn.Linear(4, 1)
+opt = torch.optim.Adam(critic.parameters())
+with torch.no_grad():
+    codes = encoder(torch.randn(8, 4))
+with torch.no_grad():
+    style = decoder(torch.randn(8, 4))
+with torch.no_grad():
+    target = codes + style
+target.requires_grad_()
+critic(target).mean().backward()
+opt.step()
+"""
+
+
+def test_gl003_names_the_last_region_before_the_switch_that_lost_history():
+    for _ in range(20):  # fresh trees, fresh node addresses
+        [finding] = [f for f in engine.lint_source(REGIONS, "m.py") if f.code == "GL003"]
+        assert "(line 8)" in finding.message, finding.message
+
+
 def test_the_same_program_gives_the_same_output_in_every_process(tmp_path):
     (tmp_path / "m.py").write_text(SAVES)
     outputs = set()

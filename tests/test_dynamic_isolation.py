@@ -325,3 +325,14 @@ def test_a_missing_project_import_says_how_to_run_it(tmp_path):
     assert verdict["status"] == "error", verdict
     assert "ModuleNotFoundError" in verdict["evidence"], verdict
     assert "--driver" in verdict["evidence"] and "project's root" in verdict["evidence"], verdict
+
+
+def test_a_missing_module_is_named_with_both_ways_out():
+    # "No module named 'click'": a package the environment lacks as likely as one of the
+    # project's; the evidence names it and says what to do for each.
+    from gradlint.dynamic.launch import _undecided_reason
+
+    reason = _undecided_reason({"kind": "raised", "type": "ModuleNotFoundError", "line": 3,
+                                "message": "No module named 'click'"}, 60.0)
+    assert "if `click` is a package of your project" in reason and "--driver" in reason
+    assert "if it is a third-party package, install it where gradlint runs" in reason

@@ -251,6 +251,18 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
     return facts
 
 
+def _bound_attributes(function) -> set:
+    """The receiver's attributes ``function`` binds (``self.fake = …``, each of a tuple)."""
+    found = set()
+    for node in iter_nodes(function, into_functions=False):
+        targets = node.targets if type(node) is ast.Assign else [node.target] if type(node) is ast.AnnAssign else []
+        for target in targets:
+            for t in (target.elts if type(target) in (ast.Tuple, ast.List) else [target]):
+                if type(t) is ast.Attribute and type(t.value) is ast.Name and t.value.id == "self":
+                    found.add(f"self.{t.attr}")
+    return found
+
+
 def _method_bound_attributes(cls_node) -> frozenset:
     """The attributes a class's methods other than ``__init__`` bind (``self.pred_fake = …``):
     what a method reads there may be what an earlier call left."""
@@ -2635,6 +2647,9 @@ class Walker:
                     if model is not None:
                         return Value(trainables=frozenset({model}), module=seen.module)
                     return Value(module=seen.module)
+                stored = self.stored_tensor(name)
+                if stored is not None:
+                    return stored
                 return UNKNOWN  # a plain class's attributes: settings, data, not parameters
             if module is None and seen is None and (name[5:] in self.cls.methods or self.inherited_method(name[5:])):
                 return UNKNOWN  # a method of its own, bound: its call computes, it holds no parameter
@@ -3015,6 +3030,34 @@ class Walker:
             return None
         return replace(seen, saved=EMPTY, cuts=cuts, nograd=nograd, rebuilt=rebuilt)
 
+    def stored_tensor(self, name: str) -> Value | None:
+        """What the other methods of a plain class (a trainer, an agent) store in ``self.x`` with
+        history (`self.fake = self.netg(self.input)` in ``forward_g``), read in this one
+        (``backward_g``): each method binding it walked silently first, once; None where none
+        stores a tensor computed with history, or a cut of one, there."""
+        cls = self.cls
+        if cls.node is None or name[5:] not in once("method-bound-attributes", cls.node, _method_bound_attributes):
+            return None
+        walked = cls.__dict__.setdefault("walked_storing", set())
+        for stmt in cls.node.body:
+            if type(stmt) in FUNCTIONS and stmt.name != "__init__" and stmt is not self.function.node \
+                    and stmt not in walked and name in once("binds-attributes", stmt, _bound_attributes):
+                walked.add(stmt)
+                self.silent_walker(stmt, cls).function_body(stmt)
+        seen = cls.assigned.get(name)
+        # (known to be a tensor: what a method of an object returns, `self._network.copy()`, may
+        # be a model)
+        if seen is None or seen.container or seen.module is not None or seen.plain or not seen.computed \
+                or not seen.tensor or not (seen.attached or seen.cuts):
+            return None
+        # (history of the object's own members, `self.netg`: not of what a method was handed,
+        # data a transform is given as easily as activations)
+        own = seen.trainables | seen.post | EMPTY.union(*(
+            self.facts.cuts[c].upstream for c in seen.cuts if c in self.facts.cuts))
+        if not own or not all(t.startswith("self.") for t in own):
+            return None
+        return replace(seen, saved=EMPTY, alias=None)
+
     def class_nodes(self) -> list:
         """The class's definition and those of its bases in this file, which its methods run as
         their own where it does not define them."""
@@ -3282,6 +3325,15 @@ class Walker:
         if type(node.op) in (ast.Add, ast.Sub) and out.cuts:
             out = joined(out, (left, right))
         out = self.beside_itself(node, out, left, right)
+        if type(node.op) in (ast.Mult, ast.Div) and out.cuts:
+            # `0.1 * (l1 + dead)`, `(l1 + dead) / 4`: a sum scaled by a number keeps its terms, each
+            # with what it had beside it (the number is no companion of a cut; `4 / (l1 + dead)` is
+            # no scaling: the dead value weighs the other term's gradient there)
+            for number, other in ((left, right), (right, left)):
+                if number.plain and not (number.cuts or number.attached or number.live) and other.cuts \
+                        and (type(node.op) is ast.Mult or number is right):
+                    out = replace(out, cuts=dict(other.cuts), dead=other.dead)
+                    break
         if type(node.op) in SCALING and out.cuts and (left.inputs or right.inputs):
             out = scaled(out, (left, right))
         if type(node.op) in SCALING and out.dead:
@@ -3917,7 +3969,7 @@ class Walker:
                     self.stepped_after[node] = self.last_backward
                 self.pending_steps.append((node, name, self.seq, covers))
                 self.mark_stale(node, covers)
-                if self.events is not None and self.record and covers:
+                if self.events is not None and self.record:
                     self.events.append(Event("step", node, optimizer=name, covers=covers))
                 return CONST
         if meth in METADATA_METHODS:
@@ -6286,7 +6338,9 @@ def _stores_cut(function) -> set:
             or (type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "detach")
             for n in ast.walk(node.value))
         if cuts:
-            out.update(dotted(t) for t in node.targets if type(t) is ast.Attribute and dotted(t) is not None)
+            # (`self.pred_fake, self.feat_fake = self.netd(self.fake.detach())`: each element)
+            targets = [e for t in node.targets for e in (t.elts if type(t) in (ast.Tuple, ast.List) else [t])]
+            out.update(dotted(t) for t in targets if type(t) is ast.Attribute and dotted(t) is not None)
     return out
 
 

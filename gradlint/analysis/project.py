@@ -367,6 +367,27 @@ class View:
         module, attrs = found
         return module.attribute_summary(attrs)
 
+    def leaf_places(self, qualname: str) -> set:
+        """For ``qualname``, a function of another file of the project (``helpers.r1_reg``): the
+        places (position as called, parameter name) of the parameters it differentiates against
+        (``autograd.grad(d_out.sum(), x_in)``), as ``scan.leaves_handed_on`` reads its own
+        file's; empty elsewhere."""
+        from gradlint.analysis.scan import leaf_places
+
+        target = self.imports.target(qualname)
+        found = self.load(*target) if target is not None else None
+        if found is not None and len(found[1]) == 1:
+            module, attrs = found
+            return leaf_places(module.tree, module.imports).get(attrs[0], set())
+        if target is None and "." not in qualname:
+            for level, name in self.imports.stars:  # (`from helpers import *`)
+                found = self.load(level, name)
+                if found is not None and not found[1]:
+                    places = leaf_places(found[0].tree, found[0].imports).get(qualname)
+                    if places:
+                        return places
+        return set()
+
     def optimizer_class(self, qualname: str):
         """The class definition of an optimizer of another file of the project that the module
         imports under ``qualname`` (`from sam import SAM`: `class SAM(torch.optim.Optimizer)`),

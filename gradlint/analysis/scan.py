@@ -1688,8 +1688,9 @@ def leaves_handed_on(node, module: ast.Module, imports: ImportTable) -> set[str]
     A leaf made for that is made on purpose, as where the call to ``grad`` is the function's own."""
     from gradlint.analysis.tree import once
 
-    places = once("leaf-places", module, _leaf_places, imports)
-    if not places:
+    places = leaf_places(module, imports)
+    view = imports.project
+    if not places and view is None:
         return set()
     found = set()
     for call in iter_nodes(node, into_functions=False):
@@ -1699,12 +1700,26 @@ def leaves_handed_on(node, module: ast.Module, imports: ImportTable) -> set[str]
         name = func.id if type(func) is ast.Name else func.attr if (
             type(func) is ast.Attribute and type(func.value) is ast.Name and func.value.id == "self") else None
         wanted = places.get(name)
+        if not wanted and view is not None and (type(func) is ast.Name or (
+                type(func) is ast.Attribute and type(func.value) is ast.Name and func.value.id != "self")):
+            # (a gradient penalty imported from a helpers file: `r1_reg(out, real)`)
+            written = dotted(func)
+            qualname = imports.qualname(func) if written and written.split(".")[0] in imports.sources else (
+                written if written and imports.stars and "." not in written else None)
+            wanted = view.leaf_places(qualname) if qualname and not qualname.startswith("torch.") else None
         if not wanted:
             continue
         for key, arg in [*enumerate(call.args), *((k.arg, k.value) for k in call.keywords)]:
             if key in wanted and dotted(arg):
                 found.add(dotted(arg))
     return found
+
+
+def leaf_places(module: ast.Module, imports: ImportTable) -> dict[str, set]:
+    """``_leaf_places``, once per module."""
+    from gradlint.analysis.tree import once
+
+    return once("leaf-places", module, _leaf_places, imports)
 
 
 def _leaf_places(module: ast.Module, imports: ImportTable) -> dict[str, set]:

@@ -23,6 +23,7 @@ from gradlint.analysis.facts import StepBetween
 # call stored there. A cut drops it with the rest of the history.
 ENTRY = object()
 DEPTH = 4  # methods calling methods calling methods: deeper drivers are rare, and cost
+LAST = object()  # in a replay's state: the last backward event
 
 
 @dataclass(frozen=True)
@@ -105,9 +106,10 @@ def replay(facts) -> None:
     file or a script beside it), with what each method's events did to the receiver's
     attributes, and record each step that edited what a later backward reads."""
     events = facts.member_events
+    stepped: dict = {}  # backward node -> (what the steps after it update, one of them unknown)
     for (cls, name), (own, _) in list(events.items()):
         if any(e.kind == "call" for e in own):
-            _run(facts, cls, [Event("call", None, name)], {}, 0)
+            _run(facts, cls, [Event("call", None, name)], {}, 0, stepped)
     for cls in {cls for (cls, _name), (own, _) in events.items() if any(e.kind == "step" for e in own)}:
         if not any(any(e.kind == "backward" and e.reads for e in own)
                    for (owner, _name), (own, _) in events.items() if owner == cls):
@@ -116,7 +118,8 @@ def replay(facts) -> None:
         view = facts.imports.project
         found = own + (view.sequences_of(cls) if view is not None else [])
         for calls in found:
-            _run(facts, cls, [Event("call", node, method) for node, method in calls], {}, 0)
+            _run(facts, cls, [Event("call", node, method) for node, method in calls], {}, 0, stepped)
+    _note_steps(facts, stepped)
     # (each bind's test holds its walker, which holds its events: a cycle the collector would
     # have to find)
     for own, _ in events.values():
@@ -161,24 +164,31 @@ def _statements(body):
             yield from _statements(handler.body)
 
 
-def _run(facts, cls: str, events, state: dict, depth: int) -> dict:
+def _run(facts, cls: str, events, state: dict, depth: int, stepped: dict) -> dict:
     """What the receiver's attributes hold after ``events``, from ``state`` before them: attr ->
-    (the bind, the steps since that edited what it saved, whether its graph is still alive)."""
+    (the bind, the steps since that edited what it saved, whether its graph is still alive);
+    ``state[LAST]`` the last backward event. What each step updates is noted in ``stepped``
+    against the last backward before it, as a function's own walk notes it (``note_step``)."""
     for event in events:
         if event.kind == "call":
             called = facts.member_events.get((cls, event.attr))
             if called is None or depth >= DEPTH:
                 continue
             ways, outcomes = called
-            ends = [_run(facts, cls, [e for e in ways if passes(_at(e))], dict(state), depth + 1) for passes in outcomes]
+            ends = [_run(facts, cls, [e for e in ways if passes(_at(e))], dict(state), depth + 1, stepped)
+                    for passes in outcomes]
             state = _joined(ends)
+        elif event.kind == "step" and state.get(LAST) is not None:
+            covers, unknown = stepped.get(state[LAST].node, (frozenset(), False))
+            stepped[state[LAST].node] = (covers | (event.covers or frozenset()), unknown or event.covers is None)
         elif event.kind == "bind":
             state[event.attr] = (event, (), True)
-        elif event.kind == "step":
-            for attr, (bound, steps, alive) in list(state.items()):
+        if event.kind == "step":
+            for attr, (bound, steps, alive) in _attributes(state):
                 if alive and event.covers and bound.touches is not None and bound.touches(event.covers, event.node):
                     state[attr] = (bound, steps + (event,), alive)
         elif event.kind == "backward":
+            state[LAST] = event
             for attr in sorted(event.reads):
                 held = state.get(attr)
                 if held is None or not held[2]:
@@ -196,6 +206,23 @@ def _run(facts, cls: str, events, state: dict, depth: int) -> dict:
     return state
 
 
+def _attributes(state: dict) -> list:
+    return [(attr, held) for attr, held in state.items() if attr is not LAST]
+
+
+def _note_steps(facts, stepped: dict) -> None:
+    """A backward whose own function steps nothing after it (`self.err_g.backward()` in
+    `backward_g`) is followed by what the sequences step after it (`self.optimizer_g.step()` in
+    the driver): what those update is what its loss was computed to train."""
+    for backward in facts.backwards:
+        found = stepped.get(backward.node)
+        if found is None or backward.stepped is not None or backward.open_step:
+            continue
+        covers, unknown = found
+        backward.stepped = covers if covers else None
+        backward.open_step = unknown
+
+
 def _at(event) -> tuple:
     return (event.node.lineno, event.node.col_offset)
 
@@ -206,8 +233,11 @@ def _joined(states: list) -> dict:
     if len(states) == 1:
         return states[0]
     out: dict = {}
+    lasts = {state.get(LAST) for state in states}
+    if len(lasts) == 1:
+        out[LAST] = lasts.pop()  # (which backward was last is known only where every way agrees)
     for state in states:
-        for attr, (bound, steps, alive) in state.items():
+        for attr, (bound, steps, alive) in _attributes(state):
             if attr not in out:
                 out[attr] = (bound, steps, alive)
                 continue

@@ -83,7 +83,7 @@ def _key(rebound, facts) -> str:
 def _report(cut, where: str, facts, models=(), **refs):
     from gradlint.analysis.facts import UNRECORDED_GRAD
     from gradlint.analysis.scan import nograd_decorator
-    from gradlint.analysis.starved import _optimized
+    from gradlint.analysis.starved import _optimized, _with_owners
 
     # (not a model the module freezes, a feature extractor the region also ran)
     names, upstream, verb = starved_names(cut.upstream - facts.frozen or cut.upstream, models)
@@ -100,6 +100,11 @@ def _report(cut, where: str, facts, models=(), **refs):
             else f"`{cut.tensor}` is computed {_region(cut)}"
         optimized = f", though an optimizer is given {'it' if verb == 'gets' else 'them'}" \
             if _optimized(cut, facts) else ""
+        starved = cut.upstream - facts.frozen or cut.upstream
+        held = sorted(n for n in starved if _with_owners(facts.resolve({n})) & facts.optimized)
+        if optimized and held and len(held) < len(starved) and all(n.isidentifier() for n in held):
+            # (`pitch` and `predictor` starved, only `predictor` in an optimizer: name it)
+            optimized = f", though an optimizer is given {', '.join(f'`{n}`' for n in held)}"
         return Flag(
             RULE, cut.node,
             f"{shown} and {where}, so {upstream} {verb} no gradient through it{optimized}",

@@ -70,7 +70,7 @@ def check(facts):
             if backward is not None:
                 yield _switched_root(switch, backward, facts)
             continue
-        region = next(iter(value.nograd))
+        region = _nearest_region(value.nograd, switch.node)
         tensor = f"`{switch.name}`" if switch.name else "the tensor"
         yield Flag(
             RULE, switch.node,
@@ -330,3 +330,14 @@ def _failed_inside(tracer, finding) -> tuple[str, str] | None:
             return "confirmed", (f"the backward() at line {inner}, run by `{finding['label']}` (line "
                                  f"{finding['line']}) with recording off, raised RuntimeError: {message}")
     return None
+
+
+def _nearest_region(regions, node):
+    """Of the regions a value was computed in (its operands' too), the last one that starts
+    before ``node``, else the first: where the switched tensor was most likely made. (A set of
+    nodes iterates in an order that changes from run to run: never pick by it.)"""
+    def at(region):
+        return (getattr(region, "lineno", 0), getattr(region, "col_offset", 0))
+
+    before = [r for r in regions if at(r) <= (node.lineno, node.col_offset)]
+    return max(before, key=at) if before else min(regions, key=at)

@@ -451,9 +451,19 @@ def _undecided_reason(outcome: dict, timeout: float, memory_limit: int = 0) -> s
             # first part is where in torch's C++ it failed
             message = re.sub(r"\[enforce fail at [^\]]*\] err == 0\. ", "", message)
             return f"the program ran out of memory{where}{cap}: {kind}{message}"
-        hint = ("; the file ran as a script: where its imports are your project's packages, run "
-                "gradlint from the project's root or name a function that runs it with --driver "
-                "module:function") if kind in ("ModuleNotFoundError", "ImportError") else ""
+        hint = ""
+        if kind in ("ModuleNotFoundError", "ImportError"):
+            missing = re.search(r"No module named '([\w.]+)'", message)
+            hint = ("; the file ran as a script: where its imports are your project's packages, run "
+                    "gradlint from the project's root or name a function that runs it with --driver "
+                    "module:function")
+            if missing:
+                # (a package of the project, or one the environment lacks: which, only the user knows)
+                name = missing.group(1).split(".")[0]
+                hint = (f"; if `{name}` is a package of your project, run gradlint from the project's root "
+                        f"or name a function that runs the program with --driver module:function; if it is "
+                        f"a third-party package, install it where gradlint runs ({sys.executable})")
+        return f"the program raised {kind}{where}{message}{hint}"
         return f"the program raised {kind}{where}{message}{hint}"
     return ""
 
