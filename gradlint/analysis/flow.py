@@ -251,6 +251,37 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
     return facts
 
 
+# Attribute dictionaries of common libraries: `Munch(generator=G())`, read as `nets.generator`
+ATTRIBUTE_DICTS = frozenset({"munch.Munch", "munch.munchify", "easydict.EasyDict", "addict.Dict",
+                             "types.SimpleNamespace", "argparse.Namespace", "dict"})
+
+
+def _module_entries(expr, imports, classes) -> list | None:
+    """``[(key, ModuleInfo)]`` for a mapping built of modules, each entry a constructor call of a
+    module with parameters: a dict display with string keys, `dict(…)`, an attribute dictionary
+    (`Munch(…)`, `EasyDict(…)`, a `dict` subclass of this file) called with keywords; else None."""
+    if type(expr) is ast.Dict:
+        if not expr.keys or not all(type(k) is ast.Constant and type(k.value) is str for k in expr.keys):
+            return None
+        pairs = list(zip((k.value for k in expr.keys), expr.values))
+    elif type(expr) is ast.Call and not expr.args and expr.keywords and all(k.arg for k in expr.keywords):
+        qualname = imports.qualname(expr.func) or ""
+        cls = classes.get(qualname) if type(expr.func) is ast.Name else None
+        if qualname not in ATTRIBUTE_DICTS and not (cls is not None and cls.node is not None and any(
+                dotted(b) == "dict" for b in cls.node.bases)):
+            return None
+        pairs = [(k.arg, k.value) for k in expr.keywords]
+    else:
+        return None
+    out = []
+    for key, value in pairs:
+        module = module_info(value, imports, classes) if type(value) is ast.Call else None
+        if module is None or not module.parameters:
+            return None
+        out.append((key, module))
+    return out
+
+
 def _bound_attributes(function) -> set:
     """The receiver's attributes ``function`` binds (``self.fake = …``, each of a tuple)."""
     found = set()
@@ -1532,6 +1563,15 @@ class Walker:
             if leaf:
                 self.facts.leaves.add(name)  # made to be trained: requires_grad=True, nn.Parameter
             return Value(trainables=frozenset({name}), module=module, tensor=leaf)
+        entries = _module_entries(expr, self.imports, self.classes) if name is not None and self.nograd is None else None
+        if entries:
+            # `nets = Munch(generator=G(), predictor=nn.Linear(…))`, `{"predictor": nn.Linear(…)}`:
+            # each entry a model of its own, named by its key (`nets.predictor`)
+            value = self.expr(expr)
+            fields = tuple((key, Value(trainables=frozenset({f"{name}.{key}"}), module=module))
+                           for key, module in entries)
+            return replace(value, fields=fields, trainables=frozenset(f"{name}.{key}" for key, _ in entries),
+                           container=True, computed=False, module=None)
         value = self.expr(expr)
         if name is not None and type(expr) in (ast.ListComp, ast.List):
             covers = self.optimizers_listed(expr)
@@ -1673,6 +1713,7 @@ class Walker:
         ``renamed``: a comprehension's variable -> what it iterates (``c`` -> ``self.critics`` in
         ``[Adam(c.parameters()) for c in self.critics]``)."""
         keys: set[str] = set()
+        entries = set()  # dicts of models one entry of which is given: not the dict's own name
         for arg in self.built_from(_arguments(call)):
             for node in iter_nodes(arg):
                 if type(node) is ast.Attribute and node.attr == "requires_grad":
@@ -1680,6 +1721,15 @@ class Walker:
                 if type(node) is ast.Call and type(node.func) is ast.Attribute \
                         and node.func.attr in ("parameters", "named_parameters"):
                     owner = dotted(node.func.value)
+                    held = node.func.value
+                    if type(held) is ast.Subscript and type(held.slice) is ast.Constant \
+                            and type(held.slice.value) is str and dotted(held.value) is not None:
+                        # (`nets["student"].parameters()` of a dict of models: that entry's)
+                        entry = self.lookup(dotted(held.value)).field(held.slice.value) \
+                            if self.lookup(dotted(held.value)).fields is not None else None
+                        if entry is not None and entry is not NOTHING_YET and entry.module is not None:
+                            owner = f"{dotted(held.value)}.{held.slice.value}"
+                            entries.add(dotted(held.value))
                     if owner is not None and renamed and owner.split(".")[0] in renamed:
                         head, _, rest = owner.partition(".")
                         owner = renamed[head] + (f".{rest}" if rest else "")
@@ -1703,7 +1753,7 @@ class Walker:
                         # and so what this optimizer covers, is not known here.
                         self.facts.optimizers_open = True
         for arg in _arguments(call):
-            keys |= _names(arg)
+            keys |= _names(arg) - entries
         return frozenset(keys)
 
     def built_from(self, args) -> list:
@@ -2931,6 +2981,12 @@ class Walker:
             if name.count(".") == 1 or name in self.env:
                 return self.lookup(name)
         base = self.expr(node.value)
+        if base.fields is not None and base.container and type(node.ctx) is ast.Load:
+            # (`nets.predictor` of an attribute dict, `Munch(predictor=…)`: that entry; a plain
+            # dict has no such attribute)
+            field = base.field(attr)
+            if field is not None and field is not NOTHING_YET and field.module is not None:
+                return field
         if attr in METADATA:
             return PLAIN
         if base.plain:  # ``args.lr``: an attribute of a plain value is one
