@@ -162,6 +162,7 @@ def test_values_rebuilt_from_item_are_confirmed_even_when_the_leaf_trains_anothe
         loss.backward()
     status, evidence = _verdict(tracer)
     assert status == "confirmed" and "leaves that path out" in evidence
+    assert "(it gets a gradient by another path, none through this one)" in evidence, evidence
 
 
 def test_switch_on_features_from_a_no_grad_region_is_confirmed_naming_the_encoder():

@@ -128,7 +128,8 @@ def reach(tracer, evidence, what: str, rebuilt: bool = False, other_use: bool = 
         other = sorted(tracer.reached_uses.get(key, ()))
         how = f" (its gradient comes only through {', '.join(other[:2])}, another use of it)" if \
             other_use and used_otherwise(tracer, evidence, key) else \
-            " (they get theirs only by another path)" if others else " (it gets its own only by another path)"
+            " (they get a gradient by other paths, none through this one)" if others \
+            else " (it gets a gradient by another path, none through this one)"
         if others and why == "an optimizer holds it":
             why = "an optimizer holds them"
         return "confirmed", (f"{tracer.shown(key)}{others} influenced {root} ({where}) through {at}, and "
