@@ -67,6 +67,8 @@ def check(facts):
             continue
         if not value.nograd or value.attached or value.rebuilt or switch.intended_leaf:
             backward = _backpropagated_next(switch, facts)
+            if backward is not None and _guarded(switch) and _kept_history(value, facts):
+                continue  # a defensive guard on a loss the walk sees trained: it never switches
             if backward is not None:
                 yield _switched_root(switch, backward, facts)
             continue
@@ -155,6 +157,22 @@ def _backpropagated_next(switch, facts):
         found = next((b for b in after if not (b.value.attached or b.value.live)
                       and (b.value.lost or b.value.nograd)), None)
     return found
+
+
+def _kept_history(value, facts) -> bool:
+    """The value keeps the history of models an optimizer of the file holds, none of them frozen
+    and none run through a checkpoint (where a reentrant one may drop it): what `if not
+    loss.requires_grad:` guards against does not happen to it."""
+    from gradlint.analysis.starved import _with_owners
+
+    if not value.attached or value.nograd or value.lost or value.cuts or facts.optimizers_open:
+        return False
+    models = facts.resolve(value.trainables)
+    if not models or models & facts.frozen or value.trainables & facts.frozen:
+        return False
+    if "checkpoint" in "".join(facts.lines):
+        return False
+    return all(_with_owners({m}) & facts.optimized for m in models)
 
 
 def _guarded(switch) -> bool:
