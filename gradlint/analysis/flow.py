@@ -199,6 +199,8 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
         facts.frozen |= _frozen_by_their_class(classes)
     if spells("load_state_dict") and spells("eval"):
         facts.frozen |= pretrained_for_inference(classes)
+    if spells("eval"):
+        facts.frozen |= trained_then_evaluated(module)
     facts.handed_members = _handed_members(module)
     facts.summaries = _summaries(module, lines, imports, classes, functions)
     top = Function(module, "<module>")
@@ -387,6 +389,42 @@ def pretrained_for_inference(classes) -> set:
                  and type(n.func) is ast.Attribute and n.func.attr in ("eval", "train")]
         found |= {name for name in loaded if name is not None and name.startswith("self.") and name.count(".") == 1
                   and (name, "eval") in modes and (name, "train") not in modes}
+    return found
+
+
+def trained_then_evaluated(module: ast.Module) -> set:
+    """A model of the module's top level trained first and then put in eval mode for good
+    (`t_opt.step()` in a teacher's training loop, then `teacher.eval()`, never `teacher.train()`
+    or a step of its optimizers after): what follows runs it for inference (a teacher whose
+    outputs a student distils), and a no_grad region there starves nothing meant to train."""
+    optimizers: dict = {}  # optimizer name -> the models it was built over
+    steps: dict = {}  # optimizer name -> the lines it steps at
+    modes: dict = {}  # model -> [(line, "eval"/"train")]
+    # (the top level only, read in order: a function's `model.eval()` says nothing of when it runs)
+    for node in iter_nodes(module, into_functions=False):
+        if type(node) in (ast.ClassDef, ast.Lambda):
+            continue
+        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name \
+                and type(node.value) is ast.Call:
+            owners = {dotted(n.func.value) for n in iter_nodes(node.value) if type(n) is ast.Call
+                      and type(n.func) is ast.Attribute and n.func.attr in ("parameters", "named_parameters")}
+            if owners and (dotted(node.value.func) or "").rpartition(".")[0].endswith("optim"):
+                optimizers[node.targets[0].id] = {o for o in owners if o}
+        elif type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name:
+            if node.func.attr == "step":
+                steps.setdefault(node.func.value.id, []).append(node.lineno)
+            elif node.func.attr in ("eval", "train") and not (node.func.attr == "train" and node.args
+                                                              and literal_false(node.args[0])):
+                mode = node.func.attr if node.func.attr == "eval" or not node.args else "train"
+                modes.setdefault(node.func.value.id, []).append((node.lineno, mode))
+    found = set()
+    for model, seen in modes.items():
+        last = max(seen)
+        if last[1] != "eval":
+            continue
+        stepped = [line for opt, owners in optimizers.items() if model in owners for line in steps.get(opt, ())]
+        if stepped and max(stepped) < last[0]:
+            found.add(model)
     return found
 
 

@@ -109,7 +109,10 @@ def replay(facts) -> None:
     stepped: dict = {}  # backward node -> (what the steps after it update, one of them unknown)
     for (cls, name), (own, _) in list(events.items()):
         if any(e.kind == "call" for e in own):
-            _run(facts, cls, [Event("call", None, name)], {}, 0, stepped)
+            # (a driver method runs on an object its caller has used: what the class's methods
+            # store with history may be there already, `self.fake_random` of an earlier
+            # `forward()`, unless the driver binds it first)
+            _run(facts, cls, [Event("call", None, name)], _stored_before(events, cls, name), 0, stepped)
     for cls in {cls for (cls, _name), (own, _) in events.items() if any(e.kind == "step" for e in own)}:
         if not any(any(e.kind == "backward" and e.reads for e in own)
                    for (owner, _name), (own, _) in events.items() if owner == cls):
@@ -125,6 +128,19 @@ def replay(facts) -> None:
     for own, _ in events.values():
         own.clear()
     facts.member_events = {}
+
+
+def _stored_before(events, cls: str, driver: str) -> dict:
+    """What the other methods of ``cls`` store in its attributes with history, as a driver
+    method finds them when called: each attribute's last such bind, alive and not yet stale."""
+    state: dict = {}
+    for (owner, name), (own, _) in events.items():
+        if owner != cls or name in (driver, "__init__"):
+            continue
+        for event in own:
+            if event.kind == "bind" and event.touches is not None:
+                state[event.attr] = (event, (), True)
+    return state
 
 
 def sequences(tree, constructs) -> list:
