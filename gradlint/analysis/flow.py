@@ -904,6 +904,7 @@ class Walker:
         self.handed: dict[str, frozenset] = {}  # parameter bound to HANDED -> the functions it may be
         self.closure_cls: ClassInfo | None = None  # for a function defined in a method: the method's class
         self.events: list | None = None  # a method's events on its receiver (``sequence``)
+        self.renamed: set[str] = set()  # names bound to another name's tensor as it is (`a = b`)
 
     # ---- statements -------------------------------------------------------------------------
 
@@ -1912,6 +1913,15 @@ class Walker:
                 # the value was computed from: `z = z + dt * f`, `dt` from a copied end time)
                 made = _made_by(getattr(node, "value", None))
                 self.facts.intended_rebuilds.update(r for r in value.rebuilt if r is made or made is None)
+            if type(node) is ast.Assign and type(node.value) is ast.Name and node.value.id != target.id \
+                    and value.alias is None and (value.tensor or value.computed) \
+                    and not (value.container or value.plain or value.module is not None or value.optimizer):
+                # `pitch_cond = condition`: one tensor under two names (what an op saves of one,
+                # an in-place edit of the other breaks)
+                value = replace(value, alias=node.value.id)
+                self.renamed.add(target.id)
+            else:
+                self.renamed.discard(target.id)
             self.env[target.id] = value
             self.born[target.id] = self.seq
             self.opaque.discard(target.id)
@@ -2279,7 +2289,7 @@ class Walker:
             held = self.env[base]
             # (also a forward's input, an activation: `z1, z2 = z[:, :h], z[:, h:]` in a coupling)
             if (held.tensor or held.live) and not (held.container or held.plain):
-                view = dataclasses.replace(save, view=name) if save.view is None else save
+                view = dataclasses.replace(save, view=name, renamed=name in self.renamed) if save.view is None else save
                 self.env[base] = replace(held, saved=held.saved | {view})
                 self.save_log.append((base, view))
 

@@ -23,6 +23,8 @@ class Save:
     node: ast.AST = field(compare=False, hash=False)
     line_key: int = 0  # id(node): keeps distinct sites distinct in a set
     view: str | None = field(default=None, compare=False, hash=False)  # saved as this view (``f[i - 1]``)
+    # ``view`` is the very tensor under another name (``pitch_cond = condition``), not a view of it
+    renamed: bool = field(default=False, compare=False, hash=False)
     # In a summary walk: the parameters (by position) of which one must require grad for the op
     # to save this tensor (``beta * p`` saves ``p`` for ``beta``'s gradient only); empty: always.
     needs: frozenset = field(default=frozenset(), compare=False, hash=False)

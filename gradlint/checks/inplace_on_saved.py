@@ -766,4 +766,6 @@ def _names(names) -> str:
 
 
 def _as_view(save) -> str:
+    if save.view and save.renamed:
+        return f", as `{save.view}`"
     return f", as its view `{save.view}`" if save.view else ""
