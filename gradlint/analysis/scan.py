@@ -1685,9 +1685,8 @@ def leaves_handed_on(node, module: ast.Module, imports: ImportTable) -> set[str]
     """Names a function hands to a function of this file, or to a method of its class
     (``self.penalty(…)``), at a place that function differentiates against: the gradient
     penalty's ``compute_grad2(d_fake, x_fake)`` around ``autograd.grad(d_out.sum(), x_in)``.
-    A leaf made for that is made on purpose, as where the call to ``grad`` is the function's own."""
-    from gradlint.analysis.tree import once
-
+    A leaf made for that is made on purpose, as where the call to ``grad`` is the function's own;
+    so does a function of another file of the project (``from utils import r1_reg``)."""
     places = leaf_places(module, imports)
     view = imports.project
     if not places and view is None:
