@@ -299,17 +299,8 @@ def _bound_attributes(function) -> set:
 def _method_bound_attributes(cls_node) -> frozenset:
     """The attributes a class's methods other than ``__init__`` bind (``self.pred_fake = …``):
     what a method reads there may be what an earlier call left."""
-    found = set()
-    for method in cls_node.body:
-        if type(method) not in FUNCTIONS or method.name == "__init__":
-            continue
-        for node in iter_nodes(method):
-            targets = node.targets if type(node) is ast.Assign else [node.target] if type(node) is ast.AnnAssign else []
-            for target in targets:
-                for t in (target.elts if type(target) is ast.Tuple else [target]):
-                    if type(t) is ast.Attribute and type(t.value) is ast.Name and t.value.id == "self":
-                        found.add(t.attr)
-    return frozenset(found)
+    return frozenset(name[5:] for method in cls_node.body if type(method) in FUNCTIONS and method.name != "__init__"
+                     for name in once("binds-attributes", method, _bound_attributes))
 
 
 def _called_between(function, name: str, first, last) -> bool:
@@ -402,8 +393,6 @@ def trained_then_evaluated(module: ast.Module) -> set:
     modes: dict = {}  # model -> [(line, "eval"/"train")]
     # (the top level only, read in order: a function's `model.eval()` says nothing of when it runs)
     for node in iter_nodes(module, into_functions=False):
-        if type(node) in (ast.ClassDef, ast.Lambda):
-            continue
         if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name \
                 and type(node.value) is ast.Call:
             owners = {dotted(n.func.value) for n in iter_nodes(node.value) if type(n) is ast.Call
@@ -415,8 +404,7 @@ def trained_then_evaluated(module: ast.Module) -> set:
                 steps.setdefault(node.func.value.id, []).append(node.lineno)
             elif node.func.attr in ("eval", "train") and not (node.func.attr == "train" and node.args
                                                               and literal_false(node.args[0])):
-                mode = node.func.attr if node.func.attr == "eval" or not node.args else "train"
-                modes.setdefault(node.func.value.id, []).append((node.lineno, mode))
+                modes.setdefault(node.func.value.id, []).append((node.lineno, node.func.attr))
     found = set()
     for model, seen in modes.items():
         last = max(seen)
@@ -1764,8 +1752,8 @@ class Walker:
                     if type(held) is ast.Subscript and type(held.slice) is ast.Constant \
                             and type(held.slice.value) is str and dotted(held.value) is not None:
                         # (`nets["student"].parameters()` of a dict of models: that entry's)
-                        entry = self.lookup(dotted(held.value)).field(held.slice.value) \
-                            if self.lookup(dotted(held.value)).fields is not None else None
+                        mapping = self.lookup(dotted(held.value))
+                        entry = mapping.field(held.slice.value) if mapping.fields is not None else None
                         if entry is not None and entry is not NOTHING_YET and entry.module is not None:
                             owner = f"{dotted(held.value)}.{held.slice.value}"
                             entries.add(dotted(held.value))
