@@ -391,11 +391,12 @@ def _run_checks(tree: ast.Module, text: str, path: str, codes: frozenset[str], l
         if not said and found:
             found = _on_a_path(found, tree, walk)
         for finding in found:
-            key = _place(finding)
             # (a cut of another file that two walks reach by calls in two functions is one
-            # mistake, reported at the first call)
+            # mistake, reported at the first call; cuts on two of its lines, reached by one
+            # call, are two)
             origin = (finding.code, finding.details["origin_path"], finding.details["origin_line"]) \
                 if "origin_path" in finding.details else None
+            key = (*_place(finding), origin)
             if key in once or origin in origins:
                 continue
             if origin is not None:

@@ -96,6 +96,9 @@ class Backward:
     function: Function
     loop: ast.AST | None = None
     accumulates: bool = True  # backward() adds into .grad; autograd.grad() returns the gradients
+    # the backward call itself where ``node`` is a call of a helper that makes it on what it is
+    # handed (`model.backward(loss)` running `loss.backward(retain_graph=True)`): the line to report
+    inner: ast.AST | None = None
     root_from_outside: bool = False  # the root is bound before the loop, never inside it
     reads: set = field(default_factory=set)  # names the root expression indexes with
     # names bound before the loop, never inside it, to a tensor with history that the loss of
@@ -156,7 +159,9 @@ class Rebuild:
         # container handed in with history, `[row[2] for row in rows]`, holds tensors)
         if source.container and (source.attached or source.live):
             return True
-        return source.tensor and source.computed and bool(had_history)
+        # (`total = 0`, then `total += 1 - sim` over pairs: a number joined with tensors that carry
+        # history is such a tensor wherever a term was added)
+        return (source.tensor or source.attached) and source.computed and bool(had_history)
 
     @property
     def roundtrip(self) -> bool:

@@ -1745,10 +1745,11 @@ class Walker:
             for node in iter_nodes(arg):
                 if type(node) is ast.Attribute and node.attr == "requires_grad":
                     self.facts.optimizes_what_requires_grad = True
-                if type(node) is ast.Call and type(node.func) is ast.Attribute \
+                handed = self.parameters_listed(node) if type(node) is ast.Call else None
+                if handed is not None or type(node) is ast.Call and type(node.func) is ast.Attribute \
                         and node.func.attr in ("parameters", "named_parameters"):
-                    owner = dotted(node.func.value)
-                    held = node.func.value
+                    held = handed if handed is not None else node.func.value
+                    owner = dotted(held)
                     if type(held) is ast.Subscript and type(held.slice) is ast.Constant \
                             and type(held.slice.value) is str and dotted(held.value) is not None:
                         # (`nets["student"].parameters()` of a dict of models: that entry's)
@@ -1783,13 +1784,26 @@ class Walker:
             keys |= _names(arg) - entries
         return frozenset(keys)
 
+    def parameters_listed(self, call: ast.Call):
+        """The argument of ``call`` whose parameters it lists: a function of the project that
+        returns (some of) what a model it is handed holds (`lora_params(clip_l)` of `return [p
+        for n, p in module.named_parameters() if "lora_" in n]`); None for any other call."""
+        if type(call.func) is not ast.Name:
+            return None
+        summary = self.facts.callee(self.imports.qualname(call.func) or call.func.id)
+        if summary is None or summary.method or type(summary.node) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+            return None
+        k = once("parameters-listed", summary.node, _parameters_listed)
+        return call.args[k] if k is not None and k < len(call.args) and type(call.args[k]) is not ast.Starred else None
+
     def built_from(self, args) -> list:
         """``args`` and, for a name among them, what the enclosing function assigns it or adds
         to it (``params = list(enc.parameters()) + list(head.parameters())``, ``params +=
         …``): what an optimizer given ``params`` holds, read from how the list was built."""
         out = list(args)
         # (and `self.wm_params = list(self.encoder.parameters()) + …` just above, in `__init__`)
-        names = {dotted(arg) for arg in args if type(arg) is ast.Name
+        # (`te_params + dit_params`: each list named)
+        names = {dotted(arg) for arg in (o for a in args for o in _added(a)) if type(arg) is ast.Name
                  or (type(arg) is ast.Attribute and dotted(arg) is not None and dotted(arg).count(".") == 1
                      and dotted(arg).startswith("self."))}
         if not names or self.function is None:
@@ -1798,6 +1812,11 @@ class Walker:
             kind = type(node)
             if kind is ast.Assign and any(dotted(t) in names for t in node.targets):
                 out.append(node.value)
+            elif kind is ast.Assign and type(node.value) is ast.Tuple and any(
+                    type(t) is ast.Tuple and len(t.elts) == len(node.value.elts) for t in node.targets):
+                # (`te_params, dn_params = adapter_params(te), adapter_params(dn)`)
+                out += [v for t in node.targets if type(t) is ast.Tuple and len(t.elts) == len(node.value.elts)
+                        for e, v in zip(t.elts, node.value.elts) if dotted(e) in names]
             elif kind is ast.AugAssign and dotted(node.target) in names:
                 out.append(node.value)
             elif kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in ("append", "extend") \
@@ -1926,7 +1945,10 @@ class Walker:
                     del self.items[key]
         elif type(target) in (ast.Tuple, ast.List):
             # `mean, std = head(h)` where the call's summary knows what saved each element
-            parts = self.element_saves.get(node.value) if type(node) is ast.Assign else None
+            # (only for the assignment's own target: `o, (h, c) = self.rnn(x)` unpacks its
+            # second element into `(h, c)`, which the parts do not describe)
+            parts = self.element_saves.get(node.value) if type(node) is ast.Assign \
+                and any(t is target for t in node.targets) else None
             if parts is not None and (len(parts) != len(target.elts)
                                       or any(type(e) is ast.Starred for e in target.elts)):
                 parts = None
@@ -2329,9 +2351,9 @@ class Walker:
         del self.save_log[since:]
 
     def backward(self, node: ast.Call, root_expr, root: Value, retain: bool, create: bool,
-                 accumulates: bool = True) -> None:
+                 accumulates: bool = True, inner: ast.AST | None = None) -> None:
         site = Backward(node, self.written(root_expr) if root_expr is not None else "?", root,
-                        retain_graph=retain or create, create_graph=create, function=self.function,
+                        retain_graph=retain or create, create_graph=create, function=self.function, inner=inner,
                         loop=self.loops[-1].node if self.loops else None, accumulates=accumulates,
                         reads=_index_names(root_expr),
                         containers=frozenset(n for n in root.carried if n in self.env and self.env[n].container),
@@ -3321,6 +3343,10 @@ class Walker:
     def cut(self, node, operand_expr, kind: str) -> Value:
         marks = len(self.save_log)
         operand = self.expr(operand_expr)
+        if type(operand_expr) is ast.Name and _guarded_without_history(node, operand_expr.id, tree_parents(self.facts.module)):
+            # `if not term.requires_grad: term = term.detach().requires_grad_(True)`: the copy is
+            # made only where there is no history to cut
+            return operand
         if type(operand_expr) is ast.Call and not any(
                 type(n) is ast.Call and type(n.func) is ast.Attribute and saves.is_inplace_method(n.func.attr)
                 for n in ast.walk(operand_expr)):
@@ -4823,7 +4849,7 @@ class Walker:
                 self.facts.call_sites.setdefault(inner, node)
         for k, switch in summary.switched_params.items():
             value = given.get(k)
-            if value is not None and value.nograd and not (value.attached or value.live) \
+            if value is not None and (value.nograd or value.lost) and not (value.attached or value.live) \
                     and self.record and self.nograd is None:
                 # `self.g_step(sr, hr)` handed `sr` a `no_grad` method made: its switch hides that
                 self.facts.switches.append(Switch(switch, summary.params[k], value, False,
@@ -4833,12 +4859,14 @@ class Walker:
         if trained and self.record and self.nograd is None:
             # `reinforce_update(traj, …)` backpropagating the value loss of the rollout it is handed
             self.facts.trained_by_calls.append((node, trained))
-        for k, retain, create, stepped in summary.backprops_param or ():
+        for k, retain, create, stepped, inner in summary.backprops_param or ():
             # `self.take_optimisation_step(self.actor_optimizer, actor_loss)`: a backward of
             # what this call hands the helper, at this call
             if k not in handed or self.nograd is not None:
                 continue
-            self.backward(node, handed[k], given[k], retain, create)
+            self.backward(node, handed[k], given[k], retain, create, inner=inner)
+            if self.record:
+                self.facts.call_sites.setdefault(inner, node)
             owner = dotted(node.func.value) if type(node.func) is ast.Attribute else None
             for j in stepped:  # `optimizer.step()` inside it, on the optimizer this call hands it
                 if type(j) is tuple:  # the receiver's own (`self.opt_d` of `self.update_d(loss)`)
@@ -5223,9 +5251,17 @@ class Walker:
         save = Save.at(shown, node)
         if module.saves_input and positional:
             self.mark_saved(positional[0], save)
-        if module.saves_output:
+        if module.saves_output and module.qualname in TUPLE_OUTPUTS:
+            # (`o, (h, c) = self.rnn(x)`: the LSTM saves its output sequence, not its last state)
+            self.element_saves[node] = (save, None)
+        elif module.saves_output:
             out = replace(out, saved=frozenset({save}))
         return out
+
+
+# Layers returning a tuple whose first element is the output they save for backward (measured:
+# an LSTM's output edited in place fails its backward; its `(h_n, c_n)` does not)
+TUPLE_OUTPUTS = frozenset({"torch.nn.LSTM"})
 
 
 HOLDERS = frozenset({"tensor", "dict", "list", "tuple"})  # what may hold a tensor with history
@@ -6205,6 +6241,44 @@ def _argument_nodes(call: ast.Call) -> list:
     if (last.lineno, last.col_offset) < (first.lineno, first.col_offset):
         return [*call.args, *call.keywords]
     return sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset))
+
+
+def _guarded_without_history(node, name: str, up: dict) -> bool:
+    """``node`` runs only where ``name`` requires no grad: in the body of `if not name.requires_grad:`."""
+    child, parent = node, up.get(node)
+    while parent is not None and not isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        test = parent.test if type(parent) is ast.If else None
+        if test is not None and any(child is s for s in parent.body) and type(test) is ast.UnaryOp \
+                and type(test.op) is ast.Not and type(test.operand) is ast.Attribute \
+                and test.operand.attr == "requires_grad" and type(test.operand.value) is ast.Name \
+                and test.operand.value.id == name:
+            return True
+        child, parent = parent, up.get(parent)
+    return False
+
+
+def _added(expr) -> list:
+    """The operands of a sum (`a + b + c`), or the expression itself."""
+    if type(expr) is ast.BinOp and type(expr.op) is ast.Add:
+        return _added(expr.left) + _added(expr.right)
+    return [expr]
+
+
+def _parameters_listed(fn) -> int | None:
+    """The position of the parameter whose ``.parameters()`` / ``.named_parameters()`` the
+    function returns, filtered or not (a list, a comprehension, the iterator itself); None."""
+    params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+    returns = [n.value for n in iter_nodes(fn, into_functions=False) if type(n) is ast.Return and n.value is not None]
+    if not returns:
+        return None
+    found = None
+    for value in returns:
+        held = {dotted(n.func.value) for n in iter_nodes(value) if type(n) is ast.Call and type(n.func) is ast.Attribute
+                and n.func.attr in ("parameters", "named_parameters")}
+        if len(held) != 1 or next(iter(held)) not in params or found not in (None, next(iter(held))):
+            return None
+        found = next(iter(held))
+    return params.index(found)
 
 
 def _arguments(call: ast.Call) -> list[ast.expr]:

@@ -759,8 +759,9 @@ class _Parsed:
             nodes += [edit.node, edit.how[0] if isinstance(edit.how, tuple) else edit.how]
             saves += list(edit.saved)
         nodes += [save.node for save in saves if save is not None]
-        for _, _, _, stepped in summary.backprops_param or ():
+        for _, _, _, stepped, inner in summary.backprops_param or ():
             nodes += [j[1] for j in stepped if type(j) is tuple]  # the receiver's steps
+            nodes.append(inner)  # (the backward it makes, a finding's line)
         self.own(nodes)
 
     def own(self, nodes) -> None:

@@ -1435,8 +1435,8 @@ def _assigned_and_carried(loop) -> tuple[set[str], set[str]]:
     carried: set[str] = set()
 
     def reads(node) -> set[str]:
-        # Attribute names and keyword names count as read names too (`x.h` reads `h`), as they
-        # did when libcst made them Name nodes: which names are carried must not change.
+        # (an attribute's or a keyword's name reads no variable: `log_prob = dist.log_prob(a)`
+        # carries nothing from the last iteration)
         found: set[str] = set()
         if node is None:
             return found
@@ -1449,11 +1449,13 @@ def _assigned_and_carried(loop) -> tuple[set[str], set[str]]:
                 name = dotted(child)
                 if name is not None and name.startswith("self."):
                     found.add(".".join(name.split(".")[:2]))
+                continue
             elif kind is ast.alias or kind is ast.ImportFrom:  # `import self.x` was an Attribute too
                 name = child.name if kind is ast.alias else child.module
                 if name and name.startswith("self."):
                     found.add(".".join(name.split(".")[:2]))
-            found.update(_identifiers(child))
+            if kind is not ast.keyword:
+                found.update(_identifiers(child))
         return found
 
     def writes(target) -> set[str]:

@@ -70,6 +70,16 @@ def _one_per_line(found) -> list[Starved]:
     return out
 
 
+def _switches_root(switch, backward) -> bool:
+    """The switch is on the root ``backward`` then backpropagates (`loss.requires_grad = True`,
+    then `loss.backward()` or `loss.mean().backward()`)."""
+    name = switch.name
+    return name is not None and backward.accumulates and backward.function is not None \
+        and backward.function.node is switch.function.node \
+        and (backward.node.lineno, backward.node.col_offset) > (switch.node.lineno, switch.node.col_offset) \
+        and (backward.root == name or backward.root.startswith((name + ".", name + "[")))
+
+
 def switched(found: Starved, facts):
     """The switch that makes a starved cut's result a new leaf before it is trained through
     (`est = net(x).detach()`, then `est.requires_grad_()`), in the function of the cut: the switch is
@@ -259,7 +269,8 @@ def _starved(facts) -> Iterator[Starved]:
                      for cls in {None} | {facts.cuts[n].function.class_name for n in backward.value.cuts
                                           if n in facts.cuts and facts.cuts[n].function is not None}}
         broken = list(_broken(backward.value, facts, lambda cut: per_class.get(
-            cut.function.class_name if cut.function is not None else None, per_class[None]), program, at_loss=True))
+            cut.function.class_name if cut.function is not None else None, per_class[None]), program, at_loss=True,
+            switched=any(_switches_root(s, backward) for s in facts.switches)))
         broken += [facts.cuts[node] for node in backward.value.cuts
                    if node in facts.cuts and facts.cuts[node] not in broken
                    and _feeds_only_what_is_not_stepped(facts.cuts[node], backward, facts)]
@@ -276,8 +287,12 @@ def _starved(facts) -> Iterator[Starved]:
                 # stepped after this loss's backward hold none of what the cut starves
                 continue
             if _trained_by_another_loss(cut, backward.value.cuts[cut.node], facts, backward) \
-                    and not dead_in(cut, backward.value):
-                continue  # (a dead term adds no gradient whatever another loss trains)
+                    and not dead_in(cut, backward.value) and not (
+                        not backward.value.trainables and any(
+                            cut.node in s.value.cuts and _switches_root(s, backward) for s in facts.switches)):
+                # (a dead term adds no gradient whatever another loss trains; nor does a loss wholly
+                # cut whose requires_grad the user switched on to backpropagate it)
+                continue
             if _objective_alone(cut, backward) and _forward_trains_it(cut, facts):
                 # (a module's own objective backpropagated alone, `m.compute_one_iter().backward()`,
                 # kept off the members its forward trains; added beside the forward's output as a
@@ -304,14 +319,27 @@ def _starved(facts) -> Iterator[Starved]:
                 if region in regions:
                     continue
                 regions.add(region)
-            # (two cuts inside one call of another file's function, `y_pred.detach(), y.detach()`,
-            # are one finding at that call)
+            # (two cuts of one statement inside one call of another file's function,
+            # `y_pred.detach(), y.detach()`, are one finding at that call; statements of their own
+            # are mistakes of their own)
             call = facts.call_sites.get(cut.node)
-            if cut.node not in reported and (call is None or (call, backward.node) not in reported):
+            statement = _statement_of(cut) if call is not None else None
+            if cut.node not in reported and (call is None or (call, statement) not in reported):
                 reported.add(cut.node)
                 if call is not None:
-                    reported.add((call, backward.node))
+                    reported.add((call, statement))
                 yield Starved(cut, backward=backward, models=tuple(_trainers(cut, facts)))
+
+
+def _statement_of(cut) -> int:
+    """The statement holding the cut (its node's id; the cut's own where its function is unknown)."""
+    if cut.function is None:
+        return id(cut.node)
+    up = parents(cut.function.node)
+    node = cut.node
+    while node in up and not isinstance(node, ast.stmt):
+        node = up[node]
+    return id(node)
 
 
 def _input_copies(cut, fn) -> bool:
@@ -575,9 +603,31 @@ def _sinks(facts) -> dict:
     returned from functions. Sink node -> (the trainables attached there, the Backward or None)."""
     sinks = {backward.node: (backward.value.trainables, backward) for backward in facts.backwards}
     for ret in facts.returns:
-        if ret.function.name != "<module>" and ret.value.tensor:
+        if ret.function.name != "<module>" and ret.value.tensor and not _internal(ret.function, facts):
             sinks[ret.node] = (ret.value.trainables, None)
     return sinks
+
+
+def _internal(function, facts) -> bool:
+    """A method the class's own methods call (`self.learn_offset(…)`) and no one else does: what
+    it returns is trained where they take it, not where it returns."""
+    if function.class_name is None or function.name.startswith("__") or function.name == "forward":
+        return False
+    calls = once("method-calls", facts.module, _method_calls).get(function.name)
+    project = facts.imports.project
+    return bool(calls) and calls == {"self"} and not (project is not None and project.called_elsewhere(function.name))
+
+
+def _method_calls(module) -> dict:
+    """Method name -> how the module uses it: called on `self` ("self"), or on anything else or
+    handed on as a value (`hook=self.f`: "other")."""
+    called = {id(node.func) for node in ast.walk(module) if type(node) is ast.Call}
+    found = {}
+    for node in ast.walk(module):
+        if type(node) is ast.Attribute:
+            on_self = type(node.value) is ast.Name and node.value.id == "self" and id(node) in called
+            found.setdefault(node.attr, set()).add("self" if on_self else "other")
+    return found
 
 
 def _elsewhere(sinks: dict, here, backward: Backward | None = None, cls: str | None = None, facts=None) -> list:
@@ -940,7 +990,7 @@ def _runs_handed_member(fn, facts) -> bool:
                for node in ast.walk(fn.node))
 
 
-def _applies_no_model(cut) -> bool:
+def _applies_no_model(cut, facts) -> bool:
     """The region applies none of the trainables its result descends from: it only reduces
     activations the model computed with recording on (`with torch.no_grad(): mmd = k[:b,
     :b].mean() - …` in a loss object). Not the frozen-backbone idiom (`with torch.no_grad():
@@ -948,6 +998,8 @@ def _applies_no_model(cut) -> bool:
     region cuts what it computed off the loss."""
     if cut.region is None or type(cut.region) not in (ast.With, ast.AsyncWith) or not cut.upstream:
         return False
+    other = origin(cut.region)
+    tree = other.tree if other is not None else facts.module
     for node in ast.walk(cut.region):
         if type(node) is ast.Call:
             # (a bare name called, `decoder(feats)` of `for decoder in self.decoders`, may be a
@@ -957,9 +1009,43 @@ def _applies_no_model(cut) -> bool:
             name = dotted(node.func) or ""
             heads = {r.split(".")[0].split("@")[0] for r in cut.upstream}
             if name.startswith("self.") or name.split(".")[0] in heads \
-                    or (type(node.func) is ast.Name and name not in _BUILTIN_REDUCTIONS):
+                    or (type(node.func) is ast.Name and name not in _BUILTIN_REDUCTIONS
+                        and not _tensor_function(node, tree)):
                 return False
     return True
+
+
+def _tensor_function(call, tree) -> bool:
+    """``call`` is of a function of the module (``tree``) that calls none of what it is handed,
+    nor any function but torch's and the tensors' own (`knn_group(xyz, centers, feats, k)`): ops
+    on tensors, no model."""
+    fn = next((f for f in tree.body if type(f) is ast.FunctionDef and f.name == call.func.id), None) \
+        if tree is not None else None
+    if fn is None:
+        return False
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    for node in ast.walk(fn):
+        if type(node) is not ast.Call:
+            continue
+        func = node.func
+        if type(func) is ast.Name and func.id not in _BUILTIN_REDUCTIONS:
+            return False
+        if type(func) is ast.Attribute:
+            base = func.value
+            while type(base) in (ast.Attribute, ast.Call, ast.Subscript):
+                base = base.func if type(base) is ast.Call else base.value
+            if type(base) is ast.Name and base.id in params and func.attr not in _TENSOR_OPS:
+                return False
+    return True
+
+
+_TENSOR_OPS = frozenset({
+    "topk", "sort", "argsort", "gather", "index_select", "view", "reshape", "permute", "transpose", "unsqueeze",
+    "squeeze", "expand", "expand_as", "contiguous", "clone", "float", "long", "int", "to", "size", "dim",
+    "sum", "mean", "max", "min", "norm", "pow", "sqrt", "abs", "exp", "log", "softmax", "flatten", "repeat",
+    "new_zeros", "new_ones", "new_full", "masked_fill", "clamp", "type_as",
+})
+
 
 
 _BUILTIN_REDUCTIONS = frozenset({"sum", "min", "max", "abs", "float", "len", "range", "zip", "enumerate"})
@@ -1073,10 +1159,11 @@ def _may_break(ret, facts) -> bool:
     return False
 
 
-def _broken(value, facts, sinks_for, program, at_loss: bool = False):
+def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: bool = False):
     """The cuts in ``value`` that starve the trainables upstream of them; ``sinks_for(cut)`` are
     the other places where trainables are trained through, as they bear on that cut; ``at_loss``:
-    ``value`` is backpropagated (not returned)."""
+    ``value`` is backpropagated (not returned); ``switched``: made a new leaf first (`loss.
+    requires_grad = True`), so that what is wholly cut adds a number and no gradient."""
     for node, companions in value.cuts.items():
         cut = facts.cuts.get(node)
         if cut is None or not cut.upstream:
@@ -1188,7 +1275,7 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False):
             yield dataclasses.replace(cut, upstream=only) if only and only != cut.upstream else cut
             continue
         if cut.kind == "no_grad" and not _named_in_optimizer(cut, facts) and not _left_trainable(cut, facts) \
-                and not _built_untrained(cut, facts) and not (value.trainables and _applies_no_model(cut)):
+                and not _built_untrained(cut, facts) and not ((value.trainables or value.post) and _applies_no_model(cut, facts)):
             # Computing under no_grad is how a frozen backbone, a target network or pseudo-labels
             # are spelled: a loss through it is a bug only where an optimizer is handed exactly
             # the module (or tensor) whose history the region dropped.
@@ -1210,10 +1297,10 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False):
             # loss.data`, beside what computed it in this one: a baseline, whose history the
             # loss trains through in its own iteration (a weight snapshot, `state_dict()`, is none)
             continue
-        dead = (bool(value.trainables) if not companions else node in value.dead and bool(
+        dead = (bool(value.trainables) or switched if not companions else node in value.dead and bool(
             value.trainables or value.inputs - cut.upstream)) and not value.post \
-            and (cut.kind != "no_grad" or _applies_no_model(cut)) \
-            and not any(node in switch.value.cuts for switch in facts.switches)  # (a new leaf: the term trains it)
+            and (cut.kind != "no_grad" or _applies_no_model(cut, facts)) \
+            and (switched or not any(node in switch.value.cuts for switch in facts.switches))  # (a new leaf: the term trains it)
         attached_elsewhere = EMPTY if dead else _trained_elsewhere(cut, elsewhere, facts)
         if _overlap(cut.upstream, attached_elsewhere) or (companions and (
                 _by_callers(cut.upstream, cut, facts) & facts.resolve(attached_elsewhere))):

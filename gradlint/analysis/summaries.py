@@ -629,12 +629,13 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
             stepped = tuple(params.index(n) if n in params else (n, _step_call(node, n), _members(walker, n))
                             for n in sorted(site.stepped_names)
                             if n in params or (method and n.startswith("self.") and n.count(".") == 1))
-            backprops_param.append((params.index(site.root), site.retain_graph, site.create_graph, stepped))
+            backprops_param.append((params.index(site.root), site.retain_graph, site.create_graph, stepped, site.node))
     backprops_param = tuple(backprops_param) or None
+    guarded = _guarded_switches(node, params)
     switched_params = {
         params.index(site.name): site.node for site in scratch.switches
-        if site.function.node is node and site.name in params and site.name not in walker.born
-        and not site.intended_leaf and not (method and params.index(site.name) == 0)}
+        if site.function.node is node and site.name in params and (site.name not in walker.born or site.node in guarded)
+        and (not site.intended_leaf or site.node in guarded) and not (method and params.index(site.name) == 0)}
     trains_params = frozenset(
         k for site in scratch.backwards if site.function.node is node and site.accumulates
         for k in (param_index(r, False) for r in site.value.trainables)
@@ -932,3 +933,30 @@ def _own_nodes(node):
 
     for stmt in node.body:
         yield from iter_nodes(stmt, into_functions=False)
+
+
+def _guarded_switches(fn, params) -> set:
+    """The switches of a parameter made only where it has no history (`if not term.requires_grad:
+    term = term.detach().requires_grad_(True)`): whatever the caller hands without history is
+    made a new leaf there, the telltale of a lost history silenced."""
+    found = set()
+    for stmt in ast.walk(fn):
+        test = stmt.test if type(stmt) is ast.If else None
+        if not (type(test) is ast.UnaryOp and type(test.op) is ast.Not and type(test.operand) is ast.Attribute
+                and test.operand.attr == "requires_grad" and type(test.operand.value) is ast.Name
+                and test.operand.value.id in params):
+            continue
+        name = test.operand.value.id
+        for inner in stmt.body:
+            for node in ast.walk(inner):
+                if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "requires_grad_":
+                    base = node.func.value
+                    while type(base) is ast.Call and type(base.func) is ast.Attribute and base.func.attr in ("detach", "clone"):
+                        base = base.func.value
+                    if type(base) is ast.Name and base.id == name:
+                        found.add(node)
+                elif type(node) is ast.Assign and any(type(t) is ast.Attribute and t.attr == "requires_grad"
+                                                      and type(t.value) is ast.Name and t.value.id == name
+                                                      for t in node.targets):
+                    found.add(node)
+    return found

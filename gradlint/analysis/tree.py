@@ -135,6 +135,26 @@ def _parents(root: ast.AST) -> dict:
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
+def exclusive(a: ast.AST, b: ast.AST, up: dict) -> bool:
+    """``a`` and ``b`` lie in different arms of one ``if`` (``up``: ``parents``): no run reaches both
+    in one pass."""
+    arms = {}
+    node = a
+    while node in up:
+        parent = up[node]
+        if type(parent) is ast.If:
+            arms[parent] = "body" if node in parent.body else "orelse" if node in parent.orelse else None
+        node = parent
+    node = b
+    while node in up:
+        parent = up[node]
+        if type(parent) is ast.If and parent in arms:
+            arm = "body" if node in parent.body else "orelse" if node in parent.orelse else None
+            return None not in (arm, arms[parent]) and arm != arms[parent]
+        node = parent
+    return False
+
+
 def iter_nodes(root: ast.AST, *, into_functions: bool = True) -> Iterator[ast.AST]:
     """Every node under ``root`` (itself included), parents before children, in source order.
     With ``into_functions=False`` the bodies of nested functions, lambdas and classes are not

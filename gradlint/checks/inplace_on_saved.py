@@ -534,11 +534,12 @@ def _after_its_saves(edit, edits):
 
 
 def check(facts):
-    from gradlint.analysis.tree import walk_with_ends
+    from gradlint.analysis.tree import exclusive, parents, walk_with_ends
 
     order = None
     owners = None
-    seen = set()
+    up = None
+    seen = {}
     for edit in facts.edits:
         if not edit.saved or _never_backpropagated(edit, facts) or _only_run_under_nograd_elsewhere(edit, facts) \
                 or _graph_stays_here(edit, facts) or _result_only_compared(edit, facts) \
@@ -553,14 +554,16 @@ def check(facts):
         edit = dataclasses.replace(edit, saved=live)
         # (`h *= g` then `h += b` on one saved output: one finding, at the first edit; written
         # out of place, the first leaves the second a new tensor nothing saved)
+        # (an edit in another arm of an `if`, `elif mode == "assign":`, is another mistake)
         key = (id(edit.function.node), edit.name, edit.saved)
-        if key in seen:
+        up = up if up is not None else parents(facts.module)
+        if any(not exclusive(edit.node, other, up) for other in seen.get(key, ())):
             continue
         # (`alpha[0, j] = p[0, j]` on the loop's first pass, `alpha[i, j] = alpha[i - 1, j] * p[i, j]`
         # after: the edit that follows the save in the loop's body, not one the first pass ran
         # before it)
         edit = dataclasses.replace(_after_its_saves(edit, facts.edits), saved=edit.saved)
-        seen.add(key)
+        seen.setdefault(key, []).append(edit.node)
         saves = list(edit.saved)
         if len(saves) > 1:
             # In source order, then by op: the records are a set hashed by node identity, whose
@@ -615,7 +618,8 @@ def check(facts):
                 refs={"second": step.second},
             )
             continue
-        when = (f"is computed from {_names(step.through)}, recorded before the step" if step.through
+        through = [n for n in step.through if n != step.root]  # (`self.loss_b` stored by another method: itself)
+        when = (f"is computed from {_names(through)}, recorded before the step" if through
                 else "was computed before the step")
         yield Flag(
             RULE, step.node,

@@ -144,6 +144,12 @@ def _backpropagated_next(switch, facts):
     point = (switch.node.lineno, switch.node.col_offset)
     after = [b for b in facts.backwards if b.function.node is switch.function.node
              and (b.node.lineno, b.node.col_offset) > point]
+    site = facts.call_sites.get(switch.node)
+    if not after and site is not None and _guarded(switch):
+        # (a helper's guard on what it is handed, `loss = connected(term)`: the backwards of the
+        # function that calls it, after the call)
+        after = [b for b in facts.backwards if b.function is not None and _holds(b.function.node, site)
+                 and (b.node.lineno, b.node.col_offset) > (site.lineno, site.col_offset)]
     found = next((b for b in after if b.root == switch.name), None)
     if found is None and (value.nograd or not (value.attached or value.live)) and _guarded(switch):
         # `if not denoised.requires_grad: denoised.requires_grad_(True)`, then `loss =
@@ -157,6 +163,13 @@ def _backpropagated_next(switch, facts):
         found = next((b for b in after if not (b.value.attached or b.value.live)
                       and (b.value.lost or b.value.nograd)), None)
     return found
+
+
+def _holds(function, node) -> bool:
+    if isinstance(function, ast.Module):
+        return True  # (the top level: the call is in this file)
+    return function.lineno <= node.lineno <= (function.end_lineno or function.lineno) and any(
+        n is node for n in ast.walk(function))
 
 
 def _kept_history(value, facts) -> bool:

@@ -106,7 +106,10 @@ def check(facts):
             hint = "compute the loss inside the loop, from a fresh forward pass"
         else:
             continue
-        yield Flag(RULE, backward.node, f"{_retain_as_written(backward)} inside a loop: {why}", hint=hint,
+        # (a helper's `loss.backward(retain_graph=True)` on what this call hands it: its line,
+        # or this call with that line named where the helper is another file's)
+        yield Flag(RULE, backward.inner if backward.inner is not None else backward.node,
+                   f"{_retain_as_written(backward)} inside a loop: {why}", hint=hint,
                    details={"root": backward.root, "carried": carried})
 
 
