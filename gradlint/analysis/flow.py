@@ -2150,7 +2150,8 @@ class Walker:
                 up = tree_parents(self.facts.module).get(node)
                 if type(up) is ast.Assign and up.value is node and len(up.targets) == 1:
                     bound = dotted(up.targets[0])
-            intended = fresh or (bound is not None and bound in self.intended_leaves)
+            intended = (fresh and not (bound is not None and _only_backpropagated(self.function.node, bound))) \
+                or (bound is not None and bound in self.intended_leaves)
             self.facts.switches.append(Switch(node, bound, value, intended, self.function))
 
     def made_leaf(self, value: Value) -> None:
@@ -6241,6 +6242,32 @@ def _argument_nodes(call: ast.Call) -> list:
     if (last.lineno, last.col_offset) < (first.lineno, first.col_offset):
         return [*call.args, *call.keywords]
     return sorted([*call.args, *call.keywords], key=lambda a: (a.lineno, a.col_offset))
+
+
+def _only_backpropagated(fn, name: str) -> bool:
+    """The function calls backward() and does nothing with ``name`` that a leaf made on purpose is
+    made for: it neither returns it, stores it, appends it, hands it to a call of its own
+    (anything but torch's), hooks it nor reads its gradient (`value = q.detach()`, `value.
+    requires_grad = True`, `loss = -value.mean()`, `loss.backward()`: a loss, not a leaf)."""
+    backward = False
+    for node in iter_nodes(fn, into_functions=False):
+        kind = type(node)
+        if kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "backward":
+            backward = True
+        if kind is ast.Attribute and type(node.value) is ast.Name and node.value.id == name \
+                and node.attr in ("grad", "register_hook", "retain_grad"):
+            return False
+        if kind in (ast.Return, ast.Yield) and node.value is not None and any(
+                type(n) is ast.Name and n.id == name
+                for n in (node.value.elts if type(node.value) in (ast.Tuple, ast.List) else [node.value])):
+            return False  # (the leaf itself handed out, not a number read off it)
+        if kind is ast.Assign and any(type(t) in (ast.Attribute, ast.Subscript) for t in node.targets) \
+                and type(node.value) is ast.Name and node.value.id == name:
+            return False
+        if kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in ("append", "extend", "grad") \
+                and any(type(a) is ast.Name and a.id == name for a in ast.walk(node)):
+            return False
+    return backward
 
 
 def _guarded_without_history(node, name: str, up: dict) -> bool:

@@ -1316,8 +1316,26 @@ def module_info(expr: ast.expr, imports: ImportTable, classes: dict) -> ModuleIn
                           renorms=name in MAX_NORM_AT and _given(expr, "max_norm", MAX_NORM_AT[name]))
     cls = classes.get(name)
     if cls is not None:
+        layers = _sequential_layers(cls)
+        if layers is not None:
+            # (`class ConvBNReLU(nn.Sequential)` handing its layers to `super().__init__`: what
+            # it saves is what that Sequential saves)
+            info = _sequential_info(layers, imports, classes)
+            return ModuleInfo(name, inplace=info.inplace, saves_input=info.saves_input,
+                              saves_output=info.saves_output, nograd_call=cls.nograd_call, parameters=cls.parameters)
         return ModuleInfo(name, nograd_call=cls.nograd_call, parameters=cls.parameters)
     return None
+
+
+def _sequential_layers(cls) -> ast.Call | None:
+    """A subclass of ``nn.Sequential`` with no forward of its own whose ``__init__`` hands its layers
+    to ``super().__init__(…)``: that call."""
+    if "torch.nn.Sequential" not in cls.bases or cls.init is None or "forward" in cls.methods:
+        return None
+    calls = [n for n in ast.walk(cls.init) if type(n) is ast.Call and type(n.func) is ast.Attribute
+             and n.func.attr == "__init__" and type(n.func.value) is ast.Call
+             and type(n.func.value.func) is ast.Name and n.func.value.func.id == "super"]
+    return calls[0] if len(calls) == 1 and calls[0].args and not any(type(a) is ast.Starred for a in calls[0].args) else None
 
 
 # The lookups that renormalise their weight's rows in place when given `max_norm`, and its place

@@ -157,7 +157,7 @@ def _starved(facts) -> Iterator[Starved]:
             # so does another return of the same shape: `return output, None` before `return
             # output, loss`, the callers unpacking both alike)
             at = next((i for i, (_, v) in enumerate(ret.parts) if v is value), None)
-            siblings = frozenset().union(*(other.trainables | other.inputs for _, other in elements if other is not value),
+            siblings = frozenset().union(*(other.trainables | other.inputs | other.post for _, other in elements if other is not value),
                                          *(_beside_in_other_returns(ret, at, facts) if at is not None else ()))
             for copied in [facts.cuts[c] for c in value.cuts if c in facts.cuts and facts.cuts[c].kind == REBUILD]:
                 if copied.node not in reported and (value.trainables or value.post) \
@@ -185,6 +185,11 @@ def _starved(facts) -> Iterator[Starved]:
                 if cut.truncates and value.post:
                     # a loop of the function cut between its iterations, each stage applied to
                     # the cut state (SinGAN's scales, truncated recurrence): on purpose
+                    continue
+                if cut.carried and cut.loop is not None and _overlap(cut.upstream, value.trainables):
+                    # (`coords1 = coords1.detach()` at the top of each refinement step, RAFT's:
+                    # state the loop carries cut between its iterations, each of which trains
+                    # what computed it through its own outputs)
                     continue
                 if differentiated and (_trained_by_another_loss(cut, value.cuts[cut.node], facts)
                                        or _trained_by_another_return(cut, value, ret, facts, uses)
@@ -901,7 +906,12 @@ def _one_model(cut, companions, facts) -> bool:
     (``self.prior = prior``: a teacher or prior beside the model it trains)."""
     owner = cut.function.class_name if cut.function is not None else None
     built = [r for r in cut.upstream if r.startswith("self.") and f"{owner}.{r}" not in facts.handed_members]
-    return bool(built) and any(r.startswith("self.") for r in companions)
+    # (seen from a caller, `model(x)`: the method's own return keeps members of the class beside
+    # or after the cut, `self.mlp(grouped)`)
+    return bool(built) and (any(r.startswith("self.") for r in companions) or any(
+        ret.function.node is cut.function.node and cut.node in ret.value.cuts
+        and any(r.startswith("self.") for r in ret.value.cuts[cut.node] | ret.value.post)
+        for ret in facts.returns))
 
 
 def _named_in_optimizer(cut, facts) -> bool:

@@ -718,7 +718,8 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param, retains_from=retains_from,
         trains_params=trains_params, switched_params=switched_params,
         cut_parts=_cut_parts(returns, cuts),
-        dead=frozenset(c for c in value.dead if c in cuts) | conditional if value is not None else EMPTY,
+        dead=frozenset(c for c in value.dead if c in cuts and _dead_in_every_part(c, returns)) | conditional
+        if value is not None else EMPTY,
         part_shape=returns[0].shape if returns and len({r.shape for r in returns}) == 1
         and len(returns[0].shape) != len(returns[0].parts) else (),
         switches_off=walker.nograd if type(walker.nograd) is ast.Expr and not walker.function.nograd else None,
@@ -960,3 +961,14 @@ def _guarded_switches(fn, params) -> set:
                                                       for t in node.targets):
                     found.add(node)
     return found
+
+
+def _dead_in_every_part(cut, returns) -> bool:
+    """A cut dead in one element of a returned tuple (a critic's `returns.detach()` target) and
+    at work in another (the actor's loss through the same imagined states, models applied after
+    it) is dead only there: a caller adding the elements up trains through it."""
+    for ret in returns:
+        for part in ret.value.parts or ():
+            if part is not None and cut in part.cuts and (cut not in part.dead or part.post):
+                return False  # (models applied after the cut train through that element)
+    return True

@@ -65,6 +65,19 @@ def check(facts):
         value = switch.value
         if switch.node in reported:
             continue
+        copied = _detached_then_backpropagated(switch, facts)
+        if copied is not None:
+            (copy, backward), tensor = copied, f"`{switch.name}`"
+            yield Flag(
+                RULE, switch.node,
+                f"{tensor} is a copy cut from the record by `{facts.code(copy)}` (line {{cut}}): switching "
+                f"requires_grad on makes it a new leaf, so the loss `{backward.root}` (backward at line "
+                f"{{backward}}) stops there and what computed it gets no gradient through it",
+                hint="drop the `.detach()` and the switch, and train through the value as it is",
+                details={"tensor": switch.name, "cut": ".detach()"},
+                refs={"cut": copy, "backward": backward.node},
+            )
+            continue
         if not value.nograd or value.attached or value.rebuilt or switch.intended_leaf:
             backward = _backpropagated_next(switch, facts)
             if backward is not None and _guarded(switch) and _kept_history(value, facts):
@@ -198,6 +211,38 @@ def _guarded(switch) -> bool:
                 and any(switch.node is n for stmt in node.body for n in ast.walk(stmt)):
             return True
     return False
+
+
+def _detached_then_backpropagated(switch, facts):
+    """``(copy, backward)`` for a switch on a name last bound to a detached copy (`q =
+    critic(s, a).detach()`, `q.requires_grad = True`) that the function then backpropagates, itself
+    or a loss computed from it, and neither differentiates against nor reads the gradient of: the
+    switch silenced the error the copy raised. (Where the walk knows what the copy cuts, GL001's
+    and this rule's first finding name it; this is for a copy of what it cannot name.)"""
+    from gradlint.analysis.flow import _cut_copy
+
+    if switch.name is None or switch.intended_leaf or _guarded(switch) or switch.value.nograd \
+            or switch.function is None or "." in switch.name:
+        return None
+    point = (switch.node.lineno, switch.node.col_offset)
+    bindings = [n for n in ast.walk(switch.function.node) if type(n) is ast.Assign and len(n.targets) == 1
+                and type(n.targets[0]) is ast.Name and n.targets[0].id == switch.name
+                and (n.lineno, n.col_offset) < point]
+    if not bindings:
+        return None
+    last = max(bindings, key=lambda n: (n.lineno, n.col_offset))
+    if not _cut_copy(last.value) or any(k.arg == "requires_grad" for k in getattr(last.value, "keywords", ())):
+        return None
+    copy = last.value
+    while type(copy) is ast.Call and type(copy.func) is ast.Attribute and copy.func.attr != "detach":
+        copy = copy.func.value
+    for backward in facts.backwards:
+        if backward.function is None or backward.function.node is not switch.function.node \
+                or (backward.node.lineno, backward.node.col_offset) <= point or not backward.accumulates:
+            continue
+        if backward.root == switch.name or backward.root.startswith(switch.name + ".") or _computed_from(backward, switch):
+            return copy, backward
+    return None
 
 
 def _computed_from(backward, switch) -> bool:
