@@ -3888,7 +3888,16 @@ class Walker:
 
     def other_torch_call(self, node: ast.Call, qual: str, last: str, positional, keywords) -> Value:
         if qual in PARAMETER:
-            return replace(union(self.arg_values(node)), tensor=True, computed=False, const=False)
+            given = union(self.arg_values(node))
+            if positional and type(positional[0]) is not ast.Starred and given.computed and given.trainables \
+                    and not _cut_copy(positional[0]):
+                # `nn.Parameter(evolved)` of a weight a GRU computed: a new leaf sharing its
+                # storage, whose history is gone, as `.detach()` would leave it
+                cut = self.cut(node, positional[0], ".detach()")
+                if node in self.facts.cuts:
+                    self.facts.cuts[node].written = self.written(node)
+                return replace(cut, tensor=True, computed=False, const=False)
+            return replace(given, tensor=True, computed=False, const=False)
         if qual == "torch.nn.Sequential" and self.record:
             if len(node.args) == 1 and type(node.args[0]) is ast.Starred and type(node.args[0].value) is ast.Name:
                 # `nn.Sequential(*layers)`: the modules the function put in `layers`, in order
