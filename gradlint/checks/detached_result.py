@@ -204,7 +204,12 @@ def probe(probes, flag) -> None:
     if isinstance(node, ast.Call) and not isinstance(node.func, ast.Attribute):
         # `map(torch.detach, (a, b))` returns a lazy iterator, which the tracer cannot tag
         raise CannotProbe("the tensors `map` detaches are made lazily, one at a time; the run does not follow them")
-    probes.before(receiver(node))
+    if isinstance(node, ast.Call) and node.func.attr != "detach" and node.args \
+            and not isinstance(node.args[0], ast.Starred):
+        # `nn.Parameter(evolved)`: the tensor it makes a new leaf of is its argument
+        probes.before(node.args[0])
+    else:
+        probes.before(receiver(node))
     probes.after(probes.wrappers.get(node, node))
 
 
