@@ -1057,7 +1057,6 @@ _TENSOR_OPS = frozenset({
 })
 
 
-
 _BUILTIN_REDUCTIONS = frozenset({"sum", "min", "max", "abs", "float", "len", "range", "zip", "enumerate"})
 
 

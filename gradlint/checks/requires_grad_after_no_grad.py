@@ -179,6 +179,7 @@ def _backpropagated_next(switch, facts):
 
 
 def _holds(function, node) -> bool:
+    """``node`` is inside ``function`` (a def of this file, or its top level)."""
     if isinstance(function, ast.Module):
         return True  # (the top level: the call is in this file)
     return function.lineno <= node.lineno <= (function.end_lineno or function.lineno) and any(
