@@ -905,13 +905,34 @@ def _one_model(cut, companions, facts) -> bool:
     and what the cut starves is a part the class builds, not a model handed to its constructor
     (``self.prior = prior``: a teacher or prior beside the model it trains)."""
     owner = cut.function.class_name if cut.function is not None else None
-    built = [r for r in cut.upstream if r.startswith("self.") and f"{owner}.{r}" not in facts.handed_members]
+    taken = once("taken-from-handed", facts.module, _taken_from_handed).get(owner, set())
+    built = [r for r in cut.upstream if r.startswith("self.") and f"{owner}.{r}" not in facts.handed_members
+             and r not in taken]
     # (seen from a caller, `model(x)`: the method's own return keeps members of the class beside
     # or after the cut, `self.mlp(grouped)`)
     return bool(built) and (any(r.startswith("self.") for r in companions) or any(
         ret.function.node is cut.function.node and cut.node in ret.value.cuts
         and any(r.startswith("self.") for r in ret.value.cuts[cut.node] | ret.value.post)
         for ret in facts.returns))
+
+
+def _taken_from_handed(module) -> dict:
+    """Class -> the members its ``__init__`` takes from a model it is handed (`self.token_emb =
+    net.token_emb`): parts of that model, trained where it is, not built by the class."""
+    found = {}
+    for cls in module.body:
+        if type(cls) is not ast.ClassDef:
+            continue
+        init = next((f for f in cls.body if type(f) is ast.FunctionDef and f.name == "__init__"), None)
+        if init is None:
+            continue
+        params = {a.arg for a in init.args.args[1:] + init.args.kwonlyargs}
+        for stmt in ast.walk(init):
+            if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Attribute \
+                    and type(stmt.targets[0].value) is ast.Name and stmt.targets[0].value.id == "self" \
+                    and type(stmt.value) is ast.Attribute and (dotted(stmt.value) or "").split(".")[0] in params:
+                found.setdefault(cls.name, set()).add(f"self.{stmt.targets[0].attr}")
+    return found
 
 
 def _named_in_optimizer(cut, facts) -> bool:
