@@ -33,7 +33,7 @@ from gradlint.analysis.scan import (
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, leaves_handed_on, literal_false,
     is_optimizer_class, listed_modules, members_handed_trained,
     ancestors, function_saves, hook_outputs, hook_stores, literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
-    trains_locally,
+    trains_locally, without_history_test,
 )
 from gradlint.analysis.tree import iter_nodes, once
 from gradlint.analysis.tree import parents as tree_parents
@@ -6255,8 +6255,8 @@ def _argument_nodes(call: ast.Call) -> list:
 
 def _only_backpropagated(fn, name: str) -> bool:
     """The function calls backward() and does nothing with ``name`` that a leaf made on purpose is
-    made for: it neither returns it, stores it, appends it, hands it to a call of its own
-    (anything but torch's), hooks it nor reads its gradient (`value = q.detach()`, `value.
+    made for: it neither returns it, stores it in an attribute or item, appends it, hooks it nor
+    reads or differentiates against its gradient (`value = q.detach()`, `value.
     requires_grad = True`, `loss = -value.mean()`, `loss.backward()`: a loss, not a leaf)."""
     backward = False
     for node in iter_nodes(fn, into_functions=False):
@@ -6283,11 +6283,7 @@ def _guarded_without_history(node, name: str, up: dict) -> bool:
     """``node`` runs only where ``name`` requires no grad: in the body of `if not name.requires_grad:`."""
     child, parent = node, up.get(node)
     while parent is not None and not isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        test = parent.test if type(parent) is ast.If else None
-        if test is not None and any(child is s for s in parent.body) and type(test) is ast.UnaryOp \
-                and type(test.op) is ast.Not and type(test.operand) is ast.Attribute \
-                and test.operand.attr == "requires_grad" and type(test.operand.value) is ast.Name \
-                and test.operand.value.id == name:
+        if type(parent) is ast.If and any(child is s for s in parent.body) and without_history_test(parent.test) == name:
             return True
         child, parent = parent, up.get(parent)
     return False

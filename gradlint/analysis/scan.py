@@ -2044,3 +2044,12 @@ def members_handed_trained(cls: ast.ClassDef, module: ast.Module, imports: Impor
                 found.update({f"self.{t.attr}": model for t in node.targets
                               if type(t) is ast.Attribute and dotted(t.value) == "self"})
     return found
+
+
+def without_history_test(test) -> str | None:
+    """The tensor an ``if`` test asks has no history (`not x.requires_grad`, as written), or None:
+    its body runs only where autograd recorded nothing for it."""
+    if type(test) is ast.UnaryOp and type(test.op) is ast.Not and type(test.operand) is ast.Attribute \
+            and test.operand.attr == "requires_grad":
+        return ast.unparse(test.operand.value)
+    return None

@@ -940,14 +940,13 @@ def _guarded_switches(fn, params) -> set:
     """The switches of a parameter made only where it has no history (`if not term.requires_grad:
     term = term.detach().requires_grad_(True)`): whatever the caller hands without history is
     made a new leaf there, the telltale of a lost history silenced."""
+    from gradlint.analysis.scan import without_history_test
+
     found = set()
     for stmt in ast.walk(fn):
-        test = stmt.test if type(stmt) is ast.If else None
-        if not (type(test) is ast.UnaryOp and type(test.op) is ast.Not and type(test.operand) is ast.Attribute
-                and test.operand.attr == "requires_grad" and type(test.operand.value) is ast.Name
-                and test.operand.value.id in params):
+        name = without_history_test(stmt.test) if type(stmt) is ast.If else None
+        if name not in params:
             continue
-        name = test.operand.value.id
         for inner in stmt.body:
             for node in ast.walk(inner):
                 if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "requires_grad_":

@@ -205,10 +205,10 @@ def _kept_history(value, facts) -> bool:
 def _guarded(switch) -> bool:
     """The switch runs only where the tensor requires no grad: in the body of ``if not
     x.requires_grad:`` (the author met "element 0 of tensors does not require grad")."""
+    from gradlint.analysis.scan import without_history_test
+
     for node in ast.walk(switch.function.node):
-        if isinstance(node, ast.If) and isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not) \
-                and isinstance(node.test.operand, ast.Attribute) and node.test.operand.attr == "requires_grad" \
-                and ast.unparse(node.test.operand.value) == switch.name \
+        if isinstance(node, ast.If) and without_history_test(node.test) == switch.name \
                 and any(switch.node is n for stmt in node.body for n in ast.walk(stmt)):
             return True
     return False
