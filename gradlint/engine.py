@@ -119,6 +119,8 @@ def _lint(source: str | bytes, text: str, path: str, codes: frozenset[str], loca
             tree, unreadable = _read_ast(source)
     else:
         tree, unreadable = _read_ast(source)
+    if unreadable is None and locate is None:  # (a notebook's cells may `await` at the top level)
+        unreadable = _compiler_rejects(tree, path)
     if unreadable is not None:
         found = [not_checked(path, unreadable.line, unreadable.column, unreadable.message,
                              code=unreadable.code, hint=unreadable.hint)] if unreadable.code in codes else []
@@ -159,6 +161,24 @@ class Unreadable(NamedTuple):
 
 # What to do about a file past the limits.
 TOO_COSTLY = "a generated or data file belongs in `extend-exclude`; split a hand-written one"
+
+
+def _compiler_rejects(tree: ast.Module, path: str) -> Unreadable | None:
+    """GL000 for what Python's parser accepts and its compiler rejects, as `py_compile` does: a
+    `from __future__` import after other statements, `return` outside a function, `nonlocal` at
+    the top level. The compiler's own warnings (`is` with a literal) are the user's business."""
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(tree, path, "exec", dont_inherit=True)
+    except SyntaxError as err:
+        return Unreadable("GL000", err.lineno or 1, err.offset or 1,
+                          f"syntax error, the file was not checked: {err.msg}")
+    except (ValueError, TypeError, RecursionError, MemoryError):
+        return None  # (what the parser built and the compiler cannot take is not the user's error)
+    return None
 
 
 def _read_ast(source: str | bytes) -> tuple[ast.Module | None, Unreadable | None]:
@@ -449,6 +469,12 @@ def _placed(reports, facts, view, path: str, locate: Locate | None, project) -> 
             # A fact of another file, reached through a call here: the finding is the call's.
             site = facts.call_sites.get(report.node)
             if site is None:
+                continue
+            # (a suppression at the site's own line speaks for it, here too: one mistake, and
+            # `--add-noqa` writes its comment there when the run reports the site itself)
+            span = Finding(path=str(other.path), line=node.lineno, column=1, code=report.rule.code,
+                           end_line=last.end_lineno or node.lineno, end_column=1, name=report.rule.name, message="")
+            if not suppression.apply([span], "\n".join(line.rstrip("\r\n") for line in other.lines)):
                 continue
             shown = display(other.path, path, root)
             callee = facts.code(site.func) if isinstance(site, ast.Call) else facts.code(site)

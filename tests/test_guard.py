@@ -113,6 +113,27 @@ def test_a_syntax_error_is_still_gl000_in_pythons_words(monkeypatch):
     assert "Python 2" not in finding.message
 
 
+@pytest.mark.parametrize(("source", "line"), [
+    ("import torch\nfrom __future__ import annotations\n", 2),
+    ("def f():\n    pass\nreturn 1\n", 3),
+    ("x = 1\nnonlocal x\n", 2),
+])
+def test_what_only_pythons_compiler_rejects_is_gl000(source, line, monkeypatch):
+    """`python -m py_compile` rejects these though the parser reads them: so does gradlint."""
+    ast.parse(source)
+    with pytest.raises(SyntaxError):
+        compile(source, "m.py", "exec", dont_inherit=True)
+    [finding] = both(source, monkeypatch)
+    assert (finding.code, finding.line) == ("GL000", line), finding.message
+
+
+def test_the_compilers_warnings_are_not_printed(monkeypatch, capsys):
+    """`x is 1` draws a SyntaxWarning from the compiler: the user's own business, not output of
+    the lint."""
+    assert both("x = 1\nprint(x is 1)\n", monkeypatch) == []
+    assert capsys.readouterr().err == ""
+
+
 def test_python_2_code_is_named_as_such(monkeypatch):
     [finding] = both('import torch\nprint "loss", 1\n', monkeypatch)
     assert finding.code == "GL000" and finding.line == 2

@@ -350,3 +350,44 @@ def test_may_name_rules_says_what_its_pattern_says_of_bytes_and_text(text):
     assert suppression.may_name_rules(text) == (suppression._NAMES_RULES.search(text) is not None)
     data = text.encode()
     assert suppression.may_name_rules(data) == (suppression._NAMES_RULES_BYTES.search(data) is not None)
+
+
+HELPER = '''\
+import torch
+
+
+def penalty(out):
+    value = float(out.pow(2).mean().item())
+    return torch.tensor(value, requires_grad=True){comment}
+'''
+
+TRAIN = '''\
+import torch
+import torch.nn as nn
+
+from helpers import penalty
+
+model = nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+out = model(torch.randn(8, 4))
+loss = out.mean() + penalty(out)
+loss.backward()
+opt.step()
+'''
+
+
+@pytest.mark.parametrize("linted", [["."], ["train.py"]])
+def test_a_noqa_at_a_site_of_another_file_silences_it_at_the_call(tmp_path, monkeypatch, capsys, linted):
+    """The copy in helpers.py is reported at its own line when the run lints that file, and at
+    the call in train.py otherwise: one mistake. `--add-noqa` writes its comment at the site, so
+    that comment must silence the call's finding too, or the next run fails on a finding the
+    suppression was meant for."""
+    from gradlint import cli
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "helpers.py").write_text(HELPER.format(comment=""))
+    assert cli.main(["check", "--no-cache", "--output-format", "concise", *linted]) == 1
+    first = capsys.readouterr().out
+    assert "GL002" in first, first
+    (tmp_path / "helpers.py").write_text(HELPER.format(comment="  # noqa: GL002"))
+    assert cli.main(["check", "--no-cache", "--output-format", "concise", *linted]) == 0, capsys.readouterr().out

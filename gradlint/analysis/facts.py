@@ -183,6 +183,8 @@ class Edit:
     trainables: frozenset = frozenset()  # whose history the edited tensor carries
     recording: bool = True  # made with grad mode on (outside any no_grad region)
     as_bound: bool = False  # of the tensor the name was bound to, not one the body computed into it
+    # the name whose storage the edited view shares (`scale = params.narrow(…)`), as it was bound
+    base: str | None = None
 
 
 @dataclass(frozen=True)

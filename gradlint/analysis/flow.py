@@ -1989,7 +1989,9 @@ class Walker:
                         element = leaves[0] if len(leaves) == 1 else replace(
                             union(leaves), computed=False, container=True, parts=tuple(leaves))
                     self.bind(inner, replace(element, saved=saved, module=None, optimizer=False), node)
-                    if type(inner) is ast.Name and value.parts is None and value.computed and not value.container:
+                    # (a call's tuple, its parts read off the summary, is as opaque as before)
+                    if type(inner) is ast.Name and (value.parts is None or trained is not None) \
+                            and value.computed and not value.container:
                         self.opaque.add(inner.id)
         elif type(target) is ast.Starred:
             self.bind(target.value, value, node)
@@ -2029,7 +2031,8 @@ class Walker:
             op = AUG_OPERATORS.get(type(node.op), "op=")
             # `laterals[i] += …` on a list edits the element tensor itself
             self.edit(node, name, (node.target, f" {op} …"),
-                      element=node.target if type(node.target) is ast.Subscript else None)
+                      element=node.target if type(node.target) is ast.Subscript else None,
+                      itself=self.saves_own_operand(node, name, old))
         if type(node.target) is ast.Subscript:
             self.store_item(node.target, value)
             return
@@ -2103,27 +2106,42 @@ class Walker:
 
     # ---- facts ---------------------------------------------------------------------------------
 
-    def edit(self, node, name: str, how, element=None) -> None:
+    def saves_own_operand(self, node: ast.AugAssign, name: str, old: Value) -> frozenset:
+        """``x[:, 5:] *= x[:, 4:5]`` (or ``x *= x``) on a tensor with history: the multiplication
+        saves its operand for the gradient of the edited side, and that operand is a view of the
+        very tensor it then edits (one version counter): backward fails. What it saves, as a Save."""
+        if type(node.op) not in (ast.Mult, ast.Div) or self.nograd is not None or not (old.attached or old.live):
+            return EMPTY
+        operand = node.value
+        base = operand.id if type(operand) is ast.Name else _edit_base(operand) if type(operand) is ast.Subscript else None
+        if base != name:
+            return EMPTY
+        return frozenset({Save(AUG_OPERATORS[type(node.op)], node, id(node), view=self.facts.code(operand))})
+
+    def edit(self, node, name: str, how, element=None, itself: frozenset = EMPTY) -> None:
         """An in-place edit of ``name``'s tensor; a view or detached alias edits its base too.
         ``element``: the subscript edited (``x[i] += …``), which for a container is one of the
-        tensors it holds, and is the tensor named."""
+        tensors it holds, and is the tensor named; ``itself``: what the edit's own op saved of it."""
         via_data = name.endswith(".data")
         name = name[: -len(".data")] if via_data else name
         value = self.lookup(name)
         if value.plain:  # `eta *= 0.5` on a number, `scores[i] = s` on a list: no tensor edited
             return
-        saved = value.saved
+        saved = value.saved | itself
         if element is not None and _by_key(element):
             saved = EMPTY  # (`outputs["logits"] += b`: a dict's item, not the dict, is edited)
         if element is not None and value.held:
             saved = saved | value.held
             name = self.written(element)
+        base = None
         if value.alias is not None and value.alias != name:
-            saved = saved | self.lookup(value.alias).saved
+            aliased = self.lookup(value.alias)
+            saved = saved | aliased.saved
+            base = value.alias if not aliased.computed else None
         if self.record:
             self.facts.edits.append(Edit(node, name, how, saved, self.function, via_data=via_data,
                                          trainables=value.trainables | value.post,
-                                         recording=self.nograd is None, as_bound=not value.computed))
+                                         recording=self.nograd is None, as_bound=not value.computed, base=base))
 
     def edit_of(self, node, expr, element=None) -> None:
         """An in-place edit of the tensor ``expr`` gives (``x``, ``x[i]``, ``x.view(…)``): by its
@@ -3802,7 +3820,12 @@ class Walker:
             # which have no derivative whatever they compared
             return Value(tensor=True, computed=True, const=True)
         source = self.expr(positional[0]) if positional else CONST
-        if positional and type(positional[0]) in (ast.List, ast.Tuple, ast.ListComp) \
+        if positional and type(positional[0]) is ast.Name and source.parts is not None and not source.container \
+                and any(p.computed and (p.attached or p.live) for p in source.parts):
+            # `t = regress(deltas, proposal)` of a helper returning a tuple of tensors with
+            # history, then `torch.Tensor(t)`: each element's values copied
+            source = replace(source, computed=True, tensor=True)
+        elif positional and type(positional[0]) in (ast.List, ast.Tuple, ast.ListComp) \
                 and (source.attached or source.live) and (source.tensor or any(
                     self.own_parameter(e) or (type(e) is ast.Name and self.a_parameter(e))
                     or (type(e) in (ast.BinOp, ast.UnaryOp, ast.Call) and self.expr(e).computed and self.expr(e).attached)
@@ -3829,7 +3852,7 @@ class Walker:
             # that tensor or its differentiable cast (ToCopyBackward0), history kept (of what a
             # member of unknown kind returns, an inference engine's array, a copy of its data)
             return replace(source, computed=True, saved=EMPTY)
-        if qual in LEGACY_CONSTRUCTORS and len(node.args) == 1 and not node.keywords \
+        if qual in LEGACY_CONSTRUCTORS and len(node.args) == 1 and not node.keywords and source.parts is None \
                 and not (source.pulled or source.container) and (source.tensor or not source.plain) \
                 and type(node.args[0]) not in (ast.List, ast.Tuple, ast.ListComp, ast.Constant, ast.Starred):
             return source  # `torch.Tensor(t)` of one tensor is an alias of it, history kept (AliasBackward0)
@@ -4348,11 +4371,15 @@ class Walker:
         mark) and history recorded in the call on top of it (``Summary.state``), with what the
         receiver's methods it calls carry."""
         out = set()
+        # (what the method backpropagates has history, whatever computed it: `self.accum =
+        # self.accum + self.criterion.losses(self.model, x)`, then `self.accum.backward(…)`)
+        backpropagated = {b.root for b in self.facts.backwards
+                          if b.function is not None and b.function.node is getattr(self.function, "node", None)}
         for name, entry in self.state_entries.items():
             end = self.state_exits.get(name)
             if end is None or STATE_MARK + name not in end.carried:
                 continue  # rebuilt, reset or detached on some path out
-            if (end.trainables | end.post) - (entry.trainables | entry.post):
+            if (end.trainables | end.post) - (entry.trainables | entry.post) or name in backpropagated:
                 out.add(name)
         return frozenset(out) | self.state_called
 
@@ -4696,9 +4723,19 @@ class Walker:
         # A rebuild inside a function of this file of what it is handed, where this call hands it
         # tensors with history (the facts of the function's own walk hold the rebuild).
         rebuilt = every.rebuilt
-        if summary.rebuilt and origin(summary.node) is None:
+        if summary.rebuilt:
             for rebuild, ks in summary.rebuilt.items():
+                if not ks:
+                    # (a copy of values it pulled itself, in another file: named there; one of
+                    # this file is in this file's own facts)
+                    if origin(rebuild) is not None:
+                        rebuilt = rebuilt | {rebuild}
+                        if self.record:
+                            self.facts.call_sites.setdefault(rebuild, node)
+                    continue
                 attached = [given[k] for k in ks if k in given and (given[k].attached or given[k].live)]
+                if attached and self.record and origin(rebuild) is not None:
+                    self.facts.call_sites.setdefault(rebuild, node)
                 if attached:
                     rebuilt = rebuilt | {rebuild}
                     self.rebuilt_from[rebuild] = frozenset().union(*(v.trainables for v in attached))
@@ -4848,6 +4885,10 @@ class Walker:
             self.element_trained[node] = tuple(
                 self._part_trainables(params, mine, given, receiver, summary, own, owner)
                 for params, mine in summary.trained_parts)
+            # (the tuple kept whole, `t = regress(d, p)`: its elements, for what copies it whole,
+            # `torch.Tensor(t)`)
+            out = replace(out, parts=tuple(self.returned_element(node, out, self.element_trained[node], k)
+                                           for k in range(len(summary.trained_parts))))
         for inner, ks in summary.retains_from or ():
             # `x, l = self.rollout_step(x, truth)` in a loop, the step calling
             # `loss.backward(retain_graph=True)` on what it computes from `x`: the state this loop

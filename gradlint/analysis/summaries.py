@@ -564,11 +564,17 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
     if value is not None and value.rebuilt:
         # (a rebuild in a function this one calls: what this one handed it, `walker.rebuilt_from`)
         sources = {r.node: r.source.trainables for r in scratch.rebuilds}
+        pulled_copies = {r.node for r in scratch.rebuilds if r.function.node is node and r.source.pulled
+                         and not r.source.attached and not r.fresh_copy}
         for rebuild in value.rebuilt:
             copied = sources.get(rebuild, walker.rebuilt_from.get(rebuild, EMPTY))
             ks = frozenset(k for k in (param_index(r, method) for r in copied) if k is not None)
             if ks:
                 rebuilt[rebuild] = ks
+            elif rebuild in pulled_copies:
+                # (`torch.from_numpy(acc)` of NumPy values pulled out of what its own ops computed:
+                # a copy whatever the callers hand it, ks empty)
+                rebuilt[rebuild] = EMPTY
     conditional = frozenset()
     if value is not None:
         # (a loss module's or a loss function's term dead where its callers hand its companions
@@ -689,7 +695,13 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
     param_edits = {}
     own_edits = {}
     for edit in scratch.edits:
-        if edit.function.node is node and edit.name in params:
+        if edit.function.node is node and edit.name not in params and edit.base in params \
+                and not (method and params.index(edit.base) == 0):
+            # (a view of what it is handed, edited: `scale = params.narrow(1, h, h)`, `scale.mul_(…)`)
+            k = params.index(edit.base)
+            edits.add(k)
+            param_edits[edit.node] = (k, edit)
+        elif edit.function.node is node and edit.name in params:
             k = params.index(edit.name)
             edits.add(k)
             if edit.as_bound and not (method and k == 0):

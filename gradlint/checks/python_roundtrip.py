@@ -21,6 +21,7 @@ RULE = Rule(
 
 def check(facts):
     from gradlint.analysis.facts import IMPLICIT, REBUILD
+    from gradlint.analysis.project import origin
     from gradlint.analysis.starved import Starved, starved
 
     by_node = {rebuild.node: rebuild for rebuild in facts.rebuilds}
@@ -32,7 +33,7 @@ def check(facts):
         if switch.value.attached:
             continue
         for node in switch.value.rebuilt:
-            if node not in by_node:
+            if node not in by_node and origin(node) is None:
                 continue
             flagged.setdefault(node, f"and `{switch.name}` is then made to require grad" if switch.name
                                else "and is then made to require grad")
@@ -43,14 +44,18 @@ def check(facts):
             copies = facts.bare_copies.get((backward.function.node, backward.root), ())
             for node in sorted(set(copies) & backward.value.rebuilt, key=lambda n: (n.lineno, n.col_offset)):
                 if node in by_node and not _pulled_from_nothing(by_node[node], facts):
-                    flagged.setdefault(node, f"and backpropagated as the loss `{backward.root}`")
+                    flagged.setdefault(node, f"and is backpropagated as the loss `{backward.root}`")
             continue  # (a loss that may carry what the caller handed: `storage["log_prob"]`)
         if any(node in flagged for node in backward.value.rebuilt):
             continue  # the leaf made to require grad is the mistake; the loss's constants are not
         for node in backward.value.rebuilt:
-            if node in by_node and not _pulled_from_nothing(by_node[node], facts):
+            # (a copy in another file's function: where the starved analysis names what it
+            # starves, it says it better, below)
+            if (node in by_node and not _pulled_from_nothing(by_node[node], facts)) or (
+                    node not in by_node and origin(node) is not None
+                    and not any(found.cut.node is node for found in starved(facts))):
                 # (one a summary carried from a helper is the helper's own fact)
-                flagged.setdefault(node, f"and backpropagated as the loss `{backward.root}`")
+                flagged.setdefault(node, f"and is backpropagated as the loss `{backward.root}`")
     # `torch.tensor(log_probs)` of tensors with history, in a loss beside attached terms: the
     # copy starves what computed them (the loss still backpropagates through the other terms).
     starving: dict = {}
@@ -85,7 +90,8 @@ def check(facts):
                 starving[node] = Starved(cut, function=fn)
     # `Variable(torch.FloatTensor([x.item()]), requires_grad=True)`: one round trip, reported once,
     # at the outer rebuild.
-    inner = {n for node in flagged if node in by_node for n in by_node[node].source.rebuilt}
+    inner = {n for node in flagged if node in by_node for n in by_node[node].source.rebuilt
+             if origin(n) is None and node.lineno <= n.lineno <= (node.end_lineno or node.lineno)}
     for node, how in flagged.items():
         if node in facts.intended_rebuilds or node in inner:
             continue
@@ -111,7 +117,7 @@ def check(facts):
             data = node.args[0] if node.args else None
             # (`torch.tensor([loss_a, loss_b])`: several tensors' values, packed)
             origin = "other tensors' values" if type(data) in (ast.List, ast.Tuple, ast.ListComp) \
-                else "another tensor's values"
+                or (rebuild.source.parts is not None and not rebuild.source.container) else "another tensor's values"
             refs = {}
             hint = ("use the tensors themselves: torch.stack or torch.cat to pack several, the tensor "
                     "as it is (or .clone()) for one; they keep their history")

@@ -29,7 +29,9 @@ def check(facts):
     from gradlint.analysis.starved import starved, switched
 
     reported = set()
+    found_cuts = set()
     for found in starved(facts):
+        found_cuts.add(found.cut.node)
         switch = switched(found, facts)
         if switch is None or switch.node in reported:
             continue
@@ -85,6 +87,8 @@ def check(facts):
             if backward is not None:
                 yield _switched_root(switch, backward, facts)
             continue
+        if _through_a_model_it_trains(switch, facts, found_cuts):
+            continue
         region = _nearest_region(value.nograd, switch.node)
         tensor = f"`{switch.name}`" if switch.name else "the tensor"
         yield Flag(
@@ -122,6 +126,28 @@ def check(facts):
         )
 
 
+def _through_a_model_it_trains(switch, facts, found_cuts) -> bool:
+    """The switched tensor then runs through a model a later backward trains (`x_fake =
+    G(z)` under no_grad, `x_fake.requires_grad_()`, `D(x_fake)` in the discriminator's step),
+    and the optimizers stepped right after that backward hold nothing upstream of the cut: that
+    loss has history without the switch, so the switch silences nothing, and what produced the
+    tensor in this function's region is not meant to train there."""
+    from gradlint.analysis.starved import _not_stepped
+    point = (switch.node.lineno, switch.node.col_offset)
+    for backward in facts.backwards:
+        if backward.function.node is not switch.function.node or (backward.node.lineno, backward.node.col_offset) <= point:
+            continue
+        common = [c for c in switch.value.cuts if c in backward.value.cuts and c in facts.cuts]
+        trained = (backward.value.trainables | backward.value.post) - facts.frozen
+        if common and trained and not facts.resolve(trained) <= facts.frozen and all(
+                facts.cuts[c].upstream and c not in found_cuts and _not_stepped(facts.cuts[c], backward, facts)
+                # (a region of this function: what it computed there is all in its walk)
+                and facts.cuts[c].function is not None and facts.cuts[c].function.node is switch.function.node
+                for c in common):
+            return True
+    return False
+
+
 def _switched_beside(switch, found, facts):
     """``(other, backward)`` for each other switch of ``switch``'s function on a value of the same
     starved cut, where ``other`` names the root of a backward of its own that the cut reaches."""
@@ -152,7 +178,11 @@ def _backpropagated_next(switch, facts):
     if switch.name is None or switch.intended_leaf or value.rebuilt or value.pulled or any(
             getattr(facts.cuts.get(c), "kind", None) not in ("no_grad", UNRECORDED_GRAD) for c in value.cuts):
         return None
-    if not (value.attached or value.live or value.nograd or value.lost or (value.computed and not value.const)):
+    # (what an object of unknown kind computed, `self.objective.losses(self.model, x).mean()`, then
+    # switched on and backpropagated at once: with history the switch would raise, so it has none)
+    unknown = value.computed and not (value.plain or value.tensor or value.container)
+    if not (value.attached or value.live or value.nograd or value.lost or (value.computed and not value.const)) \
+            and not unknown:
         return None
     point = (switch.node.lineno, switch.node.col_offset)
     after = [b for b in facts.backwards if b.function.node is switch.function.node

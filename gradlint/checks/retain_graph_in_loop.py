@@ -108,9 +108,13 @@ def check(facts):
             continue
         # (a helper's `loss.backward(retain_graph=True)` on what this call hands it: its line,
         # or this call with that line named where the helper is another file's)
-        yield Flag(RULE, backward.inner if backward.inner is not None else backward.node,
-                   f"{_retain_as_written(backward)} inside a loop: {why}", hint=hint,
-                   details={"root": backward.root, "carried": carried})
+        at = backward.inner if backward.inner is not None else backward.node
+        call = facts.call_sites.get(at)
+        where = "inside a loop" if call is None or call is at else \
+            f"in `{facts.code(call.func)}()`, called in a loop at line {{call}}"
+        yield Flag(RULE, at, f"{_retain_as_written(backward)} {where}: {why}", hint=hint,
+                   details={"root": backward.root, "carried": carried},
+                   refs={"call": call} if call is not None and call is not at else {})
 
 
 def _retain_as_written(backward) -> str:
