@@ -25,6 +25,7 @@ HARNESS = ROOT / "tests" / "transparency.py"
 HARNESS_TIMEOUT = 1800  # seconds for one helper's whole list; each run has its own 60 s limit
 # The tests whose "rel" parameter names a program the harness must run.
 HARNESS_READERS = ("test_transparent", "test_verdict", "test_program_runs")
+PLAIN_ONLY = "plain:"  # a harness argument's prefix: run the program plain only
 
 
 def run_harness(rels: list[str], workers: int | None = None) -> dict[str, dict]:
@@ -51,12 +52,14 @@ def run_harness(rels: list[str], workers: int | None = None) -> dict[str, dict]:
 @pytest.fixture(scope="session")
 def harness_results(request):
     """Run every program a selected test reads once, before the first check reads one."""
-    selected = {
-        item.callspec.params["rel"] for item in request.session.items
-        if getattr(item, "originalname", None) in HARNESS_READERS and hasattr(item, "callspec")
-        and item.callspec.params.get("rel")
-    }
-    return once_per_run(request, "harness", lambda: run_harness(sorted(selected)))
+    readers = {}
+    for item in request.session.items:
+        name = getattr(item, "originalname", None)
+        if name in HARNESS_READERS and hasattr(item, "callspec") and item.callspec.params.get("rel"):
+            readers.setdefault(item.callspec.params["rel"], set()).add(name)
+    # (a program only `test_program_runs` reads is run plain alone: no lint, no Session)
+    wanted = sorted(rel if names - {"test_program_runs"} else PLAIN_ONLY + rel for rel, names in readers.items())
+    return once_per_run(request, "harness", lambda: run_harness(wanted))
 
 
 def once_per_run(request, name: str, compute):

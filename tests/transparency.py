@@ -1,6 +1,6 @@
 """Run programs plain and instrumented, and say what each run printed and raised.
 
-    python tests/transparency.py FILE...
+    python tests/transparency.py [plain:]FILE...
 
 One helper process imports torch once (and runs no torch op, so forking stays safe); for each
 file it forks twice:
@@ -35,6 +35,7 @@ import time
 import traceback
 
 RUN_TIMEOUT = 60  # seconds per run; SIGALRM ends a run that takes longer
+PLAIN_ONLY = "plain:"  # an argument's prefix: run that file plain only (no lint, no instrumented run)
 STREAM_LIMIT = 20000  # characters of stdout/stderr kept per run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -180,14 +181,19 @@ def run_once(path: str, findings: list[dict] | None, scratch: str) -> dict:
 def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="gradlint-transparency-") as scratch:
         for arg in argv:
+            plain_only = arg.startswith(PLAIN_ONLY)
+            arg = arg.removeprefix(PLAIN_ONLY)
             path = os.path.realpath(arg)
             started = time.perf_counter()
             entry: dict = {"path": arg}
             try:
-                findings = findings_of(path)
-                entry["findings"] = findings
-                entry["plain"] = run_once(path, None, scratch)
-                entry["instrumented"] = run_once(path, findings, scratch)
+                if plain_only:
+                    entry["plain"] = run_once(path, None, scratch)
+                else:
+                    findings = findings_of(path)
+                    entry["findings"] = findings
+                    entry["plain"] = run_once(path, None, scratch)
+                    entry["instrumented"] = run_once(path, findings, scratch)
             except Exception as err:  # report it for this file and go on with the next
                 entry["error"] = f"{type(err).__name__}: {err}\n{traceback.format_exc()}"
             entry["seconds"] = round(time.perf_counter() - started, 3)

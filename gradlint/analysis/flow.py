@@ -865,6 +865,7 @@ class Walker:
         self.memo: dict[int, Value] = {}
         self.inlining: frozenset = frozenset()  # the local lambdas and helpers being read at a call
         self.save_log: list[tuple[str, Save]] = []  # (name, save) in the order ops saved them
+        self.objects: set[str] = set()  # names bound to an object of a plain class of the project
         # A call whose summary knows what saved each element of its returned tuple -> those Saves.
         self.element_saves: dict = {}
         # A call whose summary knows which elements of its returned tuple are models or
@@ -1893,6 +1894,14 @@ class Walker:
         return once("used-as-modules", self.facts.module, _used_as_modules)
 
     def bind(self, target, value: Value, node) -> None:
+        if type(target) is ast.Name:
+            # (`live = ProxClient(model, …)`: an object of a plain class of the project, which an
+            # optimizer step or an edit of its model's parameters leaves as it is, no recorded tensor)
+            made = node.value if type(node) is ast.Assign and type(node.value) is ast.Call else None
+            if made is not None and self.plain_class(self.imports.qualname(made.func) or ""):
+                self.objects.add(target.id)
+            else:
+                self.objects.discard(target.id)
         if value.fields is not None and type(target) is not ast.Name:
             # (a dict kept on an object, `self.rollout = {"logp": [], …}`, is filled by other
             # methods this walk reads as a whole: read whole)
@@ -2111,6 +2120,10 @@ class Walker:
         saves its operand for the gradient of the edited side, and that operand is a view of the
         very tensor it then edits (one version counter): backward fails. What it saves, as a Save."""
         if type(node.op) not in (ast.Mult, ast.Div) or self.nograd is not None or not (old.attached or old.live):
+            return EMPTY
+        # (a NumPy array does the same without complaint: `cum /= cum[-1]` in a file that never
+        # imports torch is no tensor)
+        if not old.tensor and not any(q == "torch" or q.startswith("torch.") for q in self.imports.names.values()):
             return EMPTY
         operand = node.value
         base = operand.id if type(operand) is ast.Name else _edit_base(operand) if type(operand) is ast.Subscript else None
@@ -2549,6 +2562,8 @@ class Walker:
             # (a list of losses recorded before it, `losses = [mse(head(emb), y) for head in heads]`,
             # holds their graphs too, where the backward before the step kept them:
             # `retain_graph=True`)
+            if name in self.objects:
+                continue
             if (value.computed or (value.container and self.retained)) and value.trainables:
                 stepped = self.stepped_roots(value, covers)
                 if stepped and self.saves_parameters(value, stepped):
@@ -4533,6 +4548,24 @@ class Walker:
                 return self.cls.name, Value(trainables=summary.trainables)
         return None, None
 
+    def receiver_saves(self, node: ast.Call, summary) -> None:
+        """What this call of a method (or of a module, its forward) saved of its receiver's own
+        tensors (``Summary.own_saved``), on the receiver's attributes here: `out = net(x)`, then
+        `net.reset_noise()` writing into the buffer `net`'s forward saved, breaks `out`'s backward."""
+        if not summary.own_saved or not self.record or self.nograd is not None or not summary.method:
+            return
+        owner = dotted(node.func.value) if type(node.func) is ast.Attribute \
+            and getattr(summary.node, "name", None) not in ("forward", "__call__") else dotted(node.func)
+        if owner is None or owner == "self" or (type(node.func) is ast.Attribute and owner == dotted(node.func)):
+            return
+        for attr, saves in summary.own_saved.items():
+            name = owner + attr
+            held = self.lookup(name)
+            if held.plain or held.container:
+                continue
+            self.env[name] = replace(held, saved=held.saved | saves, tensor=True)
+            self.save_log.append((name, next(iter(saves))))
+
     def receiver_edits(self, node: ast.Call, summary) -> None:
         """A method's edits of its receiver's tensors (``Summary.own_edits``) at this call of it:
         `self._dequeue_and_enqueue(k)` writing into `self.queue` after `torch.einsum(…, self.queue)`
@@ -4855,6 +4888,7 @@ class Walker:
                                                  via_data=edit.via_data, trainables=value.trainables | value.post))
                     self.facts.call_sites.setdefault(edit_node, node)
         self.receiver_edits(node, summary)
+        self.receiver_saves(node, summary)
         # (what records nothing saves nothing: `unitwise_norm(p.detach())`'s norm saved no output)
         recorded = self.nograd is None and (out.attached or out.live or not out.const)
         if recorded and summary.saved_output is not None:

@@ -1584,6 +1584,10 @@ def _detached_in(loop) -> set[str]:
                     # summary of its call carries the cut, whatever the helper is named)
                 for name in list(cut_reads):
                     cut_reads |= drawn.get(name, set())
+                if _wholly_cut(value):
+                    # (`current = message.detach().requires_grad_(True)`: whatever it copies, the
+                    # name holds no history from earlier iterations)
+                    found |= {dotted(t) for t in node.targets if type(t) in (ast.Name, ast.Attribute) and dotted(t)}
                 if not cut_reads:
                     continue
                 for target in node.targets:
@@ -1602,6 +1606,19 @@ def _detached_in(loop) -> set[str]:
                 if name:
                     found.add(name)
     return found
+
+
+# Methods that keep what a cut leaves cut: a copy, a cast, a move, a leaf switched on.
+_KEEPS_CUT = frozenset({"requires_grad_", "clone", "to", "float", "double", "half", "cpu", "cuda", "contiguous"})
+
+
+def _wholly_cut(expr) -> bool:
+    """``expr`` is a `.detach()` (or `.data`) at the top, possibly copied, cast or switched on
+    after it: the value has no history, whatever it was taken from."""
+    while type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in _KEEPS_CUT:
+        expr = expr.func.value
+    return (type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr == "detach") or (
+        type(expr) is ast.Attribute and expr.attr == "data")
 
 
 def _read_names(expr) -> set[str]:

@@ -71,6 +71,10 @@ class Summary:
     # (`self.queue[:, p:p + n] = keys.T`): edit node -> (the attribute, `.queue`, the Edit). A caller
     # whose recorded op saved that attribute before the call breaks its backward.
     own_edits: dict = field(default_factory=dict, compare=False, hash=False)
+    # A method's saves of its receiver's own tensors (`self.sigma * self.epsilon` in a noisy
+    # layer's forward saves the `epsilon` buffer): attribute -> the Saves. A caller that edits that
+    # attribute later (`net.reset_noise()` before the backward) breaks that call's backward.
+    own_saved: dict = field(default_factory=dict, compare=False, hash=False)
     returns_number: bool = False  # a Python number pulled out of a tensor (``.item()``), or a constant
     # its result was computed from what it is handed through an op autograd does not
     # differentiate (``argmax``, a comparison): handed history, the result lost it (``Value.lost``)
@@ -691,6 +695,12 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
             else:
                 always.add(k)
     save_needs = {k: needs for k, needs in save_needs.items() if k not in always}
+    own_saved: dict = {}
+    if method:
+        for name, save in walker.save_log:
+            if name.startswith(params[0] + ".") and name.count(".") == 1 and not save.needs \
+                    and name not in walker.born:
+                own_saved[name[len(params[0]):]] = own_saved.get(name[len(params[0]):], EMPTY) | {save}
     edits = set()
     param_edits = {}
     own_edits = {}
@@ -715,7 +725,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         passes=frozenset(passes), trainables=frozenset(own_roots), cuts=cuts,
         cut_facts=cut_facts, beside=beside, nograd=nograd, saved_output=saved, saved_parts=_saved_parts(returns),
         backprops=backward is not None, inference_backward=inference_backward,
-        backward=backward, edits=frozenset(edits), param_edits=param_edits, own_edits=own_edits, returns_number=number, tensor=tensor,
+        backward=backward, edits=frozenset(edits), param_edits=param_edits, own_edits=own_edits, own_saved=own_saved, returns_number=number, tensor=tensor,
         lost=bool(value is not None and value.lost and not value.attached),
         packed=bool(value is not None and value.packed), generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
         pulled_own=pulled_own if value is not None else frozenset(),
