@@ -4558,7 +4558,10 @@ class Walker:
             and getattr(summary.node, "name", None) not in ("forward", "__call__") else dotted(node.func)
         if owner is None or owner == "self" or (type(node.func) is ast.Attribute and owner == dotted(node.func)):
             return
+        edited = {attr for attr, _ in summary.own_edits.values()}
         for attr, saves in summary.own_saved.items():
+            if attr in edited:
+                continue  # (a sampler refreshing the buffer it then uses, `self.eps.data.normal_()`: each call's own)
             name = owner + attr
             held = self.lookup(name)
             if held.plain or held.container:
