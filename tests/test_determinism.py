@@ -44,8 +44,10 @@ def test_gl005_names_its_saves_in_source_order():
         assert [finding.details[f"save{i}_line"] for i in range(3)] == [13, 14, 15]
 
 
-# A tensor switched to require grad after a value computed from two no_grad regions: GL003
-# names one region, once picked by a set's iteration order (the line changed from run to run).
+# A tensor switched to require grad after a value computed from two no_grad regions, then
+# backpropagated alone (through the critic, which the step trains, the switch would silence
+# nothing): GL003 names one region, once picked by a set's iteration order (the line changed
+# from run to run).
 REGIONS = """\
 import torch
 import torch.nn as nn
@@ -59,7 +61,7 @@ with torch.no_grad():
 with torch.no_grad():
     target = codes + style
 target.requires_grad_()
-critic(target).mean().backward()
+(target ** 2).mean().backward()
 opt.step()
 """
 

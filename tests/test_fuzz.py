@@ -87,8 +87,11 @@ def _findings(source: bytes, codes: frozenset[str]) -> list[dict]:
 
 
 def _python_rejects(source: bytes) -> bool:
+    """As `py_compile` decides: the parser, then the compiler (`return` outside a function)."""
     try:
-        ast.parse(source)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(source, "<fuzzed>", "exec", dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return True
     return False
