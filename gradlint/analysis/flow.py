@@ -4567,7 +4567,7 @@ class Walker:
             if held.plain or held.container:
                 continue
             self.env[name] = replace(held, saved=held.saved | saves, tensor=True)
-            self.save_log.append((name, next(iter(saves))))
+            self.save_log.extend((name, save) for save in saves)  # (each one undone with the others)
 
     def receiver_edits(self, node: ast.Call, summary) -> None:
         """A method's edits of its receiver's tensors (``Summary.own_edits``) at this call of it:
