@@ -23,8 +23,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 HARNESS = ROOT / "tests" / "transparency.py"
 HARNESS_TIMEOUT = 1800  # seconds for one helper's whole list; each run has its own 60 s limit
-# The tests whose "rel" parameter names a program the harness must run.
+# The tests whose "rel" parameter names a program the harness must run, and the one whose
+# "folder" parameter names a folder whose program it runs plain.
 HARNESS_READERS = ("test_transparent", "test_verdict", "test_program_runs")
+FOLDER_READER = "test_folder_program_runs"
 PLAIN_ONLY = "plain:"  # a harness argument's prefix: run the program plain only
 
 
@@ -57,8 +59,12 @@ def harness_results(request):
         name = getattr(item, "originalname", None)
         if name in HARNESS_READERS and hasattr(item, "callspec") and item.callspec.params.get("rel"):
             readers.setdefault(item.callspec.params["rel"], set()).add(name)
-    # (a program only `test_program_runs` reads is run plain alone: no lint, no Session)
-    wanted = sorted(rel if names - {"test_program_runs"} else PLAIN_ONLY + rel for rel, names in readers.items())
+        elif name == FOLDER_READER and hasattr(item, "callspec") and item.callspec.params.get("folder"):
+            readers.setdefault(item.callspec.params["folder"], set()).add(name)
+    # (a program only `test_program_runs` reads is run plain alone: no lint, no Session; so is
+    # a folder's)
+    wanted = sorted(rel if names - {"test_program_runs", FOLDER_READER} else PLAIN_ONLY + rel
+                    for rel, names in readers.items())
     return once_per_run(request, "harness", lambda: run_harness(wanted))
 
 

@@ -21,32 +21,30 @@ Each fixture's module docstring states the true answer, one line per finding it 
 
 Four checks use them:
 
-* ``test_golden``: gradlint's output equals the ``.expected`` file, byte for byte
-  (``pytest --update-golden`` rewrites the files instead).
-* ``test_answer``: the findings, as (code, line) pairs, are exactly the ``expect:`` lines, and
-  a ``bad_`` fixture expects its folder's rule while a ``good_`` one does not, so a golden
-  cannot silently record a wrong answer.
+* ``test_golden``: gradlint's output equals the ``.expected`` file, byte for byte, and its exit
+  status says whether it reported anything (``pytest --update-golden`` rewrites the files instead).
+* ``test_answer``: the findings the golden records, as (code, line) pairs, are exactly the
+  ``expect:`` lines, and a ``bad_`` fixture expects its folder's rule while a ``good_`` one does
+  not, so a golden cannot silently record a wrong answer. With ``test_golden`` (the golden is
+  what gradlint says now), gradlint's answer is the docstring's; each fixture is linted once.
 * ``test_known_gap``: the same comparison for ``fixtures/known_gaps``, marked xfail; an XPASS
   means gradlint now gets it right and the fixture should move to ``fixtures/GL00x``.
 * ``test_program_runs``: each fixture is a real program that behaves as its docstring claims:
   run with ``python FIXTURE``, it exits 0 (its own asserts check the missing gradient, the
   growing graph ...), or fails with the error named by ``raises:``. A folder is linted as a
   folder (``gradlint check fixtures/GL00x/NAME``, from the repository root like the files) and
-  its program runs as ``python main.py`` from inside the folder (``test_folder_program_runs``).
+  its program runs as ``python main.py`` from inside the folder (``test_folder_program_runs``),
+  by the same harness.
 """
 from __future__ import annotations
 
 import difflib
 import importlib.util
-import os
 import re
-import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from conftest import once_per_run, run_harness
+from conftest import run_harness
 
 from gradlint import cli
 
@@ -186,7 +184,8 @@ def update_golden(request) -> bool:
 
 @pytest.mark.parametrize("rel", CORPUS)
 def test_golden(rel, capsys, monkeypatch, update_golden):
-    out, _ = _lint(rel, capsys, monkeypatch)
+    out, status = _lint(rel, capsys, monkeypatch)
+    assert status == (1 if out.strip() else 0), f"gradlint exited {status} on {rel}, which it reports:\n{out}"
     golden = _golden(rel)
     if update_golden:
         golden.write_text(out, encoding="utf-8")
@@ -202,9 +201,15 @@ def test_golden(rel, capsys, monkeypatch, update_golden):
 
 
 @pytest.mark.parametrize("rel", CORPUS)
-def test_answer(rel, capsys, monkeypatch):
+def test_answer(rel, capsys, monkeypatch, update_golden):
+    """The answer gradlint gives, as its golden records it (``test_golden`` holds the golden to
+    what gradlint says now; a run rewriting the goldens lints afresh)."""
     meta = Meta(rel)
-    out, status = _lint(rel, capsys, monkeypatch)
+    golden = _golden(rel)
+    if update_golden or not golden.is_file():
+        out, _ = _lint(rel, capsys, monkeypatch)
+    else:
+        out = golden.read_text(encoding="utf-8")
     found = _pairs(out, meta)
     if meta.verdict == "bad":
         assert any(code == meta.rule for code, _, _ in found), (
@@ -214,7 +219,6 @@ def test_answer(rel, capsys, monkeypatch):
             f"{rel} has no {meta.rule} bug but gradlint reported {_show(found, meta)}")
     assert found == meta.expect, (
         f"{rel}: expected {_show(meta.expect, meta)}; gradlint reported {_show(found, meta)}")
-    assert status == (1 if found else 0)
 
 
 @pytest.mark.parametrize("rel", KNOWN_GAPS)
@@ -262,48 +266,25 @@ def test_program_runs(rel, harness_results):
             f"{rel} did not run to the end: {ended}{tail}"
 
 
-FOLDER_RUN_TIMEOUT = 120  # seconds; a whole interpreter start with torch, unlike the harness's forks
-LAST_ERROR = re.compile(r"^([A-Za-z_][\w.]*)(?::|$)")
-
-
-def _run_folder(folder: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
-    return subprocess.run([sys.executable, MAIN], cwd=Meta(folder).path, env=env, capture_output=True,
-                          text=True, timeout=FOLDER_RUN_TIMEOUT, stdin=subprocess.DEVNULL)
-
-
-@pytest.fixture(scope="session")
-def folder_results(request):
-    """Every selected folder's program, run before the first check reads one, as many at a time
-    as there are CPUs: each is a whole interpreter start with torch, most of it waiting."""
-    selected = sorted({
-        item.callspec.params["folder"] for item in request.session.items
-        if getattr(item, "originalname", None) == "test_folder_program_runs" and hasattr(item, "callspec")
-        and not _missing(Meta(item.callspec.params["folder"]).needs)
-    })
-    def run_all():
-        with ThreadPoolExecutor(max_workers=max(1, min(len(selected), os.cpu_count() or 1))) as pool:
-            return dict(zip(selected, pool.map(_run_folder, selected)))
-    return once_per_run(request, "folders", run_all)
-
-
 @pytest.mark.skipif(not _HAVE_TORCH, reason="torch is not installed")
 @pytest.mark.parametrize("folder", FOLDERS)
-def test_folder_program_runs(folder, folder_results):
+def test_folder_program_runs(folder, harness_results):
     """A folder's program behaves as its docstring claims, run as ``python main.py`` from
-    inside the folder (so it imports its sibling modules as a user's script would). Not through
-    the harness, which runs single files; same seed of hashing, no bytecode left in fixtures/."""
+    inside the folder (so it imports its sibling modules as a user's script would), by the
+    transparency harness like the single files."""
     meta = Meta(folder)
     missing = _missing(meta.needs)
     if missing:
         pytest.skip(f"{folder} needs {', '.join(missing)}")
-    proc = folder_results.get(folder) or _run_folder(folder)
-    last = next((line for line in reversed(proc.stderr.splitlines()) if line.strip()), "")
-    ended = last if proc.returncode else "exited 0"
-    tail = f"\n--- ended: {ended}\n--- stdout ---\n{proc.stdout[-2000:]}\n--- stderr ---\n{proc.stderr[-2000:]}"
+    entry = harness_results.get(folder) or run_harness(["plain:" + folder])[folder]
+    assert "error" not in entry, f"the harness could not run {folder}:\n{entry['error']}"
+    result = entry["plain"]
+    ended = (f"{result.get('type')}: {result.get('message')}" if result["kind"] == "raised"
+             else f"{result['kind']} {result.get('status') or ''}".strip())
+    tail = f"\n--- ended: {ended}\n--- stdout ---\n{result['stdout'][-2000:]}\n--- stderr ---\n{result['stderr'][-2000:]}"
     if meta.raises:
-        raised = LAST_ERROR.match(last) if proc.returncode == 1 else None
-        assert raised and raised[1].rsplit(".", 1)[-1] == meta.raises, (
+        assert result["kind"] == "raised" and result.get("type") == meta.raises, (
             f"{folder} should fail with {meta.raises} but {ended}{tail}")
     else:
-        assert proc.returncode == 0, f"{folder} did not run to the end: {ended}{tail}"
+        assert result["kind"] == "completed" or (result["kind"] == "exited" and not result.get("status")), \
+            f"{folder} did not run to the end: {ended}{tail}"

@@ -1,9 +1,10 @@
 """Run programs plain and instrumented, and say what each run printed and raised.
 
-    python tests/transparency.py [plain:]FILE...
+    python tests/transparency.py [plain:]FILE...  [plain:]FOLDER/...
 
 One helper process imports torch once (and runs no torch op, so forking stays safe); for each
-file it forks twice:
+file it forks twice (a ``plain:`` one once; a folder's program, its ``main.py``, is run plain
+from inside the folder, as ``cd FOLDER; python main.py`` would run it):
 
 * the **plain** run executes the file as ``python FILE`` would: as ``__main__``, ``sys.argv ==
   [FILE]``, the file's folder first on ``sys.path``;
@@ -78,7 +79,10 @@ def _seed() -> None:
 
 
 def _plain(path: str) -> None:
-    """``python path``, minus the interpreter start."""
+    """``python path``, minus the interpreter start (a folder: ``cd path; python main.py``)."""
+    if os.path.isdir(path):
+        os.chdir(path)
+        path = os.path.join(path, "main.py")
     module = child.main_module(path)
     with open(path, encoding="utf-8") as handle:
         code = compile(handle.read(), path, "exec", dont_inherit=True)

@@ -15,7 +15,8 @@ docstring says what gradlint must report::
 
 The scoring is that of ``../shared/tools/score_cases.py`` (a finding matches one expectation at
 most; an unmatched finding is an extra), extended to folders. Each program is linted alone, as
-its own run: one program's classes never resolve another's names.
+its own run and its own project: one program's classes never resolve another's names, and no
+file of this repository is read as a caller of a program's functions.
 
     python tools/score_zoo.py [--dynamic] [--set round11] [-j N] [--json]
 
@@ -31,7 +32,9 @@ import io
 import json
 import os
 import re
+import shutil
 import sys
+import tempfile
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -103,12 +106,25 @@ def lint(program: Program, dynamic: bool) -> tuple[list[dict] | None, str | None
     if dynamic:
         args.append("--dynamic")
     out, err = io.StringIO(), io.StringIO()
-    os.chdir(ROOT)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            status = cli.main([*args, program.rel])
-    except BaseException as exc:  # one program's crash must not hide the others'
-        return None, f"{type(exc).__name__}: {exc}"
+    # A program is a project of its own, as its author wrote it: linted in a copy under a marked
+    # folder of its own, at the same relative path, so the project that a cross-file question
+    # reads (which other file calls this function?) is the program, not this repository.
+    with tempfile.TemporaryDirectory(prefix="gradlint-zoo-") as top:
+        copy = Path(top) / program.rel
+        (Path(top) / "setup.cfg").touch()
+        if program.folder:
+            shutil.copytree(ROOT / program.rel, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            copy.parent.mkdir(parents=True)
+            shutil.copy2(ROOT / program.rel, copy)
+        os.chdir(top)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                status = cli.main([*args, program.rel])
+        except BaseException as exc:  # one program's crash must not hide the others'
+            return None, f"{type(exc).__name__}: {exc}"
+        finally:
+            os.chdir(ROOT)
     if status not in (0, 1):
         return None, f"exit {status}: {err.getvalue().strip()[-300:]}"
     try:

@@ -116,6 +116,9 @@ class Backward:
     # of those, what the steps inside the backward's own loop update, and their optimizers
     stepped_in_loop: frozenset = frozenset()
     stepped_in_loop_names: frozenset = frozenset()
+    # `autograd.grad(loss, list(actor.parameters()))`: the trainables its inputs name, the only
+    # ones it differentiates (None: every leaf the root reaches, as backward() does)
+    asks: frozenset | None = None
     containers: frozenset = frozenset()  # the carried names that hold a list or dict, not a tensor
     states: frozenset = frozenset()  # the carried names that are a model's state (``model.hidden``)
     # in a method, outside any loop: the receiver's attributes the root depends on that the method

@@ -18,6 +18,7 @@ import re
 import tokenize
 
 from gradlint.analysis import saves, settings, torch_types
+from gradlint.analysis.summaries import SYMBOL
 from gradlint.analysis.settings import defaults_of, set_from_parameters
 from gradlint.analysis.facts import (
     IMPLICIT, REBUILD, UNRECORDED_GRAD, BackpropUnderNoGrad, Backward, Cut, Edit, Function, ModuleFacts, Rebound, Rebuild, Return, SequentialEdit, StepBetween, Switch,
@@ -1119,6 +1120,10 @@ class Walker:
             wanted = False if type(test.op) is ast.And else True
             if any(self.mode_test(value) is wanted for value in test.values):
                 return wanted
+            if type(test.op) is ast.Or and any(self.mode_test(value) is False for value in test.values):
+                # (`if not self.training or self.drop_prob == 0: return x`: the module switched
+                # off, in eval or by a setting; training with it on is what follows)
+                return False
         return None
 
     def isinstance_test(self, test) -> tuple[str | None, frozenset]:
@@ -2383,8 +2388,8 @@ class Walker:
         del self.save_log[since:]
 
     def backward(self, node: ast.Call, root_expr, root: Value, retain: bool, create: bool,
-                 accumulates: bool = True, inner: ast.AST | None = None) -> None:
-        site = Backward(node, self.written(root_expr) if root_expr is not None else "?", root,
+                 accumulates: bool = True, inner: ast.AST | None = None, asks: frozenset | None = None) -> None:
+        site = Backward(node, self.written(root_expr) if root_expr is not None else "?", root, asks=asks,
                         retain_graph=retain or create, create_graph=create, function=self.function, inner=inner,
                         loop=self.loops[-1].node if self.loops else None, accumulates=accumulates,
                         reads=_index_names(root_expr),
@@ -2943,7 +2948,12 @@ class Walker:
             index = node.slice
             for element in index.elts if type(index) is ast.Tuple else (index,):
                 if type(element) is not ast.Slice:  # the bounds of a slice are not looked at
-                    self.expr(element)
+                    held = self.expr(element)
+                    if type(element) in (ast.Name, ast.Attribute) and (base.attached or base.live) \
+                            and (held.tensor or held.computed) and not held.plain and not held.container:
+                        # `normals[mask]` of a tensor with history saves the mask (or index tensor)
+                        # for its backward: `mask[i] = …` later breaks that backward
+                        self.mark_saved(element, Save.at(self.facts.code(node), node))
             item = self.items.get(_item_key(node)) if self.items else None
             if item is not None:
                 return item
@@ -3798,7 +3808,11 @@ class Walker:
             root = self.expr(root_expr) if root_expr is not None else CONST
             retain = self.on_by_default(keywords.get("retain_graph"))
             create = literal_true(keywords.get("create_graph"))
-            self.backward(node, root_expr, root, retain, create, accumulates=qual != "torch.autograd.grad")
+            inputs = keywords.get("inputs", positional[1] if len(positional) > 1 else None) \
+                if qual == "torch.autograd.grad" else None
+            asks = self.expr(inputs).trainables if inputs is not None else EMPTY
+            self.backward(node, root_expr, root, retain, create, accumulates=qual != "torch.autograd.grad",
+                          asks=asks or None)
             asked = keywords.get("create_graph")
             if (create or (asked is not None and type(asked) is not ast.Constant)) and qual == "torch.autograd.grad":
                 # (`create_graph=create_graph`: a helper whose callers choose, `flat_grad(…,
@@ -4990,6 +5004,23 @@ class Walker:
             # nothing this function computes after the call is recorded
             self.nograd = summary.switches_off
             self.facts.call_sites.setdefault(summary.switches_off, node)
+        if self.loops and not summary.method:
+            out = self.carry_handed_state(summary, handed, given, out)
+        return out
+
+    def carry_handed_state(self, summary, handed: dict, given: dict, out: Value) -> Value:
+        """``carry_state`` for a helper handed a model whose method leaves state
+        (`world_model_loss(model, obs)` calling `model.observe(obs)`, which rebinds
+        `self._memory` from itself): the state of the model this call hands it."""
+        for entry in sorted(summary.state):
+            if not entry.startswith(SYMBOL):
+                continue
+            index, _, attr = entry[1:].partition(".")
+            k = int(index) if index.isdigit() else None
+            if k is None or k not in handed or k not in given or given[k].module is None:
+                continue
+            info = self.classes.get(given[k].module.qualname)
+            out = self.carry_state(handed[k], _StateOf(frozenset({"self." + attr})), info, out)
         return out
 
     def is_optimizer(self, expr) -> bool:
@@ -5298,6 +5329,14 @@ class Walker:
                     # what it held: what this call backpropagates reaches every earlier call's
                     # graph (``Backward.across_calls``)
                     result = replace(result, carried=result.carried | {STATE_MARK + name for name in summary.state})
+                elif summary.state and method and type(node.func) is ast.Attribute \
+                        and len(callee.trainables) == 1 and next(iter(callee.trainables)).startswith(SYMBOL) \
+                        and next(iter(callee.trainables))[1:].isdigit():
+                    # `model.observe(obs)` in a helper handed `model`, the method leaving
+                    # `self._memory` built on what it held: the state of what its caller hands it
+                    # (``carry_handed_state``)
+                    root = next(iter(callee.trainables))
+                    self.state_called |= {root + name[4:] for name in summary.state if name.startswith("self.")}
                 elif summary.state and self.cls is not None and not method and type(node.func) is ast.Attribute \
                         and (dotted(node.func) or "").count(".") == 1 and dotted(node.func).startswith("self."):
                     # `self.shifter(amps)` in a forward, the member leaving `history` built on
@@ -5345,6 +5384,12 @@ class Walker:
         elif module.saves_output:
             out = replace(out, saved=frozenset({save}))
         return out
+
+
+@dataclasses.dataclass(frozen=True)
+class _StateOf:
+    """What ``Walker.carry_state`` reads of a summary: the state its call leaves."""
+    state: frozenset
 
 
 # Layers returning a tuple whose first element is the output they save for backward (measured:

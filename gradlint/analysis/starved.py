@@ -36,6 +36,7 @@ class Starved:
     function: Function | None = None
     backward: Backward | None = None
     models: tuple = ()
+    layers: frozenset = frozenset()  # the function's own members run on the cut, where it names them
 
 
 def starved(facts) -> list[Starved]:
@@ -160,14 +161,15 @@ def _starved(facts) -> Iterator[Starved]:
             siblings = frozenset().union(*(other.trainables | other.inputs | other.post for _, other in elements if other is not value),
                                          *(_beside_in_other_returns(ret, at, facts) if at is not None else ()))
             for copied in [facts.cuts[c] for c in value.cuts if c in facts.cuts and facts.cuts[c].kind == REBUILD]:
+                own = _copies_own_layers(copied, value, siblings, elsewhere, fn, facts)
                 if copied.node not in reported and (value.trainables or value.post) \
-                        and _copies_activations(copied, fn, facts):
+                        and (own or _copies_activations(copied, fn, facts)):
                     # `x = torch.tensor(x)` in a layer that a stack of layers hands its activations
                     # (`x = layer(x)` in a loop): every layer before it gets no gradient through it,
                     # whatever the layer's own weights do with the copy (a whole output copied is
                     # judged where a loss is made of it, below)
                     reported.add(copied.node)
-                    yield Starved(copied, function=fn)
+                    yield Starved(copied, function=fn, layers=value.post if own else frozenset())
             # (a copy of parameters' values returned, `cat([p.data.view(-1) for p in
             # model.parameters()])`, is a snapshot of the model, not a cut of a path it trains by)
             broken = [cut for cut in _broken(value, facts, lambda cut: elsewhere, program)
@@ -179,7 +181,11 @@ def _starved(facts) -> Iterator[Starved]:
                 broken = [c for c in broken if c.kind == REBUILD or not _overlap(facts.resolve(c.upstream), facts.resolve(value.trainables))]
             for cut in broken:
                 if cut.kind == "no_grad" and not _decorated_module(cut):
-                    continue  # evaluation returns no_grad results by design: only a loss speaks
+                    # evaluation returns no_grad results by design: only a loss speaks (but a
+                    # nested module's forward computing its whole output from its input in a
+                    # region, DropBlock's `out = x * mask` under no_grad, cuts what computed the
+                    # input, as its decorated twin does)
+                    continue
                 if cut.kind == ".state_dict()":
                     continue  # (a snapshot of the weights returned, to save or load: only a loss speaks)
                 if cut.truncates and value.post:
@@ -287,6 +293,8 @@ def _starved(facts) -> Iterator[Starved]:
         if backward.value.rebuilt or any(facts.cuts[c].kind == REBUILD for c in backward.value.cuts if c in facts.cuts):
             broken = [c for c in broken if c.kind == REBUILD or not _overlap(facts.resolve(c.upstream), facts.resolve(attached))]
         for cut in sorted(broken, key=lambda c: (c.node.lineno, c.node.col_offset)):
+            if backward.asks and not _overlap(facts.resolve(cut.upstream), facts.resolve(backward.asks)):
+                continue  # (`autograd.grad(l1, list(actor.parameters()))` asks nothing of the critic)
             if _not_stepped(cut, backward, facts) or _trains_only_after_the_cut(cut, backward, facts):
                 # a bootstrap target, a discriminator step's `D(fake.detach())`: the optimizers
                 # stepped after this loss's backward hold none of what the cut starves
@@ -735,6 +743,24 @@ def _copies_activations(cut, fn, facts) -> bool:
                for key in (params.index(name), name))
 
 
+def _copies_own_layers(cut, value, siblings, elsewhere, fn, facts) -> bool:
+    """A module's forward runs its later layers on a copy of what its own earlier layers computed
+    (`torch.from_numpy(np.cumsum(h.detach().numpy(), 1))` fed to `self.score`), and those earlier
+    layers reach the output, a sibling output or another loss by no other path: the optimizer
+    holds them and they never train. (The copy's `.detach()` is what `.numpy()` asks for, and says
+    nothing of intent.)"""
+    if fn.class_name is None or fn.name != "forward" or cut.function is None or cut.function.node is not fn.node:
+        return False
+    own = cut.upstream
+    if not own or not value.post or not all(name.startswith("self.") and name != "self" for name in own):
+        return False
+    if any(r == f or r.startswith(f + ".") for r in own for f in facts.frozen):
+        return False
+    if _overlap(own, value.trainables | value.post | siblings):
+        return False
+    return not _overlap(own, _trained_elsewhere(cut, elsewhere, facts))
+
+
 def _objective_alone(cut, backward) -> bool:
     """The backward's root is a call of the method the cut is in, as it is
     (`m.compute_one_iter().backward()`), no term of a larger loss."""
@@ -1039,10 +1065,35 @@ def _applies_no_model(cut, facts) -> bool:
             # that holds what the result descends from)
             name = dotted(node.func) or ""
             heads = {r.split(".")[0].split("@")[0] for r in cut.upstream}
+            if name.startswith("self.") and _method_of_no_model(name, cut, tree):
+                continue  # (DropBlock's `self.block_mask(x)`: a method of its own, a mask of ops)
             if name.startswith("self.") or name.split(".")[0] in heads \
                     or (type(node.func) is ast.Name and name not in _BUILTIN_REDUCTIONS
                         and not _tensor_function(node, tree)):
                 return False
+    return True
+
+
+def _method_of_no_model(name: str, cut, tree, depth: int = 0) -> bool:
+    """``self.<method>`` (``name``) is a method of the cut's own class whose body calls no member
+    of the object but more such methods, and no function of the module but tensor ones."""
+    method = name.split(".")[1] if name.count(".") == 1 else None
+    cls = cut.function.class_name if cut.function is not None else None
+    owner = next((n for n in tree.body if type(n) is ast.ClassDef and n.name == cls), None) \
+        if tree is not None and cls is not None and method is not None else None
+    fn = next((f for f in owner.body if type(f) is ast.FunctionDef and f.name == method), None) \
+        if owner is not None else None
+    if fn is None or depth > 3:
+        return False
+    for node in ast.walk(fn):
+        if type(node) is not ast.Call:
+            continue
+        called = dotted(node.func) or ""
+        if called.startswith("self."):
+            if not _method_of_no_model(called, cut, tree, depth + 1):
+                return False
+        elif type(node.func) is ast.Name and called not in _BUILTIN_REDUCTIONS and not _tensor_function(node, tree):
+            return False
     return True
 
 
@@ -1217,7 +1268,7 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
         if all(root.split("@")[0] in program.followers for root in cut.upstream) \
                 and not _named_in_optimizer(cut, facts):
             continue  # a target or moving average: the file copies another network into it
-        if companions and node in value.dead and not value.post \
+        if companions and node in value.dead and not value.post - facts.frozen \
                 and (cut.kind != "no_grad" or (_optimized(cut, facts) and _returned_by_its_function(cut))) \
                 and (value.trainables or value.inputs - cut.upstream or companions - cut.upstream) \
                 and not any(node in switch.value.cuts for switch in facts.switches) \

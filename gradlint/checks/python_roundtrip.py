@@ -66,7 +66,10 @@ def check(facts):
             if found.backward is not None and any(
                     other is not node and other in flagged for other in found.backward.value.rebuilt):
                 continue  # (as above: the leaf made to require grad is the mistake, `reward` a constant)
-            where = (f"and is returned from `{found.function.name}()`" if found.function is not None
+            layers = ", ".join(f"`{name}`" for name in sorted(found.layers))
+            where = (f"and {layers} {'run' if len(found.layers) > 1 else 'runs'} on it in `{found.function.name}()`"
+                     if found.layers
+                     else f"and is returned from `{found.function.name}()`" if found.function is not None
                      else f"and becomes part of the loss `{found.backward.root}` (backward at line {{sink}})")
             if node not in flagged:
                 flagged[node] = where
