@@ -202,6 +202,8 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
         facts.frozen |= pretrained_for_inference(classes)
     if spells("eval"):
         facts.frozen |= trained_then_evaluated(module)
+    if facts.frozen:
+        facts.frozen |= _frozen_instances(module, imports, classes, facts.frozen)
     facts.handed_members = _handed_members(module)
     facts.summaries = _summaries(module, lines, imports, classes, functions)
     top = Function(module, "<module>")
@@ -353,6 +355,47 @@ def _frozen_through_constructors(facts: ModuleFacts, module: ast.Module) -> None
         key = f"{cls}.__init__"
         if facts.init_frozen.get((key, index)) or facts.init_frozen.get((key, param)):
             facts.frozen.add(name)
+
+
+def _frozen_instances(module: ast.Module, imports, classes, frozen: set) -> set:
+    """`id_loss = IdentityLoss(recognizer)` with `recognizer` frozen: an object whose class
+    keeps its constructor's arguments (`self.recognizer = recognizer`) and calls, as models, only
+    members so kept, each handed a frozen model here. What its calls apply trains nothing."""
+    found = set()
+    for node in iter_nodes(module):
+        if type(node) is not ast.Assign or len(node.targets) != 1 or type(node.value) is not ast.Call:
+            continue
+        target, call = dotted(node.targets[0]), node.value
+        key = dotted(call.func)
+        info = classes.get(key) if key is not None else None
+        if info is None and key is not None:  # (a class another file defines, as the walk names it)
+            qualname = imports.qualname(call.func)
+            info = classes.get(qualname) if qualname else None
+        cls = getattr(info, "node", None)
+        if target is None or type(cls) is not ast.ClassDef:
+            continue
+        init = next((f for f in cls.body if type(f) in FUNCTIONS and f.name == "__init__"), None)
+        if init is None:
+            continue
+        ordered = [p.arg for p in [*init.args.posonlyargs, *init.args.args][1:]]
+        kept = {}  # self.x -> the parameter __init__ keeps in it
+        for stmt in iter_nodes(init):
+            if type(stmt) is ast.Assign and type(stmt.value) is ast.Name and stmt.value.id in ordered:
+                for t in stmt.targets:
+                    name = dotted(t)
+                    if name is not None and name.startswith("self.") and name.count(".") == 1:
+                        kept[name] = stmt.value.id
+        called = {dotted(n.func) for n in iter_nodes(cls) if type(n) is ast.Call and type(n.func) is ast.Attribute
+                  and type(n.func.value) is ast.Name and n.func.value.id == "self"
+                  and not any(type(f) in FUNCTIONS and f.name == n.func.attr for f in cls.body)}
+        if not called or not called <= set(kept):
+            continue
+        given = {ordered[i]: arg for i, arg in enumerate(call.args) if i < len(ordered) and type(arg) is not ast.Starred}
+        given.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
+        if all(dotted(given.get(kept[member])) in frozen for member in called if given.get(kept[member]) is not None) \
+                and all(given.get(kept[member]) is not None for member in called):
+            found.add(target)
+    return found
 
 
 def _frozen_by_their_class(classes) -> set:
@@ -2052,7 +2095,7 @@ class Walker:
             return
         new = (old | value)
         if type(node.op) in (ast.Add, ast.Sub) and new.cuts:
-            new = joined(new, (old, value))  # `update_loss += policy_loss + 0.5 * value_loss`, as `a + b` is
+            new = joined(new, (old, value), self.facts.frozen)  # `update_loss += policy_loss + 0.5 * value_loss`, as `a + b` is
         elif type(node.op) in (ast.Mult, ast.Div) and not (value.attached or value.live or value.cuts):
             new = replace(new, cuts=old.cuts)  # `update_loss /= self.recurrence`: scaled by a number
         if self.nograd is not None:
@@ -3485,7 +3528,7 @@ class Walker:
             return replace(out, trainables=EMPTY, post=EMPTY, cuts={}, inputs=EMPTY, live=False, dead=EMPTY,
                            lost=out.lost or out.attached, const=True, saved=EMPTY)
         if type(node.op) in (ast.Add, ast.Sub) and out.cuts:
-            out = joined(out, (left, right))
+            out = joined(out, (left, right), self.facts.frozen)
         out = self.beside_itself(node, out, left, right)
         if type(node.op) in (ast.Mult, ast.Div) and out.cuts:
             # `0.1 * (l1 + dead)`, `(l1 + dead) / 4`: a sum scaled by a number keeps its terms, each
@@ -5688,18 +5731,21 @@ def _same_tree(a, b) -> bool:
     return all(_same_tree(getattr(a, f, None), getattr(b, f, None)) for f in a._fields if f != "ctx")
 
 
-def joined(value: Value, operands) -> Value:
+def joined(value: Value, operands, frozen=frozenset()) -> Value:
     """``a + w * b.detach()``: a cut term that accompanies nothing (it shapes no one's gradient)
     added to (or subtracted from) another is a dead term: the other term's history is no
     companion of it, its gradient does not depend on the cut values (unless a later op mixes
     them: ``mixed``). A cut term that does work (a target, a weight) keeps what is attached
-    beside it in the whole sum (a VQ-VAE's commitment term beside its codebook term)."""
+    beside it in the whole sum (a VQ-VAE's commitment term beside its codebook term). A model
+    the file freezes (``frozen``), beside the cut or applied after it, trains nothing there."""
     cuts, dead = {}, set()
     for cut, beside in value.cuts.items():
-        # (a model applied after the cut, `probe(features.detach())`, is trained by the term)
+        # (a model applied after the cut, `probe(features.detach())`, is trained by the term;
+        # a frozen one, `recognizer(y.detach())`, is not)
         own = EMPTY.union(*(o.cuts[cut] | o.post for o in operands if cut in o.cuts))
         cuts[cut] = beside if own else EMPTY
-        if own and any(cut in o.cuts and not (o.cuts[cut] or o.post or o.trainables or o.inputs) for o in operands):
+        if own and any(cut in o.cuts and not (_unfrozen(o.cuts[cut] | o.post | o.trainables, frozen) or o.inputs)
+                       for o in operands):
             dead.add(cut)  # (alone in one term, at work in another)
         elif own and (handed := _handed_only(cut, operands)):
             # (a summary's term beside only what its callers hand it, `dice(probs.data, target)`:
@@ -5709,6 +5755,11 @@ def joined(value: Value, operands) -> Value:
                              and not (o.post or o.trainables or o.inputs or o.live or o.carried) for o in operands):
             dead.add(cut)  # (a copy of constants added alone: `ce + torch.tensor(score)`)
     return replace(value, cuts=cuts, dead=value.dead | dead) if dead else replace(value, cuts=cuts)
+
+
+def _unfrozen(names, frozen) -> frozenset:
+    """Of ``names``, those no frozen model (``recognizer``, or a member of it) names."""
+    return frozenset(n for n in names if not any(n == f or n.startswith(f + ".") for f in frozen))
 
 
 def _handed_only(cut, operands) -> frozenset | None:

@@ -1268,7 +1268,7 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
         if all(root.split("@")[0] in program.followers for root in cut.upstream) \
                 and not _named_in_optimizer(cut, facts):
             continue  # a target or moving average: the file copies another network into it
-        if companions and node in value.dead and not value.post - facts.frozen \
+        if companions and node in value.dead and not _post_alone(value, companions, facts) \
                 and (cut.kind != "no_grad" or (_optimized(cut, facts) and _returned_by_its_function(cut))) \
                 and (value.trainables or value.inputs - cut.upstream or companions - cut.upstream) \
                 and not any(node in switch.value.cuts for switch in facts.switches) \
@@ -1387,6 +1387,15 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
                 _by_callers(cut.upstream, cut, facts) & facts.resolve(attached_elsewhere))):
             continue  # they are trained through another loss or output (actor-critic, sample())
         yield cut
+
+
+def _post_alone(value, companions, facts) -> set:
+    """The models applied after a cut in ``value`` that nothing keeps attached beside it and
+    nothing freezes: a model the loss also trains attached (`gen` of `gen.get_attr(y)`, where `y`
+    holds a no_grad embedding) says nothing of a dead term beside it."""
+    return {name for name in value.post - facts.frozen
+            if not any(name == f or name.startswith(f + ".") for f in facts.frozen)
+            and not _overlap({name}, companions | value.trainables)}
 
 
 def _one_object(names) -> bool:
