@@ -294,6 +294,10 @@ def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, handable
             # `train(WideDeep)` and `train(WideDeepFixed)`: a class handed as the model to build
             # (or a function handed as the loss to call)
             seen.setdefault((id(target), name), {}).setdefault(CLASS + value.id, call.lineno)
+        elif type(value) is ast.Name and caller is not None and _looped_over(caller, value.id, call):
+            # `for keep_graph in (False, True): build(keep_graph)`: the loop hands both
+            for literal in _looped_over(caller, value.id, call):
+                seen.setdefault((id(target), name), {}).setdefault(literal, call.lineno)
         elif type(value) is ast.Name and caller is not None and type(caller) in FUNCTIONS \
                 and value.id in _parameters(caller):
             for handed, line in seen.get((id(caller), value.id), {}).items():
@@ -302,6 +306,31 @@ def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, handable
             if type(default) is ast.Name and default.id in handable:
                 # (`Pico(rope_cls=RoPE)` handing its own default on to `Attention(…, rope_cls)`)
                 seen.setdefault((id(target), name), {}).setdefault(CLASS + default.id, default.lineno)
+
+
+def _looped_over(fn, name: str, call: ast.Call) -> tuple:
+    """The literal booleans a ``for name in (False, True):`` of ``fn``'s own body around ``call``
+    binds ``name`` to, in order; empty where no such loop holds the call."""
+    body = fn.body if type(fn) in (*FUNCTIONS, ast.Module) else []
+    for node in _own_statements(body):
+        if type(node) in (ast.For, ast.AsyncFor) and type(node.target) is ast.Name and node.target.id == name \
+                and type(node.iter) in (ast.Tuple, ast.List) and node.iter.elts \
+                and all(type(e) is ast.Constant and type(e.value) is bool for e in node.iter.elts) \
+                and any(n is call for stmt in node.body for n in ast.walk(stmt)):
+            return tuple(e.value for e in node.iter.elts)
+    return ()
+
+
+def _own_statements(body):
+    """The statements of a body and of the blocks nested in it, not of nested definitions."""
+    for stmt in body:
+        yield stmt
+        if type(stmt) in (*FUNCTIONS, ast.ClassDef):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            yield from _own_statements(getattr(stmt, field, None) or [])
+        for handler in getattr(stmt, "handlers", None) or []:
+            yield from _own_statements(handler.body)
 
 
 def _literal_everywhere(key, calls) -> bool:
