@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from gradlint.analysis.facts import REBUILD, UNRECORDED_GRAD, Backward, Cut, Function
 from gradlint.analysis.imports import dotted
 from gradlint.analysis.project import origin
-from gradlint.analysis.scan import ancestors, frozen_owners, is_fresh_copy
+from gradlint.analysis.scan import ancestors, frozen_owners, is_fresh_copy, literal_false
 from gradlint.analysis.flow import LOOPS, _within
 from gradlint.analysis.tree import iter_nodes, once, parents
 from gradlint.analysis.values import EMPTY, NOTHING_YET
@@ -90,6 +90,17 @@ def switched(found: Starved, facts):
     cut = found.cut
     if cut.kind not in (".detach()", ".data", UNRECORDED_GRAD):
         return None
+    if origin(cut.node) is not None and cut.function is not None:
+        # (a cut in another file's function, switched on there: `dEdR = -autograd.grad(…)[0]`,
+        # then `dEdR.requires_grad_()`, in a loss of another file; that file's switch is the fix
+        # the user made, reported through the call as its cut would be)
+        switch = _switch_beside(cut)
+        site = facts.call_sites.get(cut.node)
+        if switch is None or site is None:
+            return None
+        origin(cut.node).own([switch.node])
+        facts.call_sites.setdefault(switch.node, site)
+        return switch
     point = (cut.node.lineno, cut.node.col_offset)
     switch = next((s for s in facts.switches
                    if cut.node in s.value.cuts and cut.function is not None and (
@@ -112,6 +123,39 @@ def switched(found: Starved, facts):
         # the copy, and the cut is the mistake (GL001's)
         return None
     return switch
+
+
+@dataclass(frozen=True)
+class ForeignSwitch:
+    """A switch in another file's function on the name its cut is bound to (``switched``): what
+    GL003 reads of a switch it reports through the call."""
+    node: ast.AST
+    name: str
+    intended_leaf: bool = False
+
+
+def _switch_beside(cut) -> ForeignSwitch | None:
+    """The first `NAME.requires_grad_()` / `NAME.requires_grad = True` after the statement that
+    binds NAME to the cut (``NAME = … cut …``), in the cut's own function, NAME not rebound
+    between; None where there is none."""
+    body = [n for n in iter_nodes(cut.function.node, into_functions=False) if isinstance(n, ast.stmt)]
+    binding = next((n for n in body if type(n) is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name
+                    and any(x is cut.node for x in ast.walk(n.value))), None)
+    if binding is None:
+        return None
+    name = binding.targets[0].id
+    for stmt in sorted((n for n in body if n.lineno > binding.end_lineno), key=lambda n: (n.lineno, n.col_offset)):
+        if type(stmt) is ast.Assign and any(type(t) is ast.Name and t.id == name for t in stmt.targets):
+            return None  # (rebound before any switch)
+        if type(stmt) is ast.Expr and type(stmt.value) is ast.Call and type(stmt.value.func) is ast.Attribute \
+                and stmt.value.func.attr == "requires_grad_" and type(stmt.value.func.value) is ast.Name \
+                and stmt.value.func.value.id == name and not (stmt.value.args and literal_false(stmt.value.args[0])):
+            return ForeignSwitch(stmt, name)
+        if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Attribute \
+                and stmt.targets[0].attr == "requires_grad" and type(stmt.targets[0].value) is ast.Name \
+                and stmt.targets[0].value.id == name and type(stmt.value) is ast.Constant and stmt.value.value is True:
+            return ForeignSwitch(stmt, name)
+    return None
 
 
 def _returns_name(function, name) -> bool:
