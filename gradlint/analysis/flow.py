@@ -1515,7 +1515,10 @@ class Walker:
             return item
         name = dotted(base)
         if name and (name.startswith("self.") or value.module is not None or (
-                of_module and name in value.trainables)):
+                of_module and (name in value.trainables
+                               # (`for w in net.parameters()` of a model the function is handed,
+                               # `net@fit`: the same model's leaves)
+                               or f"{name}@{getattr(self.function, 'name', '')}" in value.trainables))):
             # (`for p in model.parameters()`: each a leaf of `model`; a member iterated so is a
             # model, whatever the walk knows of what was stored there)
             items = value.module.items if value.module is not None and base is iterable else None
