@@ -4944,8 +4944,11 @@ class Walker:
             for edit_node, (k, edit) in summary.param_edits.items():
                 value = given.get(k)
                 if value is not None and value.saved and origin(summary.node) is None and not (
-                        self.nograd is None and (value.attached or value.live) and self.module_method(summary.node)):
-                    continue  # (a method of this file: only what a recorded op computed with history)
+                        self.nograd is None and self.module_method(summary.node)):
+                    # (a method of this file: only a tensor a recorded op saved, one with history or
+                    # one saved for another's gradient, `self.dice(output, target)` after
+                    # `self.ce(output, target)`)
+                    continue
                 if value is not None and value.saved:
                     self.facts.edits.append(Edit(edit_node, edit.name, edit.how, value.saved, self.function,
                                                  via_data=edit.via_data, trainables=value.trainables | value.post))
@@ -5424,6 +5427,11 @@ class Walker:
         save = Save.at(shown, node)
         if module.saves_input and positional:
             self.mark_saved(positional[0], save)
+        if module.saves_args and self.nograd is None and (args.attached or args.live):
+            # (`self.ce(output, target)` saves `target` for the gradient of `output`)
+            for i in sorted(module.saves_args):
+                if i < len(positional):
+                    self.mark_saved(positional[i], save)
         if module.saves_output and module.qualname in TUPLE_OUTPUTS:
             # (`o, (h, c) = self.rnn(x)`: the LSTM saves its output sequence, not its last state)
             self.element_saves[node] = (save, None)

@@ -1145,17 +1145,25 @@ def _with_locals(value, function, flags=frozenset()):
         listed = listed_modules(function, name, value, flags) if _built_by_adding(function, name) else []
         return ast.copy_location(ast.Call(func=value.func, args=listed, keywords=value.keywords), value) \
             if listed else value
-    if type(value) is not ast.Call or not any(type(a) is ast.Name for a in value.args):
+    # (also `nn.Sequential(self.relu, conv)` with `self.relu = nn.ReLU(inplace=True)` bound in the
+    # same `__init__`: the layer its attribute holds)
+    if type(value) is not ast.Call or not any(type(a) is ast.Name or _own_attribute(a) for a in value.args):
         return value
     bound: dict[str, list] = {}
     for node in iter_nodes(function, into_functions=False):
-        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
-            bound.setdefault(node.targets[0].id, []).append(node.value)
-    args = [bound[a.id][0] if type(a) is ast.Name and len(bound.get(a.id, ())) == 1
-            and type(bound[a.id][0]) is ast.Call else a for a in value.args]
+        if type(node) is ast.Assign and len(node.targets) == 1 and (
+                type(node.targets[0]) is ast.Name or _own_attribute(node.targets[0])):
+            bound.setdefault(dotted(node.targets[0]), []).append(node.value)
+    args = [bound[dotted(a)][0] if (type(a) is ast.Name or _own_attribute(a)) and len(bound.get(dotted(a), ())) == 1
+            and type(bound[dotted(a)][0]) is ast.Call else a for a in value.args]
     if all(a is b for a, b in zip(args, value.args)):
         return value
     return ast.copy_location(ast.Call(func=value.func, args=args, keywords=value.keywords), value)
+
+
+def _own_attribute(expr) -> bool:
+    """``self.x``: an attribute of the receiver itself."""
+    return type(expr) is ast.Attribute and type(expr.value) is ast.Name and expr.value.id == "self"
 
 
 def _named_defaults(init, class_name: str, module: ast.Module, imports: ImportTable) -> dict:
@@ -1312,7 +1320,7 @@ def module_info(expr: ast.expr, imports: ImportTable, classes: dict) -> ModuleIn
             return ModuleInfo(name, parameters=False)
         return ModuleInfo(name, inplace=inplace, saves_input=data.input and not inplace,
                           saves_output=data.inplace_output if inplace else data.output,
-                          parameters=data.parameters,
+                          parameters=data.parameters, saves_args=frozenset(i for i in data.inputs if i > 0),
                           renorms=name in MAX_NORM_AT and _given(expr, "max_norm", MAX_NORM_AT[name]))
     cls = classes.get(name)
     if cls is not None:

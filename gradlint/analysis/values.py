@@ -48,6 +48,9 @@ class ModuleInfo:
     renorms: bool = False
     # an ``nn.ModuleList`` whose every element is one kind of module: what each element is
     items: "ModuleInfo | None" = None
+    # the positions of the other arguments its forward saves (``nn.CrossEntropyLoss`` saves the
+    # target, 1): an in-place edit of one before the backward breaks it
+    saves_args: frozenset = frozenset()
 
 
 @dataclass(frozen=True)
