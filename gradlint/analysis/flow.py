@@ -1163,11 +1163,20 @@ class Walker:
             wanted = False if type(test.op) is ast.And else True
             if any(self.mode_test(value) is wanted for value in test.values):
                 return wanted
-            if type(test.op) is ast.Or and any(self.mode_test(value) is False for value in test.values):
-                # (`if not self.training or self.drop_prob == 0: return x`: the module switched
-                # off, in eval or by a setting; training with it on is what follows)
-                return False
         return None
+
+    def if_mode(self, stmt: ast.If) -> bool | None:
+        """``mode_test`` of an ``if``'s test; also False for an early exit taken in eval mode or
+        by a setting (`if not self.training or self.drop_prob == 0: return x`: the module switched
+        off; training with it on is what follows). Not for an arm that goes on (`if step >= start
+        or not self.training: d_loss = …` is the training path once the step is reached)."""
+        mode = self.mode_test(stmt.test)
+        test = stmt.test
+        if mode is None and type(test) is ast.BoolOp and type(test.op) is ast.Or and not stmt.orelse \
+                and len(stmt.body) == 1 and type(stmt.body[0]) is ast.Return \
+                and any(self.mode_test(value) is False for value in test.values):
+            return False
+        return mode
 
     def isinstance_test(self, test) -> tuple[str | None, frozenset]:
         """(name, the kinds of holder of tensors a test ``isinstance(name, T)`` names: tensor,
@@ -1212,7 +1221,7 @@ class Walker:
             none, when = _none_test(stmt.test)
             if none is not None and when:  # `if hidden is None: …`: it holds None there
                 self.env[none] = PLAIN
-            mode = self.mode_test(stmt.test)
+            mode = self.if_mode(stmt)
             self.branch(stmt.body, evaluating=mode is False)
             after_body, body_steps = self.env, self.pending_steps
             self.env, self.pending_steps = dict(before), steps
@@ -2996,6 +3005,7 @@ class Walker:
                 if type(element) is not ast.Slice:  # the bounds of a slice are not looked at
                     held = self.expr(element)
                     if type(element) in (ast.Name, ast.Attribute) and (base.attached or base.live) \
+                            and base.tensor and not base.container \
                             and (held.tensor or held.computed) and not held.plain and not held.container:
                         # `normals[mask]` of a tensor with history saves the mask (or index tensor)
                         # for its backward: `mask[i] = …` later breaks that backward
