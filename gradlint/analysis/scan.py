@@ -297,7 +297,10 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                     info.attrs.setdefault(key, value)
                 # (`self.smoothing` a base class's `__init__` sets from a number is one in
                 # every subclass that does not bind it to a module of its own)
-                info.settings |= {k for k in parent.settings if info.attrs.get(k) is None}
+                # (not one the base only stores and a subclass calls: `self.policy = policy` in an
+                # algorithm's base, `self.policy(obs)` in the subclass)
+                info.settings |= {k for k in parent.settings if info.attrs.get(k) is None
+                                  and (info.node is None or _read_as_number_only(info.node, k))}
                 info.literal_attrs |= {k for k in parent.literal_attrs if info.attrs.get(k) is None}
                 info.true_attrs |= {k for k in parent.true_attrs if info.attrs.get(k) is None}
                 info.properties |= parent.properties - info.methods
@@ -519,6 +522,26 @@ def _settings(node: ast.ClassDef, init) -> set[str]:
                 from_argument[name] = from_argument.get(name, 0) + 1
     return {name for name, n in from_argument.items()
             if stores.get(name) == n and reads.get(name, 0) == numeric.get(name, 0)}
+
+
+def _read_as_number_only(node: ast.ClassDef, name: str) -> bool:
+    """Every read of ``name`` (``self.tau``) in the class's body is one a number's is."""
+    attr = name.split(".", 1)[1]
+    reads = numeric = 0
+    for inner in iter_nodes(node):
+        kind = type(inner)
+        if kind is ast.Attribute and inner.attr == attr and type(inner.value) is ast.Name \
+                and inner.value.id == "self" and type(inner.ctx) is ast.Load:
+            reads += 1
+            continue
+        fields = _NUMBER_READS.get(kind)
+        for field_name in fields or ():
+            operands = getattr(inner, field_name)
+            for operand in operands if type(operands) is list else (operands,):
+                if type(operand) is ast.Attribute and operand.attr == attr and type(operand.value) is ast.Name \
+                        and operand.value.id == "self":
+                    numeric += 1
+    return reads == numeric
 
 
 def _argument_or_number(expr, params: set[str]) -> bool:
