@@ -34,7 +34,9 @@ def check(facts):
         if found.function is not None:
             via = cut.function.name if cut.function is not None else found.function.name
             # (cut in a helper whose result the function returns: the user reads the cut's line)
-            yield _report(cut, f"is returned from `{found.function.name}()`" if via == found.function.name
+            returned = f"is returned from `{found.function.name}()`" if _in_a_return(cut.node, found.function.node) \
+                else f"becomes part of what `{found.function.name}()` returns"
+            yield _report(cut, returned if via == found.function.name
                           # (a hook returns nothing: it keeps the copy on its object or in a dict)
                           else f"is returned from `{found.function.name}()`" if cut.hooked
                           else f"is returned from `{via}()` and then from `{found.function.name}()`", facts)
@@ -50,6 +52,15 @@ def check(facts):
             yield flag
     for rebound in facts.rebounds:
         yield _rebound(rebound, facts)
+
+
+def _in_a_return(node, function) -> bool:
+    """``node`` is written inside a ``return`` of ``function`` itself (`return x.detach()`), not in
+    a statement computing what it returns (`d = self.dice(x.detach(), y)`, then `return ce + d`)."""
+    from gradlint.analysis.tree import iter_nodes
+
+    return any(type(n) is ast.Return and n.value is not None and any(m is node for m in ast.walk(n.value))
+               for n in iter_nodes(function, into_functions=False))
 
 
 def _rebound(rebound, facts):
