@@ -55,12 +55,17 @@ def check(facts):
 
 
 def _in_a_return(node, function) -> bool:
-    """``node`` is written inside a ``return`` of ``function`` itself (`return x.detach()`), not in
-    a statement computing what it returns (`d = self.dice(x.detach(), y)`, then `return ce + d`)."""
+    """``node`` is written inside a ``return`` of ``function`` itself (`return x.detach()`), or
+    bound as it is to the name returned, not in a statement computing what it returns (`d =
+    self.dice(x.detach(), y)`, then `return ce + d`)."""
     from gradlint.analysis.tree import iter_nodes
 
-    return any(type(n) is ast.Return and n.value is not None and any(m is node for m in ast.walk(n.value))
-               for n in iter_nodes(function, into_functions=False))
+    nodes = list(iter_nodes(function, into_functions=False))
+    # (`snap = x.detach()`, then `return snap`: the name holds the cut result itself)
+    bound = {t.id for n in nodes if type(n) is ast.Assign and n.value is node for t in n.targets if type(t) is ast.Name}
+    return any(type(n) is ast.Return and n.value is not None and (
+        any(m is node for m in ast.walk(n.value)) or (type(n.value) is ast.Name and n.value.id in bound))
+        for n in nodes)
 
 
 def _rebound(rebound, facts):
