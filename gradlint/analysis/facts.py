@@ -269,6 +269,9 @@ class ModuleFacts:
     leaves: set = field(default_factory=set)  # names bound to leaves made to require grad
     intended_rebuilds: set = field(default_factory=set)
     frozen: set = field(default_factory=set)  # what the module freezes (`X.requires_grad_(False)`)
+    # of those, what it switches off itself (`requires_grad_(False)`, and objects holding only
+    # such models), not a model it trains and then evaluates: frozen in every phase
+    switched_off: set = field(default_factory=set)
     # a name bound to a module of torch built from this file's modules -> those classes
     # (`model = nn.Sequential(FeatureGate(6), nn.Linear(6, 1))` -> {"FeatureGate"})
     members: dict = field(default_factory=dict)

@@ -198,12 +198,13 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
     facts.frozen = frozen_owners(module) if spells("requires_grad") or spells("Parameter") else set()
     if facts.frozen:
         facts.frozen |= _frozen_by_their_class(classes)
+        facts.switched_off = set(facts.frozen)
+        facts.switched_off |= _frozen_instances(module, imports, classes, facts.switched_off)
     if spells("load_state_dict") and spells("eval"):
         facts.frozen |= pretrained_for_inference(classes)
     if spells("eval"):
         facts.frozen |= trained_then_evaluated(module)
-    if facts.frozen:
-        facts.frozen |= _frozen_instances(module, imports, classes, facts.frozen)
+    facts.frozen |= facts.switched_off
     facts.handed_members = _handed_members(module)
     facts.summaries = _summaries(module, lines, imports, classes, functions)
     top = Function(module, "<module>")
@@ -2107,7 +2108,7 @@ class Walker:
             return
         new = (old | value)
         if type(node.op) in (ast.Add, ast.Sub) and new.cuts:
-            new = joined(new, (old, value), self.facts.frozen)  # `update_loss += policy_loss + 0.5 * value_loss`, as `a + b` is
+            new = joined(new, (old, value), self.facts.switched_off)  # `update_loss += policy_loss + 0.5 * value_loss`, as `a + b` is
         elif type(node.op) in (ast.Mult, ast.Div) and not (value.attached or value.live or value.cuts):
             new = replace(new, cuts=old.cuts)  # `update_loss /= self.recurrence`: scaled by a number
         if self.nograd is not None:
@@ -3541,7 +3542,7 @@ class Walker:
             return replace(out, trainables=EMPTY, post=EMPTY, cuts={}, inputs=EMPTY, live=False, dead=EMPTY,
                            lost=out.lost or out.attached, const=True, saved=EMPTY)
         if type(node.op) in (ast.Add, ast.Sub) and out.cuts:
-            out = joined(out, (left, right), self.facts.frozen)
+            out = joined(out, (left, right), self.facts.switched_off)
         out = self.beside_itself(node, out, left, right)
         if type(node.op) in (ast.Mult, ast.Div) and out.cuts:
             # `0.1 * (l1 + dead)`, `(l1 + dead) / 4`: a sum scaled by a number keeps its terms, each
@@ -5758,7 +5759,8 @@ def joined(value: Value, operands, frozen=frozenset()) -> Value:
     companion of it, its gradient does not depend on the cut values (unless a later op mixes
     them: ``mixed``). A cut term that does work (a target, a weight) keeps what is attached
     beside it in the whole sum (a VQ-VAE's commitment term beside its codebook term). A model
-    the file freezes (``frozen``), beside the cut or applied after it, trains nothing there."""
+    the file switches off (``frozen``: ``ModuleFacts.switched_off``), beside the cut or applied
+    after it, trains nothing there."""
     cuts, dead = {}, set()
     for cut, beside in value.cuts.items():
         # (a model applied after the cut, `probe(features.detach())`, is trained by the term;
