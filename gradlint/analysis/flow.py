@@ -393,8 +393,8 @@ def _frozen_instances(module: ast.Module, imports, classes, frozen: set) -> set:
             continue
         given = {ordered[i]: arg for i, arg in enumerate(call.args) if i < len(ordered) and type(arg) is not ast.Starred}
         given.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
-        if all(dotted(given.get(kept[member])) in frozen for member in called if given.get(kept[member]) is not None) \
-                and all(given.get(kept[member]) is not None for member in called):
+        handed = [given.get(kept[member]) for member in called]
+        if all(value is not None and dotted(value) in frozen for value in handed):
             found.add(target)
     return found
 

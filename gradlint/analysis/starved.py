@@ -225,11 +225,7 @@ def _starved(facts) -> Iterator[Starved]:
                 broken = [c for c in broken if c.kind == REBUILD or not _overlap(facts.resolve(c.upstream), facts.resolve(value.trainables))]
             for cut in broken:
                 if cut.kind == "no_grad" and not _decorated_module(cut):
-                    # evaluation returns no_grad results by design: only a loss speaks (but a
-                    # nested module's forward computing its whole output from its input in a
-                    # region, DropBlock's `out = x * mask` under no_grad, cuts what computed the
-                    # input, as its decorated twin does)
-                    continue
+                    continue  # evaluation returns no_grad results by design: only a loss speaks
                 if cut.kind == ".state_dict()":
                     continue  # (a snapshot of the weights returned, to save or load: only a loss speaks)
                 if cut.truncates and value.post:
