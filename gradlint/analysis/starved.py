@@ -136,25 +136,31 @@ class ForeignSwitch:
 
 def _switch_beside(cut) -> ForeignSwitch | None:
     """The first `NAME.requires_grad_()` / `NAME.requires_grad = True` after the statement that
-    binds NAME to the cut (``NAME = … cut …``), in the cut's own function, NAME not rebound
-    between; None where there is none."""
+    binds a name to the cut (``grads = … cut …``), in the cut's own function, NAME that name or
+    one computed from it (``forces = -grads``), not rebound to anything else between; None where
+    there is none."""
     body = [n for n in iter_nodes(cut.function.node, into_functions=False) if isinstance(n, ast.stmt)]
     binding = next((n for n in body if type(n) is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name
                     and any(x is cut.node for x in ast.walk(n.value))), None)
     if binding is None:
         return None
-    name = binding.targets[0].id
+    names = {binding.targets[0].id}  # (and what is computed from it: `forces = -grads`)
     for stmt in sorted((n for n in body if n.lineno > binding.end_lineno), key=lambda n: (n.lineno, n.col_offset)):
-        if type(stmt) is ast.Assign and any(type(t) is ast.Name and t.id == name for t in stmt.targets):
-            return None  # (rebound before any switch)
+        if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Name:
+            target = stmt.targets[0].id
+            if any(type(n) is ast.Name and n.id in names for n in ast.walk(stmt.value)):
+                names.add(target)
+            else:
+                names.discard(target)  # (rebound to something else)
+            continue
         if type(stmt) is ast.Expr and type(stmt.value) is ast.Call and type(stmt.value.func) is ast.Attribute \
                 and stmt.value.func.attr == "requires_grad_" and type(stmt.value.func.value) is ast.Name \
-                and stmt.value.func.value.id == name and not (stmt.value.args and literal_false(stmt.value.args[0])):
-            return ForeignSwitch(stmt, name)
+                and stmt.value.func.value.id in names and not (stmt.value.args and literal_false(stmt.value.args[0])):
+            return ForeignSwitch(stmt, stmt.value.func.value.id)
         if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Attribute \
                 and stmt.targets[0].attr == "requires_grad" and type(stmt.targets[0].value) is ast.Name \
-                and stmt.targets[0].value.id == name and type(stmt.value) is ast.Constant and stmt.value.value is True:
-            return ForeignSwitch(stmt, name)
+                and stmt.targets[0].value.id in names and type(stmt.value) is ast.Constant and stmt.value.value is True:
+            return ForeignSwitch(stmt, stmt.targets[0].value.id)
     return None
 
 
