@@ -495,26 +495,10 @@ def _settings(node: ast.ClassDef, init) -> set[str]:
         return set()
     args = init.args
     params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
-    reads: dict[str, int] = {}
-    numeric: dict[str, int] = {}
-    stores: dict[str, int] = {}
+    reads, numeric, stores = _attribute_uses(node)
     from_argument: dict[str, int] = {}
     for inner in iter_nodes(node):
-        kind = type(inner)
-        if kind is ast.Attribute and type(inner.value) is ast.Name and inner.value.id == "self":
-            name = "self." + inner.attr
-            counts = reads if type(inner.ctx) is ast.Load else stores  # (a del counts as a store)
-            counts[name] = counts.get(name, 0) + 1
-            continue
-        fields = _NUMBER_READS.get(kind)
-        if fields is not None:
-            for field_name in fields:
-                operands = getattr(inner, field_name)
-                for operand in operands if type(operands) is list else (operands,):
-                    if type(operand) is ast.Attribute and type(operand.value) is ast.Name and operand.value.id == "self":
-                        name = "self." + operand.attr
-                        numeric[name] = numeric.get(name, 0) + 1
-        if kind is ast.Assign and len(inner.targets) == 1 and type(inner.targets[0]) is ast.Attribute \
+        if type(inner) is ast.Assign and len(inner.targets) == 1 and type(inner.targets[0]) is ast.Attribute \
                 and _argument_or_number(inner.value, params) and _within_init(inner, init):
             target = inner.targets[0]
             if type(target.value) is ast.Name and target.value.id == "self":
@@ -524,24 +508,33 @@ def _settings(node: ast.ClassDef, init) -> set[str]:
             if stores.get(name) == n and reads.get(name, 0) == numeric.get(name, 0)}
 
 
-def _read_as_number_only(node: ast.ClassDef, name: str) -> bool:
-    """Every read of ``name`` (``self.tau``) in the class's body is one a number's is."""
-    attr = name.split(".", 1)[1]
-    reads = numeric = 0
+def _attribute_uses(node: ast.ClassDef) -> tuple[dict, dict, dict]:
+    """Per attribute of the receiver (``self.tau``) in the class's body: how often it is read, how
+    often it is read as a number is (an operand of arithmetic or a comparison), and how often it
+    is stored (a del counts as a store)."""
+    reads: dict[str, int] = {}
+    numeric: dict[str, int] = {}
+    stores: dict[str, int] = {}
     for inner in iter_nodes(node):
         kind = type(inner)
-        if kind is ast.Attribute and inner.attr == attr and type(inner.value) is ast.Name \
-                and inner.value.id == "self" and type(inner.ctx) is ast.Load:
-            reads += 1
+        if kind is ast.Attribute and type(inner.value) is ast.Name and inner.value.id == "self":
+            name = "self." + inner.attr
+            counts = reads if type(inner.ctx) is ast.Load else stores
+            counts[name] = counts.get(name, 0) + 1
             continue
-        fields = _NUMBER_READS.get(kind)
-        for field_name in fields or ():
+        for field_name in _NUMBER_READS.get(kind) or ():
             operands = getattr(inner, field_name)
             for operand in operands if type(operands) is list else (operands,):
-                if type(operand) is ast.Attribute and operand.attr == attr and type(operand.value) is ast.Name \
-                        and operand.value.id == "self":
-                    numeric += 1
-    return reads == numeric
+                if type(operand) is ast.Attribute and type(operand.value) is ast.Name and operand.value.id == "self":
+                    name = "self." + operand.attr
+                    numeric[name] = numeric.get(name, 0) + 1
+    return reads, numeric, stores
+
+
+def _read_as_number_only(node: ast.ClassDef, name: str) -> bool:
+    """Every read of ``name`` (``self.tau``) in the class's body is one a number's is."""
+    reads, numeric, _ = _attribute_uses(node)
+    return reads.get(name, 0) == numeric.get(name, 0)
 
 
 def _argument_or_number(expr, params: set[str]) -> bool:
