@@ -2397,17 +2397,16 @@ class Walker:
                 self.save_log.append((base, view))
 
     def copied_by(self, node: ast.Subscript) -> bool:
-        """Whether indexing may copy: an index that is known to be no integer, slice, ``None`` or
-        ``...`` (a tensor of indices, a mask)."""
+        """Whether indexing may copy: an index not known to be an integer, slice, ``None`` or
+        ``...``. (A tensor of indices or a mask copies; `table[b["u"], :]` of rows a batch dict
+        holds may, and a copy shares no version counter with the table.)"""
         index = node.slice
         for element in index.elts if type(index) is ast.Tuple else (index,):
             kind = type(element)
             if kind is ast.Slice or kind is ast.Constant:
                 continue
-            value = self.expr(element)
-            if value.plain or not (value.tensor or value.attached or value.live or value.computed):
-                continue
-            return True
+            if not self.expr(element).plain:
+                return True
         return False
 
     def viewed(self, node: ast.Subscript) -> ast.expr | None:
