@@ -142,6 +142,27 @@ PROGRAMS = {
         torch.relu_(g)
         g.sum().backward()
         """, "GL005", "`torch.relu_(g)` (line 5) moved it to version 1"),
+    # The numbers are pulled in the copied list itself, from tensors a caller hands in: the run
+    # follows each pulled tensor's lineage, not the numbers.
+    "pulled_in_a_method.py": ("""\
+        import torch
+
+        class Learner:
+            def __init__(self, policy):
+                self.policy = policy
+                self.opt = torch.optim.SGD(policy.parameters(), lr=0.1)
+
+            def update(self, xs):
+                losses = [self.policy(x).pow(2).sum() for x in xs]
+                self.opt.zero_grad()
+                self.total(losses).backward()
+                self.opt.step()
+
+            def total(self, losses):
+                return torch.tensor([l.item() for l in losses], requires_grad=True).sum()
+
+        Learner(torch.nn.Linear(2, 1)).update(torch.randn(3, 2))
+        """, "GL002", "`self.policy.weight` influenced the loss (line 11)"),
     # A coding cookie is honoured as Python honours it.
     "latin1.py": ("""\
         # -*- coding: latin-1 -*-

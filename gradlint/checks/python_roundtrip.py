@@ -102,10 +102,13 @@ def check(facts):
         source = rebuild.source if rebuild is not None else None
         # (a copy of tensors that starves: the history of those tensors is the loss, not the pulls
         # that made what they were computed from)
-        if source is not None and source.pulled and not (node in starving and source.tensor):
+        # (`torch.tensor([l.item() for l in losses])`: pulls written in the copied data itself,
+        # whatever is known of the tensors they read)
+        within = _pulls_within(node.args[0]) if rebuild is not None and node.args else []
+        if source is not None and (source.pulled or within) and not (node in starving and source.tensor):
             origin = "values pulled out of tensors (line {pulled})"
-            refs = {"pulled": tuple(source.pulled)}
-            elsewhere = _pulled_elsewhere(source.pulled)
+            refs = {"pulled": tuple(source.pulled or within)}
+            elsewhere = _pulled_elsewhere(refs["pulled"])
             if elsewhere is not None:
                 # (`reward_model.score(…)` of another file returning `value.item()`: named there,
                 # and no probe of this file's copy can reach it)
@@ -230,6 +233,17 @@ def probe(probes, flag) -> None:
     for source in sources:
         probes.before(source)
     probes.after(node)
+
+
+def _pulls_within(data) -> list:
+    """The pulls written in the copied data itself (`[l.item() for l in losses]`)."""
+    from gradlint.analysis.flow import PULL_METHODS
+
+    if data is None:
+        return []
+    # (not `float(…)`, which as often reads a NumPy number as a tensor)
+    return [n for n in ast.walk(data) if type(n) is ast.Call and type(n.func) is ast.Attribute
+            and n.func.attr in PULL_METHODS and not n.args]
 
 
 def _pulled_tensor(node):
