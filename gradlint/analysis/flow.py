@@ -2782,6 +2782,8 @@ class Walker:
         if head == "self" and name.count(".") == 1 and self.cls is not None:
             if name in self.cls.buffers:
                 return BUFFER
+            if name in self.cls.functions:
+                return UNKNOWN  # (`self.act = F.softplus`: a function, called as one)
             if not self.cls.init_walked:
                 self.walk_init(self.cls)
             seen = self.cls.assigned.get(name)
@@ -3781,9 +3783,10 @@ class Walker:
             if head in ("self.forward", "self.__call__"):
                 callee = Value(trainables=frozenset({"self"}))  # the module itself
             if not callee.trainables and callee.module is None and head not in self.env \
-                    and self.cls is not None and head in self.cls.attrs and not self.bound_to_plain_library(head):
+                    and self.cls is not None and head in self.cls.attrs and not self.bound_to_plain_library(head) \
+                    and head not in self.cls.functions:
                 # self.model(x) in a trainer class (not `self.colormap = plt.get_cmap(name)`: a
-                # plain library's callable, which holds no parameters)
+                # plain library's callable, nor `self.act = F.softplus`: they hold no parameters)
                 callee = Value(trainables=frozenset({head}))
             if callee.trainables or callee.module is not None:
                 return self.apply_module(node, callee, self.arg_values(node), positional)

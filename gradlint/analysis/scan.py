@@ -53,6 +53,8 @@ class ClassInfo:
         self.is_module = False
         self.unseen_base = False  # a base class from another file that may be an nn.Module
         self.buffers: set[str] = set()  # self.x registered with register_buffer: tensors, not trained
+        # self.x every assignment binds to a function itself (`F.softplus`, `kaldi.fbank`): no parameter
+        self.functions: set[str] = set()
         self.acts_as_module = False  # its body does what a module's does (acts_as_module)
         # self.x -> what the methods walked so far assign it, joined (the flow walker fills it,
         # walking __init__ first when an attribute is looked up before it was: ``init``)
@@ -203,6 +205,7 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
         classes[info.name] = info
         info.node = node
         info.acts_as_module = acts_as_module(node)
+        references: dict = {}  # self.x -> whether every assignment binds a function itself
         for stmt in node.body:
             if type(stmt) is ast.ClassDef:
                 scan(stmt)
@@ -251,6 +254,7 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                 for target, value in pairs:
                     name = dotted(target)
                     if name and name.startswith("self.") and name.count(".") == 1:
+                        references[name] = references.get(name, True) and _function_reference(value, imports)
                         if literal_true(value) or (type(value) is ast.Name and value.id in flags):
                             info.true_attrs.add(name)
                         if is_literal(value) or (type(value) is ast.Name and value.id in settings):
@@ -262,6 +266,7 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                                     info.attrs[name].qualname == "torch.nn.ModuleList" and info.attrs[name].items is None)):
                                 later.append((info, name, value))  # a class defined further down
         info.settings = _settings(node, info.init)
+        info.functions = {name for name, only in references.items() if only}
 
     later: list = []
     appended: list = []
@@ -320,6 +325,21 @@ _REGISTERS = {"register_parameter", "add_module", "register_module", "setattr", 
 _DATA_CALLS = {"int", "float", "bool", "str", "len", "tuple", "list", "dict", "set", "range", "min", "max",
                "abs", "round", "sorted", "sum", "isinstance", "getattr", "hasattr", "zip", "enumerate"}
 _MODULE_BASES = {"torch.nn.Module", "torch.nn.modules.module.Module"}
+
+
+def _function_reference(expr, imports) -> bool:
+    """`F.softplus`, `torchaudio.compliance.kaldi.fbank`, a `def` of the file: a function itself,
+    not called (a module's class is capitalised, `nn.Linear`), which holds no parameter."""
+    if type(expr) is ast.IfExp:
+        return _function_reference(expr.body, imports) and _function_reference(expr.orelse, imports)
+    if type(expr) is ast.Name:
+        full = imports.names.get(expr.id)
+        return expr.id in imports.defined or (full is not None and "." in full
+                                               and full.rpartition(".")[2][:1].islower())
+    if type(expr) is ast.Attribute:
+        name = dotted(expr)
+        return name is not None and name.partition(".")[0] in imports.names and expr.attr[:1].islower()
+    return False
 
 
 def _find_parameterless(classes: dict, imports: ImportTable) -> None:
