@@ -265,9 +265,11 @@ def _input_of_a_model_built_for_eval(edit, facts) -> bool:
     """The edited tensor carries only the history of its module's forward inputs (box decoding
     clamping its input in place), this file never builds the class, and every other file that
     builds it calls its instances only where nothing is recorded (``View.built_only_for_eval``:
-    a detector's ``self.clip_boxes(…)`` in the eval branch after ``if self.training: return``)."""
+    a detector's ``self.clip_boxes(…)`` in the eval branch after ``if self.training: return``;
+    a beam decoder built by a test script and called only under no_grad, whatever trained model
+    it holds)."""
     view, name = facts.imports.project, edit.function.class_name
-    if view is None or name is None or edit.trainables:
+    if view is None or name is None:
         return False
     if any(type(n) is ast.Call and type(n.func) is ast.Name and n.func.id == name for n in ast.walk(facts.module)):
         return False
