@@ -286,6 +286,8 @@ class ModuleFacts:
     pulled_from: dict = field(default_factory=dict)
     # the same, without what cuts on the way had (`y.detach().item()`): the history the values lose
     pulled_history: dict = field(default_factory=dict)
+    # the same node -> the cuts on the way (`y.detach()`, a no_grad region `y` was computed in)
+    pulled_cuts: dict = field(default_factory=dict)
     # ``storage@reinforce_update`` -> the pull sites of what some call hands that parameter
     pulled_arguments: dict = field(default_factory=dict)
     # Of those, where every call hands a dict display of the same keys: per key, its pulls
@@ -362,6 +364,21 @@ class ModuleFacts:
         if found is None and self.imports.project is not None:
             found = self.imports.project.callee(qualname)
         return found
+
+    def lost_history(self, rebuilt) -> frozenset:
+        """Of the copies ``rebuilt`` names (``Value.rebuilt``), those that dropped a history: not
+        a copy of values pulled out of tensors that had none left (GAE advantages computed under
+        no_grad, then `torch.tensor(adv)`), where what lost it is elsewhere."""
+        by_node = {rebuild.node: rebuild for rebuild in self.rebuilds}
+
+        def lossless(rebuild) -> bool:
+            source = rebuild.source
+            # (a `.detach()`/`.data` on the way is the round trip's own: `out.data.numpy()`)
+            return bool(source.pulled) and not source.attached and all(
+                pull in self.pulled_history and not self.pulled_history[pull]
+                and all(getattr(self.cuts.get(cut), "kind", None) == "no_grad" for cut in self.pulled_cuts.get(pull, ()))
+                for pull in source.pulled)
+        return frozenset(node for node in rebuilt if node not in by_node or not lossless(by_node[node]))
 
     def resolve(self, names, depth: int = 0) -> set:
         """Model parameters (``net@embed``) replaced by what their callers pass, transitively

@@ -2893,6 +2893,7 @@ class Walker:
         """``node`` takes values out of ``source`` (``.item()``, ``float(…)``, ``.numpy()``): what
         it had, and what a cut on its way had (``y.detach().numpy()``)."""
         self.facts.pulled_history[node] = source.trainables | source.post | source.inputs
+        self.facts.pulled_cuts[node] = frozenset(source.cuts)
         self.facts.pulled_from[node] = self.facts.pulled_history[node] | frozenset(
             ).union(*(self.facts.cuts[c].upstream for c in source.cuts if c in self.facts.cuts))
 

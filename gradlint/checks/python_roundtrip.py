@@ -32,7 +32,9 @@ def check(facts):
     for switch in facts.switches:
         if switch.value.attached:
             continue
-        for node in switch.value.rebuilt:
+        # (GAE advantages rebuilt from values computed under no_grad: the history was lost before
+        # the pull, where the switch's own rule says)
+        for node in facts.lost_history(switch.value.rebuilt):
             if node not in by_node and origin(node) is None:
                 continue
             flagged.setdefault(node, f"and `{switch.name}` is then made to require grad" if switch.name
@@ -48,6 +50,9 @@ def check(facts):
             continue  # (a loss that may carry what the caller handed: `storage["log_prob"]`)
         if any(node in flagged for node in backward.value.rebuilt):
             continue  # the leaf made to require grad is the mistake; the loss's constants are not
+        if any(switch.name == backward.root and switch.function.node is backward.function.node
+               and switch.node.lineno < backward.node.lineno for switch in facts.switches):
+            continue  # (`critic_loss.requires_grad = True`: its copies that lost a history are above)
         for node in backward.value.rebuilt:
             # (a copy in another file's function: where the starved analysis names what it
             # starves, it says it better, below)
@@ -281,3 +286,4 @@ def _pulled_from_nothing(rebuild, facts) -> bool:
     pulls = rebuild.source.pulled
     return bool(pulls) and not rebuild.source.attached and all(
         not facts.pulled_from.get(pull) and pull in facts.pulled_from for pull in pulls)
+

@@ -80,7 +80,7 @@ def check(facts):
                 refs={"cut": copy, "backward": backward.node},
             )
             continue
-        if not value.nograd or value.attached or value.rebuilt or switch.intended_leaf:
+        if not value.nograd or value.attached or facts.lost_history(value.rebuilt) or switch.intended_leaf:
             backward = _backpropagated_next(switch, facts)
             if backward is not None and _guarded(switch) and _kept_history(value, facts):
                 continue  # a defensive guard on a loss the walk sees trained: it never switches
@@ -91,9 +91,12 @@ def check(facts):
             continue
         region = _nearest_region(value.nograd, switch.node)
         tensor = f"`{switch.name}`" if switch.name else "the tensor"
+        # (`critic_loss = F.mse_loss(v_target, v_s)` after the region, of values made inside it)
+        made = "was computed" if switch.name is None or not isinstance(region, (ast.With, ast.AsyncWith)) \
+            or _binds(region, switch.name) else "is computed from values made"
         yield Flag(
             RULE, switch.node,
-            f"{tensor} was computed {_describe(facts, region)} and has no history: switching "
+            f"{tensor} {made} {_describe(facts, region)} and has no history: switching "
             f"requires_grad on makes it a new leaf, and what produced it still gets no gradient",
             hint="compute it with gradients enabled (remove the no_grad region around it) "
                  "instead of switching requires_grad on afterwards",
@@ -175,7 +178,7 @@ def _backpropagated_next(switch, facts):
     value = switch.value
     # (a `.detach()` or `.data` it descends from is GL001's finding, a copy GL002's: the switch
     # is part of that one; what a no_grad region dropped is this rule's)
-    if switch.name is None or switch.intended_leaf or value.rebuilt or value.pulled or any(
+    if switch.name is None or switch.intended_leaf or facts.lost_history(value.rebuilt) or value.pulled or any(
             getattr(facts.cuts.get(c), "kind", None) not in ("no_grad", UNRECORDED_GRAD) for c in value.cuts):
         return None
     # (what an object of unknown kind computed, `self.objective.losses(self.model, x).mean()`, then
@@ -361,6 +364,16 @@ def _callee_decorator(facts, call):
     found = [d for fn in ast.walk(facts.module) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
              and fn.name == name for d in [nograd_decorator(fn, facts.imports)]]
     return found[0] if len(found) == 1 else None
+
+
+def _binds(region, name: str) -> bool:
+    """Whether ``name`` is bound inside ``region`` (a ``with`` block)."""
+    from gradlint.analysis.imports import dotted
+
+    return any(dotted(target) == name for node in ast.walk(region)
+               for target in (node.targets if type(node) is ast.Assign else
+                              [node.target] if type(node) in (ast.AugAssign, ast.AnnAssign, ast.For) else [])
+               for target in ast.walk(target))
 
 
 def _describe(facts, node) -> str:
