@@ -4134,7 +4134,10 @@ class Walker:
             from_tensor = not receiver.plain and (
                 receiver.tensor or receiver.attached or receiver.live or receiver.computed or receiver.nograd)
             # (`torch.rand(5).numpy()`: a tensor known to have had no history loses none)
-            from_tensor = from_tensor and not (receiver.const and not (receiver.cuts or receiver.nograd or receiver.lost))
+            # (`log_probs.detach().exp().numpy()` of what a caller hands in: a cut on its way says
+            # there was history to lose, where the walk knows none)
+            from_tensor = from_tensor and not (receiver.const and not (
+                receiver.cuts or receiver.nograd or receiver.lost or _cut_on_the_way(recv_expr)))
             if meth == "numpy" and not (receiver.cuts or receiver.nograd or receiver.pulled or receiver.rebuilt) \
                     and not any(k.arg == "force" for k in node.keywords) and not _cut_on_the_way(recv_expr):
                 # `samples.numpy()`, no cut on its way: torch refuses it on a tensor that requires

@@ -39,6 +39,7 @@ def check(facts):
                 continue
             flagged.setdefault(node, f"and `{switch.name}` is then made to require grad" if switch.name
                                else "and is then made to require grad")
+    leaf_pulls = frozenset().union(*(by_node[node].source.pulled for node in flagged if node in by_node))
     for backward in facts.backwards:
         if backward.value.attached or backward.value.live:
             # `if cfg.as_scalar: loss = as_scalar(loss)`, then `loss.backward()`: on that path the
@@ -48,11 +49,16 @@ def check(facts):
                 if node in by_node and not _pulled_from_nothing(by_node[node], facts):
                     flagged.setdefault(node, f"and is backpropagated as the loss `{backward.root}`")
             continue  # (a loss that may carry what the caller handed: `storage["log_prob"]`)
-        if any(node in flagged for node in backward.value.rebuilt):
-            continue  # the leaf made to require grad is the mistake; the loss's constants are not
+        if any(node in flagged for node in backward.value.rebuilt) or backward.value.pulled & leaf_pulls:
+            # the leaf made to require grad is the mistake; the loss's constants are not (also
+            # where the loss carries values pulled for that leaf: `scores` and `risks` of one
+            # beam search, the leaf lost on the way out of a helper)
+            continue
         if any(switch.name == backward.root and switch.function.node is backward.function.node
                and switch.node.lineno < backward.node.lineno for switch in facts.switches):
             continue  # (`critic_loss.requires_grad = True`: its copies that lost a history are above)
+        if any(_leaf_of_its_own_file(node) for node in backward.value.rebuilt):
+            continue  # (that file reports the leaf made to require grad; the rest are constants)
         for node in backward.value.rebuilt:
             # (a copy in another file's function: where the starved analysis names what it
             # starves, it says it better, below)
@@ -69,7 +75,8 @@ def check(facts):
         # (a copy in another file's helper, reached through a call here: reported at the call)
         if found.cut.kind == REBUILD and (node in by_node or node in facts.call_sites):
             if found.backward is not None and any(
-                    other is not node and other in flagged for other in found.backward.value.rebuilt):
+                    other is not node and (other in flagged or _leaf_of_its_own_file(other))
+                    for other in found.backward.value.rebuilt):
                 continue  # (as above: the leaf made to require grad is the mistake, `reward` a constant)
             layers = ", ".join(f"`{name}`" for name in sorted(found.layers))
             where = (f"and {layers} {'run' if len(found.layers) > 1 else 'runs'} on it in `{found.function.name}()`"
@@ -78,7 +85,7 @@ def check(facts):
                      else f"and becomes part of the loss `{found.backward.root}` (backward at line {{sink}})")
             if node not in flagged:
                 flagged[node] = where
-                starving[node] = found
+            starving.setdefault(node, found)  # (what it starves, named however it is flagged)
     # `return torch.tensor(self.alpha * div)` ending a module's forward, computed from its inputs:
     # the whole output is a copy without history, so whatever computed the inputs gets no gradient
     # from the loss it is part of (the starved analysis above leaves a whole output cut from the
@@ -238,6 +245,17 @@ def probe(probes, flag) -> None:
     for source in sources:
         probes.before(source)
     probes.after(node)
+
+
+def _leaf_of_its_own_file(node) -> bool:
+    """A copy made with `requires_grad=True` in another file of the project (`scores =
+    torch.tensor(beam_scores, requires_grad=True)` in a rescoring helper): that file's lint
+    reports it where it is made, the mistake to fix."""
+    from gradlint.analysis.project import origin
+    from gradlint.analysis.scan import literal_true
+
+    return origin(node) is not None and type(node) is ast.Call and any(
+        k.arg == "requires_grad" and literal_true(k.value) for k in node.keywords)
 
 
 def _pulls_within(data) -> list:
