@@ -1392,8 +1392,9 @@ class Walker:
                 and not indexed and "(" not in site.root
             if site.retain_graph and not site.root_from_outside and (site.value.attached or site.value.live):
                 site.history_from_outside = tuple(sorted(
-                    name for name in _loaded_names(stmt) - assigned - _called_names(stmt)
-                    if name in before and _history_kept(before[name], site.value)))
+                    {name for name in _loaded_names(stmt) - assigned - _called_names(stmt)
+                     if name in before and _history_kept(before[name], site.value)}
+                    | self.constructed_history(_called_names(stmt) - assigned, before, site.value)))
         last = _last_iteration_arms(stmt) if type(stmt) in FORS else {}
         if last:
             # (`if i != len(layers) - 1: h = relu(h)`: the last iteration skips it, and what the
@@ -1410,6 +1411,32 @@ class Walker:
         else:
             self.env = _join_envs(before, self.env, self.outside)
         self.block(stmt.orelse)
+
+    def constructed_history(self, called, before: dict, loss: Value) -> set:
+        """``model.adj`` for each model bound before the loop and called in it, whose forward
+        reads an attribute its constructor computed once from its parameters
+        (``Summary.constructed``), where the loss carries that model: a graph built before the
+        loop that every iteration's backward walks again."""
+        out = set()
+        for name in called:
+            held = before.get(name)
+            if held is None:
+                continue
+            key = f"{name}@{self.function.name}"
+            if held.module is not None and name in loss.trainables:
+                classes = {held.module.qualname}
+            elif key in loss.trainables:
+                # (`train(model, …)` handed the model its callers built: their classes)
+                found = [self.globals.get(r) for r in self.facts.resolve({key})]
+                classes = {v.module.qualname for v in found if v is not None and v.module is not None} \
+                    | self.facts.param_instances.get(key, set())
+            else:
+                continue
+            for qualname in classes:
+                summary = self.facts.callee(f"{qualname}.forward")
+                if summary is not None and summary.method:
+                    out |= {name + attr for attr in summary.constructed}
+        return out
 
     def grown_in_iteration(self, stmt, iter_value: Value, before: dict, assigned: set[str],
                            names: set[str], end_env: dict) -> set[str]:

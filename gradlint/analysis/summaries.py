@@ -175,6 +175,10 @@ class Summary:
     # they held before it (`out, self.hidden = self.lstm(x, self.hidden)`, a running estimate
     # updated outside no_grad): state carried from one call to the next.
     state: frozenset = EMPTY
+    # The receiver's attributes it reads that its constructor computed, once, from the receiver's
+    # own parameters and that no other method rebinds (`self.adj = self.mask * base`): a graph
+    # built at construction that every call's result reaches (`.adj`).
+    constructed: frozenset = EMPTY
     # Where every return is a container filled with tuples of one length (`rows.append((obs,
     # action, log_prob, reward))`): per position, (the parameters whose history reaches it, the
     # body's own trainables that do, whether it is a tensor, whether it is a plain number).
@@ -746,7 +750,39 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         and len(returns[0].shape) != len(returns[0].parts) else (),
         switches_off=walker.nograd if type(walker.nograd) is ast.Expr and not walker.function.nograd else None,
         state=walker.carried_state(), rows=_rows(returns, method), inner_edits=_inner_edits(node, scratch, params),
+        constructed=_constructed(node, walker, params) if method else EMPTY,
     )
+
+
+def _constructed(node, walker, params) -> frozenset:
+    """``Summary.constructed``: of the receiver's attributes the method reads, those its class's
+    ``__init__`` computed from the receiver's own parameters (what the walk learnt of it), which
+    no other method rebinds and no module holds."""
+    from gradlint.analysis.flow import PARAMETER
+    from gradlint.analysis.tree import iter_nodes
+
+    cls = walker.cls
+    if cls is None or cls.node is None or not cls.init_walked:
+        return EMPTY
+    me = params[0]
+    read = {n.attr for n in iter_nodes(node) if type(n) is ast.Attribute and type(n.ctx) is ast.Load
+            and type(n.value) is ast.Name and n.value.id == me}
+    rebound = {t.attr for method in cls.node.body if type(method) in (ast.FunctionDef, ast.AsyncFunctionDef)
+               and method.name != "__init__" for n in ast.walk(method) if type(n) in (ast.Assign, ast.AugAssign)
+               for target in (n.targets if type(n) is ast.Assign else [n.target]) for t in ast.walk(target)
+               if type(t) is ast.Attribute and type(t.value) is ast.Name and t.value.id == "self"}
+    out = set()
+    for attr in read - rebound:
+        seen = cls.assigned.get(f"self.{attr}")
+        if seen is not None and seen.computed and seen.trainables and not (
+                seen.cuts or seen.nograd or seen.container or seen.module is not None) \
+                and cls.attrs.get(f"self.{attr}") is None \
+                and all(t != f"self.{attr}" and getattr(cls.attrs.get(t), "qualname", None) in PARAMETER
+                        for t in seen.trainables):
+            # (of the class's own parameters only: one a submodule computed, `self.embeddings(ids)`,
+            # saved that submodule's weights, and a step between backwards breaks it, GL005's)
+            out.add(f".{attr}")
+    return frozenset(out)
 
 
 def _pretrained(walker) -> set:

@@ -88,15 +88,23 @@ def check(facts):
             # it: each backward walks that tensor's retained graph again; a loop over heads or
             # tasks that accumulates into one step after it is gradient accumulation)
             names = ", ".join(f"`{n}`" for n in backward.history_from_outside)
-            why = (f"`{backward.root}` is computed from {names}, computed before the loop with history "
-                   f"and never recomputed in it, so every iteration backpropagates through that same "
+            # (`model.adj`: an attribute the model's constructor computed from its parameters)
+            built = [n for n in backward.history_from_outside if "." in n]
+            when = ("computed once with history when the model was built and never recomputed in the loop"
+                    if built else "computed before the loop with history and never recomputed in it")
+            why = (f"`{backward.root}` is computed from {names}, {when}, so every iteration backpropagates through that same "
                    f"retained graph again: each backward gives the gradient of that one record, not of "
                    f"the parameters as the steps left them (without retain_graph=True the second "
                    f"iteration raises \"Trying to backward through the graph a second time\")")
-            hint = (f"compute {names} inside the loop from a fresh forward pass, or detach "
-                    f"{'it' if len(backward.history_from_outside) == 1 else 'them'} before the loop if "
-                    f"what computed {'it' if len(backward.history_from_outside) == 1 else 'them'} is not "
-                    f"meant to train here; then drop retain_graph=True")
+            if built:
+                attr = built[0].rpartition(".")[2]
+                hint = (f"compute `self.{attr}` in `forward()` from the parameters, each call, instead of once "
+                        f"in `__init__`; then drop retain_graph=True")
+            else:
+                hint = (f"compute {names} inside the loop from a fresh forward pass, or detach "
+                        f"{'it' if len(backward.history_from_outside) == 1 else 'them'} before the loop if "
+                        f"what computed {'it' if len(backward.history_from_outside) == 1 else 'them'} is not "
+                        f"meant to train here; then drop retain_graph=True")
         elif backward.root_from_outside:
             if _jacobian_rows(backward):
                 continue
