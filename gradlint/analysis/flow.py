@@ -2829,6 +2829,9 @@ class Walker:
             if name in self.cls.literal_attrs and name not in self.cls.attrs:
                 return CONST
             module = self.cls.attrs.get(name)
+            if module is not None and module.items is None and seen is not None and seen.module is not None \
+                    and seen.module.qualname == module.qualname and seen.module.items is not None:
+                module = seen.module  # (`nn.ModuleList([Block(…), …])` of a class of another file)
             if module is None and seen is not None and seen.module is not None and self.plain_class(seen.module.qualname):
                 # `self.env = env`, every constructor call handing an object of a plain class
                 return Value(module=replace(seen.module, parameters=False))
@@ -4997,6 +5000,13 @@ class Walker:
                     self.facts.edits.append(Edit(edit_node, edit.name, edit.how, value.saved, self.function,
                                                  via_data=edit.via_data, trainables=value.trainables | value.post))
                     self.facts.call_sites.setdefault(edit_node, node)
+        if summary.param_edits and getattr(self, "summarizing", False) and self.nograd is None:
+            # (`data = self.position_embedding(data)` in a block's forward, the embedding adding
+            # into what it is handed: an edit of this function's own input too, for its callers)
+            for edit_node, (k, edit) in summary.param_edits.items():
+                arg = handed.get(k)
+                if type(arg) is ast.Name and arg.id in self.env and not self.env[arg.id].computed:
+                    self.edit(edit_node, arg.id, edit.how)
         self.receiver_edits(node, summary)
         self.receiver_saves(node, summary)
         # (what records nothing saves nothing: `unitwise_norm(p.detach())`'s norm saved no output)
