@@ -395,3 +395,14 @@ def test_saving_line_in_another_file_than_the_finding_names_that_file():
     status, evidence = _verdict(tracer)
     assert status == "confirmed"
     assert f"PowBackward0 (test_dynamic_verdicts.py line {line}) at version 0" in evidence, evidence
+
+
+def test_many_starved_leaves_are_named_by_the_modules_that_hold_them():
+    from gradlint.dynamic.verdicts import owners
+
+    few = ["`net.w`", "`net.b`"]
+    assert owners(few) == "`net.w`, `net.b`"
+    generator = [f"`G.block{i}.{p}`" for i in range(3) for p in ("weight", "bias")] + ["`G.block2.scale`"]
+    assert owners(generator) == "`G.block0` (2 tensors), `G.block1` (2 tensors), `G.block2` (3 tensors)"
+    flat = [f"`w{i}`" for i in range(6)]
+    assert owners(flat) == "`w0`, `w1` and 4 more"

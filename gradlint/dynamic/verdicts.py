@@ -61,6 +61,29 @@ def raised_at(tracer, err: BaseException) -> int:
     return line
 
 
+def owners(shown: list) -> str:
+    """Leaves named as the run names them (`` `net.enc.0.weight` ``), listed: as they are where
+    three or fewer, else by the modules that hold them, cut at the deepest level that leaves
+    three or fewer (a generator's 47 weights are its blocks: `` `G.down` (12 tensors) ``)."""
+    if len(shown) <= 3:
+        return ", ".join(shown)
+    names = [n.strip("`") for n in shown]
+    depth = max(n.count(".") for n in names) + 1
+    groups: dict = {}
+    while depth > 0:
+        groups = {}
+        for name in names:
+            groups.setdefault(".".join(name.split(".")[:depth]), []).append(name)
+        if len(groups) <= 3:
+            break
+        depth -= 1
+    parts = [f"`{owner}`" if members == [owner] else f"`{owner}` ({len(members)} tensors)"
+             for owner, members in groups.items()]
+    if len(parts) > 3:
+        return f"{', '.join(parts[:2])} and {len(parts) - 2} more"
+    return ", ".join(parts)
+
+
 def reached_meanwhile(tracer, evidence) -> set:
     """The leaves a backward reached while the finding's path was being trained: from the first
     backward whose roots carried it to the last. A loop that trains through a cut, then one step
@@ -117,13 +140,12 @@ def reach(tracer, evidence, what: str, rebuilt: bool = False, other_use: bool = 
         unreached = [(k, why) for k, why in meant if k not in reached]
         key, why = (unreached or meant)[0]
         root, where, _ = evidence.influenced[key]
-        rest = sorted(set(tracer.shown(k) for k, _ in meant) - {tracer.shown(key)})
-        listed = rest if len(rest) <= 3 else rest[:2]
-        others = (f", {', '.join(listed)}" + (f" and {len(rest) - 2} more" if len(rest) > 3 else "")) if rest else ""
+        shown = [tracer.shown(key)] + sorted(set(tracer.shown(k) for k, _ in meant) - {tracer.shown(key)})
+        named, others = owners(shown), len(shown) > 1
         if unreached:
             if others and why == "an optimizer holds it":
                 why = "an optimizer holds them"
-            return "confirmed", (f"{tracer.shown(key)}{others} influenced {root} ({where}) but no backward "
+            return "confirmed", (f"{named} influenced {root} ({where}) but no backward "
                                  f"reached {'them' if others else 'it'}: the path stops at {at}; {why}")
         other = sorted(tracer.reached_uses.get(key, ()))
         how = f" (its gradient comes only through {', '.join(other[:2])}, another use of it)" if \
@@ -132,7 +154,7 @@ def reach(tracer, evidence, what: str, rebuilt: bool = False, other_use: bool = 
             else " (it gets a gradient by another path, none through this one)"
         if others and why == "an optimizer holds it":
             why = "an optimizer holds them"
-        return "confirmed", (f"{tracer.shown(key)}{others} influenced {root} ({where}) through {at}, and "
+        return "confirmed", (f"{named} influenced {root} ({where}) through {at}, and "
                              f"{'their gradients leave' if others else 'its gradient leaves'} that path out{how}; {why}")
     if starved:
         names = ", ".join(tracer.shown(k) for k in starved[:3])
