@@ -4,6 +4,7 @@ drivers, the options, and the shapes of code the dynamic pass has to see through
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -334,3 +335,27 @@ def test_a_not_reached_verdict_says_which_importing_script_ran_and_where_it_stop
     assert (code, status) == ("GL005", "not-reached"), proc.stdout
     assert "`run.py`, a script beside it that imports it, was run and never reached it" in evidence, evidence
     assert "No module named 'a_package_nobody_installed'" in evidence, evidence
+
+
+def test_a_script_importing_the_package_it_sits_in_is_told_why_and_where(tmp_path):
+    """`from src.lm import helper` in src/decode.py, run as a script from the project's root:
+    the script's own folder leads sys.path, so `src` is no name there. The error names the file
+    and line, and says so, rather than "run from the project's root" (which the user did)."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "__init__.py").write_text("")
+    (tmp_path / "src" / "lm.py").write_text("def helper():\n    return 1\n")
+    (tmp_path / "src" / "decode.py").write_text(textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+        from src.lm import helper
+
+        lin = nn.Linear(2, 2)
+        h = lin(torch.randn(3, 2)).detach()
+        loss = (lin(h) * helper()).sum()
+        loss.backward()
+        """))
+    proc = gradlint("--no-cache", "--dynamic", "--output-format", "json", "src/decode.py", cwd=tmp_path)
+    [(code, _, status, evidence)] = verdicts(proc)
+    assert (code, status) == ("GL001", "error"), proc.stdout
+    assert f"at {os.path.join('src', 'decode.py')}, line 3" in evidence, evidence
+    assert "from inside `src`" in evidence and "--driver" in evidence, evidence

@@ -217,14 +217,15 @@ class _Loader(importlib.machinery.SourceFileLoader):
         super().exec_module(module)
 
 
-def _exception_line(err: BaseException, files) -> int:
+def _exception_place(err: BaseException, files) -> tuple[str, int]:
+    """(path, line) of the innermost frame of the user's files the exception passed through."""
     tb = err.__traceback__
-    line = 0
+    place = ("", 0)
     while tb is not None:
         if tb.tb_frame.f_code.co_filename in files:
-            line = tb.tb_lineno
+            place = (tb.tb_frame.f_code.co_filename, tb.tb_lineno)
         tb = tb.tb_next
-    return line
+    return place
 
 
 def main(argv: list[str]) -> int:
@@ -268,7 +269,7 @@ def main(argv: list[str]) -> int:
         outcome = {"kind": "exited", "status": status, "how": "sys.exit"}
     except BaseException as err:  # noqa: B902 - KeyboardInterrupt from the program is its outcome too
         outcome = {"kind": "raised", "type": type(err).__name__, "message": str(err).splitlines()[0][:300] if str(err) else "",
-                   "line": _exception_line(err, run.files), "exception": err,
+                   **dict(zip(("path", "line"), _exception_place(err, run.files))), "exception": err,
                    "traceback": "".join(traceback.format_exception(err))[-2000:]}
     finally:
         run.stop()

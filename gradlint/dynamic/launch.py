@@ -431,6 +431,14 @@ def _run_child(server: _Server, spec: dict, timeout: float) -> dict[int, dict]:
     return out
 
 
+def _shown_path(path) -> str:
+    """``train.py, `` for a path the user's working directory reaches, as they would name it."""
+    if not path:
+        return ""
+    relative = os.path.relpath(path)
+    return f"{path if relative.startswith('..') else relative}, "
+
+
 def _undecided_reason(outcome: dict, timeout: float, memory_limit: int = 0) -> str:
     """Why the run stopped early, for findings it left undecided; "" if it completed."""
     kind = outcome.get("kind")
@@ -440,7 +448,7 @@ def _undecided_reason(outcome: dict, timeout: float, memory_limit: int = 0) -> s
         # os._exit skips every finally and atexit: an abrupt end even with status 0
         return f"the program exited with status {outcome['status']} ({outcome.get('how', 'exit')})"
     if kind == "raised":
-        where = f" at line {outcome['line']}" if outcome.get("line") else ""
+        where = f" at {_shown_path(outcome.get('path'))}line {outcome['line']}" if outcome.get("line") else ""
         message = f": {outcome['message']}" if outcome.get("message") else ""
         kind = outcome.get("type")
         if kind in ("MemoryError", "OutOfMemoryError") or any(
@@ -457,13 +465,19 @@ def _undecided_reason(outcome: dict, timeout: float, memory_limit: int = 0) -> s
             hint = ("; the file ran as a script: where its imports are your project's packages, run "
                     "gradlint from the project's root or name a function that runs it with --driver "
                     "module:function")
-            if missing:
+            name = missing.group(1).split(".")[0] if missing else None
+            folders = os.path.dirname(outcome.get("path") or "").split(os.sep)
+            if name is not None and name in folders:
+                # (`from src.lm import …` in src/decode.py, run as a script: its own folder leads
+                # sys.path, so the package it sits in is no name there)
+                hint = (f"; the file ran as a script from inside `{name}`, so `{name}` itself is not "
+                        f"importable there: name a function that runs the program with --driver "
+                        f"module:function")
+            elif missing:
                 # (a package of the project, or one the environment lacks: which, only the user knows)
-                name = missing.group(1).split(".")[0]
                 hint = (f"; if `{name}` is a package of your project, run gradlint from the project's root "
                         f"or name a function that runs the program with --driver module:function; if it is "
                         f"a third-party package, install it where gradlint runs ({sys.executable})")
-        return f"the program raised {kind}{where}{message}{hint}"
         return f"the program raised {kind}{where}{message}{hint}"
     return ""
 
