@@ -63,7 +63,7 @@ def check(facts):
             # (a copy in another file's function: where the starved analysis names what it
             # starves, it says it better, below)
             if (node in by_node and not _pulled_from_nothing(by_node[node], facts)) or (
-                    node not in by_node and origin(node) is not None
+                    node not in by_node and origin(node) is not None and not _leaf_of_its_own_file(node)
                     and not any(found.cut.node is node for found in starved(facts))):
                 # (one a summary carried from a helper is the helper's own fact)
                 flagged.setdefault(node, f"and is backpropagated as the loss `{backward.root}`")
@@ -74,6 +74,8 @@ def check(facts):
         node = found.cut.node
         # (a copy in another file's helper, reached through a call here: reported at the call)
         if found.cut.kind == REBUILD and (node in by_node or node in facts.call_sites):
+            if _leaf_of_its_own_file(node):
+                continue
             if found.backward is not None and any(
                     other is not node and (other in flagged or _leaf_of_its_own_file(other))
                     for other in found.backward.value.rebuilt):
@@ -248,14 +250,25 @@ def probe(probes, flag) -> None:
 
 
 def _leaf_of_its_own_file(node) -> bool:
-    """A copy made with `requires_grad=True` in another file of the project (`scores =
-    torch.tensor(beam_scores, requires_grad=True)` in a rescoring helper): that file's lint
-    reports it where it is made, the mistake to fix."""
+    """A copy made with `requires_grad=True` in another file of the project, in a function that
+    pulls the values out itself (`scores = torch.tensor(beam_scores, requires_grad=True)` after
+    `log_probs.detach().numpy()` in a rescoring helper): that file's lint reports it where it is
+    made, the mistake to fix. (A helper copying whatever it is handed is the call's to report.)"""
+    from gradlint.analysis.flow import PULL_METHODS
     from gradlint.analysis.project import origin
     from gradlint.analysis.scan import literal_true
+    from gradlint.analysis.tree import parents
 
-    return origin(node) is not None and type(node) is ast.Call and any(
-        k.arg == "requires_grad" and literal_true(k.value) for k in node.keywords)
+    module = origin(node)
+    if module is None or type(node) is not ast.Call or not any(
+            k.arg == "requires_grad" and literal_true(k.value) for k in node.keywords):
+        return False
+    up, function = parents(module.tree), node
+    while function is not None and type(function) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        function = up.get(function)
+    return function is not None and any(
+        type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr in PULL_METHODS and not n.args
+        for n in ast.walk(function))
 
 
 def _pulls_within(data) -> list:
