@@ -4918,10 +4918,10 @@ class Walker:
             # (a loss module's term dead where this call hands those parameters no history,
             # `self.dice(output, target)` handed the labels; or handed on to this walk's own
             # callers, as its own parameters)
-            handed = [given[k] for k in ks if k in given]
-            if any(v.post or v.inputs or v.carried or (v.attached or v.live) and not v.trainables for v in handed):
+            fed = [given[k] for k in ks if k in given]
+            if any(v.post or v.inputs or v.carried or (v.attached or v.live) and not v.trainables for v in fed):
                 continue
-            companions = frozenset().union(*(v.trainables for v in handed))
+            companions = frozenset().union(*(v.trainables for v in fed))
             if not companions:
                 dead = dead | {c}
             elif all(r.startswith("%") and r[1:].isdigit() for r in companions):
