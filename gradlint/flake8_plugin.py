@@ -12,6 +12,8 @@ A file that does not parse never reaches the plugin: flake8 reports it as E999 i
 from __future__ import annotations
 
 import ast
+import functools
+import os
 from collections.abc import Iterator
 
 from gradlint import __version__
@@ -34,6 +36,37 @@ class Plugin:
         self.lines = lines
         self.filename = filename
 
+    # The paths flake8 was given: a finding placed at a call for a site of another file that
+    # flake8 also checks, and whose own lint reports that site, is that file's (one mistake, one
+    # finding, as ``gradlint check`` keeps it: ``runner._one_per_site``).
+    paths: tuple = (os.path.abspath("."),)
+
+    @classmethod
+    def parse_options(cls, options) -> None:
+        cls.paths = tuple(os.path.abspath(p) for p in (getattr(options, "filenames", None) or ["."]))
+
     def run(self) -> Iterator[tuple[int, int, str, type]]:
-        for finding in from_here(lint_source("".join(self.lines), self.filename)):
+        found = [f for f in lint_source("".join(self.lines), self.filename) if not self._reported_at_its_site(f)]
+        for finding in from_here(found):
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)
+
+    def _reported_at_its_site(self, finding) -> bool:
+        # (the engine names the other file from this file's folder)
+        origin, line = finding.details.get("origin_path"), finding.details.get("origin_line")
+        if not isinstance(origin, str) or self.filename in ("-", "stdin"):
+            return False
+        other = os.path.abspath(os.path.join(os.path.dirname(self.filename), origin))
+        if not any(other == p or other.startswith(p.rstrip(os.sep) + os.sep) for p in self.paths):
+            return False
+        return any(start <= line <= end for start, end in _sites(other))
+
+
+@functools.lru_cache(maxsize=64)
+def _sites(path: str) -> tuple:
+    """The (first, last) lines of what the lint of ``path`` reports there."""
+    try:
+        with open(path, "rb") as handle:
+            source = handle.read()
+    except OSError:
+        return ()
+    return tuple((f.line, max(f.end_line, f.line)) for f in lint_source(source, path))

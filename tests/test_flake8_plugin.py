@@ -99,3 +99,38 @@ def test_a_file_that_does_not_parse_is_flake8s_e999_alone():
     assert result.stderr == ""  # the plugin did not crash
     lines = result.stdout.splitlines()
     assert len(lines) == 1 and ": E999 SyntaxError:" in lines[0], result.stdout
+
+
+HELPER = """\
+import torch
+
+
+def penalty(out):
+    value = out.detach().pow(2).mean().numpy()
+    return torch.tensor(value, requires_grad=True)
+"""
+
+TRAIN = """\
+import torch
+import torch.nn as nn
+
+from helpers import penalty
+
+model = nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+out = model(torch.randn(8, 4))
+loss = out.mean() + penalty(out)
+loss.backward()
+opt.step()
+"""
+
+
+def test_a_site_of_another_file_checked_too_is_reported_there_once(tmp_path):
+    """One mistake, one finding, as `gradlint check` keeps it: at the copy in helpers.py where
+    flake8 checks that file too, at the call in train.py where it checks train.py alone."""
+    (tmp_path / "helpers.py").write_text(HELPER)
+    (tmp_path / "train.py").write_text(TRAIN)
+    both = gl_lines(flake8("--select", "GL", ".", cwd=tmp_path).stdout)
+    assert [line.split(":")[0:2] for line in both] == [["./helpers.py", "6"]], both
+    alone = gl_lines(flake8("--select", "GL", "train.py", cwd=tmp_path).stdout)
+    assert [line.split(":")[0:2] for line in alone] == [["train.py", "9"]], alone

@@ -63,19 +63,18 @@ def check(facts):
             # (a copy in another file's function: where the starved analysis names what it
             # starves, it says it better, below)
             if (node in by_node and not _pulled_from_nothing(by_node[node], facts)) or (
-                    node not in by_node and origin(node) is not None and not _leaf_of_its_own_file(node)
+                    node not in by_node and origin(node) is not None
                     and not any(found.cut.node is node for found in starved(facts))):
                 # (one a summary carried from a helper is the helper's own fact)
                 flagged.setdefault(node, f"and is backpropagated as the loss `{backward.root}`")
     # `torch.tensor(log_probs)` of tensors with history, in a loss beside attached terms: the
     # copy starves what computed them (the loss still backpropagates through the other terms).
-    starving: dict = {}
+    starving: dict = {}  # the copies flagged for what they starve
+    starves: dict = {}  # what each flagged copy starves, however it is flagged (the message names it)
     for found in starved(facts):
         node = found.cut.node
         # (a copy in another file's helper, reached through a call here: reported at the call)
         if found.cut.kind == REBUILD and (node in by_node or node in facts.call_sites):
-            if _leaf_of_its_own_file(node):
-                continue
             if found.backward is not None and any(
                     other is not node and (other in flagged or _leaf_of_its_own_file(other))
                     for other in found.backward.value.rebuilt):
@@ -87,7 +86,8 @@ def check(facts):
                      else f"and becomes part of the loss `{found.backward.root}` (backward at line {{sink}})")
             if node not in flagged:
                 flagged[node] = where
-            starving.setdefault(node, found)  # (what it starves, named however it is flagged)
+                starving[node] = found
+            starves.setdefault(node, found)
     # `return torch.tensor(self.alpha * div)` ending a module's forward, computed from its inputs:
     # the whole output is a copy without history, so whatever computed the inputs gets no gradient
     # from the loss it is part of (the starved analysis above leaves a whole output cut from the
@@ -104,7 +104,7 @@ def check(facts):
             if cut is not None and cut.kind == REBUILD and node in by_node and node not in flagged \
                     and cut.inputs and all(name.endswith("@input") for name in cut.upstream):
                 flagged[node] = f"and is returned from `{fn.name}()`"
-                starving[node] = Starved(cut, function=fn)
+                starving[node] = starves[node] = Starved(cut, function=fn)
     # `Variable(torch.FloatTensor([x.item()]), requires_grad=True)`: one round trip, reported once,
     # at the outer rebuild.
     inner = {n for node in flagged if node in by_node for n in by_node[node].source.rebuilt
@@ -142,7 +142,7 @@ def check(facts):
             hint = ("use the tensors themselves: torch.stack or torch.cat to pack several, the tensor "
                     "as it is (or .clone()) for one; they keep their history")
         lost = "nothing computed before it gets a gradient"
-        found = starving.get(node)
+        found = starves.get(node)
         if found is not None:
             lost = f"{_starved(found, facts.frozen)} no gradient through it"
             if found.backward is not None:
@@ -253,7 +253,8 @@ def _leaf_of_its_own_file(node) -> bool:
     """A copy made with `requires_grad=True` in another file of the project, in a function that
     pulls the values out itself (`scores = torch.tensor(beam_scores, requires_grad=True)` after
     `log_probs.detach().numpy()` in a rescoring helper): that file's lint reports it where it is
-    made, the mistake to fix. (A helper copying whatever it is handed is the call's to report.)"""
+    made, the mistake to fix; the constants beside it in the loss are not. (A helper copying
+    whatever it is handed is the call's to report.)"""
     from gradlint.analysis.flow import PULL_METHODS
     from gradlint.analysis.project import origin
     from gradlint.analysis.scan import literal_true
