@@ -762,8 +762,8 @@ def _constructed(node, walker, params) -> frozenset:
     from gradlint.analysis.tree import iter_nodes
 
     cls = walker.cls
-    if cls is None or cls.node is None or not cls.init_walked:
-        return EMPTY
+    if cls is None or cls.node is None or not cls.init_walked or not params:
+        return EMPTY  # (`def build():` in a class body: no receiver)
     me = params[0]
     read = {n.attr for n in iter_nodes(node) if type(n) is ast.Attribute and type(n.ctx) is ast.Load
             and type(n.value) is ast.Name and n.value.id == me}
