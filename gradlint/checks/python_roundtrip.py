@@ -58,7 +58,9 @@ def check(facts):
                and switch.node.lineno < backward.node.lineno for switch in facts.switches):
             continue  # (`critic_loss.requires_grad = True`: its copies that lost a history are above)
         if any(_leaf_of_its_own_file(node) for node in backward.value.rebuilt):
-            continue  # (that file reports the leaf made to require grad; the rest are constants)
+            # (the leaf made to require grad is reported where it is made, or at the call by the
+            # starved analysis below; the rest of the loss is constants)
+            continue
         for node in backward.value.rebuilt:
             # (a copy in another file's function: where the starved analysis names what it
             # starves, it says it better, below)
