@@ -275,6 +275,18 @@ def test_a_finding_at_a_call_is_probed_inside_the_file_it_calls(tmp_path):
     assert "`critic`" in found[0]["verdict"]["evidence"] or "critic" in found[0]["verdict"]["evidence"], found[0]
 
 
+def test_a_helper_file_the_driver_imports_before_the_flagged_one_is_still_probed(tmp_path):
+    # The finding is in step.py, its cut in losses.py, which main.py imports first: the
+    # probes are placed before the program runs, not when step.py is imported.
+    (tmp_path / "losses.py").write_text(HELPERS)
+    body = TRAIN.split("\n\n", 2)  # (imports, the import of losses, the loop)
+    (tmp_path / "step.py").write_text(body[0] + "\n\n" + body[1] + "\n\n\ndef run():\n" + textwrap.indent(body[2], "    "))
+    (tmp_path / "main.py").write_text("import losses  # noqa: F401\nfrom step import run\n\nrun()\n")
+    proc = gradlint("--no-cache", "--dynamic", "--output-format", "json", ".", cwd=tmp_path)
+    found = json.loads(proc.stdout)
+    assert [(f["path"], f["code"], f["verdict"]["status"]) for f in found] == [("step.py", "GL001", "confirmed")], proc.stdout
+
+
 MODEL = '''\
 """A block that squashes its input and shifts it in place (its module docstring is all it
 runs at import)."""

@@ -189,6 +189,7 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
                     if param in params and cls in classes:
                         facts.param_instances.setdefault(f"{param}@{stmt.name}", set()).add(cls)
                         facts.caller_instances.add(f"{param}@{stmt.name}")
+        _seed_handed_functions(module, facts, imports.project, called_here)
     text = "".join(lines)
     # A scan of every node for what only some words spell is skipped where the text has none of
     # them (in ASCII text: elsewhere an identifier may be spelled in characters Python folds).
@@ -589,6 +590,47 @@ def _as_members(value: Value, owner: str | None) -> frozenset | None:
             return None
         found.add("self." + name[len(owner) + 1:])
     return frozenset(found)
+
+
+def _seed_handed_functions(module: ast.Module, facts, project, called_here: set) -> None:
+    """``facts.handed_functions`` for the parameters of this file's module-level functions that
+    the project's other files hand a function of theirs (`train_and_evaluate_kd(…, loss_fn_kd,
+    …)` in main.py, `loss_fn_kd` bound to `loss_kd` there): called in a function that trains,
+    directly or through the functions of this file it is handed on to (`train_kd(…, loss_fn_kd,
+    …)`), each call reads the summary of the function handed."""
+    defs = {stmt.name: stmt for stmt in module.body if type(stmt) in FUNCTIONS}
+    called = {name: _trained_through_parameters(stmt) for name, stmt in defs.items()}
+    passes: list = []  # (caller, its parameter, callee, the callee's parameter)
+    for name, stmt in defs.items():
+        own = {p.arg for p in [*stmt.args.posonlyargs, *stmt.args.args]}
+        for node in ast.walk(stmt):
+            if type(node) is ast.Call and type(node.func) is ast.Name and node.func.id in defs:
+                params = facts.parameters[node.func.id]
+                given = [(params[i], a) for i, a in enumerate(node.args) if i < len(params) and type(a) is not ast.Starred]
+                given += [(k.arg, k.value) for k in node.keywords if k.arg]
+                passes += [(name, a.id, node.func.id, p) for p, a in given if type(a) is ast.Name and a.id in own]
+    changed = True
+    while changed:  # (a parameter handed on to one that calls it is called)
+        changed = False
+        for caller, param, callee, inner in passes:
+            if inner in called[callee] and param not in called[caller]:
+                called[caller].add(param)
+                changed = True
+    handed: dict = {}
+    for name, params in called.items():
+        if params and name not in called_here:
+            for param, functions in project.handed_functions(name, facts.parameters[name]).items():
+                if param in params:
+                    handed[f"{param}@{name}"] = {f"::{path}::{fn}" for path, fn in functions}
+    changed = bool(handed)
+    while changed:
+        changed = False
+        for caller, param, callee, inner in passes:
+            found = handed.get(f"{param}@{caller}")
+            if found and inner in called[callee] and not found <= handed.get(f"{inner}@{callee}", set()):
+                handed.setdefault(f"{inner}@{callee}", set()).update(found)
+                changed = True
+    facts.handed_functions.update({key: frozenset(found) for key, found in handed.items()})
 
 
 def _trained_through_parameters(stmt) -> set:
@@ -3593,8 +3635,8 @@ class Walker:
             working = {entry for entry in out.dead if (dead_cut(entry) in left.cuts and not right.const)
                        or (dead_cut(entry) in right.cuts and not left.const)}
             out = replace(out, dead=out.dead - working)
-        elif type(node.op) is ast.Pow and out.cuts and (left.inputs or left.trainables):
-            out = mixed(out, (left,), self.facts)
+        elif type(node.op) is ast.Pow and (left.inputs or left.trainables):
+            out = self.mix(out, (left,))
         out = replace(out, tensor=left.tensor or right.tensor)
         if type(node.op) in OPERATORS and (left.tensor or right.tensor or left.live or right.live) \
                 and not (left.const and right.const):
@@ -3794,6 +3836,13 @@ class Walker:
             if so_far:
                 self.arg_values(node)
                 return _returned_so_far(so_far)
+        if head is not None and head.startswith("self.") and head.count(".") == 1 and self.cls is not None \
+                and head in self.cls.functions and head not in self.env and self.cls.init is not None:
+            # `self.fn(…)` with `self.fn = kep_loss_fixed if fixed else kep_loss` in `__init__`:
+            # what each function bound there does, joined
+            found = self.bound_functions_call(node, _init_bindings(self.cls.init, head[5:]), positional, keywords)
+            if found is not None:
+                return found
         if head is not None and head.startswith("self.") and head.count(".") == 1:
             # self.encoder(x), self.predict(x): a submodule or a method of this model.
             if self.cls is not None and head[5:] in self.cls.nograd_methods:
@@ -4068,11 +4117,10 @@ class Walker:
         out = replace(union(values), tensor=True, computed=True, plain=False)
         if torch_types.carries_grad(qual) is False and not last.endswith("_"):
             return _without_history(out)  # torch.argmax(x), torch.eq(a, b): no derivative to lose
-        if out.cuts and last not in JOINING:
-            if len(values) > 1:
-                out = scaled(out, values)  # F.mse_loss(pred, target.detach()): a target
-            if last not in LINEAR:
-                out = mixed(out, values, self.facts)  # torch.exp(a - b.detach())
+        if out.cuts and last not in JOINING and len(values) > 1:
+            out = scaled(out, values)  # F.mse_loss(pred, target.detach()): a target
+        if last not in JOINING and last not in LINEAR:
+            out = self.mix(out, values)  # torch.exp(a - b.detach())
         if last.endswith("_") and not last.endswith("__") and saves.is_inplace_method(last) and positional:
             self.edit_of(node, positional[0])
         at = saves.inplace_argument(qual)
@@ -4323,11 +4371,10 @@ class Walker:
             # `(dead - 0.01 * entropy).mean()`: one operand; what accompanies each cut is what
             # accompanied it there (a dead term stays dead), not all the operand holds
             out = replace(out, cuts=receiver.cuts)
-        if out.cuts and meth not in JOINING:
-            if values:
-                out = scaled(out, (receiver, *values))  # `p.mul(w.detach())`
-            if meth not in LINEAR:
-                out = mixed(out, (receiver, *values), self.facts)  # `(a - b.detach()).pow(2)`
+        if out.cuts and meth not in JOINING and values:
+            out = scaled(out, (receiver, *values))  # `p.mul(w.detach())`
+        if meth not in JOINING and meth not in LINEAR:
+            out = self.mix(out, (receiver, *values))  # `(a - b.detach()).pow(2)`
         out = replace(out, tensor=receiver.tensor or meth in TENSOR_ONLY_METHODS, carried=out.carried)
         if len(receiver.trainables) > 1 and torch_types.result_of(f"Tensor.{meth}") is None:
             # `model.encode(x)`, no tensor's method, of an object built from several models
@@ -4636,6 +4683,16 @@ class Walker:
             summary = self.facts.callee(qualname) if qualname else None
             if summary is not None and summary.method:
                 return qualname, callee
+        if method and self.imports.project is not None and self.cls is not None and self.cls.init is not None \
+                and type(func) is ast.Attribute and type(func.value) is ast.Attribute \
+                and type(func.value.value) is ast.Name and func.value.value.id == "self":
+            # `self.encoder.extract_features(x)`, the member built in `__init__` from a class of
+            # another file: that method's summary, as for its forward above
+            built = _built_in_init(self.cls.init, func.value.attr)
+            qualname = self.imports.qualname(built) if built is not None else None
+            summary = self.facts.callee(f"{qualname}.{func.attr}") if qualname else None
+            if summary is not None and summary.method:
+                return f"{qualname}.{func.attr}", callee
         if not method and self.cls is not None and self.cls.init is not None and type(func) is ast.Attribute \
                 and type(func.value) is ast.Name and func.value.id == "self":
             # `self.dwt(x)` where `__init__` built `self.dwt = DWT1DForward(…).cuda() if … else
@@ -4913,7 +4970,12 @@ class Walker:
                         self.facts.pulled_history[pull] = self.facts.pulled_history.get(pull, EMPTY) | handed_history
                         if origin(pull) is not None:
                             self.facts.call_sites.setdefault(pull, node)  # (reported at this call)
-        dead = base.dead | frozenset(c for c in summary.dead if c in cuts)
+        mixing = [given[k] for k in summary.mixes if k in given]
+        # (`multiscale_loss(preds, gt)` putting each `prev.detach() + delta` through a norm: the
+        # cut values shape the gradient of what they were added to)
+        dead = frozenset(e for e in base.dead if not any(dead_cut(e) in v.cuts for v in mixing)
+                         or getattr(self.facts.cuts.get(dead_cut(e)), "of_leaf", False)) \
+            | frozenset(c for c in summary.dead if c in cuts)
         for c, ks in (entry for entry in summary.dead if type(entry) is tuple and entry[0] in cuts):
             # (a loss module's term dead where this call hands those parameters no history,
             # `self.dice(output, target)` handed the labels; or handed on to this walk's own
@@ -5181,11 +5243,53 @@ class Walker:
         cls = self.classes.get(module.qualname) if module is not None else None
         return cls is not None and cls.node is not None and expr.attr in cls.methods
 
+    def mix(self, value: Value, operands) -> Value:
+        """``mixed``, noting in a summary's walk which parameters went through the op."""
+        if getattr(self, "summarizing", False):
+            self.mixed_roots = getattr(self, "mixed_roots", frozenset()) | {
+                r for o in operands for r in o.trainables if r[:1] == "%" and r[1:].isdigit()}
+        return mixed(value, operands, self.facts) if value.cuts else value
+
+    def bound_functions_call(self, node: ast.Call, bindings: list, positional, keywords) -> Value | None:
+        """A call of what ``bindings`` bind, each a function of this file or of another file of
+        the project (either branch of a conditional): their results joined; None where one of
+        them is something else."""
+        names = []
+        for expr in bindings:
+            names += [expr.body, expr.orelse] if type(expr) is ast.IfExp else [expr]
+        targets = []
+        for name in names:
+            if type(name) is not ast.Name:
+                return None
+            if name.id in self.functions and self.lookup(name.id) in (DEFINITION, NOGRAD_DEFINITION):
+                targets.append(name.id)
+                continue
+            qualname = self.imports.qualname(name) if self.imports.project is not None else None
+            summary = self.facts.callee(qualname) if qualname and name.id not in self.functions else None
+            if summary is None or summary.method:
+                return None
+            targets.append((summary, name.id))
+        results = [self.handed_call(node, t, positional, keywords) if type(t) is str
+                   else self.apply_summary(node, t[0], None, self.arg_values(node), t[1]) for t in targets]
+        if not results or any(r is None for r in results):
+            return None
+        result = results[0]
+        for value in results[1:]:
+            result = result.join(value)
+        return result
+
     def handed_call(self, node: ast.Call, target: str, positional, keywords) -> Value:
         """A call of the module-level ``target`` that a caller hands a parameter: read past
         a parameter of this function of the same name (`def evaluate(net): net(X)`, handed the
         function `net`), which would otherwise lead back here. A method of a module-level
         object (`renderer.render`) is called on it."""
+        if target.startswith("::"):
+            # (a function of another file its callers hand: what its summary says)
+            path, _, name = target[2:].rpartition("::")
+            summary = self.imports.project.function_summary(path, name) if self.imports.project else None
+            result = self.apply_summary(node, summary, None, self.arg_values(node), name) if summary else None
+            return result if result is not None else replace(union(self.arg_values(node)) if node.args else CONST,
+                                                             computed=True, saved=EMPTY)
         if "." in target:
             owner, method = target.split(".")
             # (placed where the parameter is called: the user reads `render(points)`)
@@ -5293,7 +5397,10 @@ class Walker:
                             if type(handed) is ast.Name and handed.id in self.functions
                             and (value is DEFINITION or value is NOGRAD_DEFINITION)
                             else self.facts.handed_functions.get(key, EMPTY) | {dotted(handed)}
-                            if self.bound_method(handed) else None)
+                            if self.bound_method(handed)
+                            # (its own parameter handed on: the functions its callers hand)
+                            else self.facts.handed_functions.get(key, EMPTY) | self.handed[handed.id]
+                            if type(handed) is ast.Name and value is HANDED and handed.id in self.handed else None)
                     function = (type(handed) is ast.Name and (
                         (handed.id in self.functions and (value is DEFINITION or value is NOGRAD_DEFINITION))
                         or (handed.id not in self.env and self.imported_function(handed)))) or (
@@ -5449,8 +5556,8 @@ class Walker:
         names = callee.trainables
         if args.cuts and len(values) > 1:
             args = scaled(args, values)  # `self.criterion(pred, target.detach())`
-        if args.cuts and module is not None and module.qualname.split(".")[-1] not in LINEAR:
-            args = mixed(args, values, self.facts)  # `self.act(a - b.detach())`
+        if module is not None and module.qualname.split(".")[-1] not in LINEAR:
+            args = self.mix(args, values)  # `self.act(a - b.detach())`
         if args.cuts and not self.fed_back(args, names):
             out = replace(args, post=args.post | names)
         else:

@@ -583,6 +583,48 @@ class View:
         return {param: next(iter(classes)) for param, classes in found.items()
                 if len(classes) == 1 and None not in classes}
 
+    def handed_functions(self, name: str, params: list[str]) -> dict:
+        """For ``name``, a module-level function of this view's file: parameter -> the
+        functions of the project, as (path, name), that every call of it in the files beside it
+        and one folder up hands that parameter (`train_kd(model, …, loss_fn_kd, …)` in main.py,
+        after `loss_fn_kd = loss_kd` in one branch and `= loss_kd_self` in the other), by the
+        function's own name or by the one local name every binding of which names one. A
+        parameter some call hands anything else is left out."""
+        here = os.path.realpath(self.path)
+        found: dict[str, set] = {}
+        for tree, imports, target, caller in self._calling_files(name, self._near_files()):
+            bound: dict = {}  # name -> what every assignment of it binds
+            defined = {stmt.name for stmt in tree.body if type(stmt) in (ast.FunctionDef, ast.AsyncFunctionDef)}
+            for node in ast.walk(tree):
+                if type(node) is ast.Assign:
+                    for t in node.targets:
+                        if type(t) is ast.Name:
+                            bound.setdefault(t.id, []).append(node.value)
+            for call in ast.walk(tree):
+                if type(call) is not ast.Call or not target(call):
+                    continue
+                given = [(params[i], arg) for i, arg in enumerate(call.args)
+                         if i < len(params) and type(arg) is not ast.Starred]
+                given += [(k.arg, k.value) for k in call.keywords if k.arg in params]
+                for param, arg in given:
+                    names = [arg]
+                    if type(arg) is ast.Name and arg.id not in defined and arg.id in bound:
+                        names = bound[arg.id]
+                    functions = {_function_in(caller, imports, value, defined) for value in names}
+                    found.setdefault(param, set()).update(functions)
+        return {param: frozenset(functions) for param, functions in found.items()
+                if functions and None not in functions and all(os.path.realpath(p) != here for p, _ in functions)}
+
+    def function_summary(self, path: str, name: str):
+        """The summary of the module-level function ``name`` of the project's file ``path``."""
+        if self.depth <= 0:
+            return None
+        module = _module(Path(path), self.depth - 1, self.project)
+        if module is None:
+            return None
+        self.used[str(module.path)] = module
+        return module.attribute_summary([name])
+
     def constructions(self, name: str) -> list:
         """The calls of ``name``, a class of this view's file, in the files beside it and one
         folder up (``_near_files``): how the project builds it, read for the defaults its
@@ -663,6 +705,24 @@ def _class_in(caller: "View", imports, value, here: str) -> str | None:
     if found is None or len(found[1]) != 1 or os.path.realpath(found[0]) != here:
         return None
     return found[1][0]
+
+
+def _function_in(caller: "View", imports, value, defined: set) -> tuple | None:
+    """(path, name) of the module-level function of the project that ``value``, a name in
+    ``caller``'s file, is: one that file defines (``defined``) or imports from another file."""
+    if type(value) is not ast.Name:
+        return None
+    if value.id in defined:
+        return str(caller.path), value.id
+    qualname = imports.qualname(value)
+    where = imports.target(qualname) if qualname else None
+    found = caller.locate(*where) if where is not None else None
+    if found is None or len(found[1]) != 1:
+        return None
+    module = _module(found[0], 0, caller.project)
+    if module is None or found[1][0] not in module.functions:
+        return None
+    return str(found[0]), found[1][0]
 
 
 class ClassTable(dict):

@@ -1182,19 +1182,35 @@ def _with_locals(value, function, flags=frozenset()):
         return ast.copy_location(ast.Call(func=value.func, args=listed, keywords=value.keywords), value) \
             if listed else value
     # (also `nn.Sequential(self.relu, conv)` with `self.relu = nn.ReLU(inplace=True)` bound in the
-    # same `__init__`: the layer its attribute holds)
-    if type(value) is not ast.Call or not any(type(a) is ast.Name or _own_attribute(a) for a in value.args):
+    # same `__init__`: the layer its attribute holds; and `self.pos_conv = conv` itself)
+    if not (type(value) is ast.Name or (type(value) is ast.Call and any(
+            type(a) is ast.Name or _own_attribute(a) for a in value.args))):
         return value
     bound: dict[str, list] = {}
     for node in iter_nodes(function, into_functions=False):
         if type(node) is ast.Assign and len(node.targets) == 1 and (
                 type(node.targets[0]) is ast.Name or _own_attribute(node.targets[0])):
             bound.setdefault(dotted(node.targets[0]), []).append(node.value)
+    for name, values in bound.items():
+        if len(values) > 1 and all(_reparametrized(v, name) for v in values[1:]):
+            # (`conv = weight_norm(conv, …)`: the module bound first, its weight reparametrized)
+            bound[name] = values[:1]
+    if type(value) is ast.Name:
+        found = bound.get(value.id, ())
+        return found[0] if len(found) == 1 and type(found[0]) is ast.Call else value
     args = [bound[dotted(a)][0] if (type(a) is ast.Name or _own_attribute(a)) and len(bound.get(dotted(a), ())) == 1
             and type(bound[dotted(a)][0]) is ast.Call else a for a in value.args]
     if all(a is b for a, b in zip(args, value.args)):
         return value
     return ast.copy_location(ast.Call(func=value.func, args=args, keywords=value.keywords), value)
+
+
+def _reparametrized(value, name: str) -> bool:
+    """``weight_norm(conv, …)`` of the local ``conv``: a call whose last name is one of torch's
+    reparametrizations (``PARAMETRIZATIONS``), handed that local first."""
+    return type(value) is ast.Call and bool(value.args) and type(value.args[0]) is ast.Name \
+        and value.args[0].id == name and (dotted(value.func) or "").rpartition(".")[2] in (
+            "weight_norm", "spectral_norm", "orthogonal")
 
 
 def _own_attribute(expr) -> bool:
@@ -1324,6 +1340,13 @@ def _with_flags(value, flags: set[str], imports: ImportTable):
     return ast.copy_location(ast.Call(func=value.func, args=args, keywords=keywords), value)
 
 
+# torch's reparametrizations of a module's weight: each returns the module it is given, which
+# saves what it saved before (its weight is recomputed from the new parameters at each call)
+PARAMETRIZATIONS = frozenset({
+    f"torch.nn.utils.{where}{name}" for where in ("", "parametrizations.")
+    for name in ("weight_norm", "spectral_norm")} | {"torch.nn.utils.parametrizations.orthogonal"})
+
+
 def module_info(expr: ast.expr, imports: ImportTable, classes: dict) -> ModuleInfo | None:
     """What module a constructor call makes: ``nn.Conv2d(…)``, ``nn.ReLU(inplace=True)``, ``nn.Sequential(…)``;
     also where it is the default of a name (``sched or Cosine(…)``, ``Cosine(…) if sched is None
@@ -1332,6 +1355,8 @@ def module_info(expr: ast.expr, imports: ImportTable, classes: dict) -> ModuleIn
         return _defaulted_module(expr, imports, classes)
     while type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in ("to", "cuda", "cpu", "train", "eval", "float", "double", "half", "requires_grad_"):
         expr = expr.func.value
+    if type(expr) is ast.Call and expr.args and imports.qualname(expr.func) in PARAMETRIZATIONS:
+        return module_info(expr.args[0], imports, classes)
     if type(expr) is not ast.Call:
         return None
     name = imports.qualname(expr.func)

@@ -106,6 +106,9 @@ class Summary:
     # (`nll * n + kl_weight * kl`): a number a caller pulled out of the record and hands there
     # enters that op as a constant.
     numbers_in_ops: frozenset = EMPTY
+    # The parameters (by place) whose values go through an op not linear in them (`(p - t).norm()`):
+    # a cut term added to what a caller hands there shapes the gradient, no dead term
+    mixes: frozenset = field(default=EMPTY, compare=False, hash=False)
     # The same dicts: per key, (parameter indices, own trainables) reaching it attached, as
     # ``trained_parts`` (`losses["d"]` of a GAN's forward trains the discriminator alone), and
     # the cuts of ``cuts`` it holds.
@@ -739,6 +742,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         trained_fields=_trained_fields(returns, method, cuts),
         numbers_in_ops=frozenset(params.index(n) for n in getattr(walker, "number_operands", ())
                                  if n in params and n not in walker.born and params.index(n) in passes),
+        mixes=frozenset(int(r[1:]) for r in getattr(walker, "mixed_roots", ())),
         const_parts=_const_parts(returns), container_parts=_container_parts(returns),
         saves=saves, save_needs=save_needs, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param, retains_from=retains_from,

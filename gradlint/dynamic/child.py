@@ -44,12 +44,16 @@ class Session:
         # real path -> probes of findings reported in another file, to place when this one is
         # imported (``Instrumented.foreign``: a cut inside a helper of another file of the project)
         self.foreign: dict[str, list] = {}
+        self.placed: dict[str, list] = {}  # real path -> such probes placed in its code
+        self._code: dict = {}  # real path -> its code, instrumented before the program ran
+        self.ran: set[str] = set()  # real paths whose code the program ran
         self.tracer = Tracer(set(self.files), show_graph=show_graph)
         self._finder = None
         self._undo = []
 
     def start(self) -> None:
         """Install the probes' builtin, the import hook and the optimizer watch; enter the mode."""
+        self.prepare()
         # The probes reach the tracer as a global of each instrumented module (torch.compile
         # traces globals, and rejects a builtin it does not know), and as a builtin for code
         # compiled some other way.
@@ -76,18 +80,46 @@ class Session:
         verdicts = self.tracer.verdicts()
         for fid, why in self.unplaced.items():
             verdicts[fid] = {"status": "error", "evidence": why}
-        for path, pending in self.foreign.items():
+        for path, pending in [*self.foreign.items(), *((p, f) for p, f in self.placed.items() if p not in self.ran)]:
             for finding, _, _ in pending:  # (the file holding the probes was never imported)
                 verdicts.setdefault(finding.fid, {"status": "not-reached", "evidence": (
                     f"the run never imported {os.path.basename(path)}, where line {finding.line} is")})
         return verdicts
+
+    def prepare(self) -> None:
+        """Instrument every flagged file before the program runs: a finding of one file whose
+        cut lies in a helper of a third (`loss_fn(…)` handed a function of losses.py) places its
+        probes in that file, which the program may import first."""
+        for path in list(self.files):
+            try:
+                self._code[path] = self.instrumented_code(path)
+            except (OSError, SyntaxError, UnicodeDecodeError):
+                continue  # (left to the import, which reports it as Python would)
+        again = True
+        while again:  # (a file instrumented before another placed probes in it)
+            again = False
+            for path in list(self._code):
+                if self.foreign.get(path) and path not in self.ran:
+                    self._code[path] = self.instrumented_code(path)
+                    again = True
+        for path in list(self.foreign):  # (files instrumented only for others' probes)
+            if path not in self._code and os.path.isfile(path):
+                self._code[path] = self.instrumented_code(path)
+
+    def code_for(self, path: str):
+        """The code the program runs for the module at ``path`` (instrumented)."""
+        self.ran.add(path)
+        if path in self._code and not self.foreign.get(path):
+            return self._code.pop(path)
+        return self.instrumented_code(path)
 
     def instrumented_code(self, path: str):
         """The code object of the module at ``path``, probes placed where its findings are."""
         with tokenize.open(path) as handle:  # the encoding Python would use (PEP 263, BOM)
             source = handle.read()
         wanted = self.files.get(path, [])
-        foreign = self.foreign.pop(path, [])
+        foreign = self.placed.get(path, []) + self.foreign.pop(path, [])
+        self.placed[path] = foreign
         try:
             result = instrument(source, path, wanted, foreign=foreign)
         except Exception as err:  # never let instrumentation stop the program: run it plain
@@ -101,7 +133,8 @@ class Session:
                 for finding, _, _ in pending:  # (imported before this file ran: too late to probe)
                     self.unplaced[finding.fid] = f"{os.path.basename(other)} was imported before the probes were known"
                 continue
-            self.foreign.setdefault(other, []).extend(pending)
+            known = {finding.fid for finding, _, _ in self.placed.get(other, []) + self.foreign.get(other, [])}
+            self.foreign.setdefault(other, []).extend(p for p in pending if p[0].fid not in known)
             self.files.setdefault(other, [])
             self.tracer.files.add(other)
             if self._finder is not None:
@@ -210,7 +243,7 @@ class _Loader(importlib.machinery.SourceFileLoader):
         self.real = real
 
     def get_code(self, fullname):  # never read or write a .pyc of the instrumented code
-        return self.run.instrumented_code(self.real)
+        return self.run.code_for(self.real)
 
     def exec_module(self, module):
         module.__dict__[PROBE] = self.run.tracer  # a global, not only a builtin: see Session.start
@@ -318,7 +351,7 @@ def _run_script(run: Session, path: str) -> None:
     module = main_module(path)
     module.__dict__[PROBE] = run.tracer
     if path in run.files:
-        code = run.instrumented_code(path)
+        code = run.code_for(path)
     else:
         with tokenize.open(path) as handle:
             code = compile(handle.read(), path, "exec", dont_inherit=True)
