@@ -191,6 +191,35 @@ def test_switch_on_data_made_under_no_grad_is_dismissed():
     assert status == "dismissed" and "no leaf that requires grad" in evidence
 
 
+def test_switch_on_a_loss_of_frozen_parameters_an_optimizer_holds_is_confirmed():
+    # (a LoRA adapter loaded for inference, every parameter switched off, then trained)
+    adapter = torch.nn.Parameter(torch.tensor([0.5, 1.0]), requires_grad=False)
+    tracer = _tracer("GL003", label="loss.requires_grad_(True)", tensor="loss")
+    with tracer, tracer.watch_optimizers_ctx():
+        opt = torch.optim.SGD([adapter], lr=0.1)
+        loss = ((adapter * torch.tensor([1.0, 2.0]) - 1) ** 2).sum()
+        tracer.b(0, loss).requires_grad_(True)
+        loss.backward()
+        opt.step()
+    status, evidence = _verdict(tracer)
+    assert status == "confirmed" and "`adapter`" in evidence and "an optimizer holds it" in evidence, evidence
+
+
+def test_cut_of_features_a_frozen_backbone_the_optimizer_holds_computed_is_still_dismissed():
+    # (the optimizer handed the whole model, its backbone frozen on purpose)
+    backbone = torch.nn.Parameter(torch.tensor(1.5), requires_grad=False)
+    head = torch.nn.Parameter(torch.tensor(0.5))
+    tracer = _tracer("GL001", label="backbone * x", tensor="feats")
+    with tracer, tracer.watch_optimizers_ctx():
+        opt = torch.optim.SGD([backbone, head], lr=0.1)
+        with torch.no_grad():
+            feats = tracer.b(0, backbone * torch.tensor([1.0, 2.0]))
+        ((head * feats - 3) ** 2).mean().backward()
+        opt.step()
+    status, evidence = _verdict(tracer)
+    assert status == "dismissed" and "no leaf that requires grad" in evidence, evidence
+
+
 def test_edit_of_a_saved_tensor_is_confirmed_naming_the_saving_node_and_versions():
     w = torch.tensor([1.0, 2.0], requires_grad=True)
     tracer = _tracer("GL005", line=0, label="u.add_(1)", tensor="u")

@@ -64,6 +64,9 @@ class Cut:
     leaf: bool = False
     # its operand is a trainable leaf itself, not computed (`self.linear.weight.data`)
     of_leaf: bool = False
+    # a no_grad region's result computed afresh there: a model run on values with no history
+    # (the old policy's log-probs, a target network's values), not history recorded before it
+    fresh: bool = False
 
     @property
     def shown(self) -> str:

@@ -2376,8 +2376,24 @@ class Walker:
         if cut is None:
             cut = self.facts.cuts[node] = Cut(node, "no_grad", self.written(node), function=self.function,
                                               loop=self.loops[-1].node if self.loops else None,
-                                              region=self.nograd)
+                                              region=self.nograd, fresh=self.fresh_forward(node))
         self.add_upstream(cut, value.trainables | value.post)
+
+    def fresh_forward(self, node) -> bool:
+        """``node`` runs a model on values with no history (`policy(ids)` under no_grad): every
+        name it reads outside a call's callee holds no history, and one callee is a model."""
+        callees = {id(n.func) for n in ast.walk(node) if type(n) is ast.Call}
+        model = False
+        for n in ast.walk(node):
+            if type(n) not in (ast.Name, ast.Attribute) or dotted(n) is None:
+                continue
+            value = self.lookup(dotted(n))
+            if id(n) in callees:
+                model = model or value.module is not None or bool(value.trainables)
+            elif type(n) is ast.Name and value.module is None and (
+                    value.attached or value.live or value.trainables or value.post or value.inputs):
+                return False
+        return model
 
     def add_upstream(self, cut: Cut, names) -> None:
         """The trainables ``names`` (as this walker names them) starve behind ``cut``."""

@@ -25,7 +25,13 @@ def check(facts):
     from gradlint.analysis.facts import REBUILD
     from gradlint.analysis.starved import dead_in, starved, switched
 
-    for found in starved(facts):
+    founds = list(starved(facts))
+    # (a loss whose history was cut where it had been recorded, `logits.detach()` in the loss
+    # function, beside a reference computed afresh under no_grad, the old policy's log-probs:
+    # the reference is no part of what went wrong)
+    recorded = {id(f.backward.node) for f in founds if f.function is None and not f.cut.fresh}
+    founds = [f for f in founds if not (f.function is None and f.cut.fresh and id(f.backward.node) in recorded)]
+    for found in founds:
         cut = found.cut
         if cut.kind == REBUILD:
             continue  # (GL002's: the mechanism is a copy, not autograd's own stop)

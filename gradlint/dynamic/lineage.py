@@ -12,6 +12,7 @@ import weakref
 import torch
 
 NOGRAD = -1  # lineage key: leaves that influenced a value computed without history
+FROZEN_HELD = -2  # lineage key: parameters an optimizer holds that did not require grad
 
 
 class Lineage:

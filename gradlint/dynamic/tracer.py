@@ -43,7 +43,7 @@ from torch.overrides import TorchFunctionMode
 from gradlint.dynamic import optimizers, record
 from gradlint.dynamic.backwards import BackwardEvidence
 from gradlint.dynamic.evidence import Evidence, SeenEdit, kinds_of
-from gradlint.dynamic.lineage import NOGRAD, Lineage, carries, flat_tensors, merge, outputs, tensors_in
+from gradlint.dynamic.lineage import FROZEN_HELD, NOGRAD, Lineage, carries, flat_tensors, merge, outputs, tensors_in
 from gradlint.dynamic.naming import Leaf, Naming, user_frames
 
 SAMPLE_RUNS = 16  # runs of a probe that walk the record upstream of it; later runs reuse them
@@ -188,9 +188,16 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
             outs = [o for o in outputs(out)]
             if outs and not any(o.requires_grad for o in outs):
                 # History lost here (no_grad, a comparison, argmax): remember what influenced it.
-                sources = [t for t in tensors_in(args, kwargs) if t.requires_grad]
+                given = list(tensors_in(args, kwargs))
+                sources = [t for t in given if t.requires_grad]
                 if sources:
                     upstream_of_lost = {self.key(leaf) for leaf in record.leaves_of(sources)}
+                # (a parameter an optimizer holds, switched off: a LoRA adapter loaded for
+                # inference, then trained, its loss switched on; kept apart, as a frozen backbone
+                # handed to the optimizer whole is no evidence against a cut)
+                frozen = [t for t in given if not t.requires_grad and id(t) in self.held] if self.held else []
+                if frozen:
+                    merge(inherited, {FROZEN_HELD: frozenset(self.key(t) for t in frozen)})
         if upstream_of_lost:
             merge(inherited, {NOGRAD: frozenset(upstream_of_lost)})
         if inherited:
@@ -281,6 +288,8 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
                     evidence.uses.setdefault(key, set()).update(uses)
             else:
                 keys |= self.lineage_of(t).get(NOGRAD, set())
+                if "switched" in kinds:
+                    keys |= self.lineage_of(t).get(FROZEN_HELD, set())
         for key in keys:
             self.name(key, frame)
         if "pooled" in kinds:
