@@ -5031,7 +5031,8 @@ class Walker:
                       const=base.const and not own, saved=EMPTY, optimizer=False,
                       # (what a factory builds, `make_transformer(tanh=True)`: as its constructor says)
                       module=summary.module if not summary.method else None,
-                      alias=None, nograd=base.nograd | ({node} if summary.nograd else EMPTY),
+                      alias=self.returned_view(summary, handed, given),
+                      nograd=base.nograd | ({node} if summary.nograd else EMPTY),
                       lost=base.lost or (summary.lost and (every.attached or every.live)))
         if summary.pulled_fields is not None and out.pulled:
             # (`batch = collect(policy)` of `return {"log_probs": …, "rewards": …}`: each key its
@@ -5258,6 +5259,16 @@ class Walker:
         module = self.lookup(expr.value.id).module
         cls = self.classes.get(module.qualname) if module is not None else None
         return cls is not None and cls.node is not None and expr.attr in cls.methods
+
+    @staticmethod
+    def returned_view(summary, handed: dict, given: dict) -> str | None:
+        """The name whose storage the call's result may share: what it hands the one parameter
+        the callee returns a view of (``Summary.views``), as written here."""
+        if len(summary.views) != 1:
+            return None
+        (k,) = summary.views
+        expr, value = handed.get(k), given.get(k)
+        return _alias(expr, value) if expr is not None and value is not None and value.tensor else None
 
     def mix(self, value: Value, operands) -> Value:
         """``mixed``, noting in a summary's walk which parameters went through the op."""

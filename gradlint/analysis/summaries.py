@@ -109,6 +109,10 @@ class Summary:
     # The parameters (by place) whose values go through an op not linear in them (`(p - t).norm()`):
     # a cut term added to what a caller hands there shapes the gradient, no dead term
     mixes: frozenset = field(default=EMPTY, compare=False, hash=False)
+    # The parameters (by place) a return hands back as a view or alias on some path (`return
+    # batch.squeeze(0)` in one branch, `torch.cat(…)` in the other): an edit of the result in
+    # place may edit what the caller handed there
+    views: frozenset = field(default=EMPTY, compare=False, hash=False)
     # The same dicts: per key, (parameter indices, own trainables) reaching it attached, as
     # ``trained_parts`` (`losses["d"]` of a GAN's forward trains the discriminator alone), and
     # the cuts of ``cuts`` it holds.
@@ -743,6 +747,8 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         numbers_in_ops=frozenset(params.index(n) for n in getattr(walker, "number_operands", ())
                                  if n in params and n not in walker.born and params.index(n) in passes),
         mixes=frozenset(int(r[1:]) for r in getattr(walker, "mixed_roots", ())),
+        views=frozenset(params.index(r.value.alias) for r in returns
+                        if r.value.alias in params and not (method and r.value.alias == params[0])),
         const_parts=_const_parts(returns), container_parts=_container_parts(returns),
         saves=saves, save_needs=save_needs, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param, retains_from=retains_from,

@@ -589,7 +589,9 @@ def check(facts):
             consequence = "backward() will fail with \"modified by an inplace operation\""
         renorm = isinstance(edit.how, ast.Call) and facts.code(edit.how.func) + ".weight" == edit.name
         did = (f"`{how}` renormalises the rows it looks up in `{edit.name}` in place (its `max_norm`)"
-               if renorm else f"`{how}` modifies `{edit.name}` in place")
+               if renorm else f"`{how}` modifies `{edit.name}` in place" if not edit.base or edit.base == edit.name
+               # (`grid = as_grid(canvas.detach())`: what was saved is the tensor the view shares)
+               else f"`{how}` modifies `{edit.name}`, which shares its storage with `{edit.base}`, in place")
         yield Flag(
             RULE, edit.node,
             f"{did}, but {by} saved it for backward: {consequence}",
