@@ -186,7 +186,7 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
                 # (`train_step(trainer, opt_d, …)` called from main.py with `trainer = Trainer()`:
                 # what its forward returns is that class's)
                 for param, cls in imports.project.handed_classes(stmt.name, facts.parameters[stmt.name]).items():
-                    if param in params and cls in classes:
+                    if param in params and (type(cls) is ModuleInfo or cls in classes):
                         facts.param_instances.setdefault(f"{param}@{stmt.name}", set()).add(cls)
                         facts.caller_instances.add(f"{param}@{stmt.name}")
         _seed_handed_functions(module, facts, imports.project, called_here)
@@ -5172,7 +5172,7 @@ class Walker:
                 self.note_step(self.facts.optimizers.get(self.key(name)) if name else None)
         # (the call itself runs before its own switch: only what follows it is unrecorded)
         if self.nograd is not None and summary.backprops and self.record \
-                and _guard_passes(summary, summary.backward, handed):
+                and _guard_passes(summary, summary.backward, handed, self.evaluated_before(node)):
             self.facts.nograd_backprops.append(BackpropUnderNoGrad(
                 node, shown, summary.backward, self.nograd, self.function))
         elif self.nograd is not None and summary.inference_backward is not None and self.record \
@@ -5259,6 +5259,19 @@ class Walker:
         module = self.lookup(expr.value.id).module
         cls = self.classes.get(module.qualname) if module is not None else None
         return cls is not None and cls.node is not None and expr.attr in cls.methods
+
+    def evaluated_before(self, node) -> frozenset:
+        """The models this function last put in eval mode (`model.eval()`, `model.train(False)`)
+        on the lines before ``node``."""
+        modes = {}
+        for call in sorted((n for n in iter_nodes(self.function.node, into_functions=False) if type(n) is ast.Call
+                            and type(n.func) is ast.Attribute and n.func.attr in ("eval", "train")
+                            and n.lineno < node.lineno), key=lambda n: (n.lineno, n.col_offset)):
+            owner = dotted(call.func.value)
+            if owner is not None:
+                modes[owner] = call.func.attr == "eval" or (
+                    bool(call.args) and type(call.args[0]) is ast.Constant and call.args[0].value is False)
+        return frozenset(name for name, evaluated in modes.items() if evaluated)
 
     @staticmethod
     def returned_view(summary, handed: dict, given: dict) -> str | None:
@@ -6124,7 +6137,7 @@ def _module_uses(function: ast.AST) -> dict[str, str]:
     return found
 
 
-def _guard_passes(summary, inner, handed: dict) -> bool:
+def _guard_passes(summary, inner, handed: dict, evaluated=frozenset()) -> bool:
     """Whether ``inner`` (a node of the summarized function) may run in a call that hands
     ``handed`` (parameter index -> argument): False where it sits under ``if flag:`` (or ``if
     not flag:``, ``if optim is not None:``, or a conjunction of such) of a parameter this call
@@ -6140,20 +6153,25 @@ def _guard_passes(summary, inner, handed: dict) -> bool:
         if type(parent) is not ast.If:
             continue
         wanted = child in parent.body
-        decided = _truth_in_call(parent.test, summary, handed, defaults)
+        decided = _truth_in_call(parent.test, summary, handed, defaults, evaluated)
         if decided is not None and decided is not wanted:
             return False
     return True
 
 
-def _truth_in_call(test, summary, handed: dict, defaults: dict):
+def _truth_in_call(test, summary, handed: dict, defaults: dict, evaluated=frozenset()):
     """What ``test`` of a summarized function's ``if`` is in a call that hands ``handed``: True,
-    False, or None where the call does not say (``optim is not None`` of ``optim=None``)."""
+    False, or None where the call does not say (``optim is not None`` of ``optim=None``; ``if
+    model.training:`` of a model the caller put in eval mode, ``evaluated``)."""
     if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
-        inner = _truth_in_call(test.operand, summary, handed, defaults)
+        inner = _truth_in_call(test.operand, summary, handed, defaults, evaluated)
         return None if inner is None else not inner
+    if type(test) is ast.Attribute and test.attr == "training" and type(test.value) is ast.Name \
+            and test.value.id in summary.params:
+        given = handed.get(summary.params.index(test.value.id))
+        return False if given is not None and dotted(given) in evaluated else None
     if type(test) is ast.BoolOp and type(test.op) is ast.And:
-        parts = [_truth_in_call(v, summary, handed, defaults) for v in test.values]
+        parts = [_truth_in_call(v, summary, handed, defaults, evaluated) for v in test.values]
         return False if False in parts else True if all(parts) else None
     none_test = None  # (`optim is not None`: what the call hands `optim`)
     if type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in (ast.Is, ast.IsNot) \

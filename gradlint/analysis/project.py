@@ -578,10 +578,30 @@ class View:
                 given += [(k.arg, k.value) for k in call.keywords if k.arg in params]
                 for param, arg in given:
                     values = built.get(arg.id, []) if type(arg) is ast.Name else [arg]
-                    classes = {_class_in(caller, imports, value, here) for value in values}
+                    classes = {_class_in(caller, imports, value, here) or self._class_elsewhere(caller, imports, value)
+                               or _torch_module(imports, value) for value in values}
                     found.setdefault(param, set()).update(classes or {None})
         return {param: next(iter(classes)) for param, classes in found.items()
                 if len(classes) == 1 and None not in classes}
+
+    def _class_elsewhere(self, caller: "View", imports, value) -> str | None:
+        """The key, in this module's class table, of the class of a third file of the project
+        that ``value``, a call in ``caller``'s file, constructs (`DiceBCE()` in main.py, of
+        lossutils.py, handed to a training function of this file)."""
+        if type(value) is not ast.Call or self.depth <= 0:
+            return None
+        qualname = imports.qualname(value.func)
+        where = imports.target(qualname) if qualname else None
+        found = caller.locate(*where) if where is not None else None
+        if found is None or len(found[1]) != 1:
+            return None
+        module = _module(found[0], self.depth - 1, self.project)
+        if module is None or module.exported_class(found[1][0]) is None:
+            return None
+        key = module.key_of(found[1][0])
+        self._inject(self._classes, key, module, found[1][0])
+        self.used[str(module.path)] = module
+        return key
 
     def handed_functions(self, name: str, params: list[str]) -> dict:
         """For ``name``, a module-level function of this view's file: parameter -> the
@@ -705,6 +725,17 @@ def _class_in(caller: "View", imports, value, here: str) -> str | None:
     if found is None or len(found[1]) != 1 or os.path.realpath(found[0]) != here:
         return None
     return found[1][0]
+
+
+def _torch_module(imports, value):
+    """What a module of torch's that ``value``, a constructor call, builds saves
+    (``ModuleInfo``): `nn.Sequential(nn.Conv2d(…), nn.Sigmoid())` handed to a training function."""
+    from gradlint.analysis.scan import module_info
+
+    if type(value) is not ast.Call or not (imports.qualname(value.func) or "").startswith("torch.nn."):
+        return None
+    info = module_info(value, imports, {})
+    return info if info is not None and info.parameters else None
 
 
 def _function_in(caller: "View", imports, value, defined: set) -> tuple | None:

@@ -432,8 +432,8 @@ def decide(tracer, evidence) -> tuple[str, str]:
         return "confirmed", (f"{at} raised RuntimeError: {str(raised).splitlines()[0]} — the tensor was "
                              "made under inference_mode and has no history")
     if "failed_backward" in evidence.kinds:
-        return _failed_inside(tracer, finding) or reach(tracer, evidence, "the tensor", rebuilt=True)
-    return reach(tracer, evidence, "the tensor", rebuilt=True)
+        return _failed_inside(tracer, finding) or reach(tracer, evidence, "the values of the tensor", rebuilt=True)
+    return reach(tracer, evidence, "the values of the tensor", rebuilt=True)
 
 
 def _failed_inside(tracer, finding) -> tuple[str, str] | None:
