@@ -29,6 +29,7 @@ from gradlint.analysis.imports import dotted as _dotted
 from gradlint.analysis.project import origin
 from gradlint.analysis.sequence import ENTRY, Event, replay, scenarios
 from gradlint.analysis.scan import (
+    PARAMETRIZATIONS,
     helper_of_nograd_methods,
     _PLAIN_BASES as PLAIN_BASES, ENABLE_GRAD, GRAD_MODE_NAMES, INFERENCE_MODE, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, leaves_handed_on, literal_false,
@@ -3667,7 +3668,15 @@ class Walker:
         tensor, enters the op as a constant tensor: a copy of its value, as
         ``torch.tensor(aux.item())`` would be (a Rebuild at the pull, ``IMPLICIT``), whose
         history is cut there."""
-        if value.tensor or not value.pulled or not (other.tensor or other.attached or other.live):
+        if not value.pulled or not (other.tensor or other.attached or other.live):
+            return value
+        if value.tensor and not (value.const and self.function is not None and not (
+                value.attached or value.live or value.trainables or value.container) and all(
+                type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr in ("numpy", "tolist")
+                for n in value.pulled) and _array_reduction(
+                expr, self.function.node, self.imports, set(self.functions))):
+            # (an array pulled with `.numpy()` and reduced by its own methods, `w.data.numpy().std()`,
+            # is a number here, as NumPy's functions of it are)
             return value
         # (a method's number, `lam * model.weight_penalty()` returning `w.norm().item()`: a number
         # by what its summary says it returns, pulled in this file)
@@ -3817,6 +3826,9 @@ class Walker:
         imported = head is not None and (head.split(".")[0] in self.imports.names or (
             # (`from utils import *` handing on `torch`: nothing else can bind it unimported)
             head.split(".")[0] == "torch" and self.imports.stars and "torch" not in self.env))
+        if qual in PARAMETRIZATIONS and node.args and type(node.args[0]) is not ast.Starred:
+            # `weight_norm(self.mix)`: the module itself, its weight reparametrized
+            return self.expr(node.args[0])
         if qual is not None and imported and qual.startswith("torch"):
             return self.torch_call(node, qual, positional, keywords)
         if qual in ("copy.deepcopy", "copy.copy") and len(node.args) == 1 and not node.keywords:
@@ -6301,8 +6313,14 @@ def _bound_to_numbers(expr, fn, imports, functions, depth: int = 0) -> bool:
         return _bound_to_numbers(expr.operand, fn, imports, functions, depth)
     if type(expr) is ast.Call:
         name = imports.qualname(expr.func) or ""
+        if type(expr.func) is ast.Attribute and (expr.func.attr in ("numpy", "tolist") or _bound_to_numbers(
+                expr.func.value, fn, imports, functions, depth)):
+            # (`w.numpy()`, pulled; `np.abs(w).mean()`, `gram.std()`: an array's own method)
+            return True
         return (type(expr.func) is ast.Name and (expr.func.id in _NUMBER_BUILTINS or expr.func.id in functions)) \
             or name.startswith(("numpy.", "np.", "scipy.", "math."))
+    if type(expr) in (ast.Attribute, ast.Subscript):  # (`w.T`, `gram[0]`: of an array, an array)
+        return _bound_to_numbers(expr.value, fn, imports, functions, depth)
     if type(expr) is not ast.Name or depth > 3:
         return False
     if any(type(a) is ast.arg and a.arg == expr.id for a in ast.walk(fn)):
@@ -6310,6 +6328,27 @@ def _bound_to_numbers(expr, fn, imports, functions, depth: int = 0) -> bool:
     bindings = [n.value for n in ast.walk(fn) if type(n) is ast.Assign and len(n.targets) == 1
                 and type(n.targets[0]) is ast.Name and n.targets[0].id == expr.id]
     return bool(bindings) and all(_bound_to_numbers(b, fn, imports, functions, depth + 1) for b in bindings)
+
+
+ARRAY_REDUCTIONS = frozenset({"mean", "std", "sum", "var", "max", "min", "prod"})
+
+
+def _array_reduction(expr, fn, imports, functions, depth: int = 0) -> bool:
+    """``expr`` is an arithmetic of constants and one NumPy scalar: an array's own reduction
+    (`w.data.numpy().std()`, `gram.mean()`) of what is bound to numbers, or a name every binding
+    of which is one."""
+    if type(expr) is ast.BinOp:
+        sides = [expr.left, expr.right]
+        return any(_array_reduction(e, fn, imports, functions, depth) for e in sides) and all(
+            type(e) is ast.Constant or _array_reduction(e, fn, imports, functions, depth) for e in sides)
+    if type(expr) is ast.Call:
+        return type(expr.func) is ast.Attribute and expr.func.attr in ARRAY_REDUCTIONS \
+            and _bound_to_numbers(expr.func.value, fn, imports, functions, depth)
+    if type(expr) is not ast.Name or depth > 3:
+        return False
+    bindings = [n.value for n in ast.walk(fn) if type(n) is ast.Assign and len(n.targets) == 1
+                and type(n.targets[0]) is ast.Name and n.targets[0].id == expr.id]
+    return bool(bindings) and all(_array_reduction(b, fn, imports, functions, depth + 1) for b in bindings)
 
 
 def _bound_pulls(expr, fn) -> list:

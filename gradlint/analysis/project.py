@@ -630,6 +630,9 @@ class View:
                     names = [arg]
                     if type(arg) is ast.Name and arg.id not in defined and arg.id in bound:
                         names = bound[arg.id]
+                    # (`losses.label_only if args.plain else losses.distill`: either)
+                    names = [part for value in names for part in (
+                        (value.body, value.orelse) if type(value) is ast.IfExp else (value,))]
                     functions = {_function_in(caller, imports, value, defined) for value in names}
                     found.setdefault(param, set()).update(functions)
         return {param: frozenset(functions) for param, functions in found.items()
@@ -741,9 +744,9 @@ def _torch_module(imports, value):
 def _function_in(caller: "View", imports, value, defined: set) -> tuple | None:
     """(path, name) of the module-level function of the project that ``value``, a name in
     ``caller``'s file, is: one that file defines (``defined``) or imports from another file."""
-    if type(value) is not ast.Name:
+    if type(value) not in (ast.Name, ast.Attribute):
         return None
-    if value.id in defined:
+    if type(value) is ast.Name and value.id in defined:
         return str(caller.path), value.id
     qualname = imports.qualname(value)
     where = imports.target(qualname) if qualname else None

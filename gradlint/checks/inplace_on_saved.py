@@ -72,7 +72,8 @@ def _never_backpropagated(edit, facts) -> bool:
     if not edit.trainables:
         return False
     here = edit.function.node
-    point = (edit.node.lineno, edit.node.col_offset)
+    at = facts.call_sites.get(edit.node, edit.node)  # (as in ``_graph_stays_here``)
+    point = (at.lineno, at.col_offset)
     later = [b for b in facts.backwards if b.function.node is here and (b.node.lineno, b.node.col_offset) > point]
     if not later:
         return False
@@ -96,7 +97,9 @@ def _graph_stays_here(edit, facts) -> bool:
     if not returns or any(r.value.attached or r.value.live or r.node.value is None
                           or any(_is_name(n, edit.name) for n in ast.walk(r.node.value)) for r in returns):
         return False  # (`return states` after `states[t] = …`: the buffer edited is handed out)
-    point = (edit.node.lineno, edit.node.col_offset)
+    # (an edit inside a helper of another file is placed at this function's call of it)
+    at = facts.call_sites.get(edit.node, edit.node)
+    point = (at.lineno, at.col_offset)
     if any(b.function.node is fn and (b.node.lineno, b.node.col_offset) > point for b in facts.backwards):
         return False
     for node in ast.walk(fn):
