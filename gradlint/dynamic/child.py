@@ -47,6 +47,7 @@ class Session:
         self.placed: dict[str, list] = {}  # real path -> such probes placed in its code
         self._code: dict = {}  # real path -> its code, instrumented before the program ran
         self.ran: set[str] = set()  # real paths whose code the program ran
+        self.prepared: set[str] = set()  # real paths instrumented before the program ran
         self.tracer = Tracer(set(self.files), show_graph=show_graph)
         self._finder = None
         self._undo = []
@@ -80,6 +81,11 @@ class Session:
         verdicts = self.tracer.verdicts()
         for fid, why in self.unplaced.items():
             verdicts[fid] = {"status": "error", "evidence": why}
+        # (a file instrumented before the run that the run never imported: its findings have no
+        # verdict of the run, as if never instrumented, and its caller says why)
+        for path in self.prepared - self.ran:
+            for want in self.files.get(path, ()):
+                verdicts.pop(want["fid"], None)
         for path, pending in [*self.foreign.items(), *((p, f) for p, f in self.placed.items() if p not in self.ran)]:
             for finding, _, _ in pending:  # (the file holding the probes was never imported)
                 verdicts.setdefault(finding.fid, {"status": "not-reached", "evidence": (
@@ -93,6 +99,7 @@ class Session:
         for path in list(self.files):
             try:
                 self._code[path] = self.instrumented_code(path)
+                self.prepared.add(path)
             except (OSError, SyntaxError, UnicodeDecodeError):
                 continue  # (left to the import, which reports it as Python would)
         again = True
