@@ -64,11 +64,29 @@ class Changes:
                 changed = self.text_changes(finding.path, stdin[finding.path])
             else:
                 changed = self.file_changes(finding.path)
-            if _touches(finding, changed):
+            if _touches(finding, changed) or self._cites_changed(finding):
                 kept.append(finding)
             else:
                 hidden += 1
         return kept, hidden
+
+    def _cites_changed(self, finding: Finding) -> bool:
+        """Whether a line of another file the finding cites changed: the site inside a helper
+        reached through the call it is reported at (``origin_path``), a saving op there. A pull
+        request that edits only the helper makes the unchanged call a bug."""
+        folder = Path(os.path.abspath(finding.path)).parent
+        for key, shown in finding.details.items():
+            line = finding.details.get(key[:-5] + "_line") if key.endswith("_path") else None
+            if not isinstance(shown, str) or not isinstance(line, int):
+                continue
+            other = Path(shown) if os.path.isabs(shown) else folder / shown
+            try:
+                changed = self.file_changes(str(other))
+            except DiffError:
+                continue  # (outside any repository: nothing says it changed)
+            if changed is None or line in changed:
+                return True
+        return False
 
     def file_changes(self, name: str) -> set[int] | None:
         """The changed lines of a file on disk; None when all of it is new."""
@@ -159,8 +177,9 @@ def _touches(finding: Finding, changed: set[int] | None) -> bool:
     if finding.cell is not None or finding.code in ("GL000", "GL010"):
         return True
     lines = set(range(finding.line, max(finding.end_line, finding.line) + 1))
+    # (a line of another file, `origin_line` beside `origin_path`, is that file's: ``_cites_changed``)
     lines.update(value for key, value in finding.details.items()
-                 if key.endswith("_line") and isinstance(value, int))
+                 if key.endswith("_line") and isinstance(value, int) and key[:-5] + "_path" not in finding.details)
     return not lines.isdisjoint(changed)
 
 

@@ -157,6 +157,25 @@ def test_a_finding_whose_cited_line_changed_is_kept(repo, capsys):
     assert (status, found) == (1, [("saved.py", 5, "GL005")])
 
 
+def test_a_finding_at_an_unchanged_call_whose_helper_changed_is_kept(repo, capsys):
+    """Only the helper of another file changed (it now edits, through `.data`, the output the
+    model saved); the finding is reported at the unchanged call in train.py, and kept."""
+    (repo / "noise.py").write_text("def jitter(x):\n    return x + 0.1\n")
+    (repo / "gan.py").write_text(
+        "import torch\n\nfrom noise import jitter\n\n"
+        "gen = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Tanh())\n"
+        "opt = torch.optim.SGD(gen.parameters(), lr=0.1)\n"
+        "fake = gen(torch.randn(2, 4))\n"
+        "jitter(fake)\n"
+        "fake.pow(2).mean().backward()\n"
+        "opt.step()\n")
+    git(repo, "add", "noise.py", "gan.py")
+    git(repo, "commit", "-q", "-m", "gan")
+    (repo / "noise.py").write_text("def jitter(x):\n    x.data.add_(0.1)\n    return x\n")
+    status, found, err = check(capsys, "--diff-base", "HEAD", "gan.py", "noise.py")
+    assert (status, found) == (1, [("gan.py", 8, "GL005")]), err
+
+
 def test_a_file_in_another_repository_is_judged_in_its_own(repo, capsys, tmp_path_factory):
     other = tmp_path_factory.mktemp("other")
     git(other, "init", "-q", "-b", "main")

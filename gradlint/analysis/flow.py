@@ -2025,6 +2025,15 @@ class Walker:
         return once("used-as-modules", self.facts.module, _used_as_modules)
 
     def bind(self, target, value: Value, node) -> None:
+        if type(target) is ast.Name and type(node) is ast.Assign and type(node.value) is ast.Name \
+                and node.value.id in self.functions and node.value.id != target.id \
+                and value in (DEFINITION, NOGRAD_DEFINITION):
+            # `training_loss_fn = mase_loss`: the name calls that function of this file
+            self.env[target.id] = HANDED
+            self.handed[target.id] = frozenset({node.value.id})
+            return
+        if type(target) is ast.Name and self.handed.get(target.id) and self.env.get(target.id) is HANDED:
+            del self.handed[target.id]  # (rebound to something else)
         if type(target) is ast.Name:
             # (`live = ProxClient(model, …)`: an object of a plain class of the project, which an
             # optimizer step or an edit of its model's parameters leaves as it is, no recorded tensor)
@@ -4766,7 +4775,10 @@ class Walker:
         `self._dequeue_and_enqueue(k)` writing into `self.queue` after `torch.einsum(…, self.queue)`
         saved it breaks the backward of what that op computed (the method's own walk knows nothing
         its caller saved)."""
-        owner = dotted(node.func.value) if summary.method and type(node.func) is ast.Attribute else None
+        owner = dotted(node.func.value) if summary.method and type(node.func) is ast.Attribute \
+            and getattr(summary.node, "name", None) not in ("forward", "__call__") else None
+        if owner is None and summary.method and getattr(summary.node, "name", None) in ("forward", "__call__"):
+            owner = dotted(node.func)  # (`layer(x2)`: the module's forward, on the module's own buffers)
         if not summary.own_edits or not self.record or owner is None:
             return
         for edit_node, (attr, edit) in summary.own_edits.items():

@@ -247,6 +247,20 @@ class Table:
                     if inner.name == called:
                         keys.append(stmt.name)
                     self._slot(inner, cls, keys)
+        # (`class Generator(Base)` whose body only calls `super().__init__()`: calling an instance
+        # runs the forward of the nearest base of this file that has one)
+        defined = {stmt.name: stmt for stmt in module.body if type(stmt) is ast.ClassDef}
+        for stmt in defined.values():
+            if stmt.name in self.by_key:
+                continue
+            base, seen = stmt, set()
+            while base is not None and base.name not in seen and base.name not in self.by_key:
+                seen.add(base.name)
+                names = [b.id for b in base.bases if type(b) is ast.Name and b.id in defined]
+                base = defined[names[0]] if len(names) == 1 else None
+            if base is not None and base is not stmt and base.name in self.by_key:
+                for index in list(self.by_key[base.name]):
+                    self.by_key.setdefault(stmt.name, []).append(index)
         self.on_summary = None  # called with each summary computed (project registers its nodes)
 
     def _slot(self, node, cls, keys) -> None:
