@@ -3239,6 +3239,11 @@ class Walker:
                 return replace(value, stale=value.stale | {(ENTRY, attr)})
             if name.count(".") == 1 or name in self.env:
                 return self.lookup(name)
+        if name is not None and name.count(".") == 1 and type(node.ctx) is ast.Load and node.value.id in self.env \
+                and self.env[node.value.id].module is not None:
+            stored = self.stored_on_instance(node.value.id, attr)
+            if stored is not None:
+                return stored
         base = self.expr(node.value)
         if base.fields is not None and base.container and type(node.ctx) is ast.Load:
             # (`nets.predictor` of an attribute dict, `Munch(predictor=…)`: that entry; a plain
@@ -3315,6 +3320,19 @@ class Walker:
         for stmt in cls.node.body:
             if type(stmt) in FUNCTIONS and name in once("fills", stmt, _filled):
                 self.silent_walker(stmt, cls).function_body(stmt)
+
+    def stored_on_instance(self, owner: str, attr: str) -> Value | None:
+        """`model.embeddings` after `out = model(x)`, where the forward of the model's class (of
+        this file) stores a cut there (`self.embeddings = h.detach()`, kept for plots): that cut,
+        read by the caller."""
+        info = dict.get(self.classes, self.env[owner].module.qualname)
+        if info is None or info.node is None or info.attrs.get(f"self.{attr}") is not None or f"self.{attr}" in info.buffers:
+            return None
+        saved_cls, self.cls = self.cls, info
+        try:
+            return self.stored_cut(f"self.{attr}")
+        finally:
+            self.cls = saved_cls
 
     def stored_cut(self, name: str) -> Value | None:
         """What another method of the class stores in ``self.x`` cut from the record (`self.old_logits
