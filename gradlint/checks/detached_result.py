@@ -256,7 +256,7 @@ def _rebound_verdict(tracer, evidence) -> tuple[str, str]:
 
     finding = evidence.finding
     name = finding.get("details", {}).get("tensor") or "the module"
-    at = f"`{name}` (line {finding['line']})"
+    at = f"`{name}` ({finding['where']})"
     if not evidence.runs:
         return "not-reached", f"the statement binding {at} never ran{elsewhere(tracer)}"
     if not evidence.rebound:
@@ -267,9 +267,9 @@ def _rebound_verdict(tracer, evidence) -> tuple[str, str]:
     moved = [p for p, before in later if p.grad is not None and bool(p.grad.any())
              and (before is None or not torch.equal(p.grad, before))]
     if moved:
-        return "dismissed", (f"{len(moved)} of the {len(later)} parameters `{name}` held before line {finding['line']} "
+        return "dismissed", (f"{len(moved)} of the {len(later)} parameters `{name}` held before {finding['where']} "
                              f"got a gradient after it: a backward still reaches them")
     calls = tracer.backwards - min(backwards for _, _, backwards in evidence.rebound)
-    return "confirmed", (f"none of the {len(later)} parameters `{name}` held before line {finding['line']}, which an "
+    return "confirmed", (f"none of the {len(later)} parameters `{name}` held before {finding['where']}, which an "
                          f"optimizer holds, got a gradient from the {calls} backward call(s) after it was bound "
                          f"anew: the optimizer's steps never move them")

@@ -737,27 +737,27 @@ def decide(tracer, evidence) -> tuple[str, str]:
     if evidence.stale:
         return "confirmed", evidence.stale
     if not evidence.edits and not evidence.runs:
-        return "not-reached", f"`{finding['label']}` (line {finding['line']}) never ran{elsewhere(tracer)}"
+        return "not-reached", f"`{finding['label']}` ({finding['where']}) never ran{elsewhere(tracer)}"
     raised = tracer.raised
     if isinstance(raised, RuntimeError) and edit_behind(evidence, None, raised) is not None:
         shape = list(record.stale(raised)[0])
         return "confirmed", (f"backward() raised PyTorch's \"modified by an inplace operation\" for a tensor "
-                             f"of shape {shape}, the one `{finding['label']}` (line {finding['line']}) edits")
+                             f"of shape {shape}, the one `{finding['label']}` ({finding['where']}) edits")
     if isinstance(raised, RuntimeError) and _raised_here(raised, finding) \
             and "out=... arguments don't support automatic differentiation" in str(raised):
-        return "confirmed", (f"`{finding['label']}` (line {finding['line']}) raised PyTorch's \"functions with "
+        return "confirmed", (f"`{finding['label']}` ({finding['where']}) raised PyTorch's \"functions with "
                              "out=... arguments don't support automatic differentiation\": it writes into a "
                              "tensor that requires grad")
     if not evidence.edits:
-        return "inconclusive", f"`{finding['label']}` (line {finding['line']}) ran, but edited no tensor"
+        return "inconclusive", f"`{finding['label']}` ({finding['where']}) ran, but edited no tensor"
     last = evidence.edits[-1]
     if last.after_backwards >= tracer.backwards:
-        return "inconclusive", f"`{finding['label']}` (line {finding['line']}) ran, but no backward() followed it"
+        return "inconclusive", f"`{finding['label']}` ({finding['where']}) ran, but no backward() followed it"
     if not evidence.checked:
-        return "inconclusive", (f"`{finding['label']}` (line {finding['line']}) ran, but no later backward() read a "
+        return "inconclusive", (f"`{finding['label']}` ({finding['where']}) ran, but no later backward() read a "
                                 "record made before it, so nothing could have used what it changed")
     tensor = last.label if len({e.label for e in evidence.edits}) == 1 else "the tensors it edits"
-    return "dismissed", (f"{tensor} changed version at line {finding['line']}, and no tensor saved for backward "
+    return "dismissed", (f"{tensor} changed version at {finding['where']}, and no tensor saved for backward "
                          f"in the records read afterwards held it: the edit cannot change a gradient")
 
 

@@ -428,7 +428,7 @@ def decide(tracer, evidence) -> tuple[str, str]:
     raised = tracer.raised
     if isinstance(raised, RuntimeError) and "inference tensor" in str(raised) \
             and finding["line"] <= raised_at(tracer, raised) <= finding["end_line"]:
-        at = f"`{finding['label']}` (line {finding['line']})"
+        at = f"`{finding['label']}` ({finding['where']})"
         return "confirmed", (f"{at} raised RuntimeError: {str(raised).splitlines()[0]} — the tensor was "
                              "made under inference_mode and has no history")
     if "failed_backward" in evidence.kinds:
@@ -447,8 +447,8 @@ def _failed_inside(tracer, finding) -> tuple[str, str] | None:
             continue
         if any(os.path.realpath(f) == path and finding["line"] <= line <= finding["end_line"] for f, line in frames):
             inner = frames[0][1] if frames else 0
-            return "confirmed", (f"the backward() at line {inner}, run by `{finding['label']}` (line "
-                                 f"{finding['line']}) with recording off, raised RuntimeError: {message}")
+            return "confirmed", (f"the backward() at line {inner}, run by `{finding['label']}` "
+                                 f"({finding['where']}) with recording off, raised RuntimeError: {message}")
     return None
 
 

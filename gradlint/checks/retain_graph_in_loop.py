@@ -217,7 +217,7 @@ def decide(tracer, evidence) -> tuple[str, str]:
     finding = evidence.finding
     counts = evidence.counts
     if not counts:
-        return "not-reached", f"the backward call at line {finding['line']} never ran{elsewhere(tracer)}"
+        return "not-reached", f"the backward call at {finding['where']} never ran{elsewhere(tracer)}"
     if "kept_state" in evidence.kinds:
         # (what grows is the state's record, which no backward of the run walks: counted from
         # the state itself at each call)
@@ -227,28 +227,28 @@ def decide(tracer, evidence) -> tuple[str, str]:
         if len(grown) >= 3 or (len(grown) == 2 and len(kept) == 2):
             # (growing call after call; a new object's state starts small again)
             return "confirmed", (f"the record {state} keeps grew from {grown[0]} to {grown[-1]} nodes over "
-                                 f"{_calls(len(grown))} successive backward calls at line {finding['line']}")
-        return "inconclusive", (f"the backward call at line {finding['line']} ran {len(counts)} times; "
+                                 f"{_calls(len(grown))} successive backward calls at {finding['where']}")
+        return "inconclusive", (f"the backward call at {finding['where']} ran {len(counts)} times; "
                                 + (f"the record {state} keeps stayed between {min(kept)} and {max(kept)} nodes"
                                    if len(kept) >= 2 else f"{state} held no record at those calls to count"))
     root = evidence.root
     if evidence.same_root:
-        return "confirmed", (f"{_calls(evidence.same_root + 1)} backward calls at line {finding['line']} started from the same "
+        return "confirmed", (f"{_calls(evidence.same_root + 1)} backward calls at {finding['where']} started from the same "
                              f"record of {root}: each gave the gradient of that one record again")
     if len(counts) < 2:
-        return "inconclusive", f"the backward call at line {finding['line']} ran once: nothing to compare"
+        return "inconclusive", f"the backward call at {finding['where']} ran once: nothing to compare"
     if all(b > a for a, b in zip(counts, counts[1:])):
         return "confirmed", (f"the record of {root} grew from {counts[0]} to {counts[-1]} nodes "
-                             f"over {_calls(len(counts))} backward calls (line {finding['line']})")
+                             f"over {_calls(len(counts))} backward calls ({finding['where']})")
     if counts[-1] > counts[0] and len(set(counts)) > 2:
         return "confirmed", (f"the record of {root} grew from {counts[0]} to {counts[-1]} nodes "
-                             f"over {_calls(len(counts))} backward calls (line {finding['line']})")
+                             f"over {_calls(len(counts))} backward calls ({finding['where']})")
     if evidence.shared:  # (the same size each time, from a new root: a record made before the loop)
-        return "confirmed", (f"{_calls(evidence.shared + 1)} backward calls at line {finding['line']} walked nodes of the "
+        return "confirmed", (f"{_calls(evidence.shared + 1)} backward calls at {finding['where']} walked nodes of the "
                              f"record that an earlier call had walked (recorded before the loop): each "
                              f"gave the gradient of those nodes again")
     return "dismissed", (f"the record of {root} stayed at {max(counts)} nodes or fewer over {_calls(len(counts))} "
-                         f"backward calls (line {finding['line']}): no iteration's graph was carried into the next")
+                         f"backward calls ({finding['where']}): no iteration's graph was carried into the next")
 
 
 def _longest_growth(counts: list) -> list:

@@ -138,10 +138,10 @@ class BackwardEvidence:
         saved_path = node.metadata.get("gradlint_path", "") if hasattr(node, "metadata") else ""
         where = f" ({self._where(saved_line, saved_path, evidence)})" if saved_line else ""
         if then is None:
-            return (f"{edit.label} was saved by {saver}{where} before `{finding['label']}` (line {finding['line']}) "
+            return (f"{edit.label} was saved by {saver}{where} before `{finding['label']}` ({finding['where']}) "
                     f"edited it through .data, which the version counter does not see: backward used the edited values")
         return (f"{edit.label} was saved by {saver}{where} at version {then}; `{finding['label']}` "
-                f"(line {finding['line']}) moved it to version {now}")
+                f"({finding['where']}) moved it to version {now}")
 
 
 def _kept_nodes(frame, names) -> int | None:

@@ -46,6 +46,7 @@ class ProbedFinding:
     kinds: tuple = ()
     # the state the finding says keeps each call's record, as written (``self.running_loss``)
     state: tuple = ()
+    where: str = ""  # "utils.py, line 27" where the site is in another file than the finding
 
     def to_json(self) -> dict:
         return self.__dict__.copy()
@@ -117,6 +118,7 @@ def instrument(source: str, path: str, wanted: list[dict], foreign=()) -> Instru
         # (the lines of what is probed: a no_grad region's finding is placed at its `with`, and
         # its evidence speaks of the expression computed there)
         finding = ProbedFinding(fid, want["code"], elsewhere or path, flag.node.lineno, flag.node.end_lineno, "",
+                                where=f"{os.path.basename(elsewhere)}, line {flag.node.lineno}" if elsewhere else "",
                                 tensor=str(flag.details.get("tensor") or flag.details.get("root") or ""),
                                 state=tuple(flag.details.get("carried") or ()) if flag.details.get("kept") else ())
         probes = Probes(fid, context)

@@ -121,6 +121,10 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
         the run must gather for it is what its rule module declares."""
         from gradlint.checks import BY_CODE
 
+        # (where the evidence places the flagged code: "line 27", or "utils.py, line 27" for a
+        # site inside a helper of another file than the finding's)
+        if not finding.get("where"):
+            finding["where"] = f"line {finding['line']}"
         kinds = kinds_of(BY_CODE.get(finding["code"])) | frozenset(finding.get("kinds", ()))
         evidence = self.evidence[fid] = Evidence(finding, kinds)
         self.track_history_loss |= "history_loss" in kinds

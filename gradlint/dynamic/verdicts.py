@@ -107,7 +107,7 @@ def reach(tracer, evidence, what: str, rebuilt: bool = False, other_use: bool = 
     ``other_use``: a leaf reached only through another use of it (``used_otherwise``) counts
     as starved."""
     finding = evidence.finding
-    at = f"`{finding['label']}` (line {finding['line']})"
+    at = f"`{finding['label']}` ({finding['where']})"
     if not evidence.runs:
         return "not-reached", f"{at} never ran{elsewhere(tracer)}"
     if not evidence.upstream:
