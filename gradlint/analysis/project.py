@@ -570,17 +570,11 @@ class View:
             for node in ast.walk(tree):
                 if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
                     built.setdefault(node.targets[0].id, []).append(node.value)
-            for call in ast.walk(tree):
-                if type(call) is not ast.Call or not target(call):
-                    continue
-                given = [(params[i], arg) for i, arg in enumerate(call.args)
-                         if i < len(params) and type(arg) is not ast.Starred]
-                given += [(k.arg, k.value) for k in call.keywords if k.arg in params]
-                for param, arg in given:
-                    values = built.get(arg.id, []) if type(arg) is ast.Name else [arg]
-                    classes = {_class_in(caller, imports, value, here) or self._class_elsewhere(caller, imports, value)
-                               or _torch_module(imports, value) for value in values}
-                    found.setdefault(param, set()).update(classes or {None})
+            for param, arg in _handed_arguments(tree, target, params):
+                values = built.get(arg.id, []) if type(arg) is ast.Name else [arg]
+                classes = {_class_in(caller, imports, value, here) or self._class_elsewhere(caller, imports, value)
+                           or _torch_module(imports, value) for value in values}
+                found.setdefault(param, set()).update(classes or {None})
         return {param: next(iter(classes)) for param, classes in found.items()
                 if len(classes) == 1 and None not in classes}
 
@@ -620,21 +614,15 @@ class View:
                     for t in node.targets:
                         if type(t) is ast.Name:
                             bound.setdefault(t.id, []).append(node.value)
-            for call in ast.walk(tree):
-                if type(call) is not ast.Call or not target(call):
-                    continue
-                given = [(params[i], arg) for i, arg in enumerate(call.args)
-                         if i < len(params) and type(arg) is not ast.Starred]
-                given += [(k.arg, k.value) for k in call.keywords if k.arg in params]
-                for param, arg in given:
-                    names = [arg]
-                    if type(arg) is ast.Name and arg.id not in defined and arg.id in bound:
-                        names = bound[arg.id]
-                    # (`losses.label_only if args.plain else losses.distill`: either)
-                    names = [part for value in names for part in (
-                        (value.body, value.orelse) if type(value) is ast.IfExp else (value,))]
-                    functions = {_function_in(caller, imports, value, defined) for value in names}
-                    found.setdefault(param, set()).update(functions)
+            for param, arg in _handed_arguments(tree, target, params):
+                names = [arg]
+                if type(arg) is ast.Name and arg.id not in defined and arg.id in bound:
+                    names = bound[arg.id]
+                # (`losses.label_only if args.plain else losses.distill`: either)
+                names = [part for value in names for part in (
+                    (value.body, value.orelse) if type(value) is ast.IfExp else (value,))]
+                functions = {_function_in(caller, imports, value, defined) for value in names}
+                found.setdefault(param, set()).update(functions)
         return {param: frozenset(functions) for param, functions in found.items()
                 if functions and None not in functions and all(os.path.realpath(p) != here for p, _ in functions)}
 
@@ -728,6 +716,17 @@ def _class_in(caller: "View", imports, value, here: str) -> str | None:
     if found is None or len(found[1]) != 1 or os.path.realpath(found[0]) != here:
         return None
     return found[1][0]
+
+
+def _handed_arguments(tree, target, params: list[str]):
+    """(parameter, argument as written) for each argument each call of ``tree`` that ``target``
+    accepts hands a parameter of ``params`` (by place or by keyword)."""
+    for call in ast.walk(tree):
+        if type(call) is not ast.Call or not target(call):
+            continue
+        yield from ((params[i], arg) for i, arg in enumerate(call.args)
+                    if i < len(params) and type(arg) is not ast.Starred)
+        yield from ((k.arg, k.value) for k in call.keywords if k.arg in params)
 
 
 def _torch_module(imports, value):
