@@ -5093,9 +5093,14 @@ class Walker:
             # own lint cannot know what its callers hand it). So does a module's method of this
             # file (`self.encoder.extract_features(h)`), or a loss object's `__call__`
             # (`crit(model(x))`): its own walk knows no caller's values.
+            # (what carries history here is a tensor: `model.num_latent_scales` read off a model
+            # handed in is a number)
+            def has_history(v: Value) -> bool:
+                return (v.attached or v.live) and (v.tensor or v.computed or v.container)
+
             for edit_node, (ks, edit) in summary.inner_edits.items():
-                attached = [given[k] for k in ks if k in given and (given[k].attached or given[k].live)]
-                if all(save.needs and not any(k in given and (given[k].attached or given[k].live) for k in save.needs)
+                attached = [given[k] for k in ks if k in given and has_history(given[k])]
+                if all(save.needs and not any(k in given and has_history(given[k]) for k in save.needs)
                        for save in edit.saved):
                     continue  # (`beta * p_tgt` saves `p_tgt` for `beta`'s gradient: a number here)
                 if attached and self.record:
