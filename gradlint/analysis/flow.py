@@ -5093,10 +5093,10 @@ class Walker:
             # own lint cannot know what its callers hand it). So does a module's method of this
             # file (`self.encoder.extract_features(h)`), or a loss object's `__call__`
             # (`crit(model(x))`): its own walk knows no caller's values.
-            # (what carries history here is a tensor: `model.num_latent_scales` read off a model
-            # handed in is a number)
+            # (what carries history here is a tensor or a forward() input: `model.num_latent_scales`
+            # read off a model handed in is a number, `target_scm` handed to the module is not)
             def has_history(v: Value) -> bool:
-                return (v.attached or v.live) and (v.tensor or v.computed or v.container)
+                return (v.attached or v.live) and (v.tensor or v.computed or v.container or bool(v.inputs))
 
             for edit_node, (ks, edit) in summary.inner_edits.items():
                 attached = [given[k] for k in ks if k in given and has_history(given[k])]
