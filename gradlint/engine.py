@@ -477,8 +477,10 @@ def _placed(reports, facts, view, path: str, locate: Locate | None, project) -> 
             if not suppression.apply([span], "\n".join(line.rstrip("\r\n") for line in other.lines)):
                 continue
             shown = display(other.path, path, root)
-            callee = facts.code(site.func) if isinstance(site, ast.Call) else facts.code(site)
-            message = f"{message} (at {shown}, line {node.lineno}, inside `{callee}(…)` called here)"
+            if isinstance(site, ast.Call):
+                message = f"{message} (at {shown}, line {node.lineno}, inside `{facts.code(site.func)}(…)` called here)"
+            else:  # (what a hook of that file keeps in `s_acts.acts`, read here)
+                message = f"{message} (at {shown}, line {node.lineno}, kept in `{facts.code(site)}`, read here)"
             details.update(origin_path=shown, origin_line=node.lineno)
             node = last = site
         line, column, _, _ = _span(node, lines)

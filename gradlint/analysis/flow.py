@@ -34,7 +34,7 @@ from gradlint.analysis.scan import (
     _PLAIN_BASES as PLAIN_BASES, ENABLE_GRAD, GRAD_MODE_NAMES, INFERENCE_MODE, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, leaves_handed_on, literal_false,
     is_optimizer_class, listed_modules, members_handed_trained,
-    ancestors, function_saves, hook_outputs, hook_stores, literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
+    ancestors, function_saves, hook_outputs, hook_stores, hooked_members, literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
     trains_locally, without_history_test,
 )
 from gradlint.analysis.tree import iter_nodes, once
@@ -2292,7 +2292,8 @@ class Walker:
             saved = saved | aliased.saved
             base = value.alias if not aliased.computed else None
         if self.record:
-            self.facts.edits.append(Edit(node, name, how, saved, self.function, via_data=via_data,
+            self.facts.edits.append(Edit(node, name, how, saved, self.function, via_data=via_data or (
+                                             value.unversioned and value.alias is not None and not value.saved),
                                          trainables=value.trainables | value.post,
                                          recording=self.nograd is None, as_bound=not value.computed, base=base))
 
@@ -2690,6 +2691,26 @@ class Walker:
                 owner = dotted(stmt.iter.func.value)
                 return owner if owner is not None and self.lookup(owner).trainables else None
         return None
+
+    def comprehended_parameter(self, expr) -> bool:
+        """``p`` of ``[p.data.flatten() for p in model.parameters()]``: a comprehension around it
+        binds it to each parameter of a model (or the second of each of ``named_parameters()``)."""
+        if type(expr) is not ast.Name:
+            return False
+        up = tree_parents(self.facts.module)
+        node = up.get(expr)
+        while node is not None and not isinstance(node, ast.stmt):
+            if type(node) in (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp):
+                for gen in node.generators:
+                    it, target = gen.iter, gen.target
+                    if type(it) is not ast.Call or type(it.func) is not ast.Attribute:
+                        continue
+                    if (it.func.attr == "parameters" and type(target) is ast.Name and target.id == expr.id) or (
+                            it.func.attr == "named_parameters" and type(target) is ast.Tuple and len(target.elts) == 2
+                            and type(target.elts[1]) is ast.Name and target.elts[1].id == expr.id):
+                        return True
+            node = up.get(node)
+        return False
 
     def held_by_model(self, name: str) -> frozenset | None:
         """What an optimizer that a model holds as its own attribute updates (``self.actor.optimizer``,
@@ -3267,31 +3288,58 @@ class Walker:
         return replace(base, saved=EMPTY, module=None, optimizer=False)
 
     def hook_kept(self, node: ast.Attribute) -> Value | None:
-        """What a forward hook of the file keeps cut in this attribute (`self.feats` that a hook
-        fills with `output.detach()`), read on an object of the hook's class; None elsewhere."""
-        stores = hook_stores(self.facts.module)
-        if not stores:
-            return None
+        """What a forward hook keeps cut in this attribute (`self.feats` that a hook fills with
+        `output.detach()`), read on an object of the hook's class, of this file or of another
+        file of the project (`self.hook_s.features` of a capture helper imported from hooks.py);
+        None elsewhere."""
         receiver = node.value
         if type(receiver) is ast.Name and receiver.id == "self":
-            owners = {self.cls.name} if self.cls is not None else set()
+            stores = hook_stores(self.facts.module)
+            owners = {self.cls.name} if stores and self.cls is not None else set()
         elif dotted(receiver) is not None:
+            stores = hook_stores(self.facts.module)
             module = self.expr(receiver).module
             owners = {module.qualname, module.qualname.rsplit(".", 1)[-1]} if module is not None else set()
+            elsewhere = self.imports.project.keys.get(module.qualname) \
+                if module is not None and self.imports.project is not None else None
+            if elsewhere is not None:
+                other, cls = elsewhere
+                stores, owners = hook_stores(other.tree), {cls}
+                other.parsed.own(cut for owner in owners for cut, *_ in stores.get((owner, node.attr), ()))
+                kept = [found for owner in owners for found in stores.get((owner, node.attr), ())]
+                for cut, *_ in kept:
+                    self.facts.call_sites.setdefault(cut, node)  # (reported at this read)
+                return self.kept_cut(kept, other.tree) if kept else None
         else:
             return None
         kept = [found for owner in owners for found in stores.get((owner, node.attr), ())]
         return self.kept_cut(kept) if kept else None
 
-    def kept_cut(self, kept) -> Value:
+    def kept_cut(self, kept, tree: ast.Module | None = None) -> Value:
         """The value hooks keep cut (``hook_stores``): each cut alone, in a container where one
         appends or stores by key. The cut is known here before (or without) a walk of its hook:
-        of the hooked module's output, whatever computed it."""
+        of the hooked module's output, whatever computed it, and of the member of the object the
+        hooked layer belongs to, where the object registers it on one of its own (``tree``: the
+        file the hooks are in, if not this one)."""
+        members = hooked_members(tree if tree is not None else self.facts.module)
         for cut, _, hook, output, owner in kept:
             if cut not in self.facts.cuts:
                 kind = ".data" if type(cut) is ast.Attribute else ".detach()"
-                self.facts.cuts[cut] = Cut(cut, kind, output, upstream={f"{output}@input"},
-                                           function=Function(hook, hook.name, owner), keys={output}, hooked=True)
+                member = {members[hook]} if hook in members else set()
+                info = self.classes.get(owner) if member and tree is None else None
+                if info is not None and info.node is not None:
+                    # (`Extractor(backbone)` beside `Adam(backbone.parameters())`: the model
+                    # every construction hands that member, which the optimizer trains)
+                    handed = once("handed-trained-members", info.node, members_handed_trained,
+                                  self.facts.module, self.imports).get(members[hook])
+                    member |= {handed} if handed is not None else set()
+                self.facts.cuts[cut] = Cut(cut, kind, output, upstream={f"{output}@input"} | member,
+                                           function=Function(hook, hook.name, owner), keys={output} | member,
+                                           hooked=True)
+                receiver = cut.func.value if type(cut) is ast.Call else cut.value
+                if not (type(receiver) is ast.Name and receiver.id == output):
+                    # (`t.clone().detach()` of a lambda the hook maps over the output)
+                    self.facts.cuts[cut].written = self.facts.code(cut)
         container = any(inside for _, inside, *_ in kept)
         return Value(cuts={cut: EMPTY for cut, *_ in kept}, tensor=not container, container=container,
                      computed=True, const=True)
@@ -3612,7 +3660,8 @@ class Walker:
             computed_input = False
         if self.nograd is None and (operand.trainables or operand.post) and (
                 operand.computed or self.own_parameter(operand_expr) or self.handed_as_is(operand)
-                or (_a_parameter(operand) and dotted(operand_expr) not in operand.trainables)):
+                or (_a_parameter(operand) and dotted(operand_expr) not in operand.trainables)
+                or self.comprehended_parameter(operand_expr)):
             cut = self.facts.cuts.get(node)
             if cut is None:
                 cut = self.facts.cuts[node] = Cut(node, kind, self.written(operand_expr), function=self.function,
@@ -3635,7 +3684,8 @@ class Walker:
         else:
             cuts = operand.cuts
         return Value(cuts=cuts, nograd=operand.nograd, pulled=operand.pulled, rebuilt=operand.rebuilt,
-                     tensor=True, computed=True, const=True, alias=_alias(operand_expr, operand))
+                     tensor=True, computed=True, const=True, alias=_alias(operand_expr, operand),
+                     unversioned=kind == ".data" or (operand.unversioned and operand.alias is not None))
 
     def binary(self, node: ast.BinOp) -> Value:
         left, right = self.expr(node.left), self.expr(node.right)
@@ -4922,10 +4972,14 @@ class Walker:
             if not (upstream or own_upstream or inside):
                 continue
             if not upstream and self.imports.project is not None and origin(cut_node) is not None and not (
-                    inside and any(cut_node in part for part in summary.cut_parts)):
+                    inside and any(cut_node in part for part in summary.cut_parts)) and not (
+                    template is not None and template.hooked):
                 # A cut in another file that starves only that file's own trainables: its own
                 # lint has all there is to know, and reports it there (or judges it intended).
                 # Not a member's cut in an element of a returned tuple: the caller's use judges it.
+                # Nor what a forward hook of another file's class keeps of a module this file
+                # hooks (`FeatHook(student.backbone, …)`): which module, and whether a loss trains
+                # through what it keeps, only this file knows.
                 continue
             cut = self.facts.cuts.get(cut_node)
             if cut is None:
@@ -5116,6 +5170,10 @@ class Walker:
             # So does a method of this file (`norm.cut(y)`): its walk has no caller's values.
             for edit_node, (k, edit) in summary.param_edits.items():
                 value = given.get(k)
+                if value is not None and not value.saved and value.alias is not None \
+                        and type(handed.get(k)) is ast.Subscript:
+                    # (`hard_dice(probs[:, 1], y)`: a view of a saved tensor, edited through it)
+                    value = replace(value, saved=self.lookup(value.alias).saved)
                 if value is not None and value.saved and origin(summary.node) is None and not (
                         self.nograd is None and self.module_method(summary.node)):
                     # (a method of this file: only a tensor a recorded op saved, one with history or
@@ -5272,18 +5330,19 @@ class Walker:
                 if type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "zero_grad"}
         return name in zeroed and value.module is None
 
-    def no_history_call(self, node: ast.Call, args: Value, region=None) -> Value:
+    def no_history_call(self, node: ast.Call, args: Value, region=None, own=EMPTY) -> Value:
         """The result of a call that runs under no_grad (a decorated function, a module whose
         ``__call__`` disables recording): a tensor without history. Where the module's
         ``forward`` is decorated (``region``) and it is handed activations of trainables (a
-        rotary embedding applied to the queries), that is a cut of their history there."""
+        rotary embedding applied to the queries), that is a cut of their history there, and of
+        the module's own parameters (``own``)."""
         cuts = {}
-        if region is not None and self.nograd is None and (args.trainables or args.post):
+        if region is not None and self.nograd is None and (args.trainables or args.post or own):
             cut = self.facts.cuts.get(node)
             if cut is None:
                 cut = self.facts.cuts[node] = Cut(node, "no_grad", self.written(node), function=self.function,
                                                   loop=self.loops[-1].node if self.loops else None, region=region)
-            self.add_upstream(cut, args.trainables | args.post)
+            self.add_upstream(cut, args.trainables | args.post | own)
             cuts = {node: EMPTY}
         return replace(args, trainables=EMPTY, post=EMPTY, cuts=cuts, carried=EMPTY, stale=EMPTY,
                        nograd=args.nograd | {node}, tensor=True, computed=True, const=True, saved=EMPTY, live=False,
@@ -5453,10 +5512,13 @@ class Walker:
                     # `reinforce_update(opt, storage)`, the storage holding `.numpy()` values
                     # (a tensor copied from them is a tensor: its rebuild is where it went wrong)
                     self.note_pulled_argument(f"{param}@{name}", value)
-                if param is not None and value.saved:
+                # (a view of one, `binarise(probs[:, 1])`: an edit of the view edits what was saved)
+                saved = value.saved or (self.lookup(value.alias).saved if value.alias is not None
+                                        and type(arg) is not ast.keyword and type(arg) is ast.Subscript else EMPTY)
+                if param is not None and saved:
                     # `mask_invalid_(probs, m)` hands the helper a tensor an op saved: an edit
                     # of that parameter in the helper breaks the caller's backward.
-                    self.facts.saved_arguments.setdefault(f"{param}@{name}", set()).update(value.saved)
+                    self.facts.saved_arguments.setdefault(f"{param}@{name}", set()).update(saved)
                 # (this helper's own input handed on, `aux_term([h], …)` in `step(logits, y, h)`:
                 # what computed it is what this helper's callers handed it)
                 handed = {key for key in (f"{n.split('@')[0]}@{self.function.name}" for n in value.inputs)
@@ -5598,8 +5660,19 @@ class Walker:
             cls = self.classes.get(module.qualname)
             if cls is None:  # (a pipeline of another file whose `__call__` is `@torch.no_grad()`)
                 cls, _ = self.project_class(module.qualname, self.imports)
-            return self.no_history_call(node, args, region=cls.nograd_region if cls is not None else None)
+            # (its own parameters too: a tower built frozen, `unfreeze()`d and handed to the
+            # optimizer, still computes nothing autograd records)
+            own = callee.trainables if module.parameters else EMPTY
+            return self.no_history_call(node, args, region=cls.nograd_region if cls is not None else None, own=own)
         qualname, receiver = self.summarized_callee(node, callee, method)
+        if qualname is not None and module is None and not method and self.nograd is None:
+            cls = self.classes.get(qualname)
+            if cls is None or cls.nograd_region is None:
+                cls, _ = self.project_class(qualname, self.imports)
+            if cls is not None and cls.nograd_region is not None and cls.parameters:
+                # (a member of a class of another file whose forward is decorated, known by its
+                # summary: as a module of this file whose `__call__` records nothing)
+                return self.no_history_call(node, args, region=cls.nograd_region, own=callee.trainables)
         if qualname is not None:
             summary = self.facts.callee(qualname)
             if method and summary is not None and summary.method and origin(summary.node) is None:

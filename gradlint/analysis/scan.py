@@ -1934,11 +1934,55 @@ def hook_outputs(module: ast.Module) -> dict:
     its parameter that receives the hooked module's output. That output is an activation with
     the history of the module's parameters and of its input: a hook storing it cut
     (``self.stored = output.detach()``) keeps a value that trains nothing behind it."""
-    return once("hook-outputs", module, _hook_outputs)
+    return once("hook-outputs", module, _hook_outputs)[0]
 
 
-def _hook_outputs(module: ast.Module) -> dict:
+def hooked_members(module: ast.Module) -> dict:
+    """Each function the file registers as a forward hook on a layer of one of its object's own
+    members (``getattr(self.vit, name).register_forward_hook(self._hook)``, a loop over
+    ``self.backbone.named_modules()``) -> that member as the object's walk names it
+    (``self.vit``): what computed the hooked output, whatever called the layer."""
+    return once("hook-outputs", module, _hook_outputs)[1]
+
+
+def _hooked_member(layer, scope) -> str | None:
+    """The ``self.<member>`` that ``layer``, a registration's receiver, is a part of."""
+    bound: dict = {}
+    for node in iter_nodes(scope, into_functions=False):
+        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            bound.setdefault(node.targets[0].id, []).append(node.value)
+        elif type(node) in (ast.For, ast.comprehension):
+            targets = node.target.elts if type(node.target) is ast.Tuple else [node.target]
+            for t in targets:
+                if type(t) is ast.Name:
+                    bound.setdefault(t.id, []).append(node.iter)
+    seen = set()
+    while True:
+        if type(layer) is ast.Attribute:
+            if type(layer.value) is ast.Name and layer.value.id == "self":
+                return f"self.{layer.attr}"
+            layer = layer.value
+        elif type(layer) is ast.Subscript:
+            layer = layer.value
+        elif type(layer) is ast.Call and type(layer.func) is ast.Name and layer.func.id == "getattr" and layer.args:
+            layer = layer.args[0]
+        elif type(layer) is ast.Call and type(layer.func) is ast.Attribute and layer.func.attr in (
+                "named_modules", "modules", "children", "named_children", "get_submodule"):
+            layer = layer.func.value
+        elif type(layer) is ast.Call and type(layer.func) is ast.Name and layer.func.id in ("dict", "list", "enumerate"):
+            if not layer.args:
+                return None
+            layer = layer.args[0]
+        elif type(layer) is ast.Name and layer.id not in seen and len(bound.get(layer.id, ())) == 1:
+            seen.add(layer.id)
+            layer = bound[layer.id][0]
+        else:
+            return None
+
+
+def _hook_outputs(module: ast.Module) -> tuple:
     found: dict = {}
+    members: dict = {}
     for scope, cls in _scopes(module):
         defs = {}
         for node in iter_nodes(scope, into_functions=False):
@@ -1960,6 +2004,10 @@ def _hook_outputs(module: ast.Module) -> dict:
                     (s for s in module.body if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef) and s.name == hook.func.id), None)
                 hook = _returned_closure(factory) if factory is not None else None
                 target = hook
+            elif type(hook) is ast.Call and type(hook.func) is ast.Attribute and type(hook.func.value) is ast.Name \
+                    and hook.func.value.id == "self" and hook.func.attr in methods:
+                # `block.register_forward_hook(self._capture(i))`: the closure a method returns
+                target = _returned_closure(methods[hook.func.attr])
             elif type(hook) is ast.Name:
                 target = defs.get(hook.id) or next(
                     (s for s in module.body if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef) and s.name == hook.id), None)
@@ -1972,7 +2020,10 @@ def _hook_outputs(module: ast.Module) -> dict:
             at = receiver + bound + (3 if with_kwargs else 2)
             if at < len(params):
                 found[target] = params[at]
-    return found
+                member = _hooked_member(node.func.value, scope) if cls is not None else None
+                if member is not None:
+                    members[target] = member
+    return found, members
 
 
 def _scopes(module: ast.Module):
@@ -2046,19 +2097,51 @@ def _cut_of_name(value, name: str):
     (``output.detach().cpu()``, ``output.data``); None where the value may keep history (an
     arm of a conditional)."""
     node = value
+    if type(node) is ast.Call and not (type(node.func) is ast.Attribute and node.func.attr in ("detach", "clone")):
+        # `apply(lambda t: t.clone().detach(), output)`, `tuple(map(lambda t: t.detach(), output))`:
+        # a function that cuts its argument, applied to the output (or to each of its tensors)
+        args = [a for a in node.args if type(a) is not ast.Starred]
+        if any(type(a) is ast.Call and a.args for a in args):
+            args = [b for a in args for b in ((a, *a.args) if type(a) is ast.Call else (a,))]
+        lambdas = [a for a in args if type(a) is ast.Lambda and len(a.args.args) == 1]
+        if any(type(a) is ast.Name and a.id == name for a in args):
+            for fn in lambdas:
+                cut = _cut_of_name(fn.body, fn.args.args[0].arg)
+                if cut is not None:
+                    return cut
+    if type(node) is ast.Call and len(node.args) == 1 and type(node.args[0]) is ast.GeneratorExp:
+        node = node.args[0]  # `tuple(o.detach() for o in output)`
+    if type(node) in (ast.GeneratorExp, ast.ListComp) and len(node.generators) == 1 \
+            and type(node.generators[0].iter) is ast.Name and node.generators[0].iter.id == name \
+            and type(node.generators[0].target) is ast.Name:
+        return _cut_of_name(node.elt, node.generators[0].target.id)
     while True:
         if type(node) is ast.Call and type(node.func) is ast.Attribute:
-            if node.func.attr == "detach" and type(node.func.value) is ast.Name and node.func.value.id == name:
+            if node.func.attr == "detach" and _copy_of(node.func.value, name):
                 return node
             node = node.func.value
         elif type(node) is ast.Attribute:
-            if node.attr == "data" and type(node.value) is ast.Name and node.value.id == name:
+            if node.attr == "data" and _copy_of(node.value, name):
                 return node
             node = node.value
         elif type(node) is ast.Subscript:
             node = node.value
         else:
             return None
+
+
+def _copy_of(node, name: str) -> bool:
+    """``node`` is ``name`` or a copy, cast or part of it (``output.clone()``, ``output[0]``)."""
+    while True:
+        if type(node) is ast.Name:
+            return node.id == name
+        if type(node) is ast.Call and type(node.func) is ast.Attribute \
+                and node.func.attr in ("clone", "contiguous", "float", "cpu", "to", "double", "half"):
+            node = node.func.value
+        elif type(node) is ast.Subscript:
+            node = node.value
+        else:
+            return False
 
 
 def ancestors(name: str | None, module: ast.Module) -> set[str]:

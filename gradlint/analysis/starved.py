@@ -432,7 +432,7 @@ def _leaf_replaced(cut, facts) -> bool:
     leaf made of its input): the old leaves are gone, and nothing holds them (no optimizer of
     the file)."""
     call = facts.call_sites.get(cut.node)
-    if call is None or _optimized(cut, facts):
+    if type(call) is not ast.Call or _optimized(cut, facts):
         return False
     rebound = once("rebinding-calls", facts.module, _rebinding_calls).get(dotted(call.func), set())
     names = {name.split("@")[0] for name in cut.upstream}
@@ -603,8 +603,8 @@ def _member_classes(module, imports) -> dict:
 def _hooked(cut, facts) -> bool:
     """A cut a forward hook makes of the hooked module's output: what computed that output is
     whatever the module was called on, which no name here tells (so no step can be said to
-    leave it out)."""
-    return cut.hooked and all(name.endswith("@input") for name in cut.upstream)
+    leave it out; nor the layer's own, where the hook is on one of its object's members)."""
+    return cut.hooked and any(name.endswith("@input") for name in cut.upstream)
 
 
 def _models(names) -> set:
@@ -1380,6 +1380,12 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
                                  optimizer_required=bool(facts.optimized)) if own else None
             if only is not None:
                 yield only
+            elif at_loss and not companions and not value.post and value.trainables and _optimized(cut, facts) \
+                    and not (_frozen(cut, facts) or _all_frozen(cut, facts)):
+                # (a loss module of its own, `aligner(images, feats)` with its forward decorated:
+                # the term it returns, alone in the loss, adds a number and no gradient, whatever
+                # the other terms train)
+                yield cut
             continue
         if cut.kind == "no_grad" and _overlap(facts.resolve(cut.upstream), facts.resolve(value.post | companions)):
             # the loss trains the same model through another path (targets, pseudo-labels, an
@@ -1432,6 +1438,14 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
         if _overlap(cut.upstream, attached_elsewhere) or (companions and (
                 _by_callers(cut.upstream, cut, facts) & facts.resolve(attached_elsewhere))):
             continue  # they are trained through another loss or output (actor-critic, sample())
+        trained = facts.resolve(value.trainables)
+        if dead and not companions and not _overlap(facts.resolve(cut.upstream), trained) \
+                and not _optimized(cut, facts) and any(
+                not value.cuts[other] and _overlap(facts.resolve(facts.cuts[other].upstream), trained)
+                for other in value.cuts if other in facts.cuts and other is not node):
+            # (`(local.data - server.data) ** 2` beside the local model's own term: the copy of
+            # the model this loss trains is the mistake; the server's is the target it pulls to)
+            continue
         yield cut
 
 

@@ -78,6 +78,9 @@ class Value:
     # of such a value starves whatever computed them, unless it scales them (``flow.scaled``)
     inputs: frozenset = EMPTY
     alias: str | None = None  # the name whose storage it shares (``h.detach()``, ``h[0]``, ``h.data``)
+    # shares that storage through ``.data``, without its version counter: an edit of it is no
+    # error at backward, the gradient silently reads the edited values
+    unversioned: bool = False
     lost: bool = False  # computed from tensors with history by an op autograd cannot follow (``p > 0.5``)
     # known to hold no torch tensor: a Python number, bool, string or None, a value of a library
     # that makes none (math, NumPy, SymPy, argparse), or what is computed from such values only.

@@ -147,6 +147,15 @@ def _report(cut, where: str, facts, models=(), **refs):
         # (the hook's own parameter names nothing the user trains: the hooked module does)
         what = f"`{expr}`, which this forward hook keeps of the hooked module's output,"
         upstream, verb = "that module and whatever computed its input", "get"
+    elif cut.hooked:
+        # (a hook on a layer of the object's own member, `self.backbone`: that member, named as
+        # the model its construction is handed where one is, trains nothing through the copy)
+        members = sorted(n for n in cut.upstream if not n.endswith("@input"))
+        named = [n for n in members if not n.startswith("self.")] or members
+        own = next((n for n in members if n.startswith("self.")), members[0])
+        what = f"`{expr}`, which this forward hook keeps of the output of a layer of `{own}`,"
+        names, upstream, _ = starved_names(set(named), models)
+        upstream, verb = f"{upstream} and whatever computed the layer's input", "get"
     hint = (f"use the attached `{cut.tensor}` there and detach only the copy you log or store; "
             f"if the cut is intended, add `# noqa: GL001`")
     if cut.kind == UNRECORDED_GRAD:
