@@ -34,7 +34,7 @@ from gradlint.analysis.scan import (
     _PLAIN_BASES as PLAIN_BASES, ENABLE_GRAD, GRAD_MODE_NAMES, INFERENCE_MODE, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, leaves_handed_on, literal_false,
     is_optimizer_class, listed_modules, members_handed_trained,
-    ancestors, function_saves, hook_outputs, hook_stores, hooked_members, literal_true, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
+    ancestors, function_saves, hook_outputs, hook_stores, hooked_members, literal_true, local_functions, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
     trains_locally, without_history_test,
 )
 from gradlint.analysis.tree import iter_nodes, once
@@ -171,14 +171,11 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
                 info.buffers |= parent.buffers
                 info.literal_attrs |= {k for k in parent.literal_attrs if info.attrs.get(k) is None}
         classes = ClassTable(classes, imports.project)
-    functions = {  # module-level function -> what it returns has no history
-        stmt.name: returns_under_nograd(stmt, imports)
-        for stmt in module.body if type(stmt) in FUNCTIONS
-    }
-    facts.parameters = {
-        stmt.name: [p.arg for p in [*stmt.args.posonlyargs, *stmt.args.args]]
-        for stmt in module.body if type(stmt) in FUNCTIONS
-    }
+    # module-level function -> what it returns has no history; and a factory defined in one
+    # (`def create_model()` in `main()`), called by its name as one is
+    defs = [stmt for stmt in module.body if type(stmt) in FUNCTIONS] + list(local_functions(module).values())
+    functions = {stmt.name: returns_under_nograd(stmt, imports) for stmt in defs}
+    facts.parameters = {stmt.name: [p.arg for p in [*stmt.args.posonlyargs, *stmt.args.args]] for stmt in defs}
     if imports.project is not None:
         called_here = {node.func.id for node in ast.walk(module) if type(node) is ast.Call and type(node.func) is ast.Name}
         for stmt in module.body:

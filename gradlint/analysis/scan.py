@@ -1928,6 +1928,43 @@ def _constructed(expr, classes) -> str | None:
     return None
 
 
+def local_functions(module: ast.Module) -> dict:
+    """Functions defined below the top level, in a module-level function's body or under a
+    top-level ``if``/``try``/``with`` (``def create_model(ema=False)`` in ``main()`` or under
+    ``if __name__ == "__main__":``), whose name the module defines once and binds to nothing at
+    its top level -> the def: a factory there builds the models the rest of the body trains,
+    and a call of it by that name is a call of it."""
+    return once("local-functions", module, _local_functions)
+
+
+def _local_functions(module: ast.Module) -> dict:
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef)
+    top = {s.name for s in module.body if type(s) in (*kinds, ast.ClassDef)}
+    top |= {t.id for s in module.body if type(s) is ast.Assign for t in s.targets if type(t) is ast.Name}
+    counts: dict = {}
+    for node in ast.walk(module):
+        if type(node) in (*kinds, ast.ClassDef):
+            counts[node.name] = counts.get(node.name, 0) + 1
+    found: dict = {}
+
+    def visit(stmts, inside_function: bool) -> None:
+        for stmt in stmts:
+            if type(stmt) in kinds:
+                if stmt in module.body:
+                    visit(stmt.body, True)
+                elif counts.get(stmt.name) == 1 and stmt.name not in top:
+                    found[stmt.name] = stmt
+            elif type(stmt) in (ast.If, ast.Try, ast.With, ast.For, ast.While) and (
+                    inside_function or type(stmt) is not ast.For and type(stmt) is not ast.While):
+                for field in ("body", "orelse", "finalbody"):
+                    visit(getattr(stmt, field, []), inside_function)
+                for handler in getattr(stmt, "handlers", []):
+                    visit(handler.body, inside_function)
+
+    visit(module.body, False)
+    return found
+
+
 def hook_outputs(module: ast.Module) -> dict:
     """Each function the file registers as a forward hook (``layer.register_forward_hook(fn)``:
     a function, a method ``self.keep``, a closure, through ``functools.partial``) -> the name of

@@ -229,6 +229,8 @@ class Table:
         self._instances = None
         self.by_key: dict[str, list[int]] = {}
         self.done: dict[int, Summary | None] = {}
+        from gradlint.analysis.scan import local_functions
+
         for stmt in module.body:
             if type(stmt) in FUNCTIONS:
                 self._slot(stmt, None, [stmt.name])
@@ -247,6 +249,8 @@ class Table:
                     if inner.name == called:
                         keys.append(stmt.name)
                     self._slot(inner, cls, keys)
+        for name, stmt in local_functions(module).items():
+            self._slot(stmt, None, [name])  # (`def create_model()` in `main()`)
         # (`class Generator(Base)` whose body only calls `super().__init__()`: calling an instance
         # runs the forward of the nearest base of this file that has one)
         defined = {stmt.name: stmt for stmt in module.body if type(stmt) is ast.ClassDef}
