@@ -34,7 +34,7 @@ from gradlint.analysis.scan import (
     _PLAIN_BASES as PLAIN_BASES, ENABLE_GRAD, GRAD_MODE_NAMES, INFERENCE_MODE, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, leaves_handed_on, literal_false,
     is_optimizer_class, listed_modules, members_handed_trained,
-    ancestors, function_saves, hook_outputs, hook_stores, hooked_members, literal_true, local_functions, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
+    ancestors, function_edits, function_saves, hook_outputs, hook_stores, hooked_members, literal_true, local_functions, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
     trains_locally, without_history_test,
 )
 from gradlint.analysis.tree import iter_nodes, once
@@ -3910,6 +3910,18 @@ class Walker:
             if source.module is not None and not (source.tensor or source.computed):
                 # (`train(copy.deepcopy(base))`: a model of the same class, handed on)
                 return source
+        edited = function_edits(self.facts.module, self.imports).get(head) if head is not None else None
+        if edited and (head not in self.env or self.function.name == "<module>"):
+            # a custom autograd Function whose forward edits an input in place (`logits -=
+            # logits.max(…)[0]`, unmarked): the tensor handed there is edited, as by an in-place
+            # op written here (what the caller saved of it is stale at backward)
+            for i, how in edited.items():
+                arg = node.args[i] if i < len(node.args) and type(node.args[i]) is not ast.Starred else None
+                name = dotted(arg) if arg is not None else None
+                if name is not None:
+                    shown = (how.target, f" {AUG_OPERATORS.get(type(how.op), 'op=')} …") \
+                        if type(how) is ast.AugAssign else (how.targets[0], " = …") if type(how) is ast.Assign else how
+                    self.edit(how, name, shown)
         if head is not None and self.nograd is None:
             saved = function_saves(self.facts.module, self.imports).get(head)
             if saved and (head not in self.env or self.function.name == "<module>"):

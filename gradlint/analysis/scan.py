@@ -1885,6 +1885,67 @@ def _function_saves(module: ast.Module, imports: ImportTable) -> dict[str, froze
     return found
 
 
+def function_edits(module: ast.Module, imports: ImportTable) -> dict:
+    """The ``torch.autograd.Function`` subclasses of the module, as called (``Splat.apply``, or a
+    name bound to it) -> {position: (the edit, as written)} for each input its ``forward`` edits
+    in place (``ctx.mark_dirty`` or not), directly or through a rebinding that may be the same
+    tensor (``logits = logits.float()`` of float32 logits, ``.contiguous()``, ``.view(…)``): the
+    caller's tensor is edited, and what an op of the caller saved of it is stale at backward."""
+    from gradlint.analysis.tree import once
+
+    return once("function-edits", module, _function_edits, imports)
+
+
+_SAME_TENSOR = {"float", "contiguous", "to", "type_as", "view", "reshape", "view_as", "flatten", "squeeze",
+                "unsqueeze", "permute", "transpose", "t"}
+
+
+def _function_edits(module: ast.Module, imports: ImportTable) -> dict:
+    from gradlint.analysis import saves
+
+    found: dict = {}
+    for stmt in module.body:
+        if type(stmt) is not ast.ClassDef or not any(
+                imports.qualname(base) == "torch.autograd.Function" for base in stmt.bases):
+            continue
+        forward = next((f for f in stmt.body if type(f) in _FUNCTIONS and f.name == "forward"), None)
+        params = [p.arg for p in [*forward.args.posonlyargs, *forward.args.args]] if forward is not None else []
+        if len(params) < 2:
+            continue
+        ctx, inputs = params[0], params[1:]
+        holds = {name: inputs.index(name) for name in inputs}  # name -> the input it may still be
+        edits: dict = {}
+        for node in iter_nodes(forward):  # (in source order: a rebinding to a copy ends the input)
+            if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+                value, name = node.value, node.targets[0].id
+                same = type(value) is ast.Call and type(value.func) is ast.Attribute \
+                    and value.func.attr in _SAME_TENSOR and type(value.func.value) is ast.Name \
+                    and value.func.value.id in holds
+                if same:
+                    holds[name] = holds[value.func.value.id]
+                else:
+                    holds.pop(name, None)
+                continue
+            target = None
+            if type(node) is ast.AugAssign and type(node.target) is ast.Name:
+                target, how = node.target.id, node
+            elif type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Subscript \
+                    and type(node.targets[0].value) is ast.Name:
+                target, how = node.targets[0].value.id, node
+            elif type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
+                    and saves.is_inplace_method(node.func.attr):
+                target, how = node.func.value.id, node
+            if target in holds and holds[target] not in edits:
+                edits[holds[target]] = how
+        if edits:
+            found[f"{stmt.name}.apply"] = edits
+    for stmt in module.body:  # `splat = Splat.apply`
+        if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Name \
+                and dotted(stmt.value) in found:
+            found[stmt.targets[0].id] = found[dotted(stmt.value)]
+    return found
+
+
 def handed_instances(module: ast.Module, classes, imports: ImportTable) -> dict:
     """(``Class.__init__``, position or keyword) -> the classes of this file each constructor
     call of ``Class`` hands it an instance of (``ParagraphClassifier(encoder)`` with ``encoder =
