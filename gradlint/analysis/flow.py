@@ -39,7 +39,7 @@ from gradlint.analysis.scan import (
 )
 from gradlint.analysis.tree import iter_nodes, once
 from gradlint.analysis.tree import parents as tree_parents
-from gradlint.analysis.values import ModuleInfo
+from gradlint.analysis.values import ModuleInfo, joined_module
 from gradlint.analysis.values import CONST, EMPTY, LIVE, NOTHING_YET, PLAIN, UNKNOWN, Save, Value, joined_rows, replace, union, with_row
 
 REBUILDERS = {
@@ -1994,6 +1994,8 @@ class Walker:
             return False
         if any(k.arg == "requires_grad" and literal_true(k.value) for k in expr.keywords):
             return True
+        if type(expr.func) is ast.Subscript and self.registry(expr.func):
+            return all(self.makes_root(ast.Call(func=cls, args=[], keywords=[])) for cls in self.registry(expr.func))
         name = self.imports.qualname(expr.func)
         if name is None:
             return False
@@ -3857,6 +3859,18 @@ class Walker:
             value = replace(value, packed=True)
         return value
 
+    def registry(self, func: ast.Subscript) -> list | None:
+        """The classes a module-level dict display of classes holds (`MODELS = {"res": ResNet,
+        "cnn": models.ConvNet}`), where ``func`` indexes it by any key and nothing here rebinds
+        its name; None elsewhere."""
+        if type(func.value) is not ast.Name or (func.value.id in self.env and self.function.name != "<module>"):
+            return None  # (a name of a function's own, whatever the module binds)
+        found = once("class-registries", self.facts.module, _class_registries).get(func.value.id)
+        if not found or not all(self.classes.get(dotted(v)) is not None
+                                or self.classes.get(self.imports.qualname(v) or "") is not None for v in found):
+            return None
+        return found
+
     def inline_call(self, node: ast.Call, params: list, body: ast.expr) -> Value:
         """A call of a lambda or one-expression function the walked function defines for itself
         (`to_np = lambda t: t.detach().cpu().numpy()`): its expression, walked with its parameters
@@ -3900,6 +3914,22 @@ class Walker:
         imported = head is not None and (head.split(".")[0] in self.imports.names or (
             # (`from utils import *` handing on `torch`: nothing else can bind it unimported)
             head.split(".")[0] == "torch" and self.imports.stars and "torch" not in self.env))
+        registry = self.registry(func) if type(func) is ast.Subscript else None
+        if registry:
+            # `net_G_models[FLAGS.arch](FLAGS.z_dim)`: a construction of each class the module's
+            # dict of classes holds, whichever the key picks
+            found, infos = None, []
+            for cls in registry:
+                call = ast.copy_location(ast.Call(func=cls, args=node.args, keywords=node.keywords), node)
+                call.end_lineno, call.end_col_offset = node.end_lineno, node.end_col_offset
+                value = self.expr(call)
+                found = value if found is None else found.join(value)
+                infos.append(module_info(call, self.imports, self.classes))
+            module = infos[0]
+            for info in infos[1:]:
+                module = joined_module(module, info) if module is not None and info is not None else None
+            # (one class: as its constructor says; several: a model, whose forward is either's)
+            return replace(found, module=module)
         if qual in PARAMETRIZATIONS and node.args and type(node.args[0]) is not ast.Starred:
             # `weight_norm(self.mix)`: the module itself, its weight reparametrized
             return self.expr(node.args[0])
@@ -7293,6 +7323,20 @@ def _edit_root(expr):
             expr = expr.func.value  # (`x.mul_(a)` is `x`: `x.mul_(a).add_(b)` edits `x` twice)
         else:
             return expr
+
+
+def _class_registries(module: ast.Module) -> dict:
+    """Module-level names bound once, to a dict display whose every value is a name or a dotted
+    name (`{"res32": models.ResGenerator32, "cnn32": models.Generator32}`) -> those values."""
+    bound: dict = {}
+    for stmt in module.body:
+        for target in (stmt.targets if type(stmt) is ast.Assign else [stmt.target] if type(stmt) in (
+                ast.AnnAssign, ast.AugAssign) else []):
+            if type(target) is ast.Name:
+                bound.setdefault(target.id, []).append(stmt.value)
+    return {name: values[0].values for name, values in bound.items()
+            if len(values) == 1 and type(values[0]) is ast.Dict and values[0].values
+            and None not in values[0].keys and all(dotted(v) is not None for v in values[0].values)}
 
 
 def _alias(expr, value: Value) -> str | None:
