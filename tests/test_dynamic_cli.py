@@ -63,6 +63,26 @@ def test_driver_callable_confirms_the_finding_in_the_module_it_imports(project):
     assert "`scale_a`" in evidence
 
 
+def test_a_backward_in_a_driver_outside_the_project_is_named_by_its_file_and_line(project, tmp_path_factory):
+    """A driver kept beside the project, not under it, whose own code calls backward: the
+    evidence names the driver's line, never "line 0"."""
+    drivers = tmp_path_factory.mktemp("drivers")
+    (drivers / "smoke.py").write_text(textwrap.dedent("""\
+        from pkg import seed
+
+
+        def main():
+            loss = ((seed.scale_b * seed.first_stage(seed.x) - seed.y) ** 2).mean()
+            loss.backward()
+        """))
+    proc = subprocess.run([sys.executable, "-m", "gradlint", "check", "--driver", "smoke:main", "--output-format",
+                           "json", "pkg"], cwd=project, capture_output=True, text=True, timeout=240,
+                          env=dict(os.environ, PYTHONPATH=f"{drivers}{os.pathsep}{project}"))
+    [(code, line, status, evidence)] = verdicts(proc)
+    assert (code, status) == ("GL001", "confirmed"), evidence
+    assert "smoke.py line 6" in evidence and "line 0" not in evidence
+
+
 @pytest.mark.parametrize("driver, said", [
     ("pkg.seed:stpe", "has no attribute 'stpe'"),
     ("pkg.nomodule:step", "no module named 'pkg.nomodule'"),

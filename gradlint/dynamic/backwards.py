@@ -36,6 +36,10 @@ class BackwardEvidence:
         if roots and all(t.grad_fn is None for t in roots):
             self.leaf_backwards += 1  # (a loss rebuilt as a new leaf: its backward reaches nothing)
         frame = next(iter(user_frames(sys._getframe(1), self.is_user)), None)
+        if frame is None:
+            # (a backward in a driver outside the working directory, `--driver`: its own line)
+            frame = next(iter(user_frames(sys._getframe(1), lambda name: "site-packages" not in name
+                                          and not name.startswith(self.prefixes) and not name.startswith("<"))), None)
         line = frame.f_lineno if frame is not None else 0
         names = [local_name(frame, t) for t in roots]
         root_name = f"`{names[0]}`" if names and names[0] else "the loss"
