@@ -122,7 +122,11 @@ def check(facts):
         # whatever is known of the tensors they read)
         within = _pulls_within(node.args[0]) if rebuild is not None and node.args else []
         if source is not None and (source.pulled or within) and not (node in starving and source.tensor):
-            origin = "values pulled out of tensors (line {pulled})"
+            pulls = sorted(source.pulled or within, key=lambda n: (n.lineno, n.col_offset))
+            # (the pull as written, where it is of this file: `torch.sum(log_abs).item()`)
+            quoted = f" by `{facts.code(pulls[0])}`" if pulls[0] in facts.pulled_from \
+                and node.lineno <= pulls[0].lineno <= (node.end_lineno or node.lineno) else ""
+            origin = f"values pulled out of tensors{quoted} (line {{pulled}})"
             refs = {"pulled": tuple(source.pulled or within)}
             elsewhere = _pulled_elsewhere(refs["pulled"])
             if elsewhere is not None:
@@ -144,6 +148,11 @@ def check(facts):
             hint = ("use the tensors themselves: torch.stack or torch.cat to pack several, the tensor "
                     "as it is (or .clone()) for one; they keep their history")
         lost = "nothing computed before it gets a gradient"
+        held = sorted({name.split("@")[0] for pull in (source.pulled if source is not None else ())
+                       for name in facts.pulled_from.get(pull, ()) if not name.startswith("%")})
+        if held and len(held) <= 3 and all(name.replace(".", "_").isidentifier() for name in held):
+            # (`self.scale`, whose `log_abs` the copy was pulled from: what the user trains)
+            lost = f"{', '.join(f'`{n}`' for n in held)} {'gets' if len(held) == 1 else 'get'} no gradient through it"
         found = starves.get(node)
         if found is not None:
             lost = f"{_starved(found, facts.frozen)} no gradient through it"
