@@ -3051,7 +3051,7 @@ class Walker:
             return None, None
         info = found[0].own_classes.get(found[1][0])
         if info is not None and info.nograd_region is not None:
-            found[0].own([info.nograd_region])  # (a finding placed there is that file's)
+            found[0].parsed.own([info.nograd_region])  # (a finding placed there is that file's)
         return info, found[0].imports
 
     def plain_class(self, qualname: str) -> bool:
@@ -5376,6 +5376,9 @@ class Walker:
         rotary embedding applied to the queries), that is a cut of their history there, and of
         the module's own parameters (``own``)."""
         cuts = {}
+        # (its own parameters only where it is handed data: handed activations, what is cut is
+        # theirs, and a frozen scorer of a policy's features is a reward on purpose)
+        own = own if not (args.trainables or args.post) else EMPTY
         if region is not None and self.nograd is None and (args.trainables or args.post or own):
             cut = self.facts.cuts.get(node)
             if cut is None:
