@@ -3987,6 +3987,16 @@ class Walker:
             found = self.bound_functions_call(node, _init_bindings(self.cls.init, head[5:]), positional, keywords)
             if found is not None:
                 return found
+        if head is not None and head.startswith("self.") and head.count(".") == 1 and self.cls is not None \
+                and self.cls.init is not None and head not in self.env and self.cls.node is not None:
+            handed = self.handed_to_init(head[5:])
+            if handed:
+                # `self.distill_fn(…)` with `self.distill_fn = distill_fn` in `__init__`, every
+                # construction of the class handing it a function (`LwFTrainer(net,
+                # soft_target_cross_entropy)`): what each of those does, joined
+                found = self.bound_functions_call(node, handed, positional, keywords)
+                if found is not None:
+                    return found
         if head is not None and head.startswith("self.") and head.count(".") == 1:
             # self.encoder(x), self.predict(x): a submodule or a method of this model.
             if self.cls is not None and head[5:] in self.cls.nograd_methods:
@@ -4169,6 +4179,13 @@ class Walker:
                 and type(node.args[0]) not in (ast.List, ast.Tuple, ast.ListComp, ast.Constant, ast.Starred):
             return source  # `torch.Tensor(t)` of one tensor is an alias of it, history kept (AliasBackward0)
         copy = positional[0] if positional else None
+        if requires and copy is not None and source.cuts and not source.attached and qual == "torch.autograd.Variable" \
+                and type(copy) is ast.Attribute and copy.attr == "data":
+            # `Variable(value.data, requires_grad=True)`: a copy of `value` made a new leaf, as
+            # `Variable(value, requires_grad=True)` is (the old idiom's `.data` only says so twice)
+            held = self.expr(copy.value)
+            if held.attached or held.live:
+                source, copy = replace(held, computed=True, tensor=True), copy.value
         rebuild = Rebuild(node, qual, source, requires, self.function,
                           fresh_copy=copy is not None and is_fresh_copy(copy))
         rebuilt = frozenset({node}) if rebuild.roundtrip or rebuild.copies_history else EMPTY
@@ -5437,6 +5454,26 @@ class Walker:
             self.mixed_roots = getattr(self, "mixed_roots", frozenset()) | {
                 r for o in operands for r in o.trainables if r[:1] == "%" and r[1:].isdigit()}
         return mixed(value, operands, self.facts) if value.cuts else value
+
+    def handed_to_init(self, attr: str) -> list | None:
+        """What every construction of this class in the file hands the ``__init__`` parameter that
+        ``self.<attr>`` is bound to (its one binding there), each a name; None where one hands
+        something else, leaves it to a default, or no construction is seen."""
+        bound = _init_bindings(self.cls.init, attr)
+        if len(bound) != 1 or type(bound[0]) is not ast.Name:
+            return None
+        params = [p.arg for p in [*self.cls.init.args.posonlyargs, *self.cls.init.args.args]][1:]
+        param = bound[0].id
+        if param not in params and param not in [p.arg for p in self.cls.init.args.kwonlyargs]:
+            return None
+        found = []
+        for call in once("class-constructions", self.facts.module, _constructions).get(self.cls.name, ()):
+            given = {k.arg: k.value for k in call.keywords if k.arg is not None}
+            given.update({params[i]: a for i, a in enumerate(call.args) if i < len(params) and type(a) is not ast.Starred})
+            if param not in given or type(given[param]) is not ast.Name:
+                return None
+            found.append(given[param])
+        return found or None
 
     def bound_functions_call(self, node: ast.Call, bindings: list, positional, keywords) -> Value | None:
         """A call of what ``bindings`` bind, each a function of this file or of another file of
@@ -7326,6 +7363,15 @@ def _edit_root(expr):
             expr = expr.func.value  # (`x.mul_(a)` is `x`: `x.mul_(a).add_(b)` edits `x` twice)
         else:
             return expr
+
+
+def _constructions(module: ast.Module) -> dict:
+    """Class name -> the calls of it by that name in the file (`LwFTrainer(net, distill)`)."""
+    found: dict = {}
+    for node in ast.walk(module):
+        if type(node) is ast.Call and type(node.func) is ast.Name:
+            found.setdefault(node.func.id, []).append(node)
+    return found
 
 
 def _class_registries(module: ast.Module) -> dict:
