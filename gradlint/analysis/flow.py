@@ -5203,14 +5203,17 @@ class Walker:
             # own lint cannot know what its callers hand it). So does a module's method of this
             # file (`self.encoder.extract_features(h)`), or a loss object's `__call__`
             # (`crit(model(x))`): its own walk knows no caller's values.
-            # (what carries history here is a tensor or a forward() input: `model.num_latent_scales`
-            # read off a model handed in is a number, `target_scm` handed to the module is not)
-            def has_history(v: Value) -> bool:
-                return (v.attached or v.live) and (v.tensor or v.computed or v.container or bool(v.inputs))
+            # (what carries history here is a tensor, a forward() input or a name handed on:
+            # `model.num_latent_scales` read off a model handed in is a number)
+            # (a parameter handed on by name, `self.normalize(x_enc)`, is what the caller handed)
+            def has_history(k: int) -> bool:
+                v = given[k]
+                return (v.attached or v.live) and (v.tensor or v.computed or v.container or bool(v.inputs)
+                                                   or type(handed.get(k)) is ast.Name)
 
             for edit_node, (ks, edit) in summary.inner_edits.items():
-                attached = [given[k] for k in ks if k in given and has_history(given[k])]
-                if all(save.needs and not any(k in given and has_history(given[k]) for k in save.needs)
+                attached = [given[k] for k in ks if k in given and has_history(k)]
+                if all(save.needs and not any(k in given and has_history(k) for k in save.needs)
                        for save in edit.saved):
                     continue  # (`beta * p_tgt` saves `p_tgt` for `beta`'s gradient: a number here)
                 if attached and self.record:
