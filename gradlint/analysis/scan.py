@@ -2007,22 +2007,21 @@ def _local_functions(module: ast.Module) -> dict:
         if type(node) in (*kinds, ast.ClassDef):
             counts[node.name] = counts.get(node.name, 0) + 1
     found: dict = {}
-
-    def visit(stmts, inside_function: bool) -> None:
+    # (a stack, not a recursive closure: a closure calling itself is a reference cycle that
+    # would keep the tree alive past the lint)
+    todo = [(module.body, False)]
+    while todo:
+        stmts, inside_function = todo.pop()
         for stmt in stmts:
             if type(stmt) in kinds:
-                if stmt in module.body:
-                    visit(stmt.body, True)
+                if stmts is module.body:
+                    todo.append((stmt.body, True))
                 elif counts.get(stmt.name) == 1 and stmt.name not in top:
                     found[stmt.name] = stmt
             elif type(stmt) in (ast.If, ast.Try, ast.With, ast.For, ast.While) and (
                     inside_function or type(stmt) is not ast.For and type(stmt) is not ast.While):
-                for field in ("body", "orelse", "finalbody"):
-                    visit(getattr(stmt, field, []), inside_function)
-                for handler in getattr(stmt, "handlers", []):
-                    visit(handler.body, inside_function)
-
-    visit(module.body, False)
+                todo += [(getattr(stmt, field, []), inside_function) for field in ("body", "orelse", "finalbody")]
+                todo += [(handler.body, inside_function) for handler in getattr(stmt, "handlers", [])]
     return found
 
 
