@@ -1094,12 +1094,15 @@ def _runs_handed_member(fn, facts) -> bool:
 
 
 def _applies_no_model(cut, facts) -> bool:
-    """The region applies none of the trainables its result descends from: it only reduces
-    activations the model computed with recording on (`with torch.no_grad(): mmd = k[:b,
+    """The region applies none of the trainables its result descends from: it only reduces or
+    normalises activations the model computed with recording on (`with torch.no_grad(): mmd = k[:b,
     :b].mean() - …` in a loss object). Not the frozen-backbone idiom (`with torch.no_grad():
     feats = self.backbone(x)`), whose region runs the model; here the model trains, and the
     region cuts what it computed off the loss."""
-    if cut.region is None or type(cut.region) not in (ast.With, ast.AsyncWith) or not cut.upstream:
+    # (or a function decorated to run under no_grad, `@torch.no_grad() def l2_normalize(e)`:
+    # its body is the region)
+    if cut.region is None or type(cut.region) not in (ast.With, ast.AsyncWith, ast.FunctionDef, ast.AsyncFunctionDef) \
+            or not cut.upstream:
         return False
     other = origin(cut.region)
     tree = other.tree if other is not None else facts.module

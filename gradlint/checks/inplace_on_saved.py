@@ -625,6 +625,10 @@ def check(facts):
                 refs={"second": step.second},
             )
             continue
+        if _arms_of_one_invariant_test(step.node, step.second, facts):
+            # (`elif self.adaptive_method == "gradnorm": … step()` and `else: loss.backward()`:
+            # a test the loop never changes takes one arm in every iteration, never both)
+            continue
         through = [n for n in step.through if n != step.root]  # (`self.loss_b` stored by another method: itself)
         when = (f"is computed from {_names(through)}, recorded before the step" if through
                 else "was computed before the step")
@@ -780,3 +784,47 @@ def _as_view(save) -> str:
     if save.view and save.renamed:
         return f", as `{save.view}`"
     return f", as its view `{save.view}`" if save.view else ""
+
+
+def _arms_of_one_invariant_test(a, b, facts) -> bool:
+    """``a`` and ``b`` lie in different arms of one ``if`` inside a loop, whose test reads only
+    names the loop never binds: every iteration takes the same arm, so no run reaches both."""
+    from gradlint.analysis.imports import dotted
+    from gradlint.analysis.project import origin
+    from gradlint.analysis.tree import exclusive, parents
+
+    if origin(a) is not None or origin(b) is not None:
+        return False
+    up = parents(facts.module)
+    if not exclusive(a, b, up):
+        return False
+    above = set()
+    node = a
+    while node in up:
+        node = up[node]
+        above.add(node)
+    node, split = b, None
+    while node in up:
+        node = up[node]
+        if node in above and type(node) is ast.If:
+            split = node
+            break
+    loop = split
+    while loop is not None and type(loop) not in (ast.For, ast.While, ast.AsyncFor):
+        loop = up.get(loop)
+    if split is None or loop is None:
+        return False
+    tests, node = [], split
+    while type(node) is ast.If:  # (the chain's earlier tests decide too: `if … elif … else`)
+        tests.append(node.test)
+        parent = up.get(node)
+        node = parent if type(parent) is ast.If and parent.orelse == [node] else None
+    inner = {id(n.value) for t in tests for n in ast.walk(t) if type(n) is ast.Attribute}
+    read = {dotted(n) for t in tests for n in ast.walk(t)
+            if type(n) in (ast.Name, ast.Attribute) and id(n) not in inner} - {None}
+    targets = [t for n in ast.walk(loop) if type(n) in (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)
+               for t in (n.targets if type(n) is ast.Assign else [n.target])]
+    bound = {dotted(e) for t in targets for e in (t.elts if type(t) in (ast.Tuple, ast.List) else [t])} - {None}
+    # (a name bound in the loop, or a call in the test, may change the arm between iterations)
+    return bool(read) and not any(r == b or r.startswith(b + ".") for r in read for b in bound) \
+        and not any(type(n) is ast.Call for t in tests for n in ast.walk(t))
