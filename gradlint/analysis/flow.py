@@ -34,7 +34,7 @@ from gradlint.analysis.scan import (
     _PLAIN_BASES as PLAIN_BASES, ENABLE_GRAD, GRAD_MODE_NAMES, INFERENCE_MODE, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, leaves_handed_on, literal_false,
     is_optimizer_class, listed_modules, members_handed_trained,
-    ancestors, function_edits, function_saves, hook_outputs, hook_stores, hooked_members, literal_true, local_functions, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
+    ancestors, class_constructions, function_edits, function_saves, hook_outputs, hook_stores, hooked_members, literal_true, local_functions, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
     trains_locally, without_history_test,
 )
 from gradlint.analysis.tree import iter_nodes, once
@@ -5470,7 +5470,7 @@ class Walker:
         if param not in params and param not in [p.arg for p in self.cls.init.args.kwonlyargs]:
             return None
         found = []
-        for call in once("class-constructions", self.facts.module, _constructions).get(self.cls.name, ()):
+        for call, _ in class_constructions(self.facts.module).get(self.cls.name, ()):
             given = {k.arg: k.value for k in call.keywords if k.arg is not None}
             given.update({params[i]: a for i, a in enumerate(call.args) if i < len(params) and type(a) is not ast.Starred})
             if param not in given or type(given[param]) is not ast.Name:
@@ -5596,7 +5596,7 @@ class Walker:
                     self.note_pulled_argument(f"{param}@{name}", value)
                 # (a view of one, `binarise(probs[:, 1])`: an edit of the view edits what was saved)
                 saved = value.saved or (self.lookup(value.alias).saved if value.alias is not None
-                                        and type(arg) is not ast.keyword and type(arg) is ast.Subscript else EMPTY)
+                                        and type(arg) is ast.Subscript else EMPTY)
                 if param is not None and saved:
                     # `mask_invalid_(probs, m)` hands the helper a tensor an op saved: an edit
                     # of that parameter in the helper breaks the caller's backward.
@@ -7366,15 +7366,6 @@ def _edit_root(expr):
             expr = expr.func.value  # (`x.mul_(a)` is `x`: `x.mul_(a).add_(b)` edits `x` twice)
         else:
             return expr
-
-
-def _constructions(module: ast.Module) -> dict:
-    """Class name -> the calls of it by that name in the file (`LwFTrainer(net, distill)`)."""
-    found: dict = {}
-    for node in ast.walk(module):
-        if type(node) is ast.Call and type(node.func) is ast.Name:
-            found.setdefault(node.func.id, []).append(node)
-    return found
 
 
 def _class_registries(module: ast.Module) -> dict:

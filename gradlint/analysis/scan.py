@@ -1298,6 +1298,12 @@ def _parameter_names(function) -> set[str]:
     return {p.arg for p in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
 
 
+def class_constructions(module: ast.Module) -> dict:
+    """Class of the file -> the calls that construct it, each with the class whose ``__init__``
+    makes it (or None)."""
+    return once("constructions", module, _constructions)[1]
+
+
 def _constructions(module: ast.Module) -> tuple[dict, dict]:
     """(class name -> its ``__init__``, class name -> [(a call of that name, the class whose
     ``__init__`` makes it or None)]) over the file."""
