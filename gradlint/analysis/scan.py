@@ -1884,7 +1884,13 @@ def _function_saves(module: ast.Module, imports: ImportTable) -> dict[str, froze
                           if type(a) is ast.Name and a.id in inputs and a.id not in rebound}
         if saved:
             found[f"{stmt.name}.apply"] = frozenset(saved)
-    for stmt in module.body:  # `splat = Splat.apply`
+    return _with_apply_aliases(found, module)
+
+
+def _with_apply_aliases(found: dict, module: ast.Module) -> dict:
+    """``found`` (keyed ``Splat.apply``) with the names the module binds to those (``splat =
+    Splat.apply``) under the same value."""
+    for stmt in module.body:
         if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Name \
                 and dotted(stmt.value) in found:
             found[stmt.targets[0].id] = found[dotted(stmt.value)]
@@ -1897,8 +1903,6 @@ def function_edits(module: ast.Module, imports: ImportTable) -> dict:
     in place (``ctx.mark_dirty`` or not), directly or through a rebinding that may be the same
     tensor (``logits = logits.float()`` of float32 logits, ``.contiguous()``, ``.view(…)``): the
     caller's tensor is edited, and what an op of the caller saved of it is stale at backward."""
-    from gradlint.analysis.tree import once
-
     return once("function-edits", module, _function_edits, imports)
 
 
@@ -1918,7 +1922,7 @@ def _function_edits(module: ast.Module, imports: ImportTable) -> dict:
         params = [p.arg for p in [*forward.args.posonlyargs, *forward.args.args]] if forward is not None else []
         if len(params) < 2:
             continue
-        ctx, inputs = params[0], params[1:]
+        inputs = params[1:]  # (after `ctx`)
         holds = {name: inputs.index(name) for name in inputs}  # name -> the input it may still be
         edits: dict = {}
         for node in iter_nodes(forward):  # (in source order: a rebinding to a copy ends the input)
@@ -1945,11 +1949,7 @@ def _function_edits(module: ast.Module, imports: ImportTable) -> dict:
                 edits[holds[target]] = how
         if edits:
             found[f"{stmt.name}.apply"] = edits
-    for stmt in module.body:  # `splat = Splat.apply`
-        if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Name \
-                and dotted(stmt.value) in found:
-            found[stmt.targets[0].id] = found[dotted(stmt.value)]
-    return found
+    return _with_apply_aliases(found, module)
 
 
 def handed_instances(module: ast.Module, classes, imports: ImportTable) -> dict:
