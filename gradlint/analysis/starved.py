@@ -247,11 +247,13 @@ def _starved(facts) -> Iterator[Starved]:
                                        or _trained_by_another_return(cut, value, ret, facts, uses)
                                        or _kept_out_of_an_objective(cut, value, ret, facts, uses)):
                     continue
-                if origin(cut.node) is not None and (elements or (
+                if origin(cut.node) is not None and (elements or cut.hooked or (
                         type(ret.node.value) is ast.Call and _returns_tuples(cut.function))):
                     # (a member's cut another file's class returns in a tuple, returned on in one
-                    # here, or whole, `return self.yolo(x, targets)`: what the callers' losses
-                    # build from it judges it, not this return)
+                    # here, or whole, `return self.yolo(x, targets)`, or what another file's
+                    # forward hook keeps: a tap on a backbone this class builds in eval mode for a
+                    # closed-form head; what the callers' losses build from it judges it, not
+                    # this return)
                     continue
                 if not ret.parts and elements and not (value.trainables or value.inputs or value.post) \
                         and any(other.trainables or other.inputs for _, other in elements if other is not value):
