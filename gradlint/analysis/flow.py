@@ -5029,13 +5029,17 @@ class Walker:
                 continue
             if not upstream and self.imports.project is not None and origin(cut_node) is not None and not (
                     inside and any(cut_node in part for part in summary.cut_parts)) and not (
-                    template is not None and template.hooked):
+                    template is not None and template.hooked) and not (
+                    inside and receiver is not None and template is not None and template.kind == "no_grad"
+                    and template.function is not None and template.region is template.function.node):
                 # A cut in another file that starves only that file's own trainables: its own
                 # lint has all there is to know, and reports it there (or judges it intended).
                 # Not a member's cut in an element of a returned tuple: the caller's use judges it.
                 # Nor what a forward hook of another file's class keeps of a module this file
                 # hooks (`FeatHook(student.backbone, …)`): which module, and whether a loss trains
                 # through what it keeps, only this file knows.
+                # Nor a method of the receiver's decorated to run under no_grad (`encoder.embed(x)`):
+                # whether a loss is made of what it returns, only this file knows.
                 continue
             cut = self.facts.cuts.get(cut_node)
             if cut is None:
@@ -5049,8 +5053,14 @@ class Walker:
             if inside and receiver is not None and receiver.trainables and not upstream \
                     and origin(cut_node) is not None:
                 # (a member's cut of another file's class, returned to this caller to judge: it
-                # starves the receiver, `self.encoder`, as this walk names it)
-                self.add_upstream(cut, receiver.trainables)
+                # starves the receiver, `self.encoder`, as this walk names it; a method run under
+                # no_grad whole starves the members it computes, `model.convs`, beside the ones
+                # another of its methods keeps attached)
+                whole = template.kind == "no_grad" and template.function is not None \
+                    and template.region is template.function.node
+                members = {f"{r}.{m[len('self.'):]}" for r in receiver.trainables if not r.startswith(SYMBOL)
+                           for m in inside if m.count(".") == 1} if whole else set()
+                self.add_upstream(cut, members or receiver.trainables)
             else:
                 # The callee's own members keep the names and coverage keys its walk gave them.
                 cut.upstream |= inside

@@ -1088,6 +1088,58 @@ def _built_untrained(cut, facts) -> bool:
     return True
 
 
+def inference_path(cut, facts) -> bool:
+    """The region is a method decorated to run under no_grad (``@torch.no_grad() def
+    embed(self, x)``: cached embeddings, a retrieval index), called from outside its class, whose
+    members the class's own forward computes with recording on: the class trains them, and a loss
+    made of what this path returns starves them. A method computing members no recorded path of
+    the class computes is how a frozen part is spelled."""
+    fn = cut.function
+    if not _decorated_method(cut) or cut.node not in facts.call_sites or not _optimized(cut, facts):
+        return False
+    members = recorded_members(cut)
+    if not members or any(_frozen_member(r, cut, facts) for r in members | cut.upstream):
+        return False
+    found = origin(cut.node)
+    module = found.tree if found is not None else facts.module
+    owner = next((n for n in module.body if type(n) is ast.ClassDef and n.name == fn.class_name), None)
+    return owner is not None and members <= _recorded_members(owner)
+
+
+def recorded_members(cut) -> set:
+    """The class's own members (``self.proj``) the cut's region computes, as the class's walk
+    names them: the caller's walk names another file's members by the receiver (``encoder``)."""
+    members = {"self." + k.split(".self.", 1)[1] for k in cut.keys if ".self." in k}
+    return {m for m in members if m.count(".") == 1}
+
+
+def _decorated_method(cut) -> bool:
+    """The cut is the region of a method decorated to run under no_grad, the whole method."""
+    fn = cut.function
+    return cut.kind == "no_grad" and fn is not None and fn.class_name is not None and fn.nograd \
+        and cut.region is fn.node
+
+
+def _recorded_members(owner: ast.ClassDef) -> set:
+    """The members (``self.x``) the class's forward reads with recording on, through the methods
+    of its own it calls that are not decorated to run under no_grad."""
+    methods = {n.name: n for n in owner.body if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef)}
+    todo, seen, read = ["forward"], set(), set()
+    while todo:
+        method = methods.get(todo.pop())
+        if method is None or method.name in seen or any(
+                "no_grad" in (dotted(d.func if type(d) is ast.Call else d) or "") for d in method.decorator_list):
+            continue
+        seen.add(method.name)
+        for node in ast.walk(method):
+            if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == "self":
+                if node.attr in methods:
+                    todo.append(node.attr)
+                else:
+                    read.add(f"self.{node.attr}")
+    return read
+
+
 def _runs_handed_member(fn, facts) -> bool:
     """The method calls a member its class's constructor is handed (`self.submodule(x)` of
     `self.submodule = submodule`), a model the object does not own."""
@@ -1412,8 +1464,14 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             only = _only_in_regions(cut, facts) - facts.frozen
             yield dataclasses.replace(cut, upstream=only) if only and only != cut.upstream else cut
             continue
+        if cut.kind == "no_grad" and origin(node) is not None and _decorated_method(cut) \
+                and not (at_loss and inference_path(cut, facts)):
+            # (another file's method decorated to run under no_grad, called on an object this file
+            # holds: its inference path, or how that file spells a frozen part)
+            continue
         if cut.kind == "no_grad" and not _named_in_optimizer(cut, facts) and not _left_trainable(cut, facts) \
-                and not _built_untrained(cut, facts) and not ((value.trainables or value.post) and _applies_no_model(cut, facts)):
+                and not _built_untrained(cut, facts) and not ((value.trainables or value.post) and _applies_no_model(cut, facts)) \
+                and not (at_loss and inference_path(cut, facts)):
             # Computing under no_grad is how a frozen backbone, a target network or pseudo-labels
             # are spelled: a loss through it is a bug only where an optimizer is handed exactly
             # the module (or tensor) whose history the region dropped.
@@ -1439,6 +1497,10 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             value.trainables or value.inputs - cut.upstream)) and not value.post \
             and (cut.kind != "no_grad" or _applies_no_model(cut, facts)) \
             and (switched or not any(node in switch.value.cuts for switch in facts.switches))  # (a new leaf: the term trains it)
+        if at_loss and cut.kind == "no_grad" and inference_path(cut, facts):
+            # (the class's own forward is the recorded path its members train by, not a sink
+            # beside this one: only another loss says they train elsewhere)
+            elsewhere = [(trainables, backward) for trainables, backward in elsewhere if backward is not None]
         attached_elsewhere = EMPTY if dead else _trained_elsewhere(cut, elsewhere, facts)
         if _overlap(cut.upstream, attached_elsewhere) or (companions and (
                 _by_callers(cut.upstream, cut, facts) & facts.resolve(attached_elsewhere))):

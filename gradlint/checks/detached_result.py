@@ -105,10 +105,12 @@ def _key(rebound, facts) -> str:
 def _report(cut, where: str, facts, models=(), **refs):
     from gradlint.analysis.facts import UNRECORDED_GRAD
     from gradlint.analysis.scan import nograd_decorator
-    from gradlint.analysis.starved import _optimized, _with_owners
+    from gradlint.analysis.starved import _optimized, _with_owners, inference_path
 
     # (not a model the module freezes, a feature extractor the region also ran)
     names, upstream, verb = starved_names(cut.upstream - facts.frozen or cut.upstream, models)
+    if cut.kind == "no_grad" and inference_path(cut, facts):
+        return _inference_call(cut, where, facts, refs)
     if cut.kind == "no_grad":
         at_region = isinstance(cut.region, (ast.With, ast.AsyncWith))
         # (a function decorated to run under no_grad: its decorator is where recording stops,
@@ -168,6 +170,36 @@ def _report(cut, where: str, facts, models=(), **refs):
         hint=hint,
         details={"tensor": cut.tensor, "cut": cut.kind, "upstream": names},
         refs=refs,
+    )
+
+
+def _inference_call(cut, where: str, facts, refs):
+    """A method decorated to run under no_grad, called in training (``inference_path``): the call
+    is the mistake, not the decorator; its members are named through the object it is called on."""
+    from gradlint.analysis.scan import nograd_decorator
+    from gradlint.analysis.starved import recorded_members
+
+    call = facts.call_sites[cut.node]
+    found = origin(cut.region)
+    decorator = nograd_decorator(cut.region, found.imports if found is not None else facts.imports)
+    if found is not None and decorator is not None:
+        found.own([decorator])  # (named by its file and line)
+    receiver = facts.code(call.func.value) if type(call.func) is ast.Attribute else None
+    members = sorted(m[len("self."):] for m in recorded_members(cut))
+    names = [f"{receiver}.{m}" if receiver else m for m in members]
+    upstream = ", ".join(f"`{n}`" for n in names)
+    method = cut.function.name
+    return Flag(
+        RULE, call,
+        f"`{facts.code(call)}` runs `{method}()`, which is decorated to run without recording autograd "
+        f"(line {{region}}), and what it returns {where}, so {upstream} {'gets' if len(names) == 1 else 'get'} "
+        f"no gradient through it, though an optimizer is given {'it' if len(names) == 1 else 'them'} and the "
+        f"forward of `{receiver or cut.function.class_name}` trains {'it' if len(names) == 1 else 'them'}",
+        hint=f"train through the recorded forward (`{receiver}(…)`) instead of `{method}()`, or drop the "
+             f"no_grad decorator from `{method}()` if it is meant for training",
+        details={"tensor": cut.tensor, "cut": cut.kind, "upstream": names},
+        refs={**refs, "region": decorator or cut.region, "cut": cut.node},
+        at=call,
     )
 
 
