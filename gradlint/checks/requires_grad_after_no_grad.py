@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 
+from gradlint.analysis.imports import dotted
 from gradlint.checks import Flag, Rule, starved_names
 
 RULE = Rule(
@@ -36,11 +37,14 @@ def check(facts):
         if switch is None or switch.node in reported:
             continue
         reported.add(switch.node)
-        if switch.intended_leaf and found.function is not None and found.function.class_name is None \
-                and found.cut.upstream and all(name.endswith(f"@{found.function.name}") for name in found.cut.upstream):
+        if switch.intended_leaf and found.function is not None and (found.function.class_name is None \
+                and found.cut.upstream and all(name.endswith(f"@{found.function.name}") for name in found.cut.upstream)
+                or _asked_of(switch, facts)):
             # (`ret = ret.detach()`, `ret.requires_grad_()`, `return ret`: a plain function making
             # a new leaf of what it is given; its callers say whether that starves anything. A
-            # module's forward doing it to its output cuts what computed its inputs.)
+            # module's forward doing it to its output cuts what computed its inputs. Nor a leaf
+            # the function asks `autograd.grad` the gradient of: a pose refined at test time by
+            # gradient steps on it, whose cut start is the cut's own question, GL001's.)
             continue
         cut = found.cut
         _, upstream, verb = starved_names(cut.upstream, found.models)
@@ -148,6 +152,22 @@ def _through_a_model_it_trains(switch, facts, found_cuts) -> bool:
                 and facts.cuts[c].function is not None and facts.cuts[c].function.node is switch.function.node
                 for c in common):
             return True
+    return False
+
+
+def _asked_of(switch, facts) -> bool:
+    """The switched leaf is an input ``autograd.grad`` is asked of in the switch's own function
+    (`torch.autograd.grad(loss, pose)`), which accumulates no ``.grad`` into parameters."""
+    name = switch.name
+    if name is None or switch.function is None:
+        return False
+    for node in ast.walk(switch.function.node):
+        if type(node) is ast.Call and facts.imports.qualname(node.func) == "torch.autograd.grad":
+            inputs = node.args[1] if len(node.args) > 1 else next(
+                (k.value for k in node.keywords if k.arg == "inputs"), None)
+            parts = inputs.elts if type(inputs) in (ast.List, ast.Tuple) else [inputs]
+            if any(part is not None and dotted(part) == name for part in parts):
+                return True
     return False
 
 
