@@ -88,7 +88,7 @@ def switched(found: Starved, facts):
     cut another method of the class stored on ``self`` (``self.cache = {"logits":
     logits.detach()}`` in ``rollout``, switched on in ``update``)."""
     cut = found.cut
-    if cut.kind not in (".detach()", ".data", UNRECORDED_GRAD):
+    if cut.kind not in (".detach()", ".detach_()", ".data", UNRECORDED_GRAD):
         return None
     if origin(cut.node) is not None and cut.function is not None:
         # (a cut in another file's function, switched on there: `dEdR = -autograd.grad(…)[0]`,
