@@ -4186,6 +4186,14 @@ class Walker:
             held = self.expr(copy.value)
             if held.attached or held.live:
                 source, copy = replace(held, computed=True, tensor=True), copy.value
+        elif requires and copy is not None and source.cuts and not source.attached and qual == "torch.autograd.Variable" \
+                and source.computed and not source.pulled:
+            # `Variable(scaler.inverse(pred.data), requires_grad=True)`: values computed from a
+            # model's output read through `.data`, copied into a new leaf: as the `.data` alone
+            had = frozenset().union(*(self.facts.cuts[c].upstream for c in source.cuts if c in self.facts.cuts
+                                      and self.facts.cuts[c].kind in (".data", ".detach()")))
+            if had and not all(r.endswith("@input") for r in had):
+                source = replace(source, trainables=source.trainables | had, tensor=True)
         rebuild = Rebuild(node, qual, source, requires, self.function,
                           fresh_copy=copy is not None and is_fresh_copy(copy))
         rebuilt = frozenset({node}) if rebuild.roundtrip or rebuild.copies_history else EMPTY
