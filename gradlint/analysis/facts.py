@@ -62,6 +62,9 @@ class Cut:
     # a rebuild made a leaf that requires grad (`torch.FloatTensor(rows).requires_grad_()`): the
     # user meant to train through the copy, whatever stays attached beside it
     leaf: bool = False
+    # a copy made a leaf of a value already cut (`torch.tensor(v.detach(), requires_grad=True)`):
+    # the spelling of a leaf made on purpose, a mistake only where an optimizer holds what it cuts
+    of_cut: bool = False
     # its operand is a trainable leaf itself, not computed (`self.linear.weight.data`)
     of_leaf: bool = False
     # a no_grad region's result computed afresh there: a model run on values with no history

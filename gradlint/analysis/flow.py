@@ -4194,8 +4194,17 @@ class Walker:
                                       and self.facts.cuts[c].kind in (".data", ".detach()")))
             if had and not all(r.endswith("@input") for r in had):
                 source = replace(source, trainables=source.trainables | had, tensor=True)
-        rebuild = Rebuild(node, qual, source, requires, self.function,
-                          fresh_copy=copy is not None and is_fresh_copy(copy))
+        fresh = copy is not None and is_fresh_copy(copy)
+        of_cut = None
+        if fresh and requires and source.cuts and not source.attached and not source.pulled:
+            # `torch.tensor(values.detach(), requires_grad=True)` of a critic's values: a leaf
+            # made on purpose, and a copy of what the cut had where an optimizer holds that
+            # (``Cut.of_cut``: the starved analysis judges it)
+            had = frozenset().union(*(self.facts.cuts[c].upstream for c in source.cuts if c in self.facts.cuts
+                                      and self.facts.cuts[c].kind in (".data", ".detach()")))
+            if had and not all(r.endswith("@input") for r in had):
+                of_cut = replace(source, trainables=source.trainables | had, tensor=True, computed=True)
+        rebuild = Rebuild(node, qual, source, requires, self.function, fresh_copy=fresh)
         rebuilt = frozenset({node}) if rebuild.roundtrip or rebuild.copies_history else EMPTY
         if not rebuilt and getattr(self, "summarizing", False) and type(copy) is ast.Name and source.trainables \
                 and not qual.endswith(("as_tensor", "asarray", "from_numpy")) \
@@ -4216,7 +4225,11 @@ class Walker:
         # (a rebuild ends the lineage of what its values came from: only its own cut, if any,
         # goes on; a `.data` read on the way to a metric's NumPy is no cut of the result)
         cuts = {}
-        if copy is not None and not rebuild.fresh_copy:
+        if of_cut is not None:
+            cuts = self.cut_of(node, copy, of_cut, REBUILD).cuts
+            if node in self.facts.cuts:
+                self.facts.cuts[node].of_cut = True
+        elif copy is not None and not rebuild.fresh_copy:
             if (source.tensor and (source.attached or source.live or not source.pulled)) \
                     or (source.live and source.inputs and not (source.plain or source.container)):
                 # (also a forward's input, the activations its callers hand it; not an array

@@ -1383,7 +1383,7 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             continue
         # (a forward's input cut, as the calls that hand it name what computed it: the keys)
         callers = cut.keys if cut.upstream and all(r.endswith("@input") for r in cut.upstream) else set()
-        if cut.kind == REBUILD and cut.leaf and at_loss:
+        if cut.kind == REBUILD and cut.leaf and at_loss and (not cut.of_cut or _optimized(cut, facts)):
             # a copy made a leaf that requires grad and trained through (`torch.FloatTensor(rows)
             # .requires_grad_()` in an enclosing-box penalty): the user meant the gradient to flow
             # through it to what computed the values; a model attached beside it in the same term
