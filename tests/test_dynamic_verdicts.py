@@ -289,6 +289,38 @@ def test_edit_through_data_is_confirmed_though_pytorch_cannot_see_it():
     assert status == "confirmed" and "through .data" in evidence
 
 
+def _scaled(tracer, edit_a_clone: bool):
+    class Scaled(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            y = x.clone() if edit_a_clone else x
+            tracer.b(0, y).div_(2)
+            return y * 1
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return grad * x
+
+    return Scaled
+
+
+@pytest.mark.parametrize("edit_a_clone", [False, True])
+def test_custom_function_editing_what_it_saved_is_confirmed(edit_a_clone):
+    """A custom Function's saved tensors are packed when forward returns: the version counter
+    never sees its forward's edit, and the saved memory says it."""
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    tracer = _tracer("GL005", label="x.div_(2)", tensor="x")
+    with tracer:
+        _scaled(tracer, edit_a_clone).apply(w * 3).sum().backward()
+    status, evidence = _verdict(tracer)
+    if edit_a_clone:
+        assert status == "dismissed", evidence
+    else:
+        assert status == "confirmed" and "custom Function" in evidence, evidence
+
+
 def _loop(tracer, carry: bool, steps: int = 4):
     w = torch.tensor(0.9, requires_grad=True)
     state = torch.tensor(1.0)

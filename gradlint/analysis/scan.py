@@ -1952,6 +1952,72 @@ def _function_edits(module: ast.Module, imports: ImportTable) -> dict:
     return _with_apply_aliases(found, module)
 
 
+def function_saved_edits(module: ast.Module, imports: ImportTable) -> list:
+    """``(edit, name saved, the save_for_backward call)`` for each in-place edit a
+    ``torch.autograd.Function``'s ``forward`` makes of a tensor it hands ``ctx.save_for_backward``
+    and does not declare with ``ctx.mark_dirty``: an input (through a rebinding that may be the
+    same tensor, ``scores = logits.float()``), edited before or after the save, or anything saved
+    and edited after the save. A Function's saved tensors are packed when ``forward`` returns,
+    so no version check catches it: backward silently reads the edited values."""
+    return once("function-saved-edits", module, _function_saved_edits, imports)
+
+
+def _function_saved_edits(module: ast.Module, imports: ImportTable) -> list:
+    from gradlint.analysis import saves
+
+    found = []
+    for stmt in module.body:
+        if type(stmt) is not ast.ClassDef or not any(
+                imports.qualname(base) == "torch.autograd.Function" for base in stmt.bases):
+            continue
+        forward = next((f for f in stmt.body if type(f) in _FUNCTIONS and f.name == "forward"), None)
+        params = [p.arg for p in [*forward.args.posonlyargs, *forward.args.args]] if forward is not None else []
+        if len(params) < 2:
+            continue
+        ctx, inputs = params[0], params[1:]
+        holds = {name: name for name in inputs}  # name -> the input it may still be
+        saved_at: dict = {}  # the input or name saved -> the save call
+        dirty: set = set()
+        edits = []  # (edit, the input or name it edits), in source order
+        for node in iter_nodes(forward):
+            if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+                value, name = node.value, node.targets[0].id
+                same = type(value) is ast.Call and type(value.func) is ast.Attribute \
+                    and value.func.attr in _SAME_TENSOR and type(value.func.value) is ast.Name \
+                    and value.func.value.id in holds
+                if same:
+                    holds[name] = holds[value.func.value.id]
+                else:
+                    holds.pop(name, None)
+                continue
+            if type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
+                    and node.func.value.id == ctx and node.func.attr in ("save_for_backward", "mark_dirty"):
+                named = {holds.get(a.id, a.id) for a in node.args if type(a) is ast.Name}
+                if node.func.attr == "mark_dirty":
+                    dirty |= named
+                else:
+                    for name in named:
+                        saved_at.setdefault(name, node)
+                continue
+            target = None
+            if type(node) is ast.AugAssign and type(node.target) is ast.Name:
+                target = node.target.id
+            elif type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Subscript \
+                    and type(node.targets[0].value) is ast.Name:
+                target = node.targets[0].value.id
+            elif type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
+                    and saves.is_inplace_method(node.func.attr):
+                target = node.func.value.id
+            if target is not None:
+                edits.append((node, holds.get(target, target), target in holds, dict(saved_at)))
+        for node, name, of_input, saved_before in edits:
+            save = saved_at.get(name)
+            if save is None or name in dirty or not (of_input or name in saved_before):
+                continue
+            found.append((node, name, save))
+    return found
+
+
 def handed_instances(module: ast.Module, classes, imports: ImportTable) -> dict:
     """(``Class.__init__``, position or keyword) -> the classes of this file each constructor
     call of ``Class`` hands it an instance of (``ParagraphClassifier(encoder)`` with ``encoder =

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
+from gradlint.analysis.scan import function_saved_edits
 from gradlint.checks import Flag, Rule
 
 RULE = Rule(
@@ -642,6 +643,19 @@ def check(facts):
                   "is right only where the losses reach different parameters"),
             details={"optimizer": step.optimizer, "root": step.root},
             refs={"second": step.second},
+        )
+    for node, name, save in function_saved_edits(facts.module, facts.imports):
+        how = facts.code(node.func.value if isinstance(node, ast.Call) else node.target
+                         if isinstance(node, ast.AugAssign) else node.targets[0].value)
+        yield Flag(
+            RULE, node,
+            f"`{facts.code(node) if isinstance(node, ast.Call) else how}` modifies `{name}` in place, which "
+            f"`{facts.code(save.func)}` (line {{save}}) saved for this Function's backward: saved tensors are "
+            f"packed when `forward` returns, so backward silently reads the edited values and computes a "
+            f"wrong gradient",
+            hint=f"edit a copy (`{how}.clone()`) or save `{name}` before editing it as a clone",
+            details={"tensor": name, "saved_by": ["save_for_backward"]},
+            refs={"save": save},
         )
     for edit in facts.sequential_edits:
         module, previous = facts.code(edit.module), facts.code(edit.previous)

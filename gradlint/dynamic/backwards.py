@@ -141,6 +141,10 @@ class BackwardEvidence:
         saved_line = node.metadata.get("gradlint_line") if hasattr(node, "metadata") else None
         saved_path = node.metadata.get("gradlint_path", "") if hasattr(node, "metadata") else ""
         where = f" ({self._where(saved_line, saved_path, evidence)})" if saved_line else ""
+        if then is None and isinstance(node, torch.autograd.function.BackwardCFunction):
+            return (f"{edit.label} was handed to save_for_backward by the custom Function {saver}, whose forward "
+                    f"edited it in place at `{finding['label']}` ({finding['where']}) before its saved tensors "
+                    f"were packed: backward used the edited values")
         if then is None:
             return (f"{edit.label} was saved by {saver}{where} before `{finding['label']}` ({finding['where']}) "
                     f"edited it through .data, which the version counter does not see: backward used the edited values")

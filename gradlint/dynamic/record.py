@@ -78,7 +78,9 @@ def saved_tensors(node) -> Iterator[tuple[str, object]]:
     since it was saved (or the record was already freed by a backward)."""
     names = _SAVED_NAMES.get(type(node))
     if names is None:
-        names = _SAVED_NAMES[type(node)] = tuple(a for a in dir(node) if a.startswith("_saved_"))
+        names = _SAVED_NAMES[type(node)] = tuple(a for a in dir(node) if a.startswith("_saved_")) or (
+            # (a custom Function's node is its ctx: what its forward handed save_for_backward)
+            ("saved_tensors",) if isinstance(node, torch.autograd.function.BackwardCFunction) else ())
     for name in names:
         try:
             value = getattr(node, name)
