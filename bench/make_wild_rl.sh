@@ -19,7 +19,7 @@
 set -euo pipefail
 
 MIRROR_ROOT=${1:?usage: make_wild_rl.sh MIRROR_ROOT [OUT_DIR]}
-OUT=${2:-/tmp/wild_rl}
+OUT=${2:-/tmp/wildrl}
 
 # name  owner+repo  commit
 REPOS=(
