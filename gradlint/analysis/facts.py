@@ -65,6 +65,10 @@ class Cut:
     # a copy made a leaf of a value already cut (`torch.tensor(v.detach(), requires_grad=True)`):
     # the spelling of a leaf made on purpose, a mistake only where an optimizer holds what it cuts
     of_cut: bool = False
+    # a module's method detaching an input it is handed as is, then applying layers of its own
+    # (a critic's `cat([s, a.detach()])`): a bug where the loss trains what computed the input
+    # through a module it does not train (``starved._trains_through_an_untrained_module``)
+    of_module_input: bool = False
     # its operand is a trainable leaf itself, not computed (`self.linear.weight.data`)
     of_leaf: bool = False
     # a no_grad region's result computed afresh there: a model run on values with no history

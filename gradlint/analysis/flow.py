@@ -2630,10 +2630,10 @@ class Walker:
     def handed_as_is(self, operand: Value) -> bool:
         """In a summary walk, a parameter cut as handed (`g = z.detach()`): whether that
         starves anything is what each call hands it."""
-        # (a function's or a plain class's method's, not a module's: a module's forward that
-        # detaches an input it is handed is a loss module's target, judged where its caller
-        # combines the terms; a metric wrapper's `__call__` detaching both is a dead term)
-        return getattr(self, "summarizing", False) and (self.cls is None or not self.cls.may_be_module) and all(
+        # (a module's too: a critic's forward detaching the actions it is handed, then applying
+        # its own layers, starves the actor; one applying nothing of its own after the cut is a
+        # loss module's target, left out of its summary: ``summaries._read``)
+        return getattr(self, "summarizing", False) and all(
             r.startswith("%") for r in operand.trainables | operand.post)
 
     def note_step(self, covers, name: str | None = None) -> None:
@@ -3673,6 +3673,9 @@ class Walker:
             cut.truncates |= bool(operand.carried & frozenset().union(*(loop.grown for loop in self.loops)))
             cut.of_computed_input |= computed_input
             cut.of_leaf |= not operand.computed
+            cut.of_module_input |= not operand.computed and getattr(self, "summarizing", False) \
+                and self.cls is not None and self.cls.may_be_module and bool(operand.trainables | operand.post) \
+                and all(r.startswith("%") for r in operand.trainables | operand.post)
             cut.hooked |= bool(operand.inputs) and operand.inputs <= self.hooked
             cuts = {node: EMPTY}  # (the cuts inside it starve nothing this one does not)
         elif kind == ".detach()":
@@ -5069,7 +5072,8 @@ class Walker:
                 cut = self.facts.cuts[cut_node] = Cut(
                     cut_node, template.kind, template.tensor, function=template.function,
                     loop=self.loops[-1].node if self.loops else None, region=template.region,
-                    hooked=template.hooked, leaf=template.leaf, of_leaf=template.of_leaf)
+                    hooked=template.hooked, leaf=template.leaf, of_leaf=template.of_leaf,
+                    of_module_input=template.of_module_input)
                 cut.written = template.written
             if inside and receiver is not None and receiver.trainables and not upstream \
                     and origin(cut_node) is not None:

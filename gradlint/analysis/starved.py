@@ -230,6 +230,8 @@ def _starved(facts) -> Iterator[Starved]:
                 # would not restore)
                 broken = [c for c in broken if c.kind == REBUILD or not _overlap(facts.resolve(c.upstream), facts.resolve(value.trainables))]
             for cut in broken:
+                if cut.of_module_input:
+                    continue  # (what the callers' losses train through the module judges it)
                 if cut.kind == "no_grad" and not _decorated_module(cut):
                     continue  # evaluation returns no_grad results by design: only a loss speaks
                 if cut.kind == ".state_dict()":
@@ -332,7 +334,11 @@ def _starved(facts) -> Iterator[Starved]:
             switched=any(_switches_root(s, backward) for s in facts.switches)))
         broken += [facts.cuts[node] for node in backward.value.cuts
                    if node in facts.cuts and facts.cuts[node] not in broken
-                   and _feeds_only_what_is_not_stepped(facts.cuts[node], backward, facts)]
+                   and (_feeds_only_what_is_not_stepped(facts.cuts[node], backward, facts)
+                        # (the actor's log-probabilities beside the critic that cut its actions
+                        # keep it attached, not the critic's term)
+                        or (facts.cuts[node].of_module_input
+                            and _trains_through_an_untrained_module(facts.cuts[node], backward, facts)))]
         # Where the loss holds a copy or a rebuild (GL002's), a cut beside it of a model the loss still trains
         # through another term (the critic's advantages, detached or computed under no_grad, in
         # a term made dead by the copied log-probabilities) starves nothing that fixing the copy
@@ -341,6 +347,8 @@ def _starved(facts) -> Iterator[Starved]:
         if backward.value.rebuilt or any(facts.cuts[c].kind == REBUILD for c in backward.value.cuts if c in facts.cuts):
             broken = [c for c in broken if c.kind == REBUILD or not _overlap(facts.resolve(c.upstream), facts.resolve(attached))]
         for cut in sorted(broken, key=lambda c: (c.node.lineno, c.node.col_offset)):
+            if cut.of_module_input and not _trains_through_an_untrained_module(cut, backward, facts):
+                continue
             if backward.asks and not _overlap(facts.resolve(cut.upstream), facts.resolve(backward.asks)):
                 continue  # (`autograd.grad(l1, list(actor.parameters()))` asks nothing of the critic)
             if _not_stepped(cut, backward, facts) or _trains_only_after_the_cut(cut, backward, facts):
@@ -515,6 +523,23 @@ def _feeds_only_what_is_not_stepped(cut, backward, facts) -> bool:
     # a memory bank of buffers applied to the detached projections, is no other model's step)
     trained = {m for m in after if m in facts.optimized or any(k.endswith("." + m) for k in facts.optimized)}
     return bool(trained) and not (after & backward.stepped) and bool(starved & backward.stepped)
+
+
+def _trains_through_an_untrained_module(cut, backward, facts) -> bool:
+    """The optimizers stepped after ``backward`` update what computed the input a module's method
+    detached (the actor), and none of what the loss keeps attached beside it (the critic whose
+    forward cut the actions): the loss exists to train the one through the other, and the cut
+    leaves it nothing. Elsewhere a module's stop-gradient on its input is a design."""
+    stepped = backward.stepped
+    if stepped is None or backward.open_step:
+        return False
+    companions = facts.resolve(backward.value.cuts.get(cut.node, EMPTY) | backward.value.post) \
+        - facts.resolve(cut.upstream)
+    owner = backward.function.class_name if backward.function is not None else None
+    # (a member named in a method, `self.criterion`, is stepped by its coverage key)
+    companions |= {f"{owner}.{name}" for name in companions if owner and name.startswith("self.")}
+    return bool(_with_owners(cut.keys | facts.resolve(cut.upstream)) & stepped) \
+        and not _with_owners(companions) & stepped
 
 
 def _trains_only_after_the_cut(cut, backward, facts) -> bool:

@@ -632,6 +632,13 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
             # or a logged value)
             tupled = bool(returns) and all(ret.parts for ret in returns)
             members = {u for u in fact.upstream if u.startswith("self.")} if fact is not None else set()
+            if method and cls.may_be_module and fact is not None and fact.of_leaf and fact.upstream \
+                    and all(r.startswith(SYMBOL) for r in fact.upstream) \
+                    and not _trains_own_layers_after(value, cls):
+                # (a module's forward detaching an input it is handed with nothing of its own applied
+                # after: a loss module's target, a metric's operand, judged where its caller
+                # combines the terms; a critic's layers on the cut actions are no such)
+                continue
             if members and members <= _pretrained(walker):
                 continue  # (a pretrained member its class runs in eval, a vocoder's: nothing starves)
             if fact is None or (fact.upstream and (
@@ -811,6 +818,23 @@ def _constructed(node, walker, params) -> frozenset:
             # saved that submodule's weights, and a step between backwards breaks it, GL005's)
             out.add(f".{attr}")
     return frozenset(out)
+
+
+def _trains_own_layers_after(value, cls) -> bool:
+    """The class applies members of its own that it leaves trainable to what the result holds
+    downstream of a cut (a critic's layers on the actions it detached)."""
+    from gradlint.analysis.imports import dotted
+    from gradlint.analysis.scan import frozen_owners
+
+    init = cls.init
+    frozen = frozen_owners(init) if init is not None else set()
+    # (not a network the constructor is handed, `self.features = features`: the caller's, frozen
+    # or not there)
+    params = {a.arg for a in init.args.args} if init is not None else set()
+    frozen |= {dotted(t) for n in (ast.walk(init) if init is not None else ()) if type(n) is ast.Assign
+               and type(n.value) is ast.Name and n.value.id in params for t in n.targets if dotted(t)}
+    return "self" not in frozen and any(
+        r.startswith("self.") and not any(r == f or r.startswith(f + ".") for f in frozen) for r in value.post)
 
 
 def _pretrained(walker) -> set:
