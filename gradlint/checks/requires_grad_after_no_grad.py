@@ -157,10 +157,13 @@ def _through_a_model_it_trains(switch, facts, found_cuts) -> bool:
 
 def _asked_of(switch, facts) -> bool:
     """The switched leaf is an input ``autograd.grad`` is asked of in the switch's own function
-    (`torch.autograd.grad(loss, pose)`), which accumulates no ``.grad`` into parameters."""
+    (`torch.autograd.grad(loss, pose)`), which calls no ``backward()``: nothing accumulates
+    ``.grad`` into parameters through the leaf."""
     name = switch.name
-    if name is None or switch.function is None:
-        return False
+    if name is None or switch.function is None or any(
+            type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "backward"
+            for n in ast.walk(switch.function.node)):
+        return False  # (a loss backpropagated beside it trains through the leaf too)
     for node in ast.walk(switch.function.node):
         if type(node) is ast.Call and facts.imports.qualname(node.func) == "torch.autograd.grad":
             inputs = node.args[1] if len(node.args) > 1 else next(
