@@ -683,6 +683,12 @@ def _submodule_parameter(name: str | None) -> bool:
         and name.rpartition(".")[2] in ("weight", "bias")
 
 
+def _symbolic(value: Value, walker) -> bool:
+    """In a summary walk, a parameter as handed (``%k``): what each call hands it."""
+    return getattr(walker, "summarizing", False) and bool(value.trainables) \
+        and all(r.startswith("%") for r in value.trainables)
+
+
 def _a_parameter(value: Value) -> bool:
     """A model's parameter itself, not computed (``model.weight``, an item of ``[net.weight,
     net.bias]``): what ``.data`` or ``.detach()`` can be taken of, no module; not the name of what
@@ -5110,9 +5116,12 @@ class Walker:
                     # (a summary walk's cut is its own scratch fact: what its caller hands this
                     # call symbolically is what the caller's summary reports it starves)
                     cut.upstream |= {r for r in upstream if r.startswith("%")}
-                if summary.method and summary.node.name != "forward" and not cut.upstream:
+                if ((summary.method and summary.node.name != "forward")
+                        or (cut.kind == REBUILD and cut_node in summary.pulled)) and not cut.upstream:
                     # (no walk of a method but a forward names what its callers hand it: `self.env.get_logprobs(
-                    # policy_outputs, …)` on another class's object; what this call hands it is)
+                    # policy_outputs, …)` on another class's object; what this call hands it is; nor
+                    # one of a helper's number added to the loss it returns, `l1 + edge(pred, y)`
+                    # of an edge term returned as `.item()`)
                     self.add_upstream(cut, upstream)
             cuts[cut_node] = EMPTY
             self.facts.call_sites.setdefault(cut_node, node)  # (a cut in another file is reported here)
@@ -5167,8 +5176,10 @@ class Walker:
                 # own walk knows no history of: the history of what this call hands it)
                 for pull, ks in summary.pulled_params.items():
                     # (not a model handed in, which the helper runs: its own walk names that)
+                    # (in a summary walk, what the caller hands on as it is: `%1`)
                     handed_history = frozenset().union(*(given[k].trainables | given[k].post for k in ks if k in given
-                                                         and given[k].computed and given[k].module is None))
+                                                         and (given[k].computed or _symbolic(given[k], self))
+                                                         and given[k].module is None))
                     if handed_history:
                         self.facts.pulled_history[pull] = self.facts.pulled_history.get(pull, EMPTY) | handed_history
                         if origin(pull) is not None:

@@ -158,7 +158,12 @@ def check(facts):
             lost = f"{_starved(found, facts.frozen)} no gradient through it"
             if found.backward is not None:
                 refs = {**refs, "sink": found.backward.node}
-        if rebuild is not None and rebuild.factory == IMPLICIT:
+        # (a number a helper pulls and adds to the loss it returns: its walk made the pull the
+        # copy, `d.abs().mean().item()`, which this file's rebuilds do not hold)
+        pull = rebuild is None and isinstance(node, ast.Call) and (
+            (type(node.func) is ast.Attribute and node.func.attr == "item" and not node.args)
+            or (type(node.func) is ast.Name and node.func.id == "float" and len(node.args) == 1))
+        if (rebuild is not None and rebuild.factory == IMPLICIT) or pull:
             # (`loss + aux.item()`: no factory was written; the op made the number a constant)
             if not node.args and not (type(node.func) is ast.Attribute and node.func.attr == "item"):
                 # (`loss + average_wsd`: a number computed from arrays pulled out of tensors)
@@ -175,10 +180,10 @@ def check(facts):
                 )
                 continue
             pulled = node.args[0] if type(node.func) is ast.Name else node.func.value  # (`float(aux)`, `aux.item()`)
-            tensor = facts.code(pulled)
+            tensor = _written(pulled, node, facts)
             yield Flag(
                 RULE, node,
-                f"`{facts.code(node)}` takes the value of `{tensor}` out of the record as a Python number, "
+                f"`{_written(node, node, facts)}` takes the value of `{tensor}` out of the record as a Python number, "
                 f"which the arithmetic around it turns back into a constant that {how.removeprefix('and ')}: "
                 f"so {lost}",
                 hint=f"use `{tensor}` itself (a tensor keeps its history), or `{tensor}.detach()` where it "
