@@ -102,8 +102,10 @@ def check(facts):
             RULE, switch.node,
             f"{tensor} {made} {_describe(facts, region)} and has no history: switching "
             f"requires_grad on makes it a new leaf, and what produced it still gets no gradient",
-            hint="compute it with gradients enabled (remove the no_grad region around it) "
-                 "instead of switching requires_grad on afterwards",
+            hint=(f"compute the loss outside `{facts.code(region.func)}` (its no_grad decorator is right for "
+                  "evaluation) and drop the switch" if isinstance(region, ast.Call) and _callee_decorator(facts, region)
+                  is not None else "compute it with gradients enabled (remove the no_grad region around it) "
+                  "instead of switching requires_grad on afterwards"),
             details={"tensor": switch.name},
             refs={"region": region},
         )
@@ -386,6 +388,16 @@ def _callee_decorator(facts, call):
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
     found = [d for fn in ast.walk(facts.module) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
              and fn.name == name for d in [nograd_decorator(fn, facts.imports)]]
+    if not found and isinstance(func, ast.Name):
+        # (a function of another file of the project: `split_metrics` of utils.py)
+        from gradlint.analysis.project import origin
+
+        summary = facts.callee(facts.imports.qualname(func) or func.id)
+        other = origin(summary.node) if summary is not None else None
+        if other is not None:
+            found = [nograd_decorator(summary.node, other.imports)]
+            if found[0] is not None:
+                other.own(found)  # (named by its file and line)
     return found[0] if len(found) == 1 else None
 
 
@@ -408,8 +420,12 @@ def _describe(facts, node) -> str:
     if isinstance(node, ast.Call):
         deco = _callee_decorator(facts, node)
         if deco is not None:
+            from gradlint.analysis.project import origin
+
+            other = origin(deco)
+            where = f"{other.path.name}, line {deco.lineno}" if other is not None else f"line {deco.lineno}"
             return (f"by `{facts.code(node.func)}(…)` (line {{region}}), which runs without recording "
-                    f"autograd (its `@{facts.code(deco)}`, line {deco.lineno})")
+                    f"autograd (its `@{ast.unparse(deco)}`, {where})")
         return f"by `{facts.code(node.func)}(…)`, which runs without recording autograd (line {{region}})"
     if isinstance(node, ast.Expr):
         return f"after `{facts.code(node)}` (line {{region}})"
