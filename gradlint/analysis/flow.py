@@ -3197,7 +3197,18 @@ class Walker:
             self.expr(node.test)
             mode = self.mode_test(node.test)
             if mode is None:
-                body, orelse = self.expr(node.body), self.expr(node.orelse)
+                # (one arm runs: what `F.leaky_relu(h)` saves in one is no save that an in-place
+                # Function of `h` in the other edits; after the expression, either may hold)
+                marks = len(self.save_log)
+                body = self.expr(node.body)
+                body_saves = self.save_log[marks:]
+                self.forget_saves(marks)
+                orelse = self.expr(node.orelse)
+                for name, save in body_saves:
+                    held = self.env.get(name)
+                    if held is not None:
+                        self.env[name] = replace(held, saved=held.saved | {save})
+                    self.save_log.append((name, save))
                 out = body.join(orelse)
                 default = self.setting_default(node.test)
                 taken = None if default is None else body if default else orelse
