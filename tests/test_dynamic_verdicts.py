@@ -321,6 +321,24 @@ def test_custom_function_editing_what_it_saved_is_confirmed(edit_a_clone):
         assert status == "confirmed" and "custom Function" in evidence, evidence
 
 
+def test_loss_detached_in_place_then_switched_on_is_confirmed():
+    """`loss.detach_().requires_grad_()`: read before the in-place detach, the loss's record names
+    the leaves that the new leaf, the same tensor, keeps from the backward."""
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    tracer = Tracer({HERE})
+    tracer.add_finding(0, {"code": "GL003", "path": HERE, "line": 1, "end_line": 1,
+                           "label": "loss.detach_().requires_grad_()", "tensor": "loss",
+                           "kinds": ["detached_in_place"]})
+    with tracer, tracer.watch_optimizers_ctx():
+        torch.optim.SGD([w], lr=0.1)
+        loss = (w * 3).sum()
+        tracer.b(0, loss).detach_().requires_grad_()
+        loss.backward()
+    status, evidence = _verdict(tracer)
+    assert status == "confirmed", evidence
+    assert w.grad is None
+
+
 def _loop(tracer, carry: bool, steps: int = 4):
     w = torch.tensor(0.9, requires_grad=True)
     state = torch.tensor(1.0)

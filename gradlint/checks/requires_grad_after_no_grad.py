@@ -449,7 +449,13 @@ def probe(probes, flag) -> None:
         if isinstance(node, ast.Call) and not node.args:
             probes.after(node)  # (`trainer.evaluate()`: what it returns is all there is to read)
             return
-    if isinstance(node, ast.Assign):  # x.requires_grad = True
+    cut = flag.refs.get("cut")
+    if isinstance(cut, ast.Call) and method(cut) == "detach_" and cut.lineno <= node.lineno:
+        # (`loss.detach_()` then the switch: the same tensor, read with its history before the
+        # in-place detach; after it, the record it had is gone)
+        probes.before(receiver(cut))
+        probes.need("detached_in_place")
+    elif isinstance(node, ast.Assign):  # x.requires_grad = True
         probes.statement(node, node.targets[0].value)
     elif method(node) == "requires_grad_":
         probes.before(receiver(node))

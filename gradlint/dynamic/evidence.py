@@ -19,6 +19,8 @@ KINDS = {
     "switched": "with upstream: the tensor the b-probe reads becomes a leaf itself (requires_grad_ "
                 "switches it on that tensor), so every run is walked and a tensor without grad_fn is "
                 "tagged by the b-probe",
+    "detached_in_place": "with switched: the tensor the b-probe reads still has its record, which a "
+                         "`detach_()` after it removes in place before the switch",
     "history_loss": "an op whose results do not require grad while some of its tensors do (under "
                     "no_grad, a comparison) tags its results with the leaves that influenced them",
     "backward_site": "at each backward call made on the finding's lines, the nodes of the record are "

@@ -302,8 +302,10 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
             evidence.pending = keys
         evidence.last = keys
         evidence.upstream |= keys
-        if "switched" in kinds and isinstance(value, torch.Tensor) and value.grad_fn is None:
-            # requires_grad_ switches the flag on this very tensor: it carries the lineage on.
+        if "switched" in kinds and isinstance(value, torch.Tensor) and (
+                value.grad_fn is None or "detached_in_place" in kinds):
+            # requires_grad_ switches the flag on this very tensor: it carries the lineage on
+            # (also read before a `detach_()` that makes it that leaf in place).
             self.tag(value, {fid: frozenset(keys)})
 
     def _after(self, fid, value, frame):
