@@ -1954,11 +1954,11 @@ def _function_edits(module: ast.Module, imports: ImportTable) -> dict:
 
 def function_saved_edits(module: ast.Module, imports: ImportTable) -> list:
     """``(edit, name saved, the save_for_backward call)`` for each in-place edit a
-    ``torch.autograd.Function``'s ``forward`` makes of a tensor it hands ``ctx.save_for_backward``
-    and does not declare with ``ctx.mark_dirty``: an input (through a rebinding that may be the
-    same tensor, ``scores = logits.float()``), edited before or after the save, or anything saved
-    and edited after the save. A Function's saved tensors are packed when ``forward`` returns,
-    so no version check catches it: backward silently reads the edited values."""
+    ``torch.autograd.Function``'s ``forward`` makes, after handing it to ``ctx.save_for_backward``,
+    of a tensor it does not declare with ``ctx.mark_dirty`` (an input also through a rebinding
+    that may be the same tensor, ``scores = logits.float()``). A Function's saved tensors are
+    packed when ``forward`` returns, so no version check catches it: backward silently reads the
+    edited values, not those saved (an edit before the save is saved as edited, on purpose)."""
     return once("function-saved-edits", module, _function_saved_edits, imports)
 
 
@@ -2009,10 +2009,12 @@ def _function_saved_edits(module: ast.Module, imports: ImportTable) -> list:
                     and saves.is_inplace_method(node.func.attr):
                 target = node.func.value.id
             if target is not None:
-                edits.append((node, holds.get(target, target), target in holds, dict(saved_at)))
-        for node, name, of_input, saved_before in edits:
-            save = saved_at.get(name)
-            if save is None or name in dirty or not (of_input or name in saved_before):
+                edits.append((node, holds.get(target, target), dict(saved_at)))
+        for node, name, saved_before in edits:
+            # (an edit before the save is saved as edited, which the author reads so on purpose:
+            # a normalization constant set in `params` and then saved)
+            save = saved_before.get(name)
+            if save is None or name in dirty:
                 continue
             found.append((node, name, save))
     return found

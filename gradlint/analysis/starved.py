@@ -1113,7 +1113,7 @@ def _built_untrained(cut, facts) -> bool:
     return True
 
 
-def inference_path(cut, facts) -> bool:
+def inference_path(cut, facts, attached=EMPTY) -> bool:
     """The region is a method decorated to run under no_grad (``@torch.no_grad() def
     embed(self, x)``: cached embeddings, a retrieval index), called from outside its class, whose
     members the class's own forward computes with recording on: the class trains them, and a loss
@@ -1122,6 +1122,10 @@ def inference_path(cut, facts) -> bool:
     fn = cut.function
     if not _decorated_method(cut) or cut.node not in facts.call_sites or not _optimized(cut, facts):
         return False
+    call = facts.call_sites[cut.node]
+    receiver = dotted(call.func.value) if type(call.func) is ast.Attribute else None
+    if receiver is not None and receiver in attached:
+        return False  # (the object trained whole beside it in the loss: a stop-gradient branch, MoCo's keys)
     members = recorded_members(cut)
     if not members or any(_frozen_member(r, cut, facts) for r in members | cut.upstream):
         return False
@@ -1490,13 +1494,13 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             yield dataclasses.replace(cut, upstream=only) if only and only != cut.upstream else cut
             continue
         if cut.kind == "no_grad" and origin(node) is not None and _decorated_method(cut) \
-                and not (at_loss and inference_path(cut, facts)):
+                and not (at_loss and inference_path(cut, facts, value.trainables | value.post | companions)):
             # (another file's method decorated to run under no_grad, called on an object this file
             # holds: its inference path, or how that file spells a frozen part)
             continue
         if cut.kind == "no_grad" and not _named_in_optimizer(cut, facts) and not _left_trainable(cut, facts) \
                 and not _built_untrained(cut, facts) and not ((value.trainables or value.post) and _applies_no_model(cut, facts)) \
-                and not (at_loss and inference_path(cut, facts)):
+                and not (at_loss and inference_path(cut, facts, value.trainables | value.post | companions)):
             # Computing under no_grad is how a frozen backbone, a target network or pseudo-labels
             # are spelled: a loss through it is a bug only where an optimizer is handed exactly
             # the module (or tensor) whose history the region dropped.
@@ -1522,7 +1526,7 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             value.trainables or value.inputs - cut.upstream)) and not value.post \
             and (cut.kind != "no_grad" or _applies_no_model(cut, facts)) \
             and (switched or not any(node in switch.value.cuts for switch in facts.switches))  # (a new leaf: the term trains it)
-        if at_loss and cut.kind == "no_grad" and inference_path(cut, facts):
+        if at_loss and cut.kind == "no_grad" and inference_path(cut, facts, value.trainables | value.post | companions):
             # (the class's own forward is the recorded path its members train by, not a sink
             # beside this one: only another loss says they train elsewhere)
             elsewhere = [(trainables, backward) for trainables, backward in elsewhere if backward is not None]
