@@ -259,7 +259,11 @@ def probe(probes, flag) -> None:
         raise CannotProbe("the number is computed by NumPy or Python from the pulled values; the run "
                           "does not follow it into the sum it joins")
     pulls = flag.refs.get("pulled", ())
-    sources = [_pulled_tensor(p) for p in pulls] or [first_argument(node)]
+    # (a pull a helper of another file makes, `kl.item()`, reported where the number joins a
+    # loss: the tensor it reads)
+    pull = isinstance(node, ast.Call) and not node.args and isinstance(node.func, ast.Attribute) \
+        and node.func.attr == "item"
+    sources = [_pulled_tensor(p) for p in pulls] or [_pulled_tensor(node) if pull else first_argument(node)]
     for source in sources:
         probes.before(source)
     probes.after(node)
