@@ -1911,61 +1911,25 @@ _SAME_TENSOR = {"float", "contiguous", "to", "type_as", "view", "reshape", "view
 
 
 def _function_edits(module: ast.Module, imports: ImportTable) -> dict:
-    from gradlint.analysis import saves
-
     found: dict = {}
-    for stmt in module.body:
-        if type(stmt) is not ast.ClassDef or not any(
-                imports.qualname(base) == "torch.autograd.Function" for base in stmt.bases):
-            continue
-        forward = next((f for f in stmt.body if type(f) in _FUNCTIONS and f.name == "forward"), None)
-        params = [p.arg for p in [*forward.args.posonlyargs, *forward.args.args]] if forward is not None else []
-        if len(params) < 2:
-            continue
-        inputs = params[1:]  # (after `ctx`)
-        holds = {name: inputs.index(name) for name in inputs}  # name -> the input it may still be
+    for stmt, inputs, events in _function_forwards(module, imports):
         edits: dict = {}
-        for node in iter_nodes(forward):  # (in source order: a rebinding to a copy ends the input)
-            if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
-                value, name = node.value, node.targets[0].id
-                same = type(value) is ast.Call and type(value.func) is ast.Attribute \
-                    and value.func.attr in _SAME_TENSOR and type(value.func.value) is ast.Name \
-                    and value.func.value.id in holds
-                if same:
-                    holds[name] = holds[value.func.value.id]
-                else:
-                    holds.pop(name, None)
-                continue
-            target = None
-            if type(node) is ast.AugAssign and type(node.target) is ast.Name:
-                target, how = node.target.id, node
-            elif type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Subscript \
-                    and type(node.targets[0].value) is ast.Name:
-                target, how = node.targets[0].value.id, node
-            elif type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
-                    and saves.is_inplace_method(node.func.attr):
-                target, how = node.func.value.id, node
-            if target in holds and holds[target] not in edits:
-                edits[holds[target]] = how
+        for kind, node, name, of_input in events:
+            if kind == "edit" and of_input and inputs.index(name) not in edits:
+                edits[inputs.index(name)] = node
         if edits:
             found[f"{stmt.name}.apply"] = edits
     return _with_apply_aliases(found, module)
 
 
-def function_saved_edits(module: ast.Module, imports: ImportTable) -> list:
-    """``(edit, name saved, the save_for_backward call)`` for each in-place edit a
-    ``torch.autograd.Function``'s ``forward`` makes, after handing it to ``ctx.save_for_backward``,
-    of a tensor it does not declare with ``ctx.mark_dirty`` (an input also through a rebinding
-    that may be the same tensor, ``scores = logits.float()``). A Function's saved tensors are
-    packed when ``forward`` returns, so no version check catches it: backward silently reads the
-    edited values, not those saved (an edit before the save is saved as edited, on purpose)."""
-    return once("function-saved-edits", module, _function_saved_edits, imports)
-
-
-def _function_saved_edits(module: ast.Module, imports: ImportTable) -> list:
+def _function_forwards(module: ast.Module, imports: ImportTable):
+    """Each ``torch.autograd.Function`` subclass of the module, its ``forward``'s inputs (after
+    ``ctx``), and what that forward does, in source order: ``("edit", node, name, of_input)`` for
+    an in-place edit of ``name`` (the input it may still be, through rebindings that may be the
+    same tensor: ``logits = logits.float()``; a rebinding to anything else ends it), and
+    ``("save_for_backward" | "mark_dirty", call, names, False)`` for those calls on ``ctx``."""
     from gradlint.analysis import saves
 
-    found = []
     for stmt in module.body:
         if type(stmt) is not ast.ClassDef or not any(
                 imports.qualname(base) == "torch.autograd.Function" for base in stmt.bases):
@@ -1976,9 +1940,7 @@ def _function_saved_edits(module: ast.Module, imports: ImportTable) -> list:
             continue
         ctx, inputs = params[0], params[1:]
         holds = {name: name for name in inputs}  # name -> the input it may still be
-        saved_at: dict = {}  # the input or name saved -> the save call
-        dirty: set = set()
-        edits = []  # (edit, the input or name it edits), in source order
+        events = []
         for node in iter_nodes(forward):
             if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
                 value, name = node.value, node.targets[0].id
@@ -1992,12 +1954,8 @@ def _function_saved_edits(module: ast.Module, imports: ImportTable) -> list:
                 continue
             if type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
                     and node.func.value.id == ctx and node.func.attr in ("save_for_backward", "mark_dirty"):
-                named = {holds.get(a.id, a.id) for a in node.args if type(a) is ast.Name}
-                if node.func.attr == "mark_dirty":
-                    dirty |= named
-                else:
-                    for name in named:
-                        saved_at.setdefault(name, node)
+                events.append((node.func.attr, node,
+                               frozenset(holds.get(a.id, a.id) for a in node.args if type(a) is ast.Name), False))
                 continue
             target = None
             if type(node) is ast.AugAssign and type(node.target) is ast.Name:
@@ -2009,14 +1967,33 @@ def _function_saved_edits(module: ast.Module, imports: ImportTable) -> list:
                     and saves.is_inplace_method(node.func.attr):
                 target = node.func.value.id
             if target is not None:
-                edits.append((node, holds.get(target, target), dict(saved_at)))
-        for node, name, saved_before in edits:
+                events.append(("edit", node, holds.get(target, target), target in holds))
+        yield stmt, inputs, events
+
+
+def function_saved_edits(module: ast.Module, imports: ImportTable) -> list:
+    """``(edit, name saved, the save_for_backward call)`` for each in-place edit a
+    ``torch.autograd.Function``'s ``forward`` makes, after handing it to ``ctx.save_for_backward``,
+    of a tensor it does not declare with ``ctx.mark_dirty`` (an input also through a rebinding
+    that may be the same tensor, ``scores = logits.float()``). A Function's saved tensors are
+    packed when ``forward`` returns, so no version check catches it: backward silently reads the
+    edited values, not those saved (an edit before the save is saved as edited, on purpose)."""
+    return once("function-saved-edits", module, _function_saved_edits, imports)
+
+
+def _function_saved_edits(module: ast.Module, imports: ImportTable) -> list:
+    found = []
+    for _, _, events in _function_forwards(module, imports):
+        saved_at: dict = {}  # the input or name saved -> the save call
+        dirty = frozenset().union(*(names for kind, _, names, _ in events if kind == "mark_dirty"))
+        for kind, node, names, _ in events:
+            if kind == "save_for_backward":
+                for name in names:
+                    saved_at.setdefault(name, node)
             # (an edit before the save is saved as edited, which the author reads so on purpose:
             # a normalization constant set in `params` and then saved)
-            save = saved_before.get(name)
-            if save is None or name in dirty:
-                continue
-            found.append((node, name, save))
+            elif kind == "edit" and names in saved_at and names not in dirty:
+                found.append((node, names, saved_at[names]))
     return found
 
 
