@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from gradlint.analysis.scan import function_saved_edits
 from gradlint.checks import Flag, Rule
 
 RULE = Rule(
@@ -540,6 +539,7 @@ def _after_its_saves(edit, edits):
 
 
 def check(facts):
+    from gradlint.analysis.scan import function_saved_edits
     from gradlint.analysis.tree import exclusive, parents, walk_with_ends
 
     order = None

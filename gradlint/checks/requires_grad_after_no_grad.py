@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ast
 
-from gradlint.analysis.imports import dotted
 from gradlint.checks import Flag, Rule, starved_names
 
 RULE = Rule(
@@ -161,6 +160,8 @@ def _asked_of(switch, facts) -> bool:
     """The switched leaf is an input ``autograd.grad`` is asked of in the switch's own function
     (`torch.autograd.grad(loss, pose)`), which calls no ``backward()``: nothing accumulates
     ``.grad`` into parameters through the leaf."""
+    from gradlint.analysis.imports import dotted
+
     name = switch.name
     if name is None or switch.function is None or any(
             type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "backward"
