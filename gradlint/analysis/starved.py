@@ -1132,7 +1132,7 @@ def inference_path(cut, facts, attached=EMPTY) -> bool:
     found = origin(cut.node)
     module = found.tree if found is not None else facts.module
     owner = next((n for n in module.body if type(n) is ast.ClassDef and n.name == fn.class_name), None)
-    return owner is not None and members <= _recorded_members(owner)
+    return owner is not None and members <= _recorded_members(owner, found.imports if found is not None else facts.imports)
 
 
 def recorded_members(cut) -> set:
@@ -1149,15 +1149,16 @@ def _decorated_method(cut) -> bool:
         and cut.region is fn.node
 
 
-def _recorded_members(owner: ast.ClassDef) -> set:
+def _recorded_members(owner: ast.ClassDef, imports) -> set:
     """The members (``self.x``) the class's forward reads with recording on, through the methods
     of its own it calls that are not decorated to run under no_grad."""
+    from gradlint.analysis.scan import decorated_nograd
+
     methods = {n.name: n for n in owner.body if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef)}
     todo, seen, read = ["forward"], set(), set()
     while todo:
         method = methods.get(todo.pop())
-        if method is None or method.name in seen or any(
-                "no_grad" in (dotted(d.func if type(d) is ast.Call else d) or "") for d in method.decorator_list):
+        if method is None or method.name in seen or decorated_nograd(method, imports):
             continue
         seen.add(method.name)
         for node in ast.walk(method):
