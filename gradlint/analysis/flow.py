@@ -3690,9 +3690,8 @@ class Walker:
             cut.truncates |= bool(operand.carried & frozenset().union(*(loop.grown for loop in self.loops)))
             cut.of_computed_input |= computed_input
             cut.of_leaf |= not operand.computed
-            cut.of_module_input |= not operand.computed and getattr(self, "summarizing", False) \
-                and self.cls is not None and self.cls.may_be_module and bool(operand.trainables | operand.post) \
-                and all(r.startswith("%") for r in operand.trainables | operand.post)
+            cut.of_module_input |= not operand.computed and self.cls is not None and self.cls.may_be_module \
+                and _symbolic(replace(operand, trainables=operand.trainables | operand.post), self)
             cut.hooked |= bool(operand.inputs) and operand.inputs <= self.hooked
             cuts = {node: EMPTY}  # (the cuts inside it starve nothing this one does not)
         elif kind == ".detach()":
@@ -4153,6 +4152,13 @@ class Walker:
             return self.rebuild(node, qual, positional, keywords)
         return self.other_torch_call(node, qual, last, positional, keywords)
 
+    def history_cut_from(self, value: Value) -> frozenset:
+        """What the `.data`/`.detach()` cuts ``value`` descends from had upstream, where that is
+        more than forward inputs: the model whose output a copy of ``value`` copies."""
+        had = frozenset().union(*(self.facts.cuts[c].upstream for c in value.cuts if c in self.facts.cuts
+                                  and self.facts.cuts[c].kind in (".data", ".detach()")))
+        return had if had and not all(r.endswith("@input") for r in had) else EMPTY
+
     def rebuild(self, node: ast.Call, qual: str, positional, keywords) -> Value:
         """``torch.tensor(x)``, ``Variable(x, requires_grad=True)``, ``out.new_tensor(x)``: the
         values of ``x`` copied into a new tensor."""
@@ -4210,9 +4216,8 @@ class Walker:
                 and source.computed and not source.pulled:
             # `Variable(scaler.inverse(pred.data), requires_grad=True)`: values computed from a
             # model's output read through `.data`, copied into a new leaf: as the `.data` alone
-            had = frozenset().union(*(self.facts.cuts[c].upstream for c in source.cuts if c in self.facts.cuts
-                                      and self.facts.cuts[c].kind in (".data", ".detach()")))
-            if had and not all(r.endswith("@input") for r in had):
+            had = self.history_cut_from(source)
+            if had:
                 source = replace(source, trainables=source.trainables | had, tensor=True)
         fresh = copy is not None and is_fresh_copy(copy)
         of_cut = None
@@ -4220,9 +4225,8 @@ class Walker:
             # `torch.tensor(values.detach(), requires_grad=True)` of a critic's values: a leaf
             # made on purpose, and a copy of what the cut had where an optimizer holds that
             # (``Cut.of_cut``: the starved analysis judges it)
-            had = frozenset().union(*(self.facts.cuts[c].upstream for c in source.cuts if c in self.facts.cuts
-                                      and self.facts.cuts[c].kind in (".data", ".detach()")))
-            if had and not all(r.endswith("@input") for r in had):
+            had = self.history_cut_from(source)
+            if had:
                 of_cut = replace(source, trainables=source.trainables | had, tensor=True, computed=True)
         rebuild = Rebuild(node, qual, source, requires, self.function, fresh_copy=fresh)
         rebuilt = frozenset({node}) if rebuild.roundtrip or rebuild.copies_history else EMPTY
