@@ -1876,6 +1876,7 @@ class Walker:
         ``[Adam(c.parameters()) for c in self.critics]``)."""
         keys: set[str] = set()
         entries = set()  # dicts of models one entry of which is given: not the dict's own name
+        parents, owners = set(), set()  # models one member of which is given; models given whole
         for arg in self.built_from(_arguments(call)):
             for node in iter_nodes(arg):
                 if type(node) is ast.Attribute and node.attr == "requires_grad":
@@ -1899,8 +1900,13 @@ class Walker:
                     if owner is None:
                         self.facts.optimizers_open = True
                         continue
+                    owners.add(owner)
                     keys.add(self.key(owner))
                     head, _, rest = owner.partition(".")
+                    held_module = self.lookup(head).module if rest and head != "self" else None
+                    if held_module is not None and getattr(self.classes.get(held_module.qualname), "is_module", False):
+                        # (a model of this file's class, whose members the walk names one by one)
+                        parents.add(head)
                     module = self.lookup(head).module if head != "self" else None
                     if not rest:
                         # `nn.Sequential(FeatureGate(6), nn.Linear(6, 1))`: the file's modules built into it
@@ -1916,7 +1922,8 @@ class Walker:
                         # and so what this optimizer covers, is not known here.
                         self.facts.optimizers_open = True
         for arg in _arguments(call):
-            keys |= _names(arg) - entries
+            # (`Adam(critic.head_a.parameters())` updates that member, not `critic` whole)
+            keys |= _names(arg) - entries - (parents - owners)
         return frozenset(keys)
 
     def parameters_listed(self, call: ast.Call):
@@ -2790,7 +2797,12 @@ class Walker:
             # `model` where it was given `model.price_head.parameters()`, which names both)
             member = "@" not in key and any(key.startswith(c + ".") and not any(o.startswith(c + ".") for o in covers)
                                             for c in covers if "*" not in c)
-            if key in covers or local or member or (cls and f"{cls}.*" in covers) or (
+            # (`loss_adv` of `net(x)` whole, an optimizer over `net.block2` only: a member of the
+            # model the graph went through, unless the loss names that model's members one by one,
+            # `critic.head_b` of `va, vb = critic(s, a)`)
+            whole = not any(t.startswith(name + ".") for t in root.trainables) and any(
+                c.startswith(r + ".") for r in {key, *self.facts.resolve({name})} for c in covers)
+            if key in covers or local or member or whole or (cls and f"{cls}.*" in covers) or (
                     module is not None and f"{module.qualname}.*" in covers
                     and ("@" in name or name.startswith("self"))) or (
                     self.facts.resolve({name}) & covers):  # `disc@train_step`, handed `disc` by main()
@@ -3009,7 +3021,16 @@ class Walker:
             value = self.globals[name]  # (a definition is compared by identity: kept as it is)
             return replace(value, saved=EMPTY) if value.saved else value
         if "." in name:
-            base = self.lookup(name.rsplit(".", 1)[0])
+            parent, _, attr = name.rpartition(".")
+            base = self.lookup(parent)
+            owner = self.classes.get(base.module.qualname) if base.module is not None else None
+            member = owner.attrs.get(f"self.{attr}") if owner is not None and owner.is_module else None
+            if head == "self" and base.trainables == frozenset({parent}) and member is not None \
+                    and member.parameters and not (base.computed or base.live):
+                # `self.critic.q1`, a module the class of `self.critic` builds: named itself, so
+                # that an optimizer over it alone (`Adam(self.critic.q1.parameters())`) is told
+                # apart from one over its sibling
+                return Value(trainables=frozenset({name}), module=member)
             return replace(base, saved=EMPTY, module=None, computed=base.computed, optimizer=False)
         return UNKNOWN
 
@@ -4064,6 +4085,17 @@ class Walker:
                             # member's state, which a call of the member's own reset clears)
                             result = self.carry_member_state(node.func.value, summary.state, result)
                         return result
+        if head is not None and head.count(".") == 2 and head.startswith("self.") and self.cls is not None:
+            # `self.critic.q1(s, a)`: the submodule the class of `self.critic` builds, named itself
+            # (an optimizer over it alone, `Adam(self.critic.q1.parameters())`, is told apart
+            # from one over its sibling)
+            parent = self.lookup(head.rpartition(".")[0])
+            cls = self.classes.get(parent.module.qualname) if parent.module is not None else None
+            module = cls.attrs.get("self." + head.rpartition(".")[2]) if cls is not None and cls.is_module else None
+            if module is not None and module.parameters and parent.trainables == frozenset({head.rpartition(".")[0]}) \
+                    and not (parent.computed or parent.live):
+                callee = Value(trainables=frozenset({head}), module=module)
+                return self.apply_module(node, callee, self.arg_values(node), positional)
         if head is not None and head.count(".") == 1 and not head.startswith("self."):
             # `policy.pi(h)` on an instance of this file's class: the submodule it was built with.
             owner = self.lookup(head.split(".")[0]).module
@@ -5330,6 +5362,12 @@ class Walker:
                 for params, mine, tensor, plain in summary.rows))
         if summary.trained_parts:
             owner = dotted(node.func.value) if summary.method and type(node.func) is ast.Attribute else None
+            if summary.method and getattr(summary.node, "name", None) in ("forward", "__call__") \
+                    and not (type(node.func) is ast.Attribute and node.func.attr in ("forward", "__call__")):
+                # (`q1, q2 = self.critic(s, a)` of `return self.Q1(x), self.Q2(x)`: the module's
+                # members by its name, `self.critic.Q1`, so that a step of an optimizer over one
+                # of them is told apart from the other's)
+                owner = dotted(node.func)
             if summary.cut_parts:
                 self.element_cuts[node] = summary.cut_parts
             if summary.part_shape:
@@ -5394,7 +5432,14 @@ class Walker:
                     self.mark_stale(step, covers)
                     continue
                 name = dotted(handed[j]) if j in handed else None
-                self.note_step(self.facts.optimizers.get(self.key(name)) if name else None)
+                covers = self.facts.optimizers.get(self.key(name)) if name else None
+                self.note_step(covers)
+                if covers and self.record:
+                    # (`update_params(self.q1_optim, q1_loss)` stepping the optimizer it is handed:
+                    # a loss recorded before this call through what it updates is stale after it,
+                    # reported at this call)
+                    self.pending_steps.append((node, name, self.seq, covers))
+                    self.mark_stale(node, covers)
         # (the call itself runs before its own switch: only what follows it is unrecorded)
         if self.nograd is not None and summary.backprops and self.record \
                 and _guard_passes(summary, summary.backward, handed, self.evaluated_before(node)):

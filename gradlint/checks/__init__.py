@@ -80,6 +80,8 @@ def starved_names(upstream, models=()) -> tuple[list[str], str, str]:
     """What a cut starves, as a message names it: (the names, the phrase, its verb). A parameter
     taken to be a model is keyed ``model@train``: the name the user wrote is shown."""
     names = sorted({name.split("@")[0] for name in upstream})
+    # (`policy.mean` beside `policy`: the member is the module's own, named once)
+    names = [n for n in names if not any(n.startswith(m + ".") for m in names if m != "self")]
     shown = {name.split("@")[0]: name for name in sorted(upstream)}  # one spelling, whatever the set's order
     phrase = ", ".join(
         "this module's parameters (`self`)" if name == "self"

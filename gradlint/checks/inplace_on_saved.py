@@ -633,9 +633,15 @@ def check(facts):
         through = [n for n in step.through if n != step.root]  # (`self.loss_b` stored by another method: itself)
         when = (f"is computed from {_names(through)}, recorded before the step" if through
                 else "was computed before the step")
+        handed = isinstance(step.node, ast.Call) and not (
+            isinstance(step.node.func, ast.Attribute) and step.node.func.attr == "step") and any(
+            facts.code(a) == step.optimizer for a in step.node.args)
+        # (`update_params(self.q1_optim, q1_loss)`: the helper steps the optimizer it is handed)
+        stepping = (f"`{facts.code(step.node.func)}(…)` steps `{step.optimizer}`, which edits" if handed
+                    else f"`{step.optimizer}.{_method(step.node)}()` edits")
         yield Flag(
             RULE, step.node,
-            f"`{step.optimizer}.{_method(step.node)}()` edits the parameters in place between two backward calls "
+            f"{stepping} the parameters in place between two backward calls "
             f"through one graph: `{step.root}` (backward at line {{second}}) {when}, "
             f"and its graph saved the old parameter values",
             hint=("recompute the second loss after the step (a fresh forward pass), or detach what the first loss "
