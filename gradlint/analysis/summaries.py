@@ -667,15 +667,16 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
     backprops_param = []
     seen = set()
     for site in scratch.backwards:
-        if site.function.node is node and site.root in params and site.root not in walker.born \
-                and site.accumulates and not (method and params.index(site.root) == 0) and site.node not in seen:
+        root = site.root if site.root in params else _scaled_root(site.node, params)
+        if site.function.node is node and root in params and root not in walker.born \
+                and site.accumulates and not (method and params.index(root) == 0) and site.node not in seen:
             seen.add(site.node)
             # (a parameter's index, or the receiver's own optimizer as written with its `step()`
             # call, `("self.opt_d", node)`)
             stepped = tuple(params.index(n) if n in params else (n, _step_call(node, n), _members(walker, n))
                             for n in sorted(site.stepped_names)
                             if n in params or (method and n.startswith("self.") and n.count(".") == 1))
-            backprops_param.append((params.index(site.root), site.retain_graph, site.create_graph, stepped, site.node))
+            backprops_param.append((params.index(root), site.retain_graph, site.create_graph, stepped, site.node))
     backprops_param = tuple(backprops_param) or None
     guarded = _guarded_switches(node, params)
     switched_params = {
@@ -696,7 +697,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         # (a backward() that accumulates: `autograd.grad` of the fast weights a meta-learner's
         # inner loop carries stops at them, whatever their history)
         if site.function.node is node and site.retain_graph and not site.create_graph and site.loop is None
-        and site.accumulates and site.root not in params) or None
+        and site.accumulates and site.root not in params and _scaled_root(site.node, params) is None) or None
     backward = None
     for site in scratch.backwards:
         if site.function.node is not node or walker.grad_forced_at(site.node) \
@@ -1081,3 +1082,20 @@ def _dead_in_every_part(cut, returns) -> bool:
             if part is not None and cut in part.cuts and (cut not in part.dead or part.post):
                 return False  # (models applied after the cut train through that element)
     return True
+
+
+def _scaled_root(call, params):
+    """The parameter a backward's root scales, `(loss * scaler).backward()`, `(loss /
+    accum).backward()`: the loss the caller hands, backpropagated (a number or another
+    parameter only weighs it); None elsewhere."""
+    root = call.func.value if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) else None
+    if not isinstance(root, ast.BinOp) or not isinstance(root.op, (ast.Mult, ast.Div)):
+        return None
+    left, right = root.left, root.right
+    if isinstance(left, ast.Name) and left.id in params and (isinstance(right, ast.Constant) or (
+            isinstance(right, ast.Name) and right.id in params)):
+        return left.id
+    if isinstance(root.op, ast.Mult) and isinstance(right, ast.Name) and right.id in params \
+            and isinstance(left, ast.Constant):
+        return right.id
+    return None
