@@ -698,7 +698,10 @@ def probe(probes, flag) -> None:
     elif method(node) == "step" or "optimizer" in flag.details:  # optimizer.step(), scaler.step(optimizer)
         # (or a project optimizer's own update, `optimizer.first_step()`: its receiver)
         has_argument = method(node) == "step" and any(type(a) is not ast.Starred for a in node.args)
-        probes.before(first_argument(node) if has_argument else receiver(node))
+        # (`update_params(self.q1_optim, q1_loss)`: the optimizer a helper is handed and steps)
+        handed = next((a for a in getattr(node, "args", ()) if method(node) != "step"
+                       and ast.unparse(a) == flag.details.get("optimizer")), None)
+        probes.before(handed if handed is not None else first_argument(node) if has_argument else receiver(node))
     elif isinstance(node, ast.Call):  # nn.ReLU(inplace=True) inside nn.Sequential(...)
         probes.after(node)
     else:
