@@ -5575,13 +5575,27 @@ class Walker:
         param = bound[0].id
         if param not in params and param not in [p.arg for p in self.cls.init.args.kwonlyargs]:
             return None
+        # (`def __init__(self, dist_fn=pairwise_distance)`: what a construction leaving it out binds)
+        args = self.cls.init.args
+        defaults = dict(zip([p.arg for p in [*args.posonlyargs, *args.args]][-len(args.defaults):], args.defaults)) \
+            if args.defaults else {}
+        defaults.update((p.arg, d) for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+        default = defaults.get(param) if type(defaults.get(param)) is ast.Name else None
         found = []
-        for call, _ in class_constructions(self.facts.module).get(self.cls.name, ()):
+        constructions = class_constructions(self.facts.module).get(self.cls.name, ())
+        for call, _ in constructions:
             given = {k.arg: k.value for k in call.keywords if k.arg is not None}
-            given.update({params[i]: a for i, a in enumerate(call.args) if i < len(params) and type(a) is not ast.Starred})
+            if any(k.arg is None for k in call.keywords) or any(type(a) is ast.Starred for a in call.args):
+                return None
+            given.update({params[i]: a for i, a in enumerate(call.args) if i < len(params)})
+            if param not in given and default is not None:
+                found.append(default)
+                continue
             if param not in given or type(given[param]) is not ast.Name:
                 return None
             found.append(given[param])
+        if not constructions and default is not None:
+            return [default]  # (constructed in another file, or by a caller: its default at least)
         return found or None
 
     def bound_functions_call(self, node: ast.Call, bindings: list, positional, keywords) -> Value | None:
