@@ -4531,6 +4531,14 @@ class Walker:
                 if self.events is not None and self.record:
                     self.events.append(Event("step", node, optimizer=name, covers=covers))
                 return CONST
+        if meth == "load_state_dict" and receiver.trainables and not (receiver.computed or receiver.tensor) \
+                and self.record and self.nograd is None and dotted(recv_expr) is not None:
+            # `meta_net.load_state_dict(original)` restoring the weights: every parameter copied
+            # into in place, as a step edits them; a loss recorded before it and backpropagated
+            # after it reads the new values where its graph saved the old
+            covers = frozenset(self.key(t) for t in receiver.trainables)
+            self.pending_steps.append((node, dotted(recv_expr), self.seq, covers))
+            self.mark_stale(node, covers)
         if meth in METADATA_METHODS:
             return PLAIN
         if meth in ("append", "extend", "insert") and values:

@@ -609,8 +609,9 @@ def check(facts):
         if (step.node, step.second) in shown:
             continue  # (the same step and backward met on two paths of the walk)
         shown.add((step.node, step.second))
-        if _method(step.node).endswith("_"):
-            # (a loop over a model's parameters editing each in place: `p.data.mul_(mask)`)
+        if _method(step.node).endswith("_") or _method(step.node) == "load_state_dict":
+            # (a loop over a model's parameters editing each in place: `p.data.mul_(mask)`; a
+            # model's weights restored, `net.load_state_dict(saved)`)
             through_data = isinstance(step.node.func.value, ast.Attribute) and step.node.func.value.attr == "data"
             yield Flag(
                 RULE, step.node,
@@ -695,7 +696,8 @@ def probe(probes, flag) -> None:
     edit = probes.edits.get(node)
     if edit is not None:
         _probe_edit(probes, node, edit)
-    elif method(node) == "step" or "optimizer" in flag.details:  # optimizer.step(), scaler.step(optimizer)
+    elif method(node) in ("step", "load_state_dict") or "optimizer" in flag.details:
+        # optimizer.step(), scaler.step(optimizer); net.load_state_dict(saved): the module
         # (or a project optimizer's own update, `optimizer.first_step()`: its receiver)
         has_argument = method(node) == "step" and any(type(a) is not ast.Starred for a in node.args)
         # (`update_params(self.q1_optim, q1_loss)`: the optimizer a helper is handed and steps)

@@ -366,6 +366,8 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
         elif hasattr(value, "param_groups"):  # an optimizer about to step
             params = [p for group in value.param_groups for p in group["params"]][:2000]
             tensors = [(p, "") for p in params if isinstance(p, torch.Tensor)]
+        elif isinstance(value, torch.nn.Module):  # a module whose weights are about to be copied into
+            tensors = [(p, "") for p in list(value.parameters())[:2000]]
         else:
             return
         clock = _clock()
