@@ -1033,7 +1033,7 @@ class Walker:
                 # `def forward(self, x, temperature=1.0)`, `lr: float`: a number, not an activation.
                 self.env[name] = PLAIN
             elif not (i == 0 and self.cls is not None) and (
-                    key in self.facts.param_sources or uses.get(name) == "module"
+                    key in self.facts.param_sources or uses.get(name) in ("module", "modules")
                     or (uses.get(name) == "called" and MODULE_LIKE.search(name))):
                 # A parameter that holds a model: a caller in the file hands it one
                 # (`embed(encoder, x)`), or the body uses it as one (`net.parameters()`,
@@ -1041,7 +1041,7 @@ class Walker:
                 # (`loss_fn(pred, y)`): there a name like a model's adds the evidence; alone it
                 # decides nothing. Scoped to the function: another function's `model` is another.
                 model = key not in self.facts.param_sources or key in self.facts.model_arguments \
-                    or uses.get(name) == "module"
+                    or uses.get(name) in ("module", "modules")
                 if model:
                     self.env[name] = Value(trainables=frozenset({f"{name}@{node.name}"}), live=live)
                 else:
@@ -6464,6 +6464,9 @@ def _module_uses(function: ast.AST) -> dict[str, str]:
                 found.setdefault(func.value.id, "called")
         elif type(func) is ast.Name:
             found.setdefault(func.id, "called")
+        elif type(func) is ast.Attribute and func.attr in MODULE_ONLY and type(func.value) is ast.Subscript \
+                and type(func.value.value) is ast.Name:
+            found.setdefault(func.value.value.id, "modules")  # (`models[s].train()`: a list of models)
     return found
 
 
