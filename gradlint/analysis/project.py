@@ -162,6 +162,7 @@ class View:
         self._found: dict[tuple[int, str], tuple | None] = {}
         self._callees: dict = {}  # qualname -> what ``callee`` answered
         self.callers: dict[str, str] = {}  # path -> hash of the other files read for their calls
+        self.trained: dict[str, bool] = {}  # class -> whether another file optimizes an instance
         if imports.stars and depth > 0:
             self._bring_stars()
 
@@ -536,6 +537,18 @@ class View:
         from gradlint.analysis.scan import instances_called_only_in_eval
 
         return self._every_caller(name, instances_called_only_in_eval)
+
+    def trained_elsewhere(self, name: str) -> bool:
+        """Whether another file of the project builds ``name``, a module class of this view's file,
+        and hands an instance's parameters to one of torch's optimizers (a training script beside
+        the model's file). Asked only for a cut about to be reported or let go, memoized."""
+        from gradlint.analysis.scan import instances_optimized_in
+
+        found = self.trained.get(name)
+        if found is None:
+            found = self.trained[name] = any(
+                instances_optimized_in(tree, imports, target) for tree, imports, target, _ in self._calling_files(name))
+        return found
 
     def _every_caller(self, name: str, ask) -> bool:
         """Some other file answers ``ask(tree, imports, target)`` True and none False (None: it

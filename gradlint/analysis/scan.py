@@ -892,6 +892,30 @@ def instances_called_only_in_eval(module: ast.Module, imports: ImportTable, targ
     return all(_recorded_nowhere(call, module, imports) for call in calls)
 
 
+def instances_optimized_in(module: ast.Module, imports: ImportTable, target) -> bool | None:
+    """Whether an instance that ``module`` builds by a call ``target(call)`` picks out (a module
+    class of another file), bound to a name or an attribute, has its ``.parameters()`` handed to
+    one of torch's optimizers there (``blk = Block(4)``, then ``SGD(blk.parameters())``): the class
+    is trained. None where the module builds none."""
+    from gradlint.analysis.tree import parents
+
+    bound = set()
+    for node in iter_nodes(module):
+        if type(node) is ast.Call and target(node):
+            up = parents(module).get(node)
+            if type(up) is ast.Assign and len(up.targets) == 1 and dotted(up.targets[0]) is not None:
+                bound.add(dotted(up.targets[0]))
+    if not bound:
+        return None
+    for node in iter_nodes(module):
+        if type(node) is ast.Call and is_optimizer_class(imports.qualname(node.func)):
+            for inner in ast.walk(node):
+                if type(inner) is ast.Call and type(inner.func) is ast.Attribute \
+                        and inner.func.attr in ("parameters", "named_parameters") and dotted(inner.func.value) in bound:
+                    return True
+    return False
+
+
 def _recorded_nowhere(node: ast.AST, module: ast.Module, imports: ImportTable) -> bool:
     """``node`` runs under no_grad or only in a model's eval mode, as its enclosing statements
     within its function say."""

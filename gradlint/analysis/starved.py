@@ -975,7 +975,13 @@ def _optimized(cut, facts) -> bool:
     """An optimizer of this module updates what the cut starves: it was meant to train.
     (``cut.keys`` holds ``Net.*`` for a cut inside ``Net``, so ``Adam(model.parameters())``
     on a ``Net`` covers it; a probe's ``SGD(model.head.parameters())`` does not.)"""
-    return bool(_with_owners(cut.keys) & facts.optimized) or bool(_with_owners(facts.resolve(cut.upstream)) & facts.optimized)
+    if _with_owners(cut.keys) & facts.optimized or _with_owners(facts.resolve(cut.upstream)) & facts.optimized:
+        return True
+    # (a model class of this file whose instance a training script of the project hands to an
+    # optimizer, `SGD(blk.parameters())` beside `blk = Block(4)`: trained, as if here)
+    view = facts.imports.project if not facts.optimized and not facts.optimizers_open else None
+    owners = {key[:-2] for key in cut.keys if key.endswith(".*") and "." not in key[:-2]}
+    return view is not None and any(view.trained_elsewhere(owner) for owner in sorted(owners))
 
 
 def _with_owners(names) -> set:
