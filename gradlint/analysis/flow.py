@@ -4474,8 +4474,12 @@ class Walker:
         if receiver.plain:  # `args.lr.split(",")`, `arr.sum()`: a plain value's methods make no tensor
             return replace(_plain_of(receiver | args), computed=True)
         if meth in ("sample", "sample_n") and dotted(recv_expr) != "self" and not (
-                receiver.module is not None and receiver.module.qualname in self.classes):
-            # `Categorical(logits=policy(s)).sample()`: a draw has no history (`rsample` keeps it)
+                receiver.module is not None and receiver.module.qualname in self.classes) \
+                and not any(v.tensor or v.attached or v.live for v in values) \
+                and not (receiver.trainables and not receiver.computed):
+            # `Categorical(logits=policy(s)).sample()`: a draw has no history (`rsample` keeps it;
+            # a distribution is built from a model's outputs, and its draw handed a shape:
+            # `nets["policy"].sample(obs)` of a model held as it is handed is the model's method)
             return Value(tensor=True, computed=True, const=True, nograd=receiver.nograd)
         if meth == "requires_grad_":
             if self.is_module_object(recv_expr, receiver):
