@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from gradlint.checks import Flag, Rule
+from gradlint.checks import Flag, Rule, starved_names
 
 RULE = Rule(
     "GL002", "python-roundtrip",
@@ -148,11 +148,14 @@ def check(facts):
             hint = ("use the tensors themselves: torch.stack or torch.cat to pack several, the tensor "
                     "as it is (or .clone()) for one; they keep their history")
         lost = "nothing computed before it gets a gradient"
-        held = sorted({name.split("@")[0] for pull in (source.pulled if source is not None else ())
-                       for name in facts.pulled_from.get(pull, ()) if not name.startswith("%")})
+        pulled = {name for pull in (source.pulled if source is not None else ())
+                  for name in facts.pulled_from.get(pull, ()) if not name.startswith("%")}
+        held = sorted({name.split("@")[0] for name in pulled})
         if held and len(held) <= 3 and all(name.replace(".", "_").isidentifier() for name in held):
-            # (`self.scale`, whose `log_abs` the copy was pulled from: what the user trains)
-            lost = f"{', '.join(f'`{n}`' for n in held)} {'gets' if len(held) == 1 else 'get'} no gradient through it"
+            # (`self.scale`, whose `log_abs` the copy was pulled from: what the user trains; a
+            # forward's input, `inputs`: whatever computed it, the caller's model)
+            names, phrase, verb = starved_names(pulled)
+            lost = f"{phrase} {verb} no gradient through it"
         found = starves.get(node)
         if found is not None:
             lost = f"{_starved(found, facts.frozen)} no gradient through it"
