@@ -391,3 +391,27 @@ def test_a_script_importing_the_package_it_sits_in_is_told_why_and_where(tmp_pat
     assert (code, status) == ("GL001", "error"), proc.stdout
     assert f"at {os.path.join('src', 'decode.py')}, line 3" in evidence, evidence
     assert "from inside `src`" in evidence and "--driver" in evidence, evidence
+
+
+def test_a_verdict_read_from_a_run_that_raised_says_what_it_raised_and_where(tmp_path):
+    """A run that stops on an exception after the evidence was gathered (the second backward
+    through a retained graph whose saved input was edited): the confirmed verdict says what the
+    program raised and where, so the user is not told only half of what happened."""
+    (tmp_path / "carried.py").write_text(textwrap.dedent("""\
+        import torch, torch.nn as nn
+        cell = nn.GRUCell(3, 4)
+        opt = torch.optim.SGD(cell.parameters(), lr=0.1)
+        h, buf = torch.zeros(2, 4), torch.zeros(2, 3)
+        for step in range(3):
+            buf.zero_()
+            buf[:, step % 3] = 1.0
+            h = cell(buf, h)
+            loss = h.pow(2).sum()
+            opt.zero_grad()
+            loss.backward(retain_graph=True)
+            opt.step()
+        """))
+    proc = gradlint("--dynamic", "--output-format", "json", "carried.py", cwd=tmp_path)
+    verdict = next(f["verdict"] for f in json.loads(proc.stdout) if f["code"] == "GL004")
+    assert verdict["status"] == "confirmed", verdict
+    assert "the program then raised RuntimeError at line 11" in verdict["evidence"], verdict

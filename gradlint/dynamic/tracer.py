@@ -412,6 +412,15 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
                 status, said = BY_CODE[evidence.finding["code"]].decide(self, evidence)
             except Exception as err:
                 status, said = "error", f"gradlint failed while deciding: {type(err).__name__}: {err}"
+            if self.raised is not None and status in ("confirmed", "dismissed", "inconclusive") \
+                    and "raised" not in said:
+                # (a verdict read from a run that stopped early: the user sees why it stopped)
+                from gradlint.dynamic.verdicts import raised_at
+
+                line = raised_at(self, self.raised)
+                message = str(self.raised).splitlines()[0][:160] if str(self.raised) else ""
+                said += (f"; the program then raised {type(self.raised).__name__}"
+                         + (f" at line {line}" if line else "") + (f": {message}" if message else ""))
             verdict = {"status": status, "evidence": said}
             if evidence.graph is not None and status in ("confirmed", "dismissed"):
                 verdict["graph"] = evidence.graph
