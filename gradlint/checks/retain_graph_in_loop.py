@@ -79,6 +79,13 @@ def check(facts):
                         f"kept for logging) and drop retain_graph=True")
             else:
                 hint = f"detach the carried state at the end of each iteration ({carried[0]} = {carried[0]}.detach()) and drop retain_graph=True"
+            discarded = _discarded_detach(facts.module, carried)
+            if discarded is not None:
+                # (`hidden.detach()` written as a statement: the copy is made and thrown away)
+                why += (f"; `{facts.code(discarded.value)}` at line {discarded.lineno} makes a detached copy "
+                        f"and discards it, leaving `{facts.code(discarded.value.func.value)}` attached")
+                hint = (f"assign the copy (`{facts.code(discarded.value.func.value)} = "
+                        f"{facts.code(discarded.value)}`) and drop retain_graph=True")
         elif not backward.accumulates:
             continue  # autograd.grad over one graph again and again: Jacobian rows, Hessian-vector products
         elif backward.history_from_outside and backward.stepped_in_loop_names \
@@ -267,3 +274,17 @@ def _calls(n: int) -> str:
     from gradlint.dynamic.backwards import COUNT_LIMIT
 
     return f"the first {n}" if n >= COUNT_LIMIT else str(n)
+
+
+def _discarded_detach(module, carried):
+    """A statement that only calls ``.detach()`` on a carried name (``hidden.detach()``), in
+    this file: the user meant to cut the state there, and the copy is thrown away."""
+    from gradlint.analysis.imports import dotted
+
+    names = set(carried)
+    for node in ast.walk(module):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and not node.value.args \
+                and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "detach" \
+                and dotted(node.value.func.value) in names:
+            return node
+    return None
