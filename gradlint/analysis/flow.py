@@ -1877,7 +1877,23 @@ class Walker:
         keys: set[str] = set()
         entries = set()  # dicts of models one entry of which is given: not the dict's own name
         parents, owners = set(), set()  # models one member of which is given; models given whole
-        for arg in self.built_from(_arguments(call)):
+        built = self.built_from(_arguments(call))
+        if renamed is None:
+            # (`[p for m in self.world.values() for p in m.parameters()]`: `m` is each model the
+            # dict `self.world` holds)
+            renamed = {}
+            for arg in built:
+                for comp in iter_nodes(arg):
+                    if type(comp) not in (ast.ListComp, ast.GeneratorExp, ast.SetComp):
+                        continue
+                    for gen in comp.generators:
+                        held = gen.iter
+                        if type(held) is ast.Call and type(held.func) is ast.Attribute \
+                                and held.func.attr in ("values", "children") and not held.args:
+                            held = held.func.value
+                        if type(gen.target) is ast.Name and dotted(held) is not None:
+                            renamed[gen.target.id] = dotted(held)
+        for arg in built:
             for node in iter_nodes(arg):
                 if type(node) is ast.Attribute and node.attr == "requires_grad":
                     self.facts.optimizes_what_requires_grad = True

@@ -1,0 +1,3 @@
+from .block import MoEBlock
+
+__all__ = ["MoEBlock"]
