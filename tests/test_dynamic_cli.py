@@ -344,6 +344,18 @@ def test_a_flagged_module_with_only_a_docstring_at_top_level_is_run_through_its_
     assert [(c, status) for c, _, status, _ in verdicts(proc)] == [("GL005", "confirmed")], proc.stdout
 
 
+@pytest.mark.parametrize("spelled", ["from nets.model import Block", "from nets import Block"])
+def test_a_flagged_module_of_a_package_is_run_through_a_script_above_the_package(tmp_path, spelled):
+    # (`models/block.py` imported by `main.py` beside the package, directly or through what the
+    # package's `__init__` imports)
+    (tmp_path / "nets").mkdir()
+    (tmp_path / "nets" / "__init__.py").write_text("from nets.model import Block\n")
+    (tmp_path / "nets" / "model.py").write_text(MODEL)
+    (tmp_path / "run.py").write_text(RUN.replace("from model import Block", spelled))
+    proc = gradlint("--no-cache", "--dynamic", "--output-format", "json", "nets/model.py", cwd=tmp_path)
+    assert [(c, status) for c, _, status, _ in verdicts(proc)] == [("GL005", "confirmed")], proc.stdout
+
+
 def test_a_script_linted_beside_a_module_it_does_not_import_is_not_blamed_for_it(tmp_path):
     # Two files linted together: the script runs as its own, and says nothing of the module.
     (tmp_path / "model.py").write_text(MODEL)

@@ -163,28 +163,36 @@ def _runs_anything(path: str) -> bool:
 
 
 def _importers(path: str) -> list[str]:
-    """The scripts in the folder of ``path`` that import it by its module name and run."""
+    """The scripts in the folder of ``path`` that import it by its module name and run; for a
+    module of a package (its folder holds ``__init__.py``), also the scripts in the folder above
+    that import it through the package (`from models.block import MoEBlock`, or `from models
+    import MoEBlock` of a package whose `__init__` imports it)."""
     folder, name = os.path.split(os.path.abspath(path))
     stem = re.escape(os.path.splitext(name)[0])
-    imports = re.compile(rf"^\s*(?:from\s+\.?{stem}\s+import\b|import\s+{stem}\b)", re.M)
+    places = [(folder, re.compile(rf"^\s*(?:from\s+\.?{stem}\s+import\b|import\s+{stem}\b)", re.M))]
+    if os.path.isfile(os.path.join(folder, "__init__.py")):
+        package = re.escape(os.path.basename(folder))
+        places.append((os.path.dirname(folder), re.compile(
+            rf"^\s*(?:from\s+{package}(?:\.{stem})?\s+import\b|import\s+{package}(?:\.{stem})?\b)", re.M)))
     found = []
-    try:
-        entries = sorted(os.listdir(folder))
-    except OSError:
-        return []
-    for entry in entries:
-        other = os.path.join(folder, entry)
-        if not entry.endswith(".py") or other == os.path.abspath(path) or not os.path.isfile(other):
-            continue
+    for where, imports in places:
         try:
-            with open(other, encoding="utf-8") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError):
+            entries = sorted(os.listdir(where))
+        except OSError:
             continue
-        if imports.search(text) and _runs_anything(other):
-            found.append(other)
-            if len(found) == MAX_IMPORTERS:
-                break
+        for entry in entries:
+            other = os.path.join(where, entry)
+            if not entry.endswith(".py") or other == os.path.abspath(path) or not os.path.isfile(other):
+                continue
+            try:
+                with open(other, encoding="utf-8") as f:
+                    text = f.read()
+            except (OSError, UnicodeDecodeError):
+                continue
+            if imports.search(text) and _runs_anything(other):
+                found.append(other)
+                if len(found) == MAX_IMPORTERS:
+                    return found
     return found
 
 
