@@ -6473,10 +6473,28 @@ def _module_uses(function: ast.AST) -> dict[str, str]:
     has (``net.parameters()``, ``model.eval()``), ``"called"`` where it only
     calls it (``encoder(x)``, ``net.embed(x)``)."""
     found: dict[str, str] = {}
+    # (`for i, agent in enumerate(agents):` … `agent.critic.parameters()`: `agents` holds objects
+    # whose members are models)
+    elements: dict[str, str] = {}
+    for node in iter_nodes(function, into_functions=False):
+        if type(node) not in (ast.For, ast.AsyncFor):
+            continue
+        held, target = node.iter, node.target
+        if type(held) is ast.Call and type(held.func) is ast.Name and held.func.id == "enumerate" \
+                and held.args and type(target) is ast.Tuple and len(target.elts) == 2:
+            held, target = held.args[0], target.elts[1]
+        if type(held) is ast.Name and type(target) is ast.Name:
+            elements[target.id] = held.id
     for node in iter_nodes(function, into_functions=False):
         if type(node) is not ast.Call:
             continue
         func = node.func
+        if type(func) is ast.Attribute and func.attr in MODULE_ONLY:
+            base = func.value
+            while type(base) in (ast.Attribute, ast.Subscript):
+                base = base.value
+            if type(base) is ast.Name and base.id in elements:
+                found.setdefault(elements[base.id], "modules")
         if type(func) is ast.Attribute and type(func.value) is ast.Name:
             if func.attr in MODULE_ONLY:
                 found[func.value.id] = "module"
