@@ -975,10 +975,13 @@ def _optimized(cut, facts) -> bool:
     """An optimizer of this module updates what the cut starves: it was meant to train.
     (``cut.keys`` holds ``Net.*`` for a cut inside ``Net``, so ``Adam(model.parameters())``
     on a ``Net`` covers it; a probe's ``SGD(model.head.parameters())`` does not.)"""
-    if _with_owners(cut.keys) & facts.optimized or _with_owners(facts.resolve(cut.upstream)) & facts.optimized:
-        return True
-    # (a model class of this file whose instance a training script of the project hands to an
-    # optimizer, `SGD(blk.parameters())` beside `blk = Block(4)`: trained, as if here)
+    return bool(_with_owners(cut.keys) & facts.optimized) or bool(_with_owners(facts.resolve(cut.upstream)) & facts.optimized)
+
+
+def _trained_by_the_project(cut, facts) -> bool:
+    """A model class of this file, building no optimizer itself, whose instance a training
+    script of the project hands to an optimizer (`SGD(blk.parameters())` beside `blk =
+    Block(4)`): what the cut starves of its own members is meant to train, as if here."""
     view = facts.imports.project if not facts.optimized and not facts.optimizers_open else None
     owners = {key[:-2] for key in cut.keys if key.endswith(".*") and "." not in key[:-2]}
     return view is not None and any(view.trained_elsewhere(owner) for owner in sorted(owners))
@@ -1437,7 +1440,8 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             continue
         if _models(companions - cut.upstream - facts.frozen) and not _optimized(cut, facts) \
                 and not _one_model(cut, companions, facts) \
-                and not _may_be_leaves(cut.upstream, facts):
+                and not _may_be_leaves(cut.upstream, facts) \
+                and not (not value.post and _trained_by_the_project(cut, facts)):
             # Another model stays attached beside the cut (a policy's log-probabilities times
             # a baseline's detached advantages): a stop-gradient between models, a bug only where
             # what it starves is known to be trained (an optimizer holds it, or it is a leaf made
