@@ -983,8 +983,19 @@ def _trained_by_the_project(cut, facts) -> bool:
     script of the project hands to an optimizer (`SGD(blk.parameters())` beside `blk =
     Block(4)`): what the cut starves of its own members is meant to train, as if here."""
     view = facts.imports.project if not facts.optimized and not facts.optimizers_open else None
+    if view is None:
+        return False
+    tree, node = parents(facts.module), cut.node
+    up = tree.get(node)
+    while type(up) in (ast.List, ast.Tuple) or (type(up) is ast.Call and node in up.args and (
+            facts.imports.qualname(up.func) or "") in ("torch.cat", "torch.stack", "torch.concat")):
+        node, up = up, tree.get(up)
+    if type(up) is ast.Call and node in up.args and (dotted(up.func) or "").startswith("self."):
+        # (`self.dynamics(embeds.detach(), h)`, `self.dynamics(torch.cat([e.detach(), h], -1))`:
+        # a stop-gradient in front of a model of its own)
+        return False
     owners = {key[:-2] for key in cut.keys if key.endswith(".*") and "." not in key[:-2]}
-    return view is not None and any(view.trained_elsewhere(owner) for owner in sorted(owners))
+    return any(view.trained_elsewhere(owner) for owner in sorted(owners))
 
 
 def _with_owners(names) -> set:
