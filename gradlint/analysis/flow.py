@@ -6490,11 +6490,14 @@ def _module_uses(function: ast.AST) -> dict[str, str]:
             continue
         func = node.func
         if type(func) is ast.Attribute and func.attr in MODULE_ONLY:
+            # (`models[s].train()`: a list of models; `agent.critic.parameters()` of a loop's element)
             base = func.value
             while type(base) in (ast.Attribute, ast.Subscript):
                 base = base.value
             if type(base) is ast.Name and base.id in elements:
                 found.setdefault(elements[base.id], "modules")
+            elif type(base) is ast.Name and type(func.value) is ast.Subscript:
+                found.setdefault(base.id, "modules")
         if type(func) is ast.Attribute and type(func.value) is ast.Name:
             if func.attr in MODULE_ONLY:
                 found[func.value.id] = "module"
@@ -6502,9 +6505,6 @@ def _module_uses(function: ast.AST) -> dict[str, str]:
                 found.setdefault(func.value.id, "called")
         elif type(func) is ast.Name:
             found.setdefault(func.id, "called")
-        elif type(func) is ast.Attribute and func.attr in MODULE_ONLY and type(func.value) is ast.Subscript \
-                and type(func.value.value) is ast.Name:
-            found.setdefault(func.value.value.id, "modules")  # (`models[s].train()`: a list of models)
     return found
 
 
