@@ -29,6 +29,8 @@ class Function:
 REBUILD = "rebuild"
 # `torch.autograd.grad(…)` without create_graph: gradients computed from the record, none of it
 UNRECORDED_GRAD = "autograd.grad"
+# `layer.weight.data = w`: the values of `w` put into a parameter without their history
+STORAGE_REBOUND = ".data ="
 
 
 @dataclass
@@ -74,6 +76,8 @@ class Cut:
     # a no_grad region's result computed afresh there: a model run on values with no history
     # (the old policy's log-probs, a target network's values), not history recorded before it
     fresh: bool = False
+    # for a STORAGE_REBOUND: the parameter whose storage took the values (`target.weight`)
+    into: str | None = None
 
     @property
     def shown(self) -> str:

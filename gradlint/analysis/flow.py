@@ -21,7 +21,7 @@ from gradlint.analysis import saves, settings, torch_types
 from gradlint.analysis.summaries import SYMBOL
 from gradlint.analysis.settings import defaults_of, set_from_parameters
 from gradlint.analysis.facts import (
-    IMPLICIT, REBUILD, UNRECORDED_GRAD, BackpropUnderNoGrad, Backward, Cut, Edit, Function, ModuleFacts, Rebound, Rebuild, Return, SequentialEdit, StepBetween, Switch,
+    IMPLICIT, REBUILD, STORAGE_REBOUND, UNRECORDED_GRAD, BackpropUnderNoGrad, Backward, Cut, Edit, Function, ModuleFacts, Rebound, Rebuild, Return, SequentialEdit, StepBetween, Switch,
     source_segment,
 )
 from gradlint.analysis.imports import collect_imports
@@ -2179,6 +2179,8 @@ class Walker:
                 if base is not None:
                     self.switch(node, base, self.lookup(base), fresh=base in self.copies)
                 return
+            if target.attr == "data" and type(node) is ast.Assign and self.rebound_storage(node, target, value):
+                return
             if name is not None:
                 self.env[name] = value
                 self.born[name] = self.seq
@@ -2698,6 +2700,34 @@ class Walker:
         # (a trainable root that is no module: `nn.Parameter(…)`, `torch.zeros(…, requires_grad=True)`)
         return seen is not None and seen.trainables == frozenset({name}) and not seen.computed and not seen.cuts \
             and (seen.module is None or seen.module.qualname in PARAMETER)
+
+    def rebound_storage(self, node: ast.Assign, target: ast.Attribute, value: Value) -> bool:
+        """``layer.weight.data = w`` where ``w`` was computed with history from other trainables
+        (a hypernetwork's prediction): the values go into the parameter and their history does
+        not, so what computed them gets no gradient through the model that now holds them. The
+        model carries that cut into whatever it computes. False where nothing is cut (an update
+        of the parameter from itself, `p.data = p - lr * p.grad`; values without history)."""
+        if self.nograd is not None or not value.computed:
+            return False
+        model = self.parameters_edited(target.value)
+        if model is None:
+            name = dotted(target.value)
+            model = name.rpartition(".")[0] if name is not None and "." in name else None
+            if model is None or self.lookup(model).module is None:
+                return False
+        owner = self.lookup(model)
+        upstream = (value.trainables | value.post) - owner.trainables
+        if not upstream:
+            return False
+        cut = self.cut_of(node.value, node.value, replace(value, trainables=value.trainables & upstream,
+                                                          post=value.post & upstream), STORAGE_REBOUND)
+        if node.value not in self.facts.cuts:
+            return False
+        made = self.facts.cuts[node.value]
+        made.into = self.facts.code(target.value)
+        made.written = f"{self.facts.code(target)} = {made.tensor}"
+        self.env[model] = replace(owner, cuts={**owner.cuts, node.value: cut.cuts.get(node.value, EMPTY)})
+        return True
 
     def parameters_edited(self, expr) -> str | None:
         """The model whose parameters ``expr`` (`p`, `p.data`) iterates, as written, where an
@@ -5879,7 +5909,16 @@ class Walker:
         return result
 
     def apply_module(self, node: ast.Call, callee: Value, values: list[Value], positional, method: bool = False) -> Value:
-        """A call of a trainable object (a module, ``self.layer``, a model): its roots join the result."""
+        """A call of a trainable object (a module, ``self.layer``, a model): its roots join the result,
+        and what its parameters were rebound to without history (``rebound_storage``)."""
+        out = self.module_output(node, callee, values, positional, method)
+        rebound = {c: held for c, held in callee.cuts.items()
+                   if c in self.facts.cuts and self.facts.cuts[c].kind == STORAGE_REBOUND}
+        if rebound and not method:
+            out = replace(out, cuts={**out.cuts, **rebound})
+        return out
+
+    def module_output(self, node: ast.Call, callee: Value, values: list[Value], positional, method: bool) -> Value:
         args = union(values) if values else CONST
         if self.loops and args.carried and callee.trainables:
             self.loops[-1].fed = self.loops[-1].fed | callee.trainables

@@ -17,7 +17,7 @@ import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from gradlint.analysis.facts import REBUILD, UNRECORDED_GRAD, Backward, Cut, Function
+from gradlint.analysis.facts import REBUILD, STORAGE_REBOUND, UNRECORDED_GRAD, Backward, Cut, Function
 from gradlint.analysis.imports import dotted
 from gradlint.analysis.project import origin
 from gradlint.analysis.scan import ancestors, frozen_owners, is_fresh_copy, literal_false
@@ -1414,6 +1414,11 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             continue
         if _optional(cut):
             continue  # `if settings.detach_caches.on(): cache = cache.detach()`: a cut offered as an option
+        if cut.kind == STORAGE_REBOUND and (not _optimized(cut, facts) or any(
+                f == root or f.startswith(root + ".") for root in cut.upstream for f in facts.frozen)):
+            # (values copied into a parameter from what no optimizer trains, or from a frozen
+            # mask, `w.data = w * self.mask.weight`: nothing that was to learn loses its gradient)
+            continue
         if cut.function is not None and once("tensor-hooks", cut.function.node, _hooks_a_tensor):
             # (gradient caching: the function cuts the embeddings, makes them leaves, and hands
             # their gradient back to the model by a hook on the loss, `loss.register_hook(…)`)

@@ -103,7 +103,7 @@ def _key(rebound, facts) -> str:
 
 
 def _report(cut, where: str, facts, models=(), **refs):
-    from gradlint.analysis.facts import UNRECORDED_GRAD
+    from gradlint.analysis.facts import STORAGE_REBOUND, UNRECORDED_GRAD
     from gradlint.analysis.scan import nograd_decorator
     from gradlint.analysis.starved import _optimized, _with_owners, inference_path
 
@@ -160,6 +160,12 @@ def _report(cut, where: str, facts, models=(), **refs):
         upstream, verb = f"{upstream} and whatever computed the layer's input", "get"
     hint = (f"use the attached `{cut.tensor}` there and detach only the copy you log or store; "
             f"if the cut is intended, add `# noqa: GL001`")
+    if cut.kind == STORAGE_REBOUND:
+        what = (f"`{expr}` copies the values of `{cut.tensor}` into `{cut.into}` but not their history; "
+                f"what is computed with `{cut.into}`")
+        hint = (f"compute with `{cut.tensor}` itself (`torch.func.functional_call`, or `F.linear`/`F.conv2d` "
+                f"with it as the weight) instead of copying it into `{cut.into}.data`; if only its values are "
+                f"meant, copy them under `torch.no_grad()` (`{cut.into}.copy_({cut.tensor})`)")
     if cut.kind == UNRECORDED_GRAD:
         what = f"`{expr}`, taken without `create_graph=True`,"
         hint = ("pass `create_graph=True` so the gradients are recorded and a loss of them trains what "
@@ -226,7 +232,7 @@ EVIDENCE = frozenset({"upstream"})
 def probe(probes, flag) -> None:
     """``h.detach()`` / ``h.data``: the tensor before the cut, and the cut value; an expression
     computed in a no_grad region: its result, and the leaves its ops read there."""
-    from gradlint.analysis.facts import UNRECORDED_GRAD
+    from gradlint.analysis.facts import STORAGE_REBOUND, UNRECORDED_GRAD
     from gradlint.dynamic.instrument import CannotProbe, receiver
 
     node = flag.node
@@ -255,6 +261,14 @@ def probe(probes, flag) -> None:
         return
     if flag.details.get("dead"):
         probes.need("dead_term")
+    if flag.details.get("cut") == STORAGE_REBOUND:
+        # the values with history, and the parameter whose storage takes them
+        from gradlint.analysis.tree import parents
+
+        assign = parents(probes.facts.module).get(node)
+        probes.before(node)
+        probes.after(assign.targets[0].value)
+        return
     if flag.details.get("cut") == UNRECORDED_GRAD:
         # the root it differentiates, and the gradients: tensors the run made from it with no history
         root = next((k.value for k in node.keywords if k.arg == "outputs"), node.args[0] if node.args else None)
