@@ -1126,7 +1126,7 @@ class Walker:
             # (state the method detaches on some path, `if … and not self.full_bptt: self.state =
             # self.state.detach()`, is truncated on purpose, as in a loop; a flag the file hands
             # one way is decided by its own walk, `settings`)
-            state = self.carried_state() - detached_in(node)
+            state = self.carried_state() - detached_in(node, self.facts.module)
             for site in self.facts.backwards[backwards:]:
                 site.across_calls &= state
 
@@ -1400,7 +1400,7 @@ class Walker:
             return
         # State the body cuts somewhere (`h = h.detach()`, every k steps or not) is truncated
         # on purpose: it is not carried with its whole history.
-        truncated = carried & detached_in(stmt)
+        truncated = carried & detached_in(stmt, self.facts.module)
         grown = self.grown_in_iteration(stmt, iter_value, before, assigned, carried - truncated, end_env)
         self.record = record
         for name in grown:
@@ -2243,9 +2243,10 @@ class Walker:
         if old.tensor and not old.container and not old.plain and (value.attached or value.live) \
                 and (value.tensor or value.computed):
             # `log_c[:, t] = logsumexp(…)` into a buffer made by `torch.zeros`: the buffer now
-            # carries the history written into it (CopySlices).
+            # carries the history written into it (CopySlices), and the cuts on its way (a
+            # layer's output detached inside the step that computed it)
             self.env[name] = replace(old.join(replace(value, saved=EMPTY, cuts={})), tensor=True, container=False,
-                                     saved=old.saved, alias=old.alias, held=old.held, cuts=old.cuts)
+                                     saved=old.saved, alias=old.alias, held=old.held, cuts={**old.cuts, **cut})
             return
         if old.tensor and not old.container and not old.plain and cut and (value.tensor or value.computed) \
                 and (old.attached or old.live) and old.trainables:
@@ -3753,8 +3754,13 @@ class Walker:
             cut.inputs |= operand.inputs
             # (state an inner loop carried and finished with, `log_probs` filled over an episode,
             # is not carried by the loops around this cut)
-            cut.carried |= bool(operand.carried & frozenset().union(*(loop.grown for loop in self.loops)))
-            cut.truncates |= bool(operand.carried & frozenset().union(*(loop.grown for loop in self.loops)))
+            state = operand.carried & frozenset().union(*(loop.grown for loop in self.loops))
+            cut.carried |= bool(state)
+            # (a truncation cuts the state, or what the state's own layers made of it; a layer
+            # this iteration applies to the state first, `self.attn(h).detach()`, is no part of
+            # it: that layer's only path is cut, not an earlier iteration's)
+            held = frozenset().union(*(self.lookup(n).trainables | self.lookup(n).post for n in state))
+            cut.truncates |= bool(state) and not (operand.trainables | operand.post) - held
             cut.of_computed_input |= computed_input
             cut.of_leaf |= not operand.computed
             cut.of_module_input |= not operand.computed and self.cls is not None and self.cls.may_be_module \
@@ -4403,6 +4409,11 @@ class Walker:
             return _without_history(out)  # torch.argmax(x), torch.eq(a, b): no derivative to lose
         if out.cuts and last not in JOINING and len(values) > 1:
             out = scaled(out, values)  # F.mse_loss(pred, target.detach()): a target
+            # (a term of constants compared with a prediction, `F.mse_loss(v, returns)` of returns
+            # rebuilt from NumPy, is at work there, as `(v - returns) ** 2` is: no dead term)
+            working = {entry for entry in out.dead if any(dead_cut(entry) in v.cuts for v in values)
+                       and any(dead_cut(entry) not in v.cuts and not v.const for v in values)}
+            out = replace(out, dead=out.dead - working) if working else out
         if last not in JOINING and last not in LINEAR:
             out = self.mix(out, values)  # torch.exp(a - b.detach())
         if last.endswith("_") and not last.endswith("__") and saves.is_inplace_method(last) and positional:

@@ -909,11 +909,25 @@ def instances_optimized_in(module: ast.Module, imports: ImportTable, target) -> 
         return None
     for node in iter_nodes(module):
         if type(node) is ast.Call and is_optimizer_class(imports.qualname(node.func)):
+            # (or of each member the instance yields, `chain(*(m.parameters() for m in
+            # model.blocks()))`, `[p for m in model.stages for p in m.parameters()]`)
+            members = {g.target.id for inner in ast.walk(node)
+                       if type(inner) in (ast.ListComp, ast.GeneratorExp, ast.SetComp)
+                       for g in inner.generators if type(g.target) is ast.Name
+                       and _root_name(g.iter) in {b.split(".")[0] for b in bound}}
             for inner in ast.walk(node):
                 if type(inner) is ast.Call and type(inner.func) is ast.Attribute \
-                        and inner.func.attr in ("parameters", "named_parameters") and dotted(inner.func.value) in bound:
+                        and inner.func.attr in ("parameters", "named_parameters") \
+                        and (dotted(inner.func.value) in bound or dotted(inner.func.value) in members):
                     return True
     return False
+
+
+def _root_name(expr) -> str | None:
+    """``model`` of ``model.blocks()``, ``model.stages``, ``model.layers[1:]``."""
+    while type(expr) in (ast.Call, ast.Attribute, ast.Subscript):
+        expr = expr.func if type(expr) is ast.Call else expr.value
+    return expr.id if type(expr) is ast.Name else None
 
 
 def _recorded_nowhere(node: ast.AST, module: ast.Module, imports: ImportTable) -> bool:
@@ -1649,7 +1663,7 @@ def _assigned_and_carried(loop) -> tuple[set[str], set[str]]:
 _FILLS = ("append", "extend", "insert")
 
 
-def detached_in(loop) -> set[str]:
+def detached_in(loop, module=None) -> set[str]:
     """Names the loop body rebinds to a detached copy of themselves or detaches in place.
 
     A cut counts for a target only when what it cuts reads that target (``h = h.detach()``,
@@ -1657,10 +1671,27 @@ def detached_in(loop) -> set[str]:
     ``h = cell(x.detach(), h)`` cuts the input, and ``h`` keeps its history."""
     from gradlint.analysis.tree import once
 
-    return once("detached", loop, _detached_in)
+    helpers = once("cutting-helpers", module, _cutting_helpers) if module is not None else frozenset()
+    return once("detached", loop, _detached_in, helpers)
 
 
-def _detached_in(loop) -> set[str]:
+def _cutting_helpers(module) -> frozenset:
+    """The module's functions each of whose returns is a detached copy of what it is handed
+    (``def detach_var(v): var = v.detach().requires_grad_(); var.retain_grad(); return var``)."""
+    found = set()
+    for fn in module.body:
+        if type(fn) is not ast.FunctionDef:
+            continue
+        made = {dotted(t) for n in iter_nodes(fn, into_functions=False) if type(n) is ast.Assign
+                and _wholly_cut(n.value) for t in n.targets if type(t) is ast.Name}
+        returns = [n for n in iter_nodes(fn, into_functions=False) if type(n) is ast.Return]
+        if returns and all(r.value is not None and (_wholly_cut(r.value) or (
+                type(r.value) is ast.Name and r.value.id in made)) for r in returns):
+            found.add(fn.name)
+    return frozenset(found)
+
+
+def _detached_in(loop, helpers=frozenset()) -> set[str]:
     found: set[str] = set()
     for stmt in loop.body:
         for node in iter_nodes(stmt, into_functions=False):
@@ -1681,6 +1712,9 @@ def _detached_in(loop) -> set[str]:
                         cut_reads |= _read_names(n.value)
                     # (a helper that detaches, `repackage_hidden(h)`, is known by its body: the
                     # summary of its call carries the cut, whatever the helper is named)
+                for n in iter_nodes(value):
+                    if type(n) is ast.Call and type(n.func) is ast.Name and n.func.id in helpers:
+                        cut_reads |= set().union(*(_read_names(a) for a in n.args)) if n.args else set()
                 for name in list(cut_reads):
                     cut_reads |= drawn.get(name, set())
                 if _wholly_cut(value):

@@ -61,10 +61,11 @@ def variants(module: ast.Module) -> list[tuple[dict, str]]:
     handable = {*classes, *functions, *(a.asname or a.name for s in module.body if type(s) is ast.ImportFrom
                                         for a in s.names)}
     # (twice: `run(model, cut)` handing on what its own callers hand it, `cut=True` and `False`)
+    links: dict = {}  # (id of the def, parameter) -> the caller's parameter handed on to it as it is
     for _ in range(2):
         for node, fn, targets, skip in calls:
             for target in targets:
-                _handed(node, target, skip, seen, fn, handable)
+                _handed(node, target, skip, seen, fn, handable, links)
     both = {key for key, values in seen.items() if values.keys() >= {True, False}}
     # (a parameter every call hands as a literal, guarding a backward: each call's own literal
     # decides whether that backward runs there, `fisher_loss(…, do_backward=False)` under
@@ -87,7 +88,7 @@ def variants(module: ast.Module) -> list[tuple[dict, str]]:
             if (id(node), p) in both or (id(node), p) in one:
                 tests = _tests(node, lambda t: type(t) is ast.Name and t.id == p)
                 if tests and wanted((id(node), p), tests):
-                    found.append(((node.lineno, p), tests, p, seen[id(node), p]))
+                    found.append(((node.lineno, p), tests, p, seen[id(node), p], (id(node), p)))
     for cls, defs in classes.values():
         init = defs.get("__init__")
         if init is None:
@@ -100,15 +101,15 @@ def variants(module: ast.Module) -> list[tuple[dict, str]]:
                 tests.update(_tests(method, lambda t, a=attr: type(t) is ast.Attribute and t.attr == a
                                     and type(t.value) is ast.Name and t.value.id == "self"))
             if tests and wanted((id(init), p), tests):
-                found.append(((cls.lineno, attr), tests, f"self.{attr}", seen[id(init), p]))
+                found.append(((cls.lineno, attr), tests, f"self.{attr}", seen[id(init), p], (id(init), p)))
     inits = [defs["__init__"] for _, defs in classes.values() if "__init__" in defs]
     for node in [*functions.values(), *(m for ms in methods.values() for m in ms), *inits]:
         for p in _parameters(node):
             names = built.get((id(node), p))
             if names and _builds(node, p):
-                found.append(((node.lineno, p), {(node, p): names}, p, seen[id(node), p]))
+                found.append(((node.lineno, p), {(node, p): names}, p, seen[id(node), p], None))
     out = []
-    for _, tests, name, calls in sorted(found, key=lambda f: f[0])[:MAX_SETTINGS]:
+    for _, tests, name, calls, _ in _linked(sorted(found, key=lambda f: f[0]), links)[:MAX_SETTINGS]:
         if any(type(k) is tuple for k in tests):
             (key, names), = tests.items()
             for cls_name in names:
@@ -119,6 +120,30 @@ def variants(module: ast.Module) -> list[tuple[dict, str]]:
             arms = _arms(tests, value)
             if value in calls and arms:
                 out.append((arms, f"`{name}` is {value}, as the call at line {calls[value]} hands it"))
+    return out
+
+
+def _linked(found: list, links: dict) -> list:
+    """The settings of ``found`` merged where one caller's parameter is handed on as it is to each
+    (`learn(…, is_train)` calling `self.predict(x, is_train)` and `self._update(loss, is_train)`):
+    every run gives them one value, so one walk decides the ``if`` statements of all of them."""
+    def root(key):
+        visited = set()
+        while key in links and key not in visited:
+            visited.add(key)
+            key = links[key]
+        return key
+
+    merged, out = {}, []
+    for position, tests, name, calls, key in found:
+        source = root(key) if key is not None else None
+        if source is not None and source in merged and not any(type(k) is tuple for k in tests):
+            merged[source][1].update(tests)
+            continue
+        entry = [position, dict(tests), name, calls, key]
+        if source is not None and not any(type(k) is tuple for k in tests):
+            merged[source] = entry
+        out.append(entry)
     return out
 
 
@@ -272,7 +297,7 @@ def _own_calls(fn):
         todo.extend(ast.iter_child_nodes(node))
 
 
-def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, handable=frozenset()) -> None:
+def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, handable=frozenset(), links=None) -> None:
     """Note the literal booleans ``call`` hands ``target``'s parameters, and the boolean defaults
     of those it leaves out; a parameter of the calling function handed on as it is carries what
     that function's callers hand it."""
@@ -300,6 +325,8 @@ def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, handable
                 seen.setdefault((id(target), name), {}).setdefault(literal, call.lineno)
         elif type(value) is ast.Name and caller is not None and type(caller) in FUNCTIONS \
                 and value.id in _parameters(caller):
+            if links is not None:
+                links[id(target), name] = (id(caller), value.id)
             for handed, line in seen.get((id(caller), value.id), {}).items():
                 seen.setdefault((id(target), name), {}).setdefault(handed, line)
             default = defaults_of(caller).get(value.id)

@@ -576,6 +576,14 @@ def _not_stepped(cut, backward, facts) -> bool:
     # `VAE`, is stepped with it)
     members = once("member-classes", facts.module, _member_classes, facts.imports)
     stepped = stepped | {f"{m}.*" for k in stepped if k.endswith(".*") for m in members.get(k[:-2], ())}
+    # (and a member stepped by name, `Adam(self.enc.parameters())` in a `Trainer` whose
+    # `__init__` builds `self.enc = Enc()`: the class of that member, and its own members)
+    held = once("member-attributes", facts.module, _member_attributes, facts.imports)
+    for k in list(stepped):
+        owner, _, member = k.partition(".self.")
+        cls = held.get(owner, {}).get(f"self.{member}") if member and "." not in member else None
+        if cls is not None:
+            stepped = stepped | {f"{cls}.*"} | {f"{m}.*" for m in members.get(cls, ())}
     # (a member of what the cut starves, `self.model.generator` of a cut of `self.model`'s output,
     # is starved with it)
     # (not a class's coverage key, `dgi.Classifier.*` of a file named like the model)
@@ -1285,12 +1293,72 @@ _TENSOR_OPS = frozenset({
 _BUILTIN_REDUCTIONS = frozenset({"sum", "min", "max", "abs", "float", "len", "range", "zip", "enumerate"})
 
 
+def _parameter_read_only_cut(cut, facts) -> bool:
+    """The cut reads a parameter its class makes in ``__init__`` (``self.w = nn.Parameter(…)``,
+    left to require grad) as it is, and the class reads it no other way than cut (``.data``,
+    ``.detach()``) nor changes it by hand (no assignment, in-place edit or copy into it, nor its
+    ``.data``): no path from it to any loss exists."""
+    if not cut.of_leaf or cut.function is None or cut.function.class_name is None \
+            or len(cut.upstream) != 1 or type(cut.node) not in (ast.Attribute, ast.Call):
+        return False
+    (name,) = cut.upstream
+    if not name.startswith("self.") or name.count(".") != 1:
+        return False
+    owner = next((n for n in facts.module.body if type(n) is ast.ClassDef and n.name == cut.function.class_name), None)
+    init = next((n for n in owner.body if type(n) is ast.FunctionDef and n.name == "__init__"), None) if owner else None
+    if init is None:
+        return False
+    made = [n.value for n in ast.walk(init) if type(n) is ast.Assign and len(n.targets) == 1
+            and dotted(n.targets[0]) == name]
+    if len(made) != 1 or type(made[0]) is not ast.Call \
+            or (facts.imports.qualname(made[0].func) or "") not in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") \
+            or any(k.arg == "requires_grad" for k in made[0].keywords) or len(made[0].args) > 1:
+        return False
+    tree = parents(owner)
+    for node in ast.walk(owner):
+        if type(node) is not ast.Attribute or dotted(node) != name or type(node.ctx) is not ast.Load:
+            continue
+        if any(node is m or _within(node, m) for m in made):
+            continue
+        up = tree.get(node)
+        if type(up) is ast.Attribute and up.attr == "data" and type(up.ctx) is ast.Load:
+            after = tree.get(up)
+            if type(after) is ast.Attribute and type(tree.get(after)) is ast.Call and after.attr.endswith("_") \
+                    and not after.attr.endswith("__"):
+                return False  # `self.w.data.clamp_(…)`: changed by hand
+            continue
+        if type(up) is ast.Attribute and up.attr == "detach" and type(tree.get(up)) is ast.Call:
+            continue
+        return False  # read attached, or handed somewhere, or edited: a path may exist
+    # (nor set by hand anywhere in the file, `model.progress.data.fill_(t)`: a value kept as a
+    # parameter so that it is checkpointed)
+    attr = name[len("self."):]
+    whole = parents(facts.module)
+    for node in ast.walk(facts.module):
+        if type(node) is ast.Attribute and node.attr == attr and not _within(node, owner):
+            if type(node.ctx) is ast.Store:
+                return False  # (`model.progress = nn.Parameter(…)`)
+            up = whole.get(node)
+            if type(up) is ast.Attribute and up.attr == "data":
+                if type(up.ctx) is ast.Store:
+                    return False  # (`model.progress.data = t`)
+                up = whole.get(up)
+            if type(up) is ast.Attribute and up.attr.endswith("_") and not up.attr.endswith("__") \
+                    and type(whole.get(up)) is ast.Call:
+                return False  # (`model.progress.data.fill_(t)`, `model.progress.copy_(t)`)
+    return True
+
+
+def _within(node, root) -> bool:
+    return any(inner is node for inner in ast.walk(root))
+
+
 def _untrained_in_region(cut, value, facts):
     """The cut narrowed to the members only its region computes where they are built untrained
     (``_built_untrained``) and the region's result reaches the loss with nothing trained applied
     after it; None elsewhere."""
     only = _only_in_regions(cut, facts)
-    if not only or only == cut.upstream or value.post:
+    if not only or only == cut.upstream:
         return None
     narrowed = dataclasses.replace(cut, upstream=only)
     return narrowed if _built_untrained(narrowed, facts) else None
@@ -1454,6 +1522,11 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             if only is not None:
                 yield only
             continue
+        if cut.kind in (".data", ".detach()") and _parameter_read_only_cut(cut, facts):
+            # `self.prompt_param.data` where the class reads its parameter no other way and
+            # writes it nowhere: whoever trains the module, that parameter never gets a gradient
+            yield cut
+            continue
         if _models(companions - cut.upstream - facts.frozen) and not _optimized(cut, facts) \
                 and not _one_model(cut, companions, facts) \
                 and not _may_be_leaves(cut.upstream, facts) \
@@ -1464,10 +1537,12 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             # to require grad).
             continue
         if cut.kind != "no_grad" and any(name.endswith("@input") for name in companions) and cut.upstream \
-                and all(r.startswith("self.") for r in cut.upstream) and not _optimized(cut, facts):
+                and all(r.startswith("self.") for r in cut.upstream) and not _optimized(cut, facts) \
+                and not (value.post and _trained_by_the_project(cut, facts)):
             # a target a module computes with its own members beside what it is handed (a loss
             # module's blurred mask for the discriminator's prediction): a stop-gradient, a bug
-            # only where an optimizer of the file is known to train those members
+            # only where an optimizer of the file is known to train those members, or the cut
+            # values feed the module's own later layers and a script of the project trains it
             continue
         # (a leaf cut in the function that made it, to be returned, is a constant made on purpose:
         # an attack's perturbed input)
@@ -1536,9 +1611,12 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
                 yield narrowed
             continue
         if value.post - facts.frozen and not (cut.upstream & value.post) and not _optimized(cut, facts) \
-                and not _inside_one_model(cut, value, facts):
+                and not _inside_one_model(cut, value, facts) \
+                and not (all(n.startswith("self.") for n in value.post | cut.upstream)
+                         and _trained_by_the_project(cut, facts)):
             # the cut feeds a different model (a GAN's discriminator step, a probe), not one the
-            # module freezes (a perceptual loss's feature extractor trains nothing)
+            # module freezes (a perceptual loss's feature extractor trains nothing); not the
+            # model's own later layers, in a class a script of the project trains
             continue
         if _frozen(cut, facts) or _all_frozen(cut, facts):
             continue  # no optimizer of this module updates it: it is frozen on purpose (a teacher)

@@ -251,7 +251,9 @@ def _kept_history(value, facts) -> bool:
     loss.requires_grad:` guards against does not happen to it."""
     from gradlint.analysis.starved import _with_owners
 
-    if not value.attached or value.nograd or value.lost or value.cuts or facts.optimizers_open:
+    # (a stop-gradient target beside it, a teacher's detached predictions or a no_grad region's
+    # pseudo-labels, leaves the history of what stays attached as it is)
+    if not value.attached or value.lost or facts.optimizers_open:
         return False
     models = facts.resolve(value.trainables)
     if not models or models & facts.frozen or value.trainables & facts.frozen:
