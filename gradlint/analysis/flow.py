@@ -6011,7 +6011,8 @@ class Walker:
                       plain=out.plain and not (method and module is not None and names))  # (a model's method of a number: a tensor)
         if module is None or method or self.nograd is not None:
             return out
-        shown = dotted(node.func) or "module"
+        # (`self.first_dense_layers[l]`: the module as written, whatever selects it)
+        shown = dotted(node.func) or self.facts.code(node.func)
         if self.loops and module.qualname not in self.classes:
             # a container of the file's modules (`nn.Sequential(…, RunningNorm(5), …)`): the
             # state its members carry from call to call

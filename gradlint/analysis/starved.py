@@ -321,7 +321,11 @@ def _starved(facts) -> Iterator[Starved]:
                 if _hands_out(cut, fn, program) or cut.node in reported:
                     continue
                 reported.add(cut.node)
-                yield Starved(cut, function=fn)
+                # (named by what loses its only path: `return mu, log_sigma.detach()` starves the
+                # layer only `log_sigma` came from, not the trunk `mu` keeps attached)
+                alone = cut.upstream - siblings - value.trainables - value.post if elements else set()
+                yield Starved(dataclasses.replace(cut, upstream=alone) if alone and alone != cut.upstream else cut,
+                              function=fn)
 
     regions = set()
     for backward in facts.backwards:
