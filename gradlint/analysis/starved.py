@@ -57,7 +57,10 @@ def _one_per_line(found) -> list[Starved]:
         cut = item.cut
         key = (cut.node.lineno, id(cut.function.node) if cut.function is not None else None,
                item.backward is None)
-        if cut.kind in (".detach()", ".data") and key in first:
+        if cut.kind == "no_grad" and cut.region is not None:
+            # (one region, one mistake: the layers computed inside it named in one finding)
+            key = ("region", id(cut.region), key[1], key[2])
+        if cut.kind in (".detach()", ".data", "no_grad") and key in first:
             at = first[key]
             # (placed at the line's first copy, whichever the walk met first)
             kept = min(out[at].cut, cut, key=lambda c: (c.node.lineno, c.node.col_offset))
@@ -65,7 +68,7 @@ def _one_per_line(found) -> list[Starved]:
                                          keys=out[at].cut.keys | cut.keys)
             out[at] = dataclasses.replace(out[at] if kept is out[at].cut else item, cut=merged)
             continue
-        if cut.kind in (".detach()", ".data"):
+        if cut.kind in (".detach()", ".data", "no_grad"):
             first[key] = len(out)
         out.append(item)
     return out
@@ -232,8 +235,14 @@ def _starved(facts) -> Iterator[Starved]:
             for cut in broken:
                 if cut.of_module_input:
                     continue  # (what the callers' losses train through the module judges it)
-                if cut.kind == "no_grad" and not _decorated_module(cut):
-                    continue  # evaluation returns no_grad results by design: only a loss speaks
+                if cut.kind == "no_grad" and not _decorated_module(cut) and not (
+                        cut.node in facts.cuts and cut.upstream < facts.cuts[cut.node].upstream
+                        and _optimized(cut, facts) and not cut.upstream & _run_in_region(cut)):
+                    # evaluation returns no_grad results by design: only a loss speaks (not the
+                    # members of a model an optimizer of the file trains, run before the region,
+                    # whose only path runs through what the region takes from them: a loss sees
+                    # the model whole and cannot name them)
+                    continue
                 if cut.kind == ".state_dict()":
                     continue  # (a snapshot of the weights returned, to save or load: only a loss speaks)
                 if cut.truncates and value.post:
@@ -1297,6 +1306,39 @@ _TENSOR_OPS = frozenset({
 _BUILTIN_REDUCTIONS = frozenset({"sum", "min", "max", "abs", "float", "len", "range", "zip", "enumerate"})
 
 
+def _run_in_region(cut) -> set:
+    """The members a no_grad region's own statements call (``self.decoder(h)`` inside it)."""
+    region = cut.region
+    if not isinstance(region, (ast.With, ast.AsyncWith)):
+        return set()
+    # (and what a loop of it runs, `for decoder in self.decoders: decoder(h)`)
+    return {dotted(n.func) for n in ast.walk(region) if type(n) is ast.Call and dotted(n.func)} | {
+        _root_member(n.iter) for n in ast.walk(region) if type(n) in (ast.For, ast.AsyncFor)} - {None}
+
+
+def _root_member(expr) -> str | None:
+    """``self.decoders`` of ``self.decoders``, ``enumerate(self.decoders)``, ``self.decoders[1:]``."""
+    while type(expr) in (ast.Call, ast.Subscript):
+        expr = expr.args[0] if type(expr) is ast.Call and expr.args else expr.value if type(expr) is ast.Subscript else None
+    return dotted(expr) if expr is not None else None
+
+
+def _unconditional(cut) -> bool:
+    """No ``if`` (nor conditional expression) of the cut's function stands between it and the
+    function's body: each run of the function makes it (a walk of a setting's program has the
+    setting's ``if`` replaced by its arm already)."""
+    fn = cut.function
+    if fn is None or fn.node is None:
+        return False
+    up = parents(fn.node)
+    node = up.get(cut.node)
+    while node is not None and node is not fn.node:
+        if type(node) in (ast.If, ast.IfExp, ast.While, ast.Try):
+            return False
+        node = up.get(node)
+    return node is fn.node
+
+
 def _parameter_read_only_cut(cut, facts) -> bool:
     """The cut reads a parameter its class makes in ``__init__`` (``self.w = nn.Parameter(…)``,
     left to require grad) as it is, and the class reads it no other way than cut (``.data``,
@@ -1522,7 +1564,10 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             # the same trainables stay attached beside the cut (SimSiam); those upstream of it
             # that nothing beside it keeps attached (`cat([dec(enc(x)).detach(), enc(x)])`: the
             # decoder) still lose their only path
-            only = None if cut.carried else _only_through(cut, companions | value.post, elsewhere, facts)
+            # (state carried between iterations and cut every k steps trains what made it in
+            # the steps between; cut at every step, what only made that state trains never)
+            only = None if cut.carried and not _unconditional(cut) \
+                else _only_through(cut, companions | value.post, elsewhere, facts)
             if only is not None:
                 yield only
             continue
@@ -1584,6 +1629,12 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             # RNN's state); but members of it that only the region computes, built untrained
             # (decoders put under no_grad "to save memory"), get nothing from that path
             narrowed = _untrained_in_region(cut, value, facts)
+            if narrowed is None and any(p.startswith("self.") for p in value.post - cut.upstream - facts.frozen) \
+                    and cut.function is not None and cut.function.class_name is not None:
+                # a region in the middle of a model's own path (its input the model's activations,
+                # its result fed to the model's later layers: an attention's weights, a pooled
+                # neighbourhood): the members whose only path to the loss runs through it lose it
+                narrowed = _only_through(cut, companions | value.post, elsewhere, facts)
             if narrowed is not None:
                 yield narrowed
             continue
