@@ -3760,7 +3760,8 @@ class Walker:
             # this iteration applies to the state first, `self.attn(h).detach()`, is no part of
             # it: that layer's only path is cut, not an earlier iteration's)
             held = frozenset().union(*(self.lookup(n).trainables | self.lookup(n).post for n in state))
-            cut.truncates |= bool(state) and not (operand.trainables | operand.post) - held
+            layer = dotted(operand_expr.func) if type(operand_expr) is ast.Call else None
+            cut.truncates |= bool(state) and not (layer is not None and layer in operand.trainables - held)
             cut.of_computed_input |= computed_input
             cut.of_leaf |= not operand.computed
             cut.of_module_input |= not operand.computed and self.cls is not None and self.cls.may_be_module \
