@@ -32,7 +32,34 @@ CLASS = "class:"  # a class handed as a setting's value, by name
 def programs(module: ast.Module, text: str) -> list[tuple[ast.Module, str]]:
     """The trees to walk, each with what decides its arms: the module itself (every `if`
     joined, ""), then one copy per setting and value (``variants``, ``pruned``)."""
-    return [(module, ""), *((pruned(module, arms), said) for arms, said in variants(module))]
+    found = variants(module)
+    decided = {stmt for arms, _ in found for stmt in arms}
+    found += [(arms, said) for arms, said in defaults_repeated(module) if not decided & arms.keys()]
+    return [(module, ""), *((pruned(module, arms), said) for arms, said in found)]
+
+
+def defaults_repeated(module: ast.Module) -> list[tuple[dict, str]]:
+    """``({if: whether its body runs}, what decides it)`` for a function's parameter with a
+    literal boolean default that two or more of its ``if`` statements test, one of them cutting
+    history (``if fixed: state = …detach()`` … ``if fixed: l.backward() else:
+    l.backward(retain_graph=True)``): a call leaving it out runs the default's arm at each, a
+    program the joined walk, pairing one ``if``'s cut with the other's other arm, never sees."""
+    out = []
+    for fn in (n for n in ast.walk(module) if type(n) in FUNCTIONS):
+        defaults = defaults_of(fn)
+        assigned = {ast.unparse(t) for n in ast.walk(fn) for t in _targets(n)}
+        for name, default in defaults.items():
+            if type(default) is not ast.Constant or type(default.value) is not bool or name in assigned:
+                continue
+            tests = _tests(fn, lambda t, p=name: type(t) is ast.Name and t.id == p)
+            if len(tests) < 2 or not any(_cuts(stmt) for stmt in tests):
+                continue
+            arms = _arms(tests, default.value)
+            if arms:
+                out.append((arms, f"`{name}` is {default.value}, its default"))
+        if len(out) >= MAX_SETTINGS:
+            break
+    return out[:MAX_SETTINGS]
 
 
 def variants(module: ast.Module) -> list[tuple[dict, str]]:
