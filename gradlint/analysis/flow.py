@@ -2711,11 +2711,18 @@ class Walker:
         if self.nograd is not None or not value.computed:
             return False
         model = self.parameters_edited(target.value)
-        if model is None:
-            name = dotted(target.value)
-            model = name.rpartition(".")[0] if name is not None and "." in name else None
-            if model is None or self.lookup(model).module is None:
-                return False
+        models = [model] if model is not None else []
+        name = dotted(target.value) if model is None else None
+        while name is not None and "." in name:
+            # (`denoiser.adaptive.weight`: each model that holds it, a member of a known class or
+            # a model this function is handed, `denoiser.adaptive` and `denoiser`)
+            name = name.rpartition(".")[0]
+            held = self.lookup(name)
+            if held.module is not None or (held.trainables and not (held.computed or held.tensor)):
+                models.append(name)
+        if not models:
+            return False
+        model = models[0]
         owner = self.lookup(model)
         upstream = (value.trainables | value.post) - owner.trainables
         if not upstream:
@@ -2727,7 +2734,9 @@ class Walker:
         made = self.facts.cuts[node.value]
         made.into = self.facts.code(target.value)
         made.written = f"{self.facts.code(target)} = {made.tensor}"
-        self.env[model] = replace(owner, cuts={**owner.cuts, node.value: cut.cuts.get(node.value, EMPTY)})
+        for name in models:
+            held = self.lookup(name)
+            self.env[name] = replace(held, cuts={**held.cuts, node.value: cut.cuts.get(node.value, EMPTY)})
         return True
 
     def parameters_edited(self, expr) -> str | None:

@@ -1685,10 +1685,23 @@ def _cutting_helpers(module) -> frozenset:
         made = {dotted(t) for n in iter_nodes(fn, into_functions=False) if type(n) is ast.Assign
                 and _wholly_cut(n.value) for t in n.targets if type(t) is ast.Name}
         returns = [n for n in iter_nodes(fn, into_functions=False) if type(n) is ast.Return]
-        if returns and all(r.value is not None and (_wholly_cut(r.value) or (
+        if returns and all(r.value is not None and (_cut_whole(r.value) or (
                 type(r.value) is ast.Name and r.value.id in made)) for r in returns):
             found.add(fn.name)
     return frozenset(found)
+
+
+def _cut_whole(expr) -> bool:
+    """``expr`` is cut whole, or is a tuple or list each of whose items is (``tuple(s.detach() for s
+    in state)``, ``(h.detach(), c.detach())``)."""
+    if type(expr) is ast.Call and type(expr.func) is ast.Name and expr.func.id in ("tuple", "list") \
+            and len(expr.args) == 1:
+        expr = expr.args[0]
+    if type(expr) in (ast.GeneratorExp, ast.ListComp):
+        return _wholly_cut(expr.elt)
+    if type(expr) in (ast.Tuple, ast.List):
+        return bool(expr.elts) and all(_wholly_cut(e) for e in expr.elts)
+    return _wholly_cut(expr)
 
 
 def _detached_in(loop, helpers=frozenset()) -> set[str]:
@@ -1717,9 +1730,10 @@ def _detached_in(loop, helpers=frozenset()) -> set[str]:
                         cut_reads |= set().union(*(_read_names(a) for a in n.args)) if n.args else set()
                 for name in list(cut_reads):
                     cut_reads |= drawn.get(name, set())
-                if _wholly_cut(value):
-                    # (`current = message.detach().requires_grad_(True)`: whatever it copies, the
-                    # name holds no history from earlier iterations)
+                if _wholly_cut(value) \
+                        or (type(value) is ast.Call and type(value.func) is ast.Name and value.func.id in helpers):
+                    # (`current = message.detach().requires_grad_(True)`, `h = fresh(h)`: whatever
+                    # it held, the name holds no history from earlier iterations)
                     found |= {dotted(t) for t in node.targets if type(t) in (ast.Name, ast.Attribute) and dotted(t)}
                 if not cut_reads:
                     continue
@@ -1738,6 +1752,20 @@ def _detached_in(loop, helpers=frozenset()) -> set[str]:
                 name = dotted(node.func.value)
                 if name:
                     found.add(name)
+    # (`loss.backward(retain_graph=True)` … `loss = 0.0` in one block: the sum starts afresh
+    # right after each backward of it, and holds no earlier history then)
+    for node in iter_nodes(loop, into_functions=False):
+        for block in (getattr(node, "body", None), getattr(node, "orelse", None)):
+            if type(block) is not list:
+                continue
+            backed = set()
+            for stmt in block:
+                if type(stmt) is ast.Expr and type(stmt.value) is ast.Call and type(stmt.value.func) is ast.Attribute \
+                        and stmt.value.func.attr == "backward" and dotted(stmt.value.func.value):
+                    backed.add(dotted(stmt.value.func.value))
+                elif type(stmt) is ast.Assign and type(stmt.value) is ast.Constant \
+                        and type(stmt.value.value) in (int, float):
+                    found |= {dotted(t) for t in stmt.targets if dotted(t) in backed}
     return found
 
 

@@ -1376,23 +1376,39 @@ def _parameter_read_only_cut(cut, facts) -> bool:
         if type(up) is ast.Attribute and up.attr == "detach" and type(tree.get(up)) is ast.Call:
             continue
         return False  # read attached, or handed somewhere, or edited: a path may exist
-    # (nor set by hand anywhere in the file, `model.progress.data.fill_(t)`: a value kept as a
-    # parameter so that it is checkpointed)
-    attr = name[len("self."):]
+    return not _set_by_hand(name[len("self."):], facts)
+
+
+def _set_by_hand(attr: str, facts) -> bool:
+    """The file writes the parameter ``attr`` by hand somewhere (``model.progress.data.fill_(t)``,
+    ``vq.codebook.data.copy_(means)``, ``self.w.data = …``): a value kept as a parameter so that
+    it is checkpointed or averaged, not one a loss is meant to train."""
     whole = parents(facts.module)
     for node in ast.walk(facts.module):
-        if type(node) is ast.Attribute and node.attr == attr and not _within(node, owner):
-            if type(node.ctx) is ast.Store:
-                return False  # (`model.progress = nn.Parameter(…)`)
-            up = whole.get(node)
-            if type(up) is ast.Attribute and up.attr == "data":
-                if type(up.ctx) is ast.Store:
-                    return False  # (`model.progress.data = t`)
-                up = whole.get(up)
-            if type(up) is ast.Attribute and up.attr.endswith("_") and not up.attr.endswith("__") \
-                    and type(whole.get(up)) is ast.Call:
-                return False  # (`model.progress.data.fill_(t)`, `model.progress.copy_(t)`)
-    return True
+        if type(node) is not ast.Attribute or node.attr != attr:
+            continue
+        if type(node.ctx) is ast.Store and not _in_init(node, whole):
+            return True  # (`model.progress = nn.Parameter(…)` outside a constructor)
+        up = whole.get(node)
+        if type(up) is ast.Attribute and up.attr == "data":
+            if type(up.ctx) is ast.Store:
+                return True  # (`model.progress.data = t`)
+            up = whole.get(up)
+        if type(up) is ast.Attribute and up.attr.endswith("_") and not up.attr.endswith("__") \
+                and up.attr not in _RANDOM_INITS and type(whole.get(up)) is ast.Call:
+            return True  # (`model.progress.data.fill_(t)`, `model.progress.copy_(t)`)
+    return False
+
+
+# in-place draws that initialize a tensor (`m.weight.data.normal_(0, 0.02)`): no update by hand
+_RANDOM_INITS = frozenset({"normal_", "uniform_", "zero_", "bernoulli_", "random_", "exponential_",
+                           "cauchy_", "log_normal_", "geometric_"})
+
+
+def _in_init(node, up) -> bool:
+    while node is not None and type(node) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        node = up.get(node)
+    return node is not None and node.name == "__init__"
 
 
 def _within(node, root) -> bool:
@@ -1571,6 +1587,10 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             if only is not None:
                 yield only
             continue
+        if cut.kind in (".data", ".detach()") and cut.of_leaf and len(cut.upstream) == 1 \
+                and next(iter(cut.upstream)).startswith("self.") and next(iter(cut.upstream)).count(".") == 1 \
+                and _set_by_hand(next(iter(cut.upstream))[len("self."):], facts):
+            continue  # a parameter the file writes by hand (an averaged codebook), read as it is
         if cut.kind in (".data", ".detach()") and _parameter_read_only_cut(cut, facts):
             # `self.prompt_param.data` where the class reads its parameter no other way and
             # writes it nowhere: whoever trains the module, that parameter never gets a gradient
