@@ -940,6 +940,9 @@ class Walker:
         self.retained: list[Backward] = []  # retain_graph=True backwards not yet followed by a free
         self.pending_steps: list[tuple[ast.Call, str, int, Backward]] = []
         self.kept_steps: frozenset = EMPTY  # pending steps kept past a backward that did not reach them
+        # lists whose losses a loop backpropagated one by one (`for l in losses: l.backward()`):
+        # their graphs are freed, so a step after it leaves nothing of theirs stale
+        self.consumed: set[str] = set()
         self.last_backward: Backward | None = None  # (``note_step``)
         # a step of an optimizer whose parameters this file cannot name -> the backward it follows
         self.stepped_after: dict[ast.AST, Backward] = {}
@@ -1384,9 +1387,15 @@ class Walker:
         iter_value = self.expr(stmt.iter) if type(stmt) in FORS else self.expr(stmt.test)
         # Pass one, silent: learn what each name holds at the end of an iteration.
         record, self.record = self.record, False
+        pending, kept = list(self.pending_steps), self.kept_steps
         self.loops.append(_Loop(stmt, assigned, carried))
         self.loop_iteration(stmt, iter_value, body)
         self.loops.pop()
+        if record:
+            # (the steps still pending before the loop are pending for the recording pass too:
+            # `critic_opt.step()`, then `for loss in actor_losses: loss.backward()`)
+            self.pending_steps = pending + [e for e in self.pending_steps if e not in pending]
+            self.kept_steps = kept | self.kept_steps
         end_env = self.env
         carried_env = _join_envs(before, end_env, self.outside)
         if not record:
@@ -1609,7 +1618,7 @@ class Walker:
             return Value(trainables=trainables, carried=value.carried, module=items)
         if value.computed and value.tensor:  # the tensors of a list a model computed
             return replace(value, saved=EMPTY, module=None, optimizer=False, alias=None)
-        if value.container and value.tensor and value.trainables and value.module is None \
+        if value.container and (value.tensor or value.computed) and value.trainables and value.module is None \
                 and type(iterable) is ast.Name and not any(r.startswith("%") for r in value.trainables):
             # `for loss in losses` of `losses = [mse(head(emb), y) for head in heads]`: each a
             # tensor those models computed (recorded where the list was built: a step since
@@ -2108,6 +2117,7 @@ class Walker:
                 self.renamed.discard(target.id)
             self.env[target.id] = value
             self.born[target.id] = self.seq
+            self.consumed.discard(target.id)
             self.opaque.discard(target.id)
             if value.rebuilt and not (value.attached or value.live) and self.record:
                 self.facts.bare_copies.setdefault((self.function.node, target.id), set()).update(value.rebuilt)
@@ -2589,6 +2599,17 @@ class Walker:
                                          retain=site.retain_graph, root=site.root))
         self.last_backward = site
         self.backward_seq = self.seq
+        if type(root_expr) is ast.Name and inner is not None and self.lookup(root_expr.id).container:
+            self.consumed.add(root_expr.id)  # (a helper handed the list backpropagates its losses)
+        if type(root_expr) is ast.Name and not literal_true(
+                next((k.value for k in node.keywords if k.arg == "retain_graph"), None)):
+            for loop in self.loops:
+                if type(loop.node) in FORS and root_expr.id in _target_names(loop.node.target):
+                    source = loop.node.iter
+                    if type(source) is ast.Call and type(source.func) is ast.Name and source.func.id in ("enumerate", "zip"):
+                        self.consumed |= {a.id for a in source.args if type(a) is ast.Name}
+                    elif type(source) is ast.Name:
+                        self.consumed.add(source.id)
         # A backward of a loss computed before an optimizer step that updated parameters its
         # graph saved (the DDPG/GAN ordering: step the critic, then backward the actor's loss).
         root_name = dotted(root_expr) if root_expr is not None else None
@@ -2806,9 +2827,9 @@ class Walker:
             # (a list of losses recorded before it, `losses = [mse(head(emb), y) for head in heads]`,
             # holds their graphs too, where the backward before the step kept them:
             # `retain_graph=True`)
-            if name in self.objects:
+            if name in self.objects or (value.container and name in self.consumed):
                 continue
-            if (value.computed or (value.container and self.retained)) and value.trainables:
+            if (value.computed or value.container) and value.trainables:
                 stepped = self.stepped_roots(value, covers)
                 if stepped and self.saves_parameters(value, stepped):
                     self.env[name] = replace(value, stale=value.stale | {(step, name)})
@@ -5485,6 +5506,11 @@ class Walker:
         if trained and self.record and self.nograd is None:
             # `reinforce_update(traj, …)` backpropagating the value loss of the rollout it is handed
             self.facts.trained_by_calls.append((node, trained))
+        for k in summary.trains_params:
+            # (`task_grads(losses)` backpropagating each loss of the list it is handed: their
+            # graphs are freed by it)
+            if k in handed and type(handed[k]) is ast.Name and self.lookup(handed[k].id).container:
+                self.consumed.add(handed[k].id)
         for k, retain, create, stepped, inner in summary.backprops_param or ():
             # `self.take_optimisation_step(self.actor_optimizer, actor_loss)`: a backward of
             # what this call hands the helper, at this call
