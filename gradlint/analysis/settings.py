@@ -16,6 +16,12 @@ A class or a function handed as a setting (``fit(Ranker)``, ``step(…, loss_fn=
 is named in place of the parameter. A setting passed from a configuration (``args.freeze``) is
 left joined: which arm runs is not the file's to say.
 
+A caller's parameter handed on as it is to two functions (`learn(…, is_train)` calling
+`predict(x, is_train)` and `update(loss, is_train)`) is one setting: every run gives both one value
+(``_linked``). A flag with a literal default that two ``if`` statements of its function test, one
+cutting history, is walked once more on its default's arms (``defaults_repeated``): what a call
+leaving it out runs, wherever that call is.
+
 ``correlated`` gives the ``if`` statements of one function that repeat a test (the engine keeps a
 finding inside one only where a walk taking the same arm at each makes it too).
 """
@@ -31,7 +37,8 @@ CLASS = "class:"  # a class handed as a setting's value, by name
 
 def programs(module: ast.Module, text: str) -> list[tuple[ast.Module, str]]:
     """The trees to walk, each with what decides its arms: the module itself (every `if`
-    joined, ""), then one copy per setting and value (``variants``, ``pruned``)."""
+    joined, ""), then one copy per setting and value (``variants``, ``pruned``), and one per
+    defaulted flag its function's ``if`` statements repeat (``defaults_repeated``)."""
     found = variants(module)
     decided = {stmt for arms, _ in found for stmt in arms}
     found += [(arms, said) for arms, said in defaults_repeated(module) if not decided & arms.keys()]

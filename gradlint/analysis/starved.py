@@ -1368,11 +1368,7 @@ def _parameter_read_only_cut(cut, facts) -> bool:
             continue
         up = tree.get(node)
         if type(up) is ast.Attribute and up.attr == "data" and type(up.ctx) is ast.Load:
-            after = tree.get(up)
-            if type(after) is ast.Attribute and type(tree.get(after)) is ast.Call and after.attr.endswith("_") \
-                    and not after.attr.endswith("__"):
-                return False  # `self.w.data.clamp_(…)`: changed by hand
-            continue
+            continue  # (an edit through it, `self.w.data.clamp_(…)`, is `_set_by_hand`'s to see)
         if type(up) is ast.Attribute and up.attr == "detach" and type(tree.get(up)) is ast.Call:
             continue
         return False  # read attached, or handed somewhere, or edited: a path may exist
