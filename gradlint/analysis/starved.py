@@ -1407,10 +1407,6 @@ def _in_init(node, up) -> bool:
     return node is not None and node.name == "__init__"
 
 
-def _within(node, root) -> bool:
-    return any(inner is node for inner in ast.walk(root))
-
-
 def _untrained_in_region(cut, value, facts):
     """The cut narrowed to the members only its region computes where they are built untrained
     (``_built_untrained``) and the region's result reaches the loss with nothing trained applied
