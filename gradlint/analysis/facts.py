@@ -139,6 +139,12 @@ class Backward:
     # carries from call to call (``self.state = self.cell(x, self.state)``)
     across_calls: frozenset = frozenset()
 
+    @property
+    def differentiated(self) -> frozenset:
+        """The trainables this backward gives gradients: what ``asks`` names of what its root
+        reaches, or all of that."""
+        return self.value.trainables if self.asks is None else self.value.trainables & self.asks
+
 
 @dataclass(frozen=True)
 class Switch:

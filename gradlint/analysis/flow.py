@@ -1030,7 +1030,9 @@ class Walker:
                 # (activations a caller's model computed, `h = net(x)` saved by its `head(h)`,
                 # still named for what computed them)
                 computed = key in self.facts.param_sources and key not in self.facts.model_arguments
-                self.env[name] = Value(live=True, tensor=True, saved=frozenset(saved),
+                # (live only as its callers hand it: integer actions an op saved as its target
+                # are no activations)
+                self.env[name] = Value(live=live, tensor=True, saved=frozenset(saved),
                                        inputs=frozenset({f"{name}@input"}) if computed else EMPTY)
             elif name in plain:
                 # `def forward(self, x, temperature=1.0)`, `lr: float`: a number, not an activation.

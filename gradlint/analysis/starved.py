@@ -474,9 +474,9 @@ def _rebinding_calls(module) -> dict:
 
 
 def _makes_input_leaf(fn) -> bool:
-    """The function switches requires_grad on for one of its own parameters, as given
-    (`image.requires_grad = True`, `x.requires_grad_()`): it takes the gradient with respect to
-    its input, an attack's or a saliency map's step."""
+    """The function switches requires_grad on for one of its own parameters, as given or in a
+    fresh copy (`image.requires_grad = True`, `x.requires_grad_()`, `x.clone().requires_grad_(True)`):
+    it takes the gradient with respect to its input, an attack's or a saliency map's step."""
     node = fn.node
     if type(node) not in (ast.FunctionDef, ast.AsyncFunctionDef):
         return False
@@ -488,9 +488,13 @@ def _makes_input_leaf(fn) -> bool:
                 and type(inner.value) is ast.Constant and inner.value.value is True:
             return True
         if type(inner) is ast.Call and type(inner.func) is ast.Attribute and inner.func.attr == "requires_grad_" \
-                and type(inner.func.value) is ast.Name and inner.func.value.id in params \
                 and not (inner.args and type(inner.args[0]) is ast.Constant and inner.args[0].value is False):
-            return True
+            base = inner.func.value
+            if is_fresh_copy(base):
+                while type(base) in (ast.Call, ast.Attribute):
+                    base = base.func.value if type(base) is ast.Call else base.value
+            if type(base) is ast.Name and base.id in params:
+                return True
     return False
 
 
@@ -708,7 +712,7 @@ def _optimizes(cls) -> bool:
 def _sinks(facts) -> dict:
     """Where a value leaves the code to be trained through: backward roots, and tensors
     returned from functions. Sink node -> (the trainables attached there, the Backward or None)."""
-    sinks = {backward.node: (backward.value.trainables, backward) for backward in facts.backwards}
+    sinks = {backward.node: (backward.differentiated, backward) for backward in facts.backwards}
     for ret in facts.returns:
         if ret.function.name != "<module>" and ret.value.tensor and not _internal(ret.function, facts):
             sinks[ret.node] = (ret.value.trainables, None)
@@ -793,7 +797,7 @@ def _trained_by_another_loss(cut, companions, facts, here: Backward | None = Non
     if not others or any(r == "self" or r.startswith("self.") for r in starved | others):
         return False  # (members of one object: only its own walk tells what trains them)
     siblings = _cut_by(cut, facts)
-    backwards = [(backward.value.trainables, backward) for backward in facts.backwards
+    backwards = [(backward.differentiated, backward) for backward in facts.backwards
                  if cut.node not in backward.value.cuts and not (backward.value.cuts.keys() & siblings)
                  and not (here is not None and _apart(here, backward))]
     # (a helper's backward of what a call hands it: the value loss `reinforce_update(traj, …)`
