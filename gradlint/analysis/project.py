@@ -711,9 +711,18 @@ class View:
             def target(call: ast.Call, imports=imports, caller=caller) -> bool:
                 # (a call of this very function: its import, resolved as the caller's lint would)
                 qualname = imports.qualname(call.func)
-                where = imports.target(qualname) if qualname and qualname.rpartition(".")[2] == name else None
-                found = caller.locate(*where) if where is not None else None
-                return found is not None and found[1] == [name] and os.path.realpath(found[0]) == here
+                if not qualname or qualname.rpartition(".")[2] != name:
+                    return False
+                where = imports.target(qualname)
+                # (`from network import *`, then `Model()`: each star import that may bind it)
+                tried = [where] if where is not None else [
+                    (level, f"{source}.{qualname}" if source else qualname)
+                    for level, source in reversed(imports.stars)] if qualname == name else []
+                for place in tried:
+                    found = caller.locate(*place)
+                    if found is not None and found[1] == [name]:
+                        return os.path.realpath(found[0]) == here
+                return False
 
             self.callers[str(path)] = content_hash(data)
             yield tree, imports, target, caller

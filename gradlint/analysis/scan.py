@@ -900,15 +900,21 @@ def instances_optimized_in(module: ast.Module, imports: ImportTable, target) -> 
     from gradlint.analysis.tree import parents
 
     bound = set()
+    up_of = parents(module)
     for node in iter_nodes(module):
         if type(node) is ast.Call and target(node):
-            up = parents(module).get(node)
+            up = up_of.get(node)
+            while type(up) is ast.Attribute and type(up_of.get(up)) is ast.Call and up_of[up].func is up \
+                    or type(up) is ast.Call and up.args and up.args[0] is node:
+                # (`Model().cuda()`, `nn.DataParallel(Model())`: the instance as placed and wrapped)
+                node = up_of[up] if type(up) is ast.Attribute else up
+                up = up_of.get(node)
             if type(up) is ast.Assign and len(up.targets) == 1 and dotted(up.targets[0]) is not None:
                 bound.add(dotted(up.targets[0]))
     if not bound:
         return None
     for node in iter_nodes(module):
-        if type(node) is ast.Call and is_optimizer_class(imports.qualname(node.func)):
+        if type(node) is ast.Call and _an_optimizer(imports.qualname(node.func), imports):
             # (or of each member the instance yields, `chain(*(m.parameters() for m in
             # model.blocks()))`, `[p for m in model.stages for p in m.parameters()]`)
             members = {g.target.id for inner in ast.walk(node)
@@ -921,6 +927,13 @@ def instances_optimized_in(module: ast.Module, imports: ImportTable, target) -> 
                         and (dotted(inner.func.value) in bound or dotted(inner.func.value) in members):
                     return True
     return False
+
+
+def _an_optimizer(name: str | None, imports: ImportTable) -> bool:
+    """One of torch's optimizer classes, or, in a file that star-imports its names (`from network
+    import *` bringing `torch as t`), one spelled as such (`t.optim.Adam`)."""
+    return is_optimizer_class(name) or bool(
+        imports.stars and name and name.split(".")[-2:-1] == ["optim"] and name.split(".")[-1][:1].isupper())
 
 
 def _root_name(expr) -> str | None:

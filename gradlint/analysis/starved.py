@@ -237,7 +237,8 @@ def _starved(facts) -> Iterator[Starved]:
                     continue  # (what the callers' losses train through the module judges it)
                 if cut.kind == "no_grad" and not _decorated_module(cut) and not (
                         cut.node in facts.cuts and cut.upstream < facts.cuts[cut.node].upstream
-                        and _optimized(cut, facts) and not cut.upstream & _run_in_region(cut)):
+                        and _optimized(cut, facts) and not cut.upstream & _run_in_region(cut)) \
+                        and not _mid_path_of_a_model_trained_elsewhere(cut, value, facts):
                     # evaluation returns no_grad results by design: only a loss speaks (not the
                     # members of a model an optimizer of the file trains, run before the region,
                     # whose only path runs through what the region takes from them: a loss sees
@@ -1020,7 +1021,29 @@ def _trained_by_the_project(cut, facts) -> bool:
         # a stop-gradient in front of a model of its own)
         return False
     owners = {key[:-2] for key in cut.keys if key.endswith(".*") and "." not in key[:-2]}
-    return any(view.trained_elsewhere(owner) for owner in sorted(owners))
+    return any(view.trained_elsewhere(owner) for owner in sorted(_with_builders(owners, facts.module)))
+
+
+def _with_builders(classes: set, module: ast.Module) -> set:
+    """``classes`` and the classes of the module that build one of them among their members,
+    however deep (`self.decoder = MelDecoder(…)` in `Model`): a script that trains a `Model`
+    trains its decoder."""
+    built = once("classes-built", module, _classes_built)
+    out, todo = set(), list(classes)
+    while todo:
+        name = todo.pop()
+        if name not in out:
+            out.add(name)
+            todo.extend(owner for owner, members in built.items() if name in members)
+    return out
+
+
+def _classes_built(module: ast.Module) -> dict:
+    """Class name -> the names of the module's classes its body calls (builds)."""
+    defined = {s.name for s in module.body if type(s) is ast.ClassDef}
+    return {s.name: {n.func.id for n in ast.walk(s) if type(n) is ast.Call and type(n.func) is ast.Name
+                     and n.func.id in defined and n.func.id != s.name}
+            for s in module.body if type(s) is ast.ClassDef}
 
 
 def _with_owners(names) -> set:
@@ -1308,6 +1331,17 @@ _TENSOR_OPS = frozenset({
 
 
 _BUILTIN_REDUCTIONS = frozenset({"sum", "min", "max", "abs", "float", "len", "range", "zip", "enumerate"})
+
+
+def _mid_path_of_a_model_trained_elsewhere(cut, value, facts) -> bool:
+    """A no_grad region in the middle of a model's own path (its input the model's activations,
+    its result fed to the model's later layers), in a file that only defines the model while a
+    training script of the project optimizes it: no loss here speaks, and the losses there see
+    the model whole, so the return names what the region starves."""
+    return cut.function is not None and cut.function.class_name is not None \
+        and all(r.startswith("self.") for r in cut.upstream) and bool(cut.upstream - _run_in_region(cut)) \
+        and any(p.startswith("self.") for p in value.post - cut.upstream - facts.frozen) \
+        and _trained_by_the_project(cut, facts)
 
 
 def _run_in_region(cut) -> set:
@@ -1640,7 +1674,8 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
                 # the other terms train)
                 yield cut
             continue
-        if cut.kind == "no_grad" and _overlap(facts.resolve(cut.upstream), facts.resolve(value.post | companions)):
+        if cut.kind == "no_grad" and (_overlap(facts.resolve(cut.upstream), facts.resolve(value.post | companions))
+                                      or _mid_path_of_a_model_trained_elsewhere(cut, value, facts)):
             # the loss trains the same model through another path (targets, pseudo-labels, an
             # RNN's state); but members of it that only the region computes, built untrained
             # (decoders put under no_grad "to save memory"), get nothing from that path
@@ -1651,6 +1686,10 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
                 # its result fed to the model's later layers: an attention's weights, a pooled
                 # neighbourhood): the members whose only path to the loss runs through it lose it
                 narrowed = _only_through(cut, companions | value.post, elsewhere, facts)
+            if narrowed is None and _mid_path_of_a_model_trained_elsewhere(cut, value, facts):
+                # (the model's file builds no optimizer: a script of the project trains it)
+                narrowed = _only_through(cut, companions | value.post, elsewhere, facts,
+                                         beside_required=False, optimizer_required=False)
             if narrowed is not None:
                 yield narrowed
             continue
