@@ -2762,6 +2762,16 @@ class Walker:
             self.env[name] = replace(held, cuts={**held.cuts, node.value: cut.cuts.get(node.value, EMPTY)})
         return True
 
+    def handed_on(self, arg) -> frozenset:
+        """``cam_net@train`` for a parameter of this module-level function handed on as it is
+        (``apply_head(model, cam_net, …)``) whose callers this walk has not met yet (they are
+        defined before it): what they hand it is resolved when the checks read the cut."""
+        if type(arg) is not ast.Name or self.cls is not None or self.function.name == "<module>":
+            return EMPTY
+        node = self.function.node
+        params = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
+        return frozenset({f"{arg.id}@{self.function.name}"}) if arg.id in params else EMPTY
+
     def parameters_edited(self, expr) -> str | None:
         """The model whose parameters ``expr`` (`p`, `p.data`) iterates, as written, where an
         enclosing loop of this function binds `p` to each of `model.parameters()` (or the second
@@ -5447,6 +5457,34 @@ class Walker:
                     self.edit(edit_node, arg.id, edit.how)
         self.receiver_edits(node, summary)
         self.receiver_saves(node, summary)
+        for k, rebound in summary.rebound.items():
+            # (`load_head(classifier, hyper, code)` copying `hyper(code)` into `classifier.head.
+            # weight.data`: this call's `classifier` computes with values whose history is cut)
+            name = dotted(handed.get(k)) if handed.get(k) is not None else None
+            held = self.lookup(name) if name is not None else None
+            if held is None or not held.trainables or held.computed:
+                continue
+            cuts = {}
+            for c, (ks, template) in rebound.items():
+                upstream = frozenset().union(*(given[j].trainables | given[j].post or self.handed_on(handed.get(j))
+                                               for j in ks if j in given))
+                if not upstream:
+                    continue
+                cut = self.facts.cuts.get(c)
+                if cut is None:
+                    cut = self.facts.cuts[c] = Cut(c, STORAGE_REBOUND, template.tensor, function=template.function)
+                    cut.written, cut.into = template.written, template.into
+                if origin(c) is not None:
+                    self.add_upstream(cut, upstream)  # (no walk of this module names what it starves)
+                else:
+                    # (the helper's own walk names it, `gen@load_head`, resolved to this call's
+                    # `hyper`; this call's names go to the coverage keys)
+                    probe = Cut(c, cut.kind, cut.tensor)
+                    self.add_upstream(probe, upstream)
+                    cut.keys |= probe.keys
+                cuts[c] = EMPTY  # (nothing attached beside it in the model: what it computes adds that)
+            if cuts:
+                self.env[name] = replace(held, cuts={**held.cuts, **cuts})
         # (what records nothing saves nothing: `unitwise_norm(p.detach())`'s norm saved no output)
         recorded = self.nograd is None and (out.attached or out.live or not out.const)
         if recorded and summary.saved_output is not None:

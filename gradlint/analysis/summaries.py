@@ -194,6 +194,12 @@ class Summary:
     # handed (`v /= v.norm()` on `v` made from parameter 0): edit node -> (those parameters, the
     # Edit its walk recorded). A caller that hands them history breaks its own backward there.
     inner_edits: dict = field(default_factory=dict, compare=False, hash=False)
+    # What it copies into a parameter's storage with history from what it is handed
+    # (`classifier.head.weight.data = hyper(code)`): parameter index of the model whose storage it
+    # rebinds -> {cut node: (the parameters the values were computed from, the Cut its walk
+    # recorded)}. The caller's model
+    # carries the cut into whatever it computes after the call.
+    rebound: dict = field(default_factory=dict, compare=False, hash=False)
     # It leaves autograd's recording off when it returns (`torch.set_grad_enabled(False)` as a
     # statement, never switched back on): that statement. What its caller computes after the
     # call is recorded by nothing.
@@ -787,7 +793,26 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         switches_off=walker.nograd if type(walker.nograd) is ast.Expr and not walker.function.nograd else None,
         state=walker.carried_state(), rows=_rows(returns, method), inner_edits=_inner_edits(node, scratch, params),
         constructed=_constructed(node, walker, params) if method else EMPTY,
+        rebound=_rebound(node, scratch, params, method),
     )
+
+
+def _rebound(node, scratch, params, method: bool) -> dict:
+    """``Summary.rebound``: the storage rebinds the walk found in the function itself of a model
+    it is handed, from values computed with what other parameters hold."""
+    from gradlint.analysis.facts import STORAGE_REBOUND
+
+    out: dict = {}
+    for cut_node, cut in scratch.cuts.items():
+        if cut.kind != STORAGE_REBOUND or cut.function is None or cut.function.node is not node or not cut.into:
+            continue
+        root = cut.into.split(".")[0]
+        if root not in params or (method and params.index(root) == 0):
+            continue
+        ks = frozenset(k for k in (param_index(r, False) for r in cut.upstream) if k is not None)
+        if ks:
+            out.setdefault(params.index(root), {})[cut_node] = (ks, cut)
+    return out
 
 
 def _constructed(node, walker, params) -> frozenset:

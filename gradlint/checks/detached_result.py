@@ -22,7 +22,7 @@ RULE = Rule(
 
 
 def check(facts):
-    from gradlint.analysis.facts import REBUILD
+    from gradlint.analysis.facts import REBUILD, STORAGE_REBOUND
     from gradlint.analysis.starved import dead_in, starved, switched
 
     founds = list(starved(facts))
@@ -38,7 +38,9 @@ def check(facts):
         if switched(found, facts) is not None:
             continue  # (GL003's, at the switch that silenced the error the cut would raise)
         if found.function is not None:
-            via = cut.function.name if cut.function is not None else found.function.name
+            # (a helper's copy into a model's storage returns nothing: the model computes with it)
+            via = cut.function.name if cut.function is not None and cut.kind != STORAGE_REBOUND \
+                else found.function.name
             # (cut in a helper whose result the function returns: the user reads the cut's line)
             returned = f"is returned from `{found.function.name}()`" if _in_a_return(cut.node, found.function.node) \
                 else f"becomes part of what `{found.function.name}()` returns"
