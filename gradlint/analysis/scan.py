@@ -1692,29 +1692,40 @@ def _cutting_helpers(module) -> frozenset:
     """The module's functions each of whose returns is a detached copy of what it is handed
     (``def detach_var(v): var = v.detach().requires_grad_(); var.retain_grad(); return var``)."""
     found = set()
-    for fn in module.body:
+    # (and the classes' methods, called on `self`: `state = self._truncate(state)`)
+    methods = [(f"self.{m.name}", m) for c in module.body if type(c) is ast.ClassDef
+               for m in c.body if type(m) is ast.FunctionDef]
+    for name, fn in [(getattr(f, "name", None), f) for f in module.body] + methods:
         if type(fn) is not ast.FunctionDef:
             continue
         made = {dotted(t) for n in iter_nodes(fn, into_functions=False) if type(n) is ast.Assign
                 and _wholly_cut(n.value) for t in n.targets if type(t) is ast.Name}
         returns = [n for n in iter_nodes(fn, into_functions=False) if type(n) is ast.Return]
-        if returns and all(r.value is not None and (_cut_whole(r.value) or (
-                type(r.value) is ast.Name and r.value.id in made)) for r in returns):
-            found.add(fn.name)
+        # (a recursion over nested state, `return tuple(fresh(v) for v in h)`, cuts what its base
+        # case cuts)
+        recursive = [r for r in returns if r.value is not None and _cut_whole(r.value, by=fn.name)]
+        if returns and len(recursive) < len(returns) and all(r.value is not None and (
+                r in recursive or _cut_whole(r.value) or (type(r.value) is ast.Name and r.value.id in made))
+                for r in returns):
+            found.add(name)
     return frozenset(found)
 
 
-def _cut_whole(expr) -> bool:
+def _cut_whole(expr, by: str | None = None) -> bool:
     """``expr`` is cut whole, or is a tuple or list each of whose items is (``tuple(s.detach() for s
-    in state)``, ``(h.detach(), c.detach())``)."""
+    in state)``, ``(h.detach(), c.detach())``); with ``by``, each item a call of that function
+    instead (its recursion)."""
+    def cut(e) -> bool:
+        return type(e) is ast.Call and type(e.func) is ast.Name and e.func.id == by if by else _wholly_cut(e)
+
     if type(expr) is ast.Call and type(expr.func) is ast.Name and expr.func.id in ("tuple", "list") \
             and len(expr.args) == 1:
         expr = expr.args[0]
     if type(expr) in (ast.GeneratorExp, ast.ListComp):
-        return _wholly_cut(expr.elt)
+        return cut(expr.elt)
     if type(expr) in (ast.Tuple, ast.List):
-        return bool(expr.elts) and all(_wholly_cut(e) for e in expr.elts)
-    return _wholly_cut(expr)
+        return bool(expr.elts) and all(cut(e) for e in expr.elts)
+    return cut(expr)
 
 
 def _detached_in(loop, helpers=frozenset()) -> set[str]:
@@ -1739,12 +1750,12 @@ def _detached_in(loop, helpers=frozenset()) -> set[str]:
                     # (a helper that detaches, `repackage_hidden(h)`, is known by its body: the
                     # summary of its call carries the cut, whatever the helper is named)
                 for n in iter_nodes(value):
-                    if type(n) is ast.Call and type(n.func) is ast.Name and n.func.id in helpers:
+                    if type(n) is ast.Call and type(n.func) in (ast.Name, ast.Attribute) and dotted(n.func) in helpers:
                         cut_reads |= set().union(*(_read_names(a) for a in n.args)) if n.args else set()
                 for name in list(cut_reads):
                     cut_reads |= drawn.get(name, set())
                 if _wholly_cut(value) \
-                        or (type(value) is ast.Call and type(value.func) is ast.Name and value.func.id in helpers):
+                        or (type(value) is ast.Call and type(value.func) in (ast.Name, ast.Attribute) and dotted(value.func) in helpers):
                     # (`current = message.detach().requires_grad_(True)`, `h = fresh(h)`: whatever
                     # it held, the name holds no history from earlier iterations)
                     found |= {dotted(t) for t in node.targets if type(t) in (ast.Name, ast.Attribute) and dotted(t)}
@@ -1774,8 +1785,13 @@ def _detached_in(loop, helpers=frozenset()) -> set[str]:
             backed = set()
             for stmt in block:
                 if type(stmt) is ast.Expr and type(stmt.value) is ast.Call and type(stmt.value.func) is ast.Attribute \
-                        and stmt.value.func.attr == "backward" and dotted(stmt.value.func.value):
-                    backed.add(dotted(stmt.value.func.value))
+                        and stmt.value.func.attr == "backward":
+                    # (`(window_loss / window).backward(…)`: the sums its root is scaled from)
+                    root = stmt.value.func.value
+                    while type(root) is ast.BinOp and type(root.right) in (ast.Name, ast.Constant):
+                        root = root.left
+                    if dotted(root):
+                        backed.add(dotted(root))
                 elif type(stmt) is ast.Assign and type(stmt.value) is ast.Constant \
                         and type(stmt.value.value) in (int, float):
                     found |= {dotted(t) for t in stmt.targets if dotted(t) in backed}

@@ -673,7 +673,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
     backprops_param = []
     seen = set()
     for site in scratch.backwards:
-        root = site.root if site.root in params else _scaled_root(site.node, params)
+        root = site.root if site.root in params else _scaled_root(site.node, params) or _drawn_root(site.node, node, params)
         if site.function.node is node and root in params and root not in walker.born \
                 and site.accumulates and not (method and params.index(root) == 0) and site.node not in seen:
             seen.add(site.node)
@@ -1107,6 +1107,35 @@ def _dead_in_every_part(cut, returns) -> bool:
             if part is not None and cut in part.cuts and (cut not in part.dead or part.post):
                 return False  # (models applied after the cut train through that element)
     return True
+
+
+def _drawn_root(call, function, params):
+    """The parameter a backward's root is drawn from by a loop of the function, `for term in
+    terms: term.backward()`, `for k, (term, w) in enumerate(zip(terms, weights)): (w * term)
+    .backward(…)`: each loss of the list the caller hands, backpropagated; None elsewhere."""
+    from gradlint.analysis.tree import iter_nodes
+
+    root = call.func.value if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) else None
+    names, todo = set(), [root]
+    while todo:  # (the loss itself, or weighed by a number or another loop variable)
+        expr = todo.pop()
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Mult, ast.Div)):
+            todo += [expr.left, expr.right]
+        elif isinstance(expr, ast.Name):
+            names.add(expr.id)
+        elif not isinstance(expr, ast.Constant):
+            return None
+    for loop in iter_nodes(function, into_functions=False):
+        if type(loop) is not ast.For or not any(n is call for n in ast.walk(loop)):
+            continue
+        source = loop.iter
+        while isinstance(source, ast.Call) and isinstance(source.func, ast.Name) \
+                and source.func.id in ("enumerate", "zip", "reversed") and source.args:
+            source = source.args[0]
+        bound = {t.id for t in ast.walk(loop.target) if isinstance(t, ast.Name)}
+        if names & bound and isinstance(source, ast.Name) and source.id in params:
+            return source.id
+    return None
 
 
 def _scaled_root(call, params):
