@@ -6217,12 +6217,24 @@ def _resets(loop, owner: str, attr: str, info) -> bool:
 
 def _receiver_attributes(function) -> tuple[frozenset, frozenset]:
     """The receiver's attributes (``self.x``) the function's own body reads, and assigns."""
-    read, written = set(), set()
+    read, written, grown, cleared = set(), set(), set(), set()
     for stmt in function.body:
         for node in iter_nodes(stmt, into_functions=False):
             if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == "self":
                 (written if type(node.ctx) is ast.Store else read).add("self." + node.attr)
-    return frozenset(read), frozenset(written)
+            elif type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Attribute \
+                    and type(node.func.value.value) is ast.Name and node.func.value.value.id == "self":
+                # (`self.outputs.append(out)`: a list the receiver keeps growing from call to call,
+                # unless the call empties it, `self.outputs.clear()`)
+                if node.func.attr in ("append", "extend"):
+                    grown.add("self." + node.func.value.attr)
+                elif node.func.attr == "clear":
+                    cleared.add("self." + node.func.value.attr)
+    # (only where the method backpropagates what it keeps: a rollout appending its transitions
+    # for another method to read is no state a backward of its own reaches)
+    backpropagates = any(type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "backward"
+                         for n in iter_nodes(function, into_functions=False))
+    return frozenset(read), frozenset(written | (grown - cleared if backpropagates else set()))
 
 
 def _rebound_globals(function) -> frozenset:
