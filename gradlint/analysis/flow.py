@@ -2762,6 +2762,26 @@ class Walker:
             self.env[name] = replace(held, cuts={**held.cuts, node.value: cut.cuts.get(node.value, EMPTY)})
         return True
 
+    def handed_to_constructor(self, owner: str, handed_in: tuple) -> frozenset:
+        """The coverage keys of what the construction of ``owner`` (`self.trainer = Trainer(self.wm,
+        lr=…)`, in this class or this function) hands the constructor parameters ``handed_in``."""
+        scope = self.cls.node if owner.startswith("self.") and self.cls is not None and self.cls.node is not None \
+            else self.function.node
+        found = set()
+        for stmt in iter_nodes(scope):
+            if type(stmt) is not ast.Assign or len(stmt.targets) != 1 or dotted(stmt.targets[0]) != owner \
+                    or type(stmt.value) is not ast.Call:
+                continue
+            call = stmt.value
+            for index, param in handed_in:
+                arg = call.args[index] if index < len(call.args) and not any(
+                    type(a) is ast.Starred for a in call.args[:index + 1]) else next(
+                    (k.value for k in call.keywords if k.arg == param), None)
+                name = dotted(arg) if arg is not None else None
+                if name is not None:
+                    found |= {name, self.key(name)}
+        return frozenset(found)
+
     def handed_on(self, arg) -> frozenset:
         """``cam_net@train`` for a parameter of this module-level function handed on as it is
         (``apply_head(model, cam_net, …)``) whose callers this walk has not met yet (they are
@@ -5562,11 +5582,15 @@ class Walker:
             owner = dotted(node.func.value) if type(node.func) is ast.Attribute else None
             for j in stepped:  # `optimizer.step()` inside it, on the optimizer this call hands it
                 if type(j) is tuple:  # the receiver's own (`self.opt_d` of `self.update_d(loss)`)
-                    own, step, members = j
+                    own, step, members, handed_in = j
                     name = owner + own[4:] if owner is not None else None
                     if name is None or step is None or not self.record:
                         continue
                     covers = self.facts.optimizers.get(self.key(name))
+                    if covers is None and handed_in:
+                        # (`self.trainer = Trainer(self.wm)`, the trainer's optimizer over the
+                        # model it was handed: `self.wm`, as this file built it)
+                        covers = self.handed_to_constructor(owner, handed_in) or None
                     if covers is None and members:
                         # (built by the receiver's class over its own members: `model.discriminator`)
                         covers = frozenset(owner + m[4:] for m in members)

@@ -517,6 +517,33 @@ def _members(walker, name: str) -> frozenset:
                      if prefix and c.startswith(prefix) and c.count(".") == prefix.count("."))
 
 
+def _handed_to_init(walker, name: str) -> tuple:
+    """(position, name) of each parameter of the receiver's ``__init__`` whose model the optimizer
+    its class keeps as ``name`` updates (`self.model = model`, `self.opt = Adam(model.parameters())`):
+    a trainer object handed the model it steps, which its callers name as they built it."""
+    from gradlint.analysis.imports import dotted
+
+    cls = walker.cls.node if walker.cls is not None else None
+    init = next((s for s in cls.body if type(s) is ast.FunctionDef and s.name == "__init__"), None) \
+        if cls is not None else None
+    if init is None:
+        return ()
+    params = [a.arg for a in (*init.args.posonlyargs, *init.args.args)][1:]
+    kept = {dotted(s.targets[0]): s.value.id for s in ast.walk(init) if type(s) is ast.Assign
+            and len(s.targets) == 1 and type(s.value) is ast.Name and s.value.id in params}
+    found = set()
+    for stmt in ast.walk(init):
+        if type(stmt) is ast.Assign and len(stmt.targets) == 1 and dotted(stmt.targets[0]) == name:
+            for call in ast.walk(stmt.value):
+                if type(call) is ast.Call and type(call.func) is ast.Attribute \
+                        and call.func.attr in ("parameters", "named_parameters"):
+                    owner = dotted(call.func.value)
+                    param = owner if owner in params else kept.get(owner)
+                    if param is not None:
+                        found.add((params.index(param), param))
+    return tuple(sorted(found))
+
+
 def _step_call(function, name: str):
     """The first ``name.step()`` call in the function."""
     from gradlint.analysis.imports import dotted
@@ -679,7 +706,8 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
             seen.add(site.node)
             # (a parameter's index, or the receiver's own optimizer as written with its `step()`
             # call, `("self.opt_d", node)`)
-            stepped = tuple(params.index(n) if n in params else (n, _step_call(node, n), _members(walker, n))
+            stepped = tuple(params.index(n) if n in params else (n, _step_call(node, n), _members(walker, n),
+                                                                 _handed_to_init(walker, n))
                             for n in sorted(site.stepped_names)
                             if n in params or (method and n.startswith("self.") and n.count(".") == 1))
             backprops_param.append((params.index(root), site.retain_graph, site.create_graph, stepped, site.node))
