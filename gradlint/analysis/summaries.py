@@ -810,7 +810,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         views=frozenset(params.index(r.value.alias) for r in returns
                         if r.value.alias in params and not (method and r.value.alias == params[0])),
         const_parts=_const_parts(returns), container_parts=_container_parts(returns),
-        saves=saves, save_needs=save_needs, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch),
+        saves=saves, save_needs=save_needs, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch, walker),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param, retains_from=retains_from,
         trains_params=trains_params, switched_params=switched_params,
         cut_parts=_cut_parts(returns, cuts),
@@ -1044,7 +1044,7 @@ def _split_roots(roots, method: bool) -> tuple[set, set]:
     return params, own
 
 
-def _built_parts(returns, scratch) -> tuple:
+def _built_parts(returns, scratch, walker=None) -> tuple:
     """Per element of the returned tuple, the model or optimizer the function builds there
     (``built_parts``); () unless every return is a tuple of one length and some element is one."""
     if len(returns) != 1 or not returns[0].parts:
@@ -1053,8 +1053,15 @@ def _built_parts(returns, scratch) -> tuple:
     names = [expr.id if type(expr) is ast.Name else None for expr, _ in parts]
     out = []
     for expr, value in parts:
-        if value.module is not None and value.module.parameters and not value.computed and names[len(out)] \
-                and value.trainables == frozenset({names[len(out)]}):
+        if value.module is None and type(expr) is ast.Call and walker is not None:
+            # (`return nn.Sequential(…), Head()`: what each constructor call builds)
+            from gradlint.analysis.scan import module_info
+
+            value = dataclasses.replace(value, module=module_info(expr, scratch.imports, walker.classes))
+        if value.module is not None and value.module.parameters and (
+                (not value.computed and names[len(out)] and value.trainables == frozenset({names[len(out)]}))
+                # (`return ScoreModel(…), ConfidenceHead()`: built in the tuple itself)
+                or (type(expr) is ast.Call and not value.trainables)):
             out.append(("module", value.module))
         elif value.optimizer and names[len(out)] in scratch.optimizers:
             covers = scratch.optimizers[names[len(out)]] or frozenset()
