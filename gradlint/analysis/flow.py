@@ -5482,7 +5482,7 @@ class Walker:
             # weight.data`: this call's `classifier` computes with values whose history is cut)
             name = dotted(handed.get(k)) if handed.get(k) is not None else None
             held = self.lookup(name) if name is not None else None
-            if held is None or not held.trainables or held.computed:
+            if held is None or not held.trainables or (held.computed and held.module is None):
                 continue
             cuts = {}
             for c, (ks, template) in rebound.items():
@@ -6025,7 +6025,8 @@ class Walker:
         out = self.module_output(node, callee, values, positional, method)
         rebound = {c: held for c, held in callee.cuts.items()
                    if c in self.facts.cuts and self.facts.cuts[c].kind == STORAGE_REBOUND}
-        if rebound and not method:
+        if rebound and (not method or (type(node.func) is ast.Attribute and node.func.attr == "forward")):
+            # (`m.forward(x)` runs what `m(x)` runs)
             out = replace(out, cuts={**out.cuts, **rebound})
         return out
 
