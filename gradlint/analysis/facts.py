@@ -408,6 +408,14 @@ class ModuleFacts:
             sources = self.param_sources.get(name)
             if sources and depth < 8:
                 out |= self.resolve(sources, depth + 1)
+                continue
+            head, at, function = name.partition("@")
+            root, dot, member = head.partition(".")
+            sources = self.param_sources.get(f"{root}@{function}") if at and dot else None
+            if sources and depth < 8:
+                # (`gan.gen@train`, a member of the model handed to `train`: that member of each
+                # model its callers hand it)
+                out |= {f"{r}.{member}" for r in self.resolve(sources, depth + 1)}
             else:
                 out.add(name)
         return out

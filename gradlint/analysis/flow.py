@@ -3431,7 +3431,20 @@ class Walker:
             # `table = self.item_emb.weight`: the submodule's parameter itself, one tensor under two
             # names (what an op saves of `table`, a lookup's `max_norm` edits through the other)
             return replace(base, saved=EMPTY, module=None, optimizer=False, alias=name)
+        if type(node.value) is ast.Name and type(node.ctx) is ast.Load:
+            base = self.handed_member(f"{node.value.id}.{attr}", base)
         return replace(base, saved=EMPTY, module=None, optimizer=False)
+
+    def handed_member(self, name: str, value: Value) -> Value:
+        """``gan.gen`` of the model ``gan`` this function is handed, as ``value`` holds it whole:
+        that member, ``gan.gen@train``, which the callers' names resolve to ``gan.gen`` (a step
+        over ``gan.disc`` is no step of it)."""
+        root, _, attr = name.partition(".")
+        if self.cls is not None or "." in attr or name in self.env \
+                or value.trainables != frozenset({f"{root}@{self.function.name}"}) \
+                or value.computed or value.tensor or value.container:
+            return value
+        return replace(value, trainables=frozenset({f"{name}@{self.function.name}"}), module=None)
 
     def hook_kept(self, node: ast.Attribute) -> Value | None:
         """What a forward hook keeps cut in this attribute (`self.feats` that a hook fills with
@@ -4168,7 +4181,7 @@ class Walker:
                     if applied is not None and applied.cuts:
                         out = replace(out, cuts=applied.cuts)
                 return out
-            callee = self.lookup(head)
+            callee = self.handed_member(head, self.lookup(head)) if head.count(".") == 1 else self.lookup(head)
             if head in ("self.forward", "self.__call__"):
                 callee = Value(trainables=frozenset({"self"}))  # the module itself
             if not callee.trainables and callee.module is None and head not in self.env \
@@ -4217,7 +4230,9 @@ class Walker:
             cls = self.classes.get(owner.qualname) if owner is not None else None
             module = cls.attrs.get("self." + head.split(".")[1]) if cls is not None else None
             if module is not None:
-                callee = Value(trainables=self.lookup(head.split(".")[0]).trainables, module=module)
+                # (of a model this function is handed: that member, `gan.gen@train`)
+                member = self.handed_member(head, replace(self.lookup(head.split(".")[0]), module=None))
+                callee = Value(trainables=member.trainables, module=module)
                 return self.apply_module(node, callee, self.arg_values(node), positional)
         if head is not None and self.imports.project is not None and head not in self.functions \
                 and head.split(".")[0] in self.imports.sources and head.split(".")[0] not in self.env \

@@ -993,8 +993,22 @@ def _overlap(upstream, trainables) -> bool:
         return True
     # (`model`, as an attribute read names it, shares with `model.student_head`, as a method's
     # summary names what it ran)
-    return any(b.startswith(a + ".") for a in upstream for b in trainables) or any(
-        a.startswith(b + ".") for a in upstream for b in trainables)
+    if any(b.startswith(a + ".") for a in upstream for b in trainables) or any(
+            a.startswith(b + ".") for a in upstream for b in trainables):
+        return True
+    # (and the members of one handed model, `model.q@step` and `model.term@step`: one object,
+    # as `self.q` and `self.term` are)
+    return bool(_handed_roots(upstream) & _handed_roots(trainables))
+
+
+def _handed_roots(names) -> set:
+    """``model@step`` for each of ``model@step``, ``model.q@step``."""
+    out = set()
+    for name in names:
+        head, at, function = name.partition("@")
+        if at:
+            out.add(f"{head.partition('.')[0]}@{function}")
+    return out
 
 
 def _optimized(cut, facts) -> bool:
@@ -1897,4 +1911,6 @@ def _trainers(cut, facts) -> list[str]:
     resolved = facts.resolve(handed)
     # (a file that builds no optimizer: the models its callers handed, as they named them)
     found = (resolved | cut.keys) & facts.optimized if facts.optimized else resolved - handed
-    return sorted(name for name in found if name.isidentifier())
+    # (a member of a handed model, `model.enc`; never a coverage key, `Trainer.self.net`)
+    return sorted(name for name in found
+                  if all(part.isidentifier() for part in name.split(".")) and "self" not in name.split("."))
