@@ -96,10 +96,11 @@ def variants(module: ast.Module) -> list[tuple[dict, str]]:
                                         for a in s.names)}
     # (twice: `run(model, cut)` handing on what its own callers hand it, `cut=True` and `False`)
     links: dict = {}  # (id of the def, parameter) -> the caller's parameter handed on to it as it is
+    configs = _config_fields(module)
     for _ in range(2):
         for node, fn, targets, skip in calls:
             for target in targets:
-                _handed(node, target, skip, seen, fn, handable, links)
+                _handed(node, target, skip, seen, fn, handable, links, configs)
     both = {key for key, values in seen.items() if values.keys() >= {True, False}}
     # (a parameter every call hands as a literal, guarding a backward: each call's own literal
     # decides whether that backward runs there, `fisher_loss(…, do_backward=False)` under
@@ -331,7 +332,57 @@ def _own_calls(fn):
         todo.extend(ast.iter_child_nodes(node))
 
 
-def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, handable=frozenset(), links=None) -> None:
+def _config_fields(module: ast.Module) -> dict:
+    """Class name -> {field: its boolean default} for the module's classes that declare boolean
+    fields with literal defaults (a dataclass's `cond_stop_grad: bool = True`)."""
+    out = {}
+    for cls in module.body:
+        if type(cls) is not ast.ClassDef:
+            continue
+        fields = {}
+        for stmt in cls.body:
+            target = stmt.target if type(stmt) is ast.AnnAssign else stmt.targets[0] \
+                if type(stmt) is ast.Assign and len(stmt.targets) == 1 else None
+            if type(target) is ast.Name and type(stmt.value) is ast.Constant and type(stmt.value.value) is bool:
+                fields[target.id] = stmt.value.value
+        if fields:
+            out[cls.name] = fields
+    return out
+
+
+def _config_values(expr, caller, configs: dict, depth: int = 0) -> dict | None:
+    """{field: bool} of the configuration object ``expr`` builds or names in ``caller``
+    (`TrainConfig()`, `TrainConfig(cond_stop_grad=False)`, `dataclasses.replace(cfg, …)`, a name
+    bound once to one of those); None where that is not known."""
+    if depth > 3 or expr is None:
+        return None
+    if type(expr) is ast.Name and caller is not None and type(caller) in FUNCTIONS:
+        bound = [n.value for n in ast.walk(caller) if type(n) is ast.Assign and len(n.targets) == 1
+                 and type(n.targets[0]) is ast.Name and n.targets[0].id == expr.id]
+        return _config_values(bound[0], caller, configs, depth + 1) if len(bound) == 1 else None
+    if type(expr) is not ast.Call or any(k.arg is None for k in expr.keywords):
+        return None
+    func = expr.func
+    name = func.id if type(func) is ast.Name else func.attr if type(func) is ast.Attribute else None
+    if name in configs and not expr.args:
+        base = dict(configs[name])
+    elif name == "replace" and len(expr.args) == 1:
+        base = _config_values(expr.args[0], caller, configs, depth + 1)
+        if base is None:
+            return None
+    else:
+        return None
+    for keyword in expr.keywords:
+        if keyword.arg in base:
+            if not (type(keyword.value) is ast.Constant and type(keyword.value.value) is bool):
+                base.pop(keyword.arg)
+            else:
+                base[keyword.arg] = keyword.value.value
+    return base
+
+
+def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, handable=frozenset(), links=None,
+            configs=None) -> None:
     """Note the literal booleans ``call`` hands ``target``'s parameters, and the boolean defaults
     of those it leaves out; a parameter of the calling function handed on as it is carries what
     that function's callers hand it."""
@@ -347,6 +398,19 @@ def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, handable
     defaults = defaults_of(target)
     for name in {*given, *defaults}:
         value = given.get(name, defaults.get(name))
+        fields = _config_values(value, caller, configs) if configs else None
+        if fields:
+            # `train(cfg)` with `cfg = TrainConfig()`: each boolean field as this call hands it,
+            # read in there as `cfg.cond_stop_grad`
+            for field, literal in fields.items():
+                seen.setdefault((id(target), f"{name}.{field}"), {}).setdefault(literal, call.lineno)
+            continue
+        if type(value) is ast.Attribute and type(value.value) is ast.Name and caller is not None \
+                and type(caller) in FUNCTIONS and value.value.id in _parameters(caller):
+            # (`Policy(…, cond_stop_grad=cfg.cond_stop_grad)`: what the callers' configurations hold)
+            for handed, line in seen.get((id(caller), f"{value.value.id}.{value.attr}"), {}).items():
+                seen.setdefault((id(target), name), {}).setdefault(handed, line)
+            continue
         if type(value) is ast.Constant and type(value.value) is bool:
             seen.setdefault((id(target), name), {}).setdefault(value.value, call.lineno)
         elif type(value) is ast.Name and value.id in handable:
