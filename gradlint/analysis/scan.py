@@ -892,7 +892,7 @@ def instances_called_only_in_eval(module: ast.Module, imports: ImportTable, targ
     return all(_recorded_nowhere(call, module, imports) for call in calls)
 
 
-def instances_optimized_in(module: ast.Module, imports: ImportTable, target) -> bool | None:
+def instances_optimized_in(module: ast.Module, imports: ImportTable, target, within=frozenset()) -> bool | None:
     """Whether an instance that ``module`` builds by a call ``target(call)`` picks out (a module
     class of another file), bound to a name or an attribute, has its ``.parameters()`` handed to
     one of torch's optimizers there (``blk = Block(4)``, then ``SGD(blk.parameters())``): the class
@@ -901,18 +901,52 @@ def instances_optimized_in(module: ast.Module, imports: ImportTable, target) -> 
 
     bound = set()
     up_of = parents(module)
+    holders = set()  # the module's classes that build the instance as a member of their own
     for node in iter_nodes(module):
         if type(node) is ast.Call and target(node):
+            holder = up_of.get(node)
+            while holder is not None and type(holder) is not ast.ClassDef:
+                holder = up_of.get(holder)
+            if holder is not None and holder.name not in holders and holder.name not in within:
+                holders.add(holder.name)
+                # (`self.encoder = encoders.ContextEncoder(…)` in `Tagger`: a trained `Tagger`
+                # trains it)
+                if instances_optimized_in(module, imports, lambda call, name=holder.name: type(call.func) is ast.Name
+                                          and call.func.id == name, within | {holder.name}):
+                    return True
             up = up_of.get(node)
             while type(up) is ast.Attribute and type(up_of.get(up)) is ast.Call and up_of[up].func is up \
-                    or type(up) is ast.Call and up.args and up.args[0] is node:
+                    or type(up) is ast.Call and up.args and up.args[0] is node \
+                    and not (type(up.func) is ast.Name and up.func.id in _module_functions(module)):
                 # (`Model().cuda()`, `nn.DataParallel(Model())`: the instance as placed and wrapped)
                 node = up_of[up] if type(up) is ast.Attribute else up
                 up = up_of.get(node)
             if type(up) is ast.Assign and len(up.targets) == 1 and dotted(up.targets[0]) is not None:
                 bound.add(dotted(up.targets[0]))
+            elif type(up) is ast.Call and node in up.args:
+                bound |= _handed_to(up, up.args.index(node), module)
     if not bound:
         return None
+    for _ in range(3):
+        # (handed on: `run(net)` doing `model = nn.DataParallel(net)` and then `train(model)`)
+        more = set()
+        for node in iter_nodes(module):
+            if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+                value = node.value
+                while type(value) is ast.Call and (type(value.func) is ast.Attribute and value.func.attr in (
+                        "cuda", "to", "train", "float") or value.args and type(value.func) in (ast.Name, ast.Attribute)
+                        and dotted(value.func) not in _module_functions(module)):
+                    value = value.func.value if type(value.func) is ast.Attribute and value.func.attr in (
+                        "cuda", "to", "train", "float") else value.args[0]
+                if dotted(value) in bound:
+                    more.add(node.targets[0].id)
+            elif type(node) is ast.Call:
+                for i, arg in enumerate(node.args):
+                    if dotted(arg) in bound:
+                        more |= _handed_to(node, i, module)
+        if more <= bound:
+            break
+        bound |= more
     for node in iter_nodes(module):
         if type(node) is ast.Call and _an_optimizer(imports.qualname(node.func), imports):
             # (or of each member the instance yields, `chain(*(m.parameters() for m in
@@ -927,6 +961,19 @@ def instances_optimized_in(module: ast.Module, imports: ImportTable, target) -> 
                         and (dotted(inner.func.value) in bound or dotted(inner.func.value) in members):
                     return True
     return False
+
+
+def _module_functions(module: ast.Module) -> dict:
+    return {f.name: f for f in module.body if type(f) in (ast.FunctionDef, ast.AsyncFunctionDef)}
+
+
+def _handed_to(call: ast.Call, index: int, module: ast.Module) -> set:
+    """The parameter of the module's own function that ``call`` hands its ``index``-th argument."""
+    fn = _module_functions(module).get(call.func.id) if type(call.func) is ast.Name else None
+    if fn is None or any(type(a) is ast.Starred for a in call.args[:index + 1]):
+        return set()
+    params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+    return {params[index]} if index < len(params) else set()
 
 
 def _an_optimizer(name: str | None, imports: ImportTable) -> bool:
@@ -1701,14 +1748,24 @@ def _cutting_helpers(module) -> frozenset:
         made = {dotted(t) for n in iter_nodes(fn, into_functions=False) if type(n) is ast.Assign
                 and _wholly_cut(n.value) for t in n.targets if type(t) is ast.Name}
         returns = [n for n in iter_nodes(fn, into_functions=False) if type(n) is ast.Return]
+        if any(r.value is None for r in returns):
+            continue
+        # (each arm of a conditional return, `return h.detach() if … else tuple(fresh(v) for v in h)`)
+        values = [v for r in returns for v in _arms_of(r.value)]
         # (a recursion over nested state, `return tuple(fresh(v) for v in h)`, cuts what its base
         # case cuts)
-        recursive = [r for r in returns if r.value is not None and _cut_whole(r.value, by=fn.name)]
-        if returns and len(recursive) < len(returns) and all(r.value is not None and (
-                r in recursive or _cut_whole(r.value) or (type(r.value) is ast.Name and r.value.id in made))
-                for r in returns):
+        recursive = [v for v in values if _cut_whole(v, by=fn.name)]
+        if values and len(recursive) < len(values) and all(
+                v in recursive or _cut_whole(v) or (type(v) is ast.Name and v.id in made) for v in values):
             found.add(name)
     return frozenset(found)
+
+
+def _arms_of(expr) -> list:
+    """The values a conditional expression may take (each arm, nested), or the expression."""
+    if type(expr) is ast.IfExp:
+        return _arms_of(expr.body) + _arms_of(expr.orelse)
+    return [expr]
 
 
 def _cut_whole(expr, by: str | None = None) -> bool:

@@ -1628,6 +1628,9 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             # the steps between; cut at every step, what only made that state trains never)
             only = None if cut.carried and not _unconditional(cut) \
                 else _only_through(cut, companions | value.post, elsewhere, facts)
+            if only is None and cut.kind == "no_grad" and _mid_path_of_a_model_trained_elsewhere(cut, value, facts):
+                # (the model's file builds no optimizer: a script of the project trains it)
+                only = _only_through(cut, companions | value.post, elsewhere, facts, optimizer_required=False)
             if only is not None:
                 yield only
             continue
