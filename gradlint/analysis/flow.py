@@ -6256,7 +6256,8 @@ def _resets(loop, owner: str, attr: str, info) -> bool:
 
 
 def _receiver_attributes(function) -> tuple[frozenset, frozenset]:
-    """The receiver's attributes (``self.x``) the function's own body reads, and assigns."""
+    """The receiver's attributes (``self.x``) the function's own body reads, and assigns (or, where
+    it backpropagates, keeps appending to without emptying)."""
     read, written, grown, cleared = set(), set(), set(), set()
     for stmt in function.body:
         for node in iter_nodes(stmt, into_functions=False):

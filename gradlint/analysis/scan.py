@@ -901,6 +901,7 @@ def instances_optimized_in(module: ast.Module, imports: ImportTable, target, wit
 
     bound = set()
     up_of = parents(module)
+    functions = _module_functions(module)
     holders = set()  # the module's classes that build the instance as a member of their own
     for node in iter_nodes(module):
         if type(node) is ast.Call and target(node):
@@ -917,14 +918,14 @@ def instances_optimized_in(module: ast.Module, imports: ImportTable, target, wit
             up = up_of.get(node)
             while type(up) is ast.Attribute and type(up_of.get(up)) is ast.Call and up_of[up].func is up \
                     or type(up) is ast.Call and up.args and up.args[0] is node \
-                    and not (type(up.func) is ast.Name and up.func.id in _module_functions(module)):
+                    and not (type(up.func) is ast.Name and up.func.id in functions):
                 # (`Model().cuda()`, `nn.DataParallel(Model())`: the instance as placed and wrapped)
                 node = up_of[up] if type(up) is ast.Attribute else up
                 up = up_of.get(node)
             if type(up) is ast.Assign and len(up.targets) == 1 and dotted(up.targets[0]) is not None:
                 bound.add(dotted(up.targets[0]))
             elif type(up) is ast.Call and node in up.args:
-                bound |= _handed_to(up, up.args.index(node), module)
+                bound |= _handed_to(up, up.args.index(node), functions)
     if not bound:
         return None
     for _ in range(3):
@@ -935,7 +936,7 @@ def instances_optimized_in(module: ast.Module, imports: ImportTable, target, wit
                 value = node.value
                 while type(value) is ast.Call and (type(value.func) is ast.Attribute and value.func.attr in (
                         "cuda", "to", "train", "float") or value.args and type(value.func) in (ast.Name, ast.Attribute)
-                        and dotted(value.func) not in _module_functions(module)):
+                        and dotted(value.func) not in functions):
                     value = value.func.value if type(value.func) is ast.Attribute and value.func.attr in (
                         "cuda", "to", "train", "float") else value.args[0]
                 if dotted(value) in bound:
@@ -943,7 +944,7 @@ def instances_optimized_in(module: ast.Module, imports: ImportTable, target, wit
             elif type(node) is ast.Call:
                 for i, arg in enumerate(node.args):
                     if dotted(arg) in bound:
-                        more |= _handed_to(node, i, module)
+                        more |= _handed_to(node, i, functions)
         if more <= bound:
             break
         bound |= more
@@ -967,9 +968,10 @@ def _module_functions(module: ast.Module) -> dict:
     return {f.name: f for f in module.body if type(f) in (ast.FunctionDef, ast.AsyncFunctionDef)}
 
 
-def _handed_to(call: ast.Call, index: int, module: ast.Module) -> set:
-    """The parameter of the module's own function that ``call`` hands its ``index``-th argument."""
-    fn = _module_functions(module).get(call.func.id) if type(call.func) is ast.Name else None
+def _handed_to(call: ast.Call, index: int, functions: dict) -> set:
+    """The parameter of the module's own function (of ``functions``) that ``call`` hands its
+    ``index``-th argument."""
+    fn = functions.get(call.func.id) if type(call.func) is ast.Name else None
     if fn is None or any(type(a) is ast.Starred for a in call.args[:index + 1]):
         return set()
     params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
