@@ -18,7 +18,7 @@ import re
 import tokenize
 
 from gradlint.analysis import saves, settings, torch_types
-from gradlint.analysis.summaries import SYMBOL
+from gradlint.analysis.summaries import SYMBOL, optimized_init_parameters
 from gradlint.analysis.settings import defaults_of, set_from_parameters
 from gradlint.analysis.facts import (
     IMPLICIT, REBUILD, STORAGE_REBOUND, UNRECORDED_GRAD, BackpropUnderNoGrad, Backward, Cut, Edit, Function, ModuleFacts, Rebound, Rebuild, Return, SequentialEdit, StepBetween, Switch,
@@ -1685,6 +1685,10 @@ class Walker:
                 # an optimizer was given: a model again, of its own)
                 return Value(trainables=frozenset({name}))
             return source
+        if name is not None and type(expr) is ast.Call and self.nograd is None:
+            stepper = self.optimizer_holder(expr, name)
+            if stepper is not None:
+                return stepper
         # (a module built where nothing is recorded still holds parameters to train)
         if name is not None and (self.nograd is None or (type(expr) is ast.Call and module_info(
                 expr, self.imports, self.classes) is not None)) and self.makes_root(expr, name):
@@ -1785,6 +1789,31 @@ class Walker:
                 self.built_optimizer(name, expr)
                 return replace(value, optimizer=True)
         return value
+
+    def optimizer_holder(self, expr: ast.Call, name: str) -> Value | None:
+        """`stepper = WarmupStepper(model, lr)`, a class of the file or the project whose `__init__`
+        keeps one of torch's optimizers over the model it is handed (`Adam(model.parameters())`):
+        an optimizer (its `step()` steps that one) of what this call hands it; None otherwise."""
+        qual = self.imports.qualname(expr.func)
+        if not qual or qual.startswith("torch"):
+            return None
+        own = self.classes.get(qual)
+        holder = own.node if own is not None and own.node is not None else next(
+            (c for c in self.facts.module.body if type(c) is ast.ClassDef and c.name == qual), None) \
+            or (self.imports.project.class_def(qual) if self.imports.project is not None else None)
+        # (a stepper only: a class with a `step` method that backpropagates nothing itself; a trainer
+        # or an agent that does is read through its methods' summaries)
+        stepper = holder is not None and any(type(m) is ast.FunctionDef and m.name == "step" for m in holder.body) \
+            and not any(type(n) is ast.Attribute and n.attr in ("backward", "manual_backward") for n in ast.walk(holder))
+        handed_in = optimized_init_parameters(holder) if stepper else ()
+        covers = frozenset().union(*(self.coverage(_parameters_of(arg)) for arg in _handed_arguments(expr, handed_in)))
+        if not covers:
+            return None
+        self.expr(expr)  # (what the call records)
+        self.facts.optimizers[self.key(name)] = covers
+        self.facts.optimized |= covers
+        self.built_optimizer(name, expr)
+        return Value(optimizer=True)
 
     def built_optimizer(self, name: str, call) -> None:
         self.optimizer_built[self.key(name)] = self.seq
@@ -6276,6 +6305,29 @@ def _receiver_attributes(function) -> tuple[frozenset, frozenset]:
     backpropagates = any(type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "backward"
                          for n in iter_nodes(function, into_functions=False))
     return frozenset(read), frozenset(written | (grown - cleared if backpropagates else set()))
+
+
+def _handed_arguments(call: ast.Call, handed_in: tuple) -> list:
+    """The arguments ``call`` hands the constructor parameters ``handed_in`` ((position, name) with
+    the receiver left out)."""
+    out = []
+    for index, param in handed_in:
+        if index < len(call.args) and not any(type(a) is ast.Starred for a in call.args[:index + 1]):
+            out.append(call.args[index])
+        else:
+            out += [k.value for k in call.keywords if k.arg == param]
+    return out
+
+
+def _parameters_of(model: ast.expr) -> ast.Call:
+    """A stand-in optimizer call over ``model``'s parameters (``Adam(model.parameters())``), for
+    ``Walker.coverage`` to read."""
+    params = ast.Call(func=ast.Attribute(value=model, attr="parameters", ctx=ast.Load()), args=[], keywords=[])
+    call = ast.Call(func=ast.Name(id="Adam", ctx=ast.Load()), args=[params], keywords=[])
+    for node in (params, params.func, call, call.func):
+        ast.copy_location(node, model)
+        node.end_lineno, node.end_col_offset = model.end_lineno, model.end_col_offset
+    return call
 
 
 def _rebound_globals(function) -> frozenset:

@@ -389,6 +389,16 @@ class View:
                         return places
         return set()
 
+    def class_def(self, qualname: str):
+        """The class definition another file of the project has under ``qualname`` as this
+        module imports it, else None."""
+        target = self.imports.target(qualname)
+        found = self.load(*target) if target is not None else None
+        if found is None or len(found[1]) != 1:
+            return None
+        module, (name,) = found
+        return next((stmt for stmt in module.tree.body if type(stmt) is ast.ClassDef and stmt.name == name), None)
+
     def optimizer_class(self, qualname: str):
         """The class definition of an optimizer of another file of the project that the module
         imports under ``qualname`` (`from sam import SAM`: `class SAM(torch.optim.Optimizer)`),

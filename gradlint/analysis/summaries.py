@@ -521,9 +521,14 @@ def _handed_to_init(walker, name: str) -> tuple:
     """(position, name) of each parameter of the receiver's ``__init__`` whose model the optimizer
     its class keeps as ``name`` updates (`self.model = model`, `self.opt = Adam(model.parameters())`):
     a trainer object handed the model it steps, which its callers name as they built it."""
+    return optimized_init_parameters(walker.cls.node if walker.cls is not None else None, name)
+
+
+def optimized_init_parameters(cls, name: str | None = None) -> tuple:
+    """``_handed_to_init`` for the class definition ``cls``: of the optimizer kept as ``name``, or
+    of any attribute its ``__init__`` binds to one of torch's optimizers (`name` None)."""
     from gradlint.analysis.imports import dotted
 
-    cls = walker.cls.node if walker.cls is not None else None
     init = next((s for s in cls.body if type(s) is ast.FunctionDef and s.name == "__init__"), None) \
         if cls is not None else None
     if init is None:
@@ -533,7 +538,9 @@ def _handed_to_init(walker, name: str) -> tuple:
             and len(s.targets) == 1 and type(s.value) is ast.Name and s.value.id in params}
     found = set()
     for stmt in ast.walk(init):
-        if type(stmt) is ast.Assign and len(stmt.targets) == 1 and dotted(stmt.targets[0]) == name:
+        if type(stmt) is ast.Assign and len(stmt.targets) == 1 and (
+                dotted(stmt.targets[0]) == name if name is not None else
+                type(stmt.value) is ast.Call and ".optim." in f".{dotted(stmt.value.func) or ''}"):
             for call in ast.walk(stmt.value):
                 if type(call) is ast.Call and type(call.func) is ast.Attribute \
                         and call.func.attr in ("parameters", "named_parameters"):
