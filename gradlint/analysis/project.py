@@ -716,7 +716,10 @@ class View:
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 continue
             imports = collect_imports(tree)
-            caller = View(self.project, path, imports, 0)
+            # (one level of what that file imports, as its own lint would read it: the class of a
+            # third file it builds around the instance, `utils.WarmupStepper(model, lr)`)
+            caller = View(self.project, path, imports, 1)
+            imports.project = caller
 
             def target(call: ast.Call, imports=imports, caller=caller) -> bool:
                 # (a call of this very function: its import, resolved as the caller's lint would)

@@ -949,6 +949,14 @@ def instances_optimized_in(module: ast.Module, imports: ImportTable, target, wit
             break
         bound |= more
     for node in iter_nodes(module):
+        if type(node) is ast.Call and node.args and not _an_optimizer(imports.qualname(node.func), imports):
+            # (`WarmupStepper(model, lr)`, `Trainer(model)`: a class that keeps an optimizer over
+            # the model its constructor is handed)
+            holder = _class_named(imports.qualname(node.func), module, imports)
+            if holder is not None and any(
+                    index < len(node.args) and dotted(node.args[index]) in bound
+                    for index, _ in _optimized_init(holder)):
+                return True
         if type(node) is ast.Call and _an_optimizer(imports.qualname(node.func), imports):
             # (or of each member the instance yields, `chain(*(m.parameters() for m in
             # model.blocks()))`, `[p for m in model.stages for p in m.parameters()]`)
@@ -962,6 +970,22 @@ def instances_optimized_in(module: ast.Module, imports: ImportTable, target, wit
                         and (dotted(inner.func.value) in bound or dotted(inner.func.value) in members):
                     return True
     return False
+
+
+def _class_named(qualname: str | None, module: ast.Module, imports: ImportTable):
+    """The class definition ``qualname`` names: the module's own, or another file's of the project."""
+    if not qualname or qualname.startswith("torch"):
+        return None
+    own = next((c for c in module.body if type(c) is ast.ClassDef and c.name == qualname), None)
+    if own is not None or imports.project is None or "." not in qualname and qualname not in imports.sources:
+        return own
+    return imports.project.class_def(qualname)
+
+
+def _optimized_init(cls) -> tuple:
+    from gradlint.analysis.summaries import optimized_init_parameters
+
+    return optimized_init_parameters(cls)
 
 
 def _module_functions(module: ast.Module) -> dict:

@@ -1630,7 +1630,8 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
                 else _only_through(cut, companions | value.post, elsewhere, facts)
             if only is None and cut.kind == "no_grad" and _mid_path_of_a_model_trained_elsewhere(cut, value, facts):
                 # (the model's file builds no optimizer: a script of the project trains it)
-                only = _only_through(cut, companions | value.post, elsewhere, facts, optimizer_required=False)
+                only = _only_through(cut, companions | value.post, elsewhere, facts, optimizer_required=False,
+                                     keep_the_rest=True)
             if only is not None:
                 yield only
             continue
@@ -1706,7 +1707,7 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             if narrowed is None and _mid_path_of_a_model_trained_elsewhere(cut, value, facts):
                 # (the model's file builds no optimizer: a script of the project trains it)
                 narrowed = _only_through(cut, companions | value.post, elsewhere, facts,
-                                         beside_required=False, optimizer_required=False)
+                                         beside_required=False, optimizer_required=False, keep_the_rest=True)
             if narrowed is not None:
                 yield narrowed
             continue
@@ -1877,7 +1878,8 @@ def _decorated_module(cut) -> bool:
     return cut.kind == "no_grad" and isinstance(cut.region, ast.expr) and type(cut.node) is ast.Call
 
 
-def _only_through(cut, companions, elsewhere, facts, beside_required: bool = True, optimizer_required: bool = True):
+def _only_through(cut, companions, elsewhere, facts, beside_required: bool = True, optimizer_required: bool = True,
+                  keep_the_rest: bool = False):
     """The cut narrowed to the members of one model upstream of it that nothing beside it keeps
     attached, where an optimizer holds them, nothing freezes them and no other sink trains them;
     None where there are none. Only for a model's own members (`self.dec`), whose names tell
@@ -1893,7 +1895,15 @@ def _only_through(cut, companions, elsewhere, facts, beside_required: bool = Tru
     narrowed = dataclasses.replace(cut, upstream=only, keys=keys | {k.split(".")[0] + ".*" for k in keys})
     if not keys or (optimizer_required and not _optimized(narrowed, facts)):
         return None
-    if _overlap(only, _trained_elsewhere(narrowed, elsewhere, facts)):
+    trained = _trained_elsewhere(narrowed, elsewhere, facts)
+    if keep_the_rest and trained:
+        # (`keep_the_rest`: those another sink trains left out, the others named)
+        rest = {r for r in only if not _overlap({r}, trained)}
+        if not rest:
+            return None
+        keys = {k for k in keys if any(k.endswith("." + r) for r in rest)}
+        return dataclasses.replace(cut, upstream=rest, keys=keys | {k.split(".")[0] + ".*" for k in keys})
+    if _overlap(only, trained):
         return None
     return narrowed
 
