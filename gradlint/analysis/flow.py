@@ -5529,10 +5529,16 @@ class Walker:
             if held is None or not held.trainables or (held.computed and held.module is None):
                 continue
             cuts = {}
+            # (a parameter the helper calls, `cam_net(cam)`: a model, whatever this walk knows of it yet)
+            called = {n.func.id for n in ast.walk(summary.node) if type(n) is ast.Call and type(n.func) is ast.Name}
             for c, (ks, template) in rebound.items():
-                upstream = frozenset().union(*(given[j].trainables | given[j].post or self.handed_on(handed.get(j))
-                                               for j in ks if j in given))
-                if not upstream:
+                upstream = frozenset().union(*(given[j].trainables | given[j].post for j in ks if j in given))
+                # (and this function's own parameters handed on as they are, which the helper
+                # calls, `cam_net(cam)`: a model whose callers this walk has not met yet)
+                handed_on = frozenset().union(*(
+                    self.handed_on(handed.get(j)) for j in ks if j in given and not (given[j].trainables or given[j].post)
+                    and j < len(summary.params) and summary.params[j] in called))
+                if not upstream | handed_on:
                     continue
                 cut = self.facts.cuts.get(c)
                 if cut is None:
@@ -5541,11 +5547,12 @@ class Walker:
                 if origin(c) is not None:
                     self.add_upstream(cut, upstream)  # (no walk of this module names what it starves)
                 else:
-                    # (the helper's own walk names it, `gen@load_head`, resolved to this call's
-                    # `hyper`; this call's names go to the coverage keys)
+                    # (the helper's own walk names what it knows for models, `gen@load_head`, resolved
+                    # to this call's `hyper`; this call's names go to the coverage keys)
                     probe = Cut(c, cut.kind, cut.tensor)
                     self.add_upstream(probe, upstream)
                     cut.keys |= probe.keys
+                self.add_upstream(cut, handed_on)
                 cuts[c] = EMPTY  # (nothing attached beside it in the model: what it computes adds that)
             if cuts:
                 self.env[name] = replace(held, cuts={**held.cuts, **cuts})

@@ -738,7 +738,10 @@ class View:
                 return False
 
             self.callers[str(path)] = content_hash(data)
-            yield tree, imports, target, caller
+            try:
+                yield tree, imports, target, caller
+            finally:
+                caller.close()  # (the view and its imports refer to each other; also when the asker stops early)
 
 
 def _class_in(caller: "View", imports, value, here: str) -> str | None:
