@@ -2801,12 +2801,8 @@ class Walker:
             if type(stmt) is not ast.Assign or len(stmt.targets) != 1 or dotted(stmt.targets[0]) != owner \
                     or type(stmt.value) is not ast.Call:
                 continue
-            call = stmt.value
-            for index, param in handed_in:
-                arg = call.args[index] if index < len(call.args) and not any(
-                    type(a) is ast.Starred for a in call.args[:index + 1]) else next(
-                    (k.value for k in call.keywords if k.arg == param), None)
-                name = dotted(arg) if arg is not None else None
+            for arg in _handed_arguments(stmt.value, handed_in):
+                name = dotted(arg)
                 if name is not None:
                     found |= {name, self.key(name)}
         return frozenset(found)
