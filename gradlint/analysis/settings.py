@@ -356,8 +356,9 @@ def _config_values(expr, caller, configs: dict, depth: int = 0) -> dict | None:
     bound once to one of those); None where that is not known."""
     if depth > 3 or expr is None:
         return None
-    if type(expr) is ast.Name and caller is not None and type(caller) in FUNCTIONS:
-        bound = [n.value for n in ast.walk(caller) if type(n) is ast.Assign and len(n.targets) == 1
+    if type(expr) is ast.Name and caller is not None and (type(caller) in FUNCTIONS or type(caller) is ast.Module):
+        # (in a function, or at the top level of the script, `if __name__ == "__main__":` included)
+        bound = [n.value for n in _scope_nodes(caller) if type(n) is ast.Assign and len(n.targets) == 1
                  and type(n.targets[0]) is ast.Name and n.targets[0].id == expr.id]
         return _config_values(bound[0], caller, configs, depth + 1) if len(bound) == 1 else None
     if type(expr) is not ast.Call or any(k.arg is None for k in expr.keywords):
@@ -379,6 +380,16 @@ def _config_values(expr, caller, configs: dict, depth: int = 0) -> dict | None:
             else:
                 base[keyword.arg] = keyword.value.value
     return base
+
+
+def _scope_nodes(scope):
+    """The nodes of a function or module, not those of the functions and classes it defines."""
+    todo = list(ast.iter_child_nodes(scope))
+    while todo:
+        node = todo.pop()
+        yield node
+        if type(node) not in (*FUNCTIONS, ast.ClassDef):
+            todo.extend(ast.iter_child_nodes(node))
 
 
 def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, handable=frozenset(), links=None,
