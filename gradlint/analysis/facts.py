@@ -208,6 +208,8 @@ class Edit:
     as_bound: bool = False  # of the tensor the name was bound to, not one the body computed into it
     # the name whose storage the edited view shares (`scale = params.narrow(…)`), as it was bound
     base: str | None = None
+    # a name whose very tensor it may be (`r = support` on an arm of an `if`), what an op saved
+    same_as: str | None = None
 
 
 @dataclass(frozen=True)

@@ -211,9 +211,9 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
     walker.intended_leaves = intended_leaves(module, imports) | leaves_handed_on(module, module, imports)
     walker.block(module.body)
     globals_env = walker.env
-    # Callers are usually defined after the helpers they call: walking definitions last to first
-    # lets a call site seed its callee's parameters (``facts.live_arguments`` and kin) before the callee runs.
-    queue = [(stmt, None, None) for stmt in reversed(walker.deferred)]
+    # A call site seeds its callee's parameters (``facts.live_arguments`` and kin): each definition
+    # is walked after the ones that call it.
+    queue = [(stmt, None, None) for stmt in callers_first(walker.deferred)]
     while queue:
         node, cls, enclosing = queue.pop(0)
         if type(node) is ast.ClassDef:
@@ -254,6 +254,27 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
     _frozen_through_constructors(facts, module)
     _close_coverage(facts, classes)
     return facts
+
+
+def callers_first(definitions: list) -> list:
+    """The module's definitions ordered so that each comes after every other one that names it
+    (calls it, builds it, hands it on); among those free to go, the last defined first, as
+    callers usually follow their helpers; a cycle is broken the same way."""
+    index = {d.name: i for i, d in enumerate(definitions)}
+    callers: dict = {i: set() for i in range(len(definitions))}
+    for i, definition in enumerate(definitions):
+        for node in ast.walk(definition):
+            if type(node) is ast.Name and type(node.ctx) is ast.Load:
+                j = index.get(node.id)
+                if j is not None and j != i:
+                    callers[j].add(i)
+    order, left = [], set(callers)
+    while left:
+        free = [i for i in left if not callers[i] & left] or left
+        chosen = max(free)
+        order.append(definitions[chosen])
+        left.discard(chosen)
+    return order
 
 
 # Attribute dictionaries of common libraries: `Munch(generator=G())`, read as `nets.generator`
@@ -1304,7 +1325,8 @@ class Walker:
                     # the test narrowed it in one arm only; after the `if` it is what it was)
                     after_body = {**after_body, none: before[none]}
                     self.env = {**self.env, none: before[none]}
-            self.env = _join_envs(after_body, self.env, self.outside)
+            self.env = _may_alias(_join_envs(after_body, self.env, self.outside), after_body, self.env,
+                                  self.renamed)
             self.pending_steps = [*body_steps, *(s for s in self.pending_steps if s not in body_steps)]
         elif kind in LOOPS:
             self.loop(stmt)
@@ -2358,16 +2380,18 @@ class Walker:
         if element is not None and value.held:
             saved = saved | value.held
             name = self.written(element)
-        base = None
+        base = same_as = None
         if value.alias is not None and value.alias != name:
             aliased = self.lookup(value.alias)
             saved = saved | aliased.saved
             base = value.alias if not aliased.computed else None
+            same_as = value.alias if name in self.renamed and aliased.saved - value.saved else None
         if self.record:
             self.facts.edits.append(Edit(node, name, how, saved, self.function, via_data=via_data or (
                                              value.unversioned and value.alias is not None and not value.saved),
                                          trainables=value.trainables | value.post,
-                                         recording=self.nograd is None, as_bound=not value.computed, base=base))
+                                         recording=self.nograd is None, as_bound=not value.computed, base=base,
+                                         same_as=same_as))
 
     def edit_of(self, node, expr, element=None) -> None:
         """An in-place edit of the tensor ``expr`` gives (``x``, ``x[i]``, ``x.view(…)``): by its
@@ -5483,7 +5507,7 @@ class Walker:
                     continue  # (`beta * p_tgt` saves `p_tgt` for `beta`'s gradient: a number here)
                 if attached and self.record:
                     self.facts.edits.append(Edit(edit_node, edit.name, edit.how, edit.saved, self.function,
-                                                 via_data=edit.via_data,
+                                                 via_data=edit.via_data, same_as=edit.same_as,
                                                  trainables=frozenset().union(*(v.trainables | v.post for v in attached))))
                     self.facts.call_sites.setdefault(edit_node, node)
         if summary.param_edits and self.record and (origin(summary.node) is not None or summary.method
@@ -7789,6 +7813,21 @@ def _class_registries(module: ast.Module) -> dict:
 def _alias(expr, value: Value) -> str | None:
     """The name a view or detached alias of ``expr`` shares storage with."""
     return value.alias or dotted(expr)
+
+
+def _may_alias(joined: dict, a: dict, b: dict, renamed: set) -> dict:
+    """A local one arm of an ``if`` binds to another name's tensor and the other arm to a new one
+    (``if variant: r = mix(h) else: r = support``): after the ``if`` it may be that tensor, and an
+    in-place edit of it breaks, on that arm, the backward of what an op saved of it."""
+    for name, value in joined.items():
+        x, y = a.get(name), b.get(name)
+        if value.alias is None and x is not None and y is not None and "." not in name \
+                and (x.alias is None) != (y.alias is None):
+            alias = x.alias or y.alias
+            if alias in joined and (value.tensor or value.computed) and not (value.container or value.plain):
+                joined[name] = replace(value, alias=alias)
+                renamed.add(name)
+    return joined
 
 
 def _join_envs(a: dict, b: dict, default=None) -> dict:

@@ -596,6 +596,8 @@ def check(facts):
                if renorm else f"`{how}` modifies `{edit.name}` in place" if not edit.base or edit.base == edit.name
                # (`grid = as_grid(canvas.detach())`: what was saved is the tensor the view shares)
                else f"`{how}` modifies `{edit.name}`, which shares its storage with `{edit.base}`, in place")
+        if edit.same_as and not edit.base:
+            did += f" (`{edit.name}` may be `{edit.same_as}` itself)"
         yield Flag(
             RULE, edit.node,
             f"{did}, but {by} saved it for backward: {consequence}",
