@@ -5682,7 +5682,9 @@ class Walker:
                     self.mark_stale(node, covers)
         # (the call itself runs before its own switch: only what follows it is unrecorded)
         if self.nograd is not None and summary.backprops and self.record \
-                and _guard_passes(summary, summary.backward, handed, self.evaluated_before(node)):
+                and _guard_passes(summary, summary.backward, handed, self.evaluated_before(node)) \
+                and not (summary.reenables is not None and not _inference_region(self.nograd, self.imports)
+                         and _guard_passes(summary, summary.reenables, handed, self.evaluated_before(node))):
             self.facts.nograd_backprops.append(BackpropUnderNoGrad(
                 node, shown, summary.backward, self.nograd, self.function))
         elif self.nograd is not None and summary.inference_backward is not None and self.record \

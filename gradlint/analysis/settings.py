@@ -107,6 +107,9 @@ def variants(module: ast.Module) -> list[tuple[dict, str]]:
     # no_grad; a copy per value would run every call's body as the other calls hand it)
     both -= {key for key in both if _literal_everywhere(key, calls) and _guards_backward(key, calls)
              and _called_without_recording(key, calls)}
+    # (nor one guarding the function's own switch of grad mode, `if reenable_grad:
+    # torch.set_grad_enabled(True)`: the mode each call runs in is its own literal's)
+    both -= {key for key in both if _literal_everywhere(key, calls) and _guards_backward(key, calls, GRAD_MODE)}
     # handed one way only (`StatefulTrainer(model)`, leaving `cut_state=False`): the file runs
     # just that arm, which matters where an arm cuts history (`state = state.detach()`)
     one = {key for key, values in seen.items() if len(values) == 1 and type(next(iter(values))) is bool}
@@ -507,8 +510,12 @@ def _called_without_recording(key, calls) -> bool:
     return False
 
 
-def _guards_backward(key, calls) -> bool:
-    """The function ``key`` names runs a backward under ``if name:`` (or ``if not name:``)."""
+GRAD_MODE = ("set_grad_enabled", "enable_grad")
+
+
+def _guards_backward(key, calls, what=("backward", "grad")) -> bool:
+    """The function ``key`` names runs a backward (a call of a name in ``what``) under ``if name:``
+    (or ``if not name:``)."""
     fn_id, name = key
     target = next((t for _, _, targets, _ in calls for t in targets if id(t) == fn_id), None)
     if target is None:
@@ -517,7 +524,7 @@ def _guards_backward(key, calls) -> bool:
         if type(node) is ast.If:
             test = node.test.operand if type(node.test) is ast.UnaryOp and type(node.test.op) is ast.Not else node.test
             if type(test) is ast.Name and test.id == name and any(
-                    type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr in ("backward", "grad")
+                    type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr in what
                     for n in ast.walk(node)):
                 return True
     return False

@@ -204,6 +204,10 @@ class Summary:
     # statement, never switched back on): that statement. What its caller computes after the
     # call is recorded by nothing.
     switches_off: object = field(default=None, compare=False, hash=False)
+    # It switches recording back on itself before its backward (`torch.set_grad_enabled(True)` as a
+    # statement, maybe under `if reenable_grad:`): that statement. A caller's `set_grad_enabled(False)`
+    # no longer reaches what it computes where that statement runs.
+    reenables: object = field(default=None, compare=False, hash=False)
 
 
 def param_index(root: str, method: bool) -> int | None:
@@ -829,7 +833,19 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         state=walker.carried_state(), rows=_rows(returns, method), inner_edits=_inner_edits(node, scratch, params),
         constructed=_constructed(node, walker, params) if method else EMPTY,
         rebound=_rebound(node, scratch, params, method),
+        reenables=_reenables(node, backward, walker.imports) if backward is not None else None,
     )
+
+
+def _reenables(node, backward, imports):
+    """The first `torch.set_grad_enabled(True)` statement of the function before ``backward``."""
+    from gradlint.analysis.scan import SET_GRAD_ENABLED, literal_true
+    from gradlint.analysis.tree import iter_nodes
+
+    return next((n for n in iter_nodes(node, into_functions=False)
+                 if type(n) is ast.Expr and type(n.value) is ast.Call and n.lineno < backward.lineno
+                 and imports.qualname(n.value.func) in SET_GRAD_ENABLED and n.value.args
+                 and literal_true(n.value.args[0])), None)
 
 
 def _rebound(node, scratch, params, method: bool) -> dict:
