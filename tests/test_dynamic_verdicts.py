@@ -485,3 +485,16 @@ def test_many_starved_leaves_are_named_by_the_modules_that_hold_them():
     assert owners(generator) == "`G.block0` (2 tensors), `G.block1` (2 tensors), `G.block2` (3 tensors)"
     flat = [f"`w{i}`" for i in range(6)]
     assert owners(flat) == "`w0`, `w1` and 4 more"
+
+
+def test_raised_message_is_cut_at_a_word():
+    """The program's exception, quoted in a verdict, ends at a whole word and says it was cut."""
+    from gradlint.dynamic.tracer import _first_words
+
+    text = ("one of the variables needed for gradient computation has been modified by an inplace "
+            "operation: [torch.FloatTensor [5, 8]], which is output 0 of Mul, is at version 1; expected "
+            "version 0 instead.")
+    cut = _first_words(text)
+    assert len(cut) <= 162 and cut.endswith(" …")
+    assert text.startswith(cut[:-2]) and text[len(cut) - 2] == " "
+    assert _first_words("short message") == "short message"

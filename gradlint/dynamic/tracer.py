@@ -418,7 +418,7 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
                 from gradlint.dynamic.verdicts import raised_at
 
                 line = raised_at(self, self.raised)
-                message = str(self.raised).splitlines()[0][:160] if str(self.raised) else ""
+                message = _first_words(str(self.raised).splitlines()[0]) if str(self.raised) else ""
                 said += (f"; the program then raised {type(self.raised).__name__}"
                          + (f" at line {line}" if line else "") + (f": {message}" if message else ""))
             verdict = {"status": status, "evidence": said}
@@ -426,6 +426,14 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
                 verdict["graph"] = evidence.graph
             out[fid] = verdict
         return out
+
+
+def _first_words(text: str, most: int = 160) -> str:
+    """``text`` cut to at most ``most`` characters at a word's end, marked where it was cut."""
+    if len(text) <= most:
+        return text
+    cut = text[:most].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + " …"
 
 
 def _clock() -> int:
