@@ -406,10 +406,12 @@ def _run_checks(tree: ast.Module, text: str, path: str, codes: frozenset[str], l
     # both ways (``analysis.settings``): a finding of any of them is reported once. Each walk's
     # findings are placed before the next walk starts (a walk may forget other files' trees).
     once, origins = {}, set()
-    for walked, said in programs(tree, text):
+    for walked, said, spans in programs(tree, text):
         found = walk(walked)
         if not said and found:
             found = _on_a_path(found, tree, walk)
+        if spans:
+            found = _chosen_by_the_setting(found, spans, once)
         for finding in found:
             # (a cut of another file that two walks reach by calls in two functions is one
             # mistake, reported at the first call; cuts on two of its lines, reached by one
@@ -423,6 +425,21 @@ def _run_checks(tree: ast.Module, text: str, path: str, codes: frozenset[str], l
                 origins.add(origin)
             once[key] = dataclasses.replace(finding, message=f"{finding.message} (when {said})") if said else finding
     return list(once.values())
+
+
+def _chosen_by_the_setting(found: list[Finding], spans: tuple, once: dict) -> list[Finding]:
+    """A setting's walk's own findings (none of an earlier walk's places): where some sit in the
+    arms the setting decides (`if self.detach_all_targets: return targets.detach(), …`), the
+    others, outside them, only say what that arm leaves (`inputs.detach()` beside it starves the
+    encoder too, but only once the arm has cut its other path): the arm is the mistake."""
+    def inside(finding) -> bool:
+        return any(first <= finding.line <= last for first, last in spans)
+
+    placed = {k[:5] for k in once}
+    new = [f for f in found if f.code == "GL001" and _place(f) not in placed]
+    if not any(inside(f) for f in new):
+        return found
+    return [f for f in found if f not in new or inside(f)]
 
 
 def _place(finding: Finding) -> tuple:

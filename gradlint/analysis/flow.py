@@ -4333,9 +4333,13 @@ class Walker:
             create = literal_true(keywords.get("create_graph"))
             inputs = keywords.get("inputs", positional[1] if len(positional) > 1 else None) \
                 if qual == "torch.autograd.grad" else None
-            asks = self.expr(inputs).trainables if inputs is not None else EMPTY
+            asked = self.expr(inputs) if inputs is not None else None
+            # (what it names of the trainables; nothing of them where it names only a leaf made
+            # here, `z = d.detach().clone().requires_grad_()`; else every leaf the root reaches)
+            asks = asked.trainables or (EMPTY if asked.tensor and asked.computed and not (
+                asked.post or asked.inputs or asked.live or asked.container) else None) if asked is not None else None
             self.backward(node, root_expr, root, retain, create, accumulates=qual != "torch.autograd.grad",
-                          asks=asks or None)
+                          asks=asks)
             asked = keywords.get("create_graph")
             if (create or (asked is not None and type(asked) is not ast.Constant)) and qual == "torch.autograd.grad":
                 # (`create_graph=create_graph`: a helper whose callers choose, `flat_grad(…,
@@ -7251,9 +7255,13 @@ def _made_by(expr):
     of its own (a loop's target)."""
     if expr is None:
         return None
-    while type(expr) is ast.Call and type(expr.func) is ast.Attribute and (
-            expr.func.attr in CAST_METHODS or expr.func.attr == "requires_grad_"):
-        expr = expr.func.value
+    while type(expr) is ast.Call:
+        if type(expr.func) is ast.Attribute and (expr.func.attr in CAST_METHODS or expr.func.attr == "requires_grad_"):
+            expr = expr.func.value
+        elif dotted(expr.func) in ("nn.Parameter", "torch.nn.Parameter", "Parameter") and len(expr.args) == 1:
+            expr = expr.args[0]  # (`nn.Parameter(torch.tensor(…))`: the copy made a parameter)
+        else:
+            break
     return expr
 
 

@@ -35,14 +35,20 @@ MAX_SETTINGS = 3  # settings split per module: two walks more for each
 CLASS = "class:"  # a class handed as a setting's value, by name
 
 
-def programs(module: ast.Module, text: str) -> list[tuple[ast.Module, str]]:
-    """The trees to walk, each with what decides its arms: the module itself (every `if`
-    joined, ""), then one copy per setting and value (``variants``, ``pruned``), and one per
-    defaulted flag its function's ``if`` statements repeat (``defaults_repeated``)."""
+def programs(module: ast.Module, text: str) -> list[tuple[ast.Module, str, tuple]]:
+    """The trees to walk, each with what decides its arms and the lines of the statements it
+    decides: the module itself (every `if` joined, "", ()), then one copy per setting and value
+    (``variants``, ``pruned``), and one per defaulted flag its function's ``if`` statements repeat
+    (``defaults_repeated``)."""
     found = variants(module)
     decided = {stmt for arms, _ in found for stmt in arms}
     found += [(arms, said) for arms, said in defaults_repeated(module) if not decided & arms.keys()]
-    return [(module, ""), *((pruned(module, arms), said) for arms, said in found)]
+    return [(module, "", ()), *((pruned(module, arms), said, _spans(arms)) for arms, said in found)]
+
+
+def _spans(arms: dict) -> tuple:
+    """The (first, last) lines of each ``if`` (or conditional expression) ``arms`` decides."""
+    return tuple((n.lineno, n.end_lineno) for n in arms if isinstance(n, ast.AST))
 
 
 def defaults_repeated(module: ast.Module) -> list[tuple[dict, str]]:

@@ -363,7 +363,7 @@ def _starved(facts) -> Iterator[Starved]:
         for cut in sorted(broken, key=lambda c: (c.node.lineno, c.node.col_offset)):
             if cut.of_module_input and not _trains_through_an_untrained_module(cut, backward, facts):
                 continue
-            if backward.asks and not _overlap(facts.resolve(cut.upstream), facts.resolve(backward.asks)):
+            if backward.asks is not None and not _overlap(facts.resolve(cut.upstream), facts.resolve(backward.asks)):
                 continue  # (`autograd.grad(l1, list(actor.parameters()))` asks nothing of the critic)
             if _not_stepped(cut, backward, facts) or _trains_only_after_the_cut(cut, backward, facts):
                 # a bootstrap target, a discriminator step's `D(fake.detach())`: the optimizers

@@ -88,7 +88,7 @@ def instrument(source: str, path: str, wanted: list[dict], foreign=()) -> Instru
     # file's calls hand both ways (``analysis.settings``), on a copy of the tree with the same
     # positions; the first walk to report a site probes it.
     by_place = {}
-    for walked, _ in programs(tree, source) if wanted else ():
+    for walked, _, _ in programs(tree, source) if wanted else ():
         facts = module_facts(walked, source, project=found_in, path=path if found_in is not None else None)
         flags = [flag for rule in MODULES for flag in rule.check(facts)]
         view = facts.imports.project
