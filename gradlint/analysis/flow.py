@@ -6170,6 +6170,14 @@ class Walker:
                     # `self.shifter(amps)` in a forward, the member leaving `history` built on
                     # what it held: the state this model's calls carry too (`self.shifter.history`)
                     self.state_called |= {dotted(node.func) + name[4:] for name in summary.state}
+                elif not summary.state and self.loops and method and type(node.func) is ast.Attribute \
+                        and (result.trainables or result.post or result.tensor or result.computed):
+                    # `model.draw()` after `model.sim_step()` in the loop, which left `model.states`
+                    # built on what it held: what the model computes now reads that state
+                    owner = dotted(node.func.value)
+                    held = {n for loop in self.loops for n in loop.state if owner and n.startswith(owner + ".")}
+                    if held:
+                        result = replace(result, carried=result.carried | held)
                 return result
         names = callee.trainables
         if args.cuts and len(values) > 1:

@@ -1664,7 +1664,8 @@ def _assigned_and_carried(loop) -> tuple[set[str], set[str]]:
                 continue
             if kind is ast.Attribute:
                 name = dotted(child)
-                if name is not None and name.startswith("self."):
+                if name is not None and "." in name:
+                    # (`model.states` of an object the function holds too, as `self.states`)
                     found.add(".".join(name.split(".")[:2]))
                 continue
             elif kind is ast.alias or kind is ast.ImportFrom:  # `import self.x` was an Attribute too
@@ -1681,7 +1682,7 @@ def _assigned_and_carried(loop) -> tuple[set[str], set[str]]:
             out.add(target.id)
         elif type(target) is ast.Attribute:
             name = dotted(target)
-            if name is not None and name.startswith("self.") and name.count(".") == 1:
+            if name is not None and name.count(".") == 1:
                 out.add(name)
         elif type(target) in (ast.Tuple, ast.List):
             for element in target.elts:
