@@ -199,13 +199,13 @@ def _backpropagated_next(switch, facts):
     """The backward whose root is the very tensor just switched (``loss.requires_grad = True``
     then ``loss.backward()``), where that tensor was computed by ops (not a leaf made on purpose,
     not a copy GL002 reports, not what a cut GL001 reports left without history)."""
-    from gradlint.analysis.facts import UNRECORDED_GRAD
+    from gradlint.analysis.facts import REBUILD, UNRECORDED_GRAD
 
     value = switch.value
     # (a `.detach()` or `.data` it descends from is GL001's finding, a copy GL002's: the switch
     # is part of that one; what a no_grad region dropped is this rule's)
-    if switch.name is None or switch.intended_leaf or facts.lost_history(value.rebuilt) or value.pulled or any(
-            getattr(facts.cuts.get(c), "kind", None) not in ("no_grad", UNRECORDED_GRAD) for c in value.cuts):
+    if switch.name is None or switch.intended_leaf or any(
+            getattr(facts.cuts.get(c), "kind", None) not in ("no_grad", UNRECORDED_GRAD, REBUILD) for c in value.cuts):
         return None
     # (what an object of unknown kind computed, `self.objective.losses(self.model, x).mean()`, then
     # switched on and backpropagated at once: with history the switch would raise, so it has none)
@@ -360,6 +360,10 @@ def _switched_root(switch, backward, facts) -> Flag:
     if grads and backward.root == name:
         hint = (f"its history ends at `torch.autograd.grad` (line {grads[0].lineno}), taken without "
                 "`create_graph=True`: pass it and drop the switch")
+    elif facts.lost_history(switch.value.rebuilt) or switch.value.pulled:
+        # (the copy is GL002's finding; once it is mended the tensor has history and the switch raises)
+        hint = ("its history ends where its values were copied out of tensors (reported there): compute "
+                "it with torch ops, and drop the switch, which raises once the tensor has history")
     return Flag(RULE, switch.node, message, hint=hint, details={"tensor": name}, refs={"backward": backward.node})
 
 
