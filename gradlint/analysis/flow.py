@@ -1009,6 +1009,9 @@ class Walker:
         self.closure_cls: ClassInfo | None = None  # for a function defined in a method: the method's class
         self.events: list | None = None  # a method's events on its receiver (``sequence``)
         self.renamed: set[str] = set()  # names bound to another name's tensor as it is (`a = b`)
+        # names that may be another's tensor after an `if` (`_may_alias`) -> len(save_log) there:
+        # only what an op saved of that tensor after the `if` is saved of it on that arm
+        self.may_alias: dict[str, int] = {}
 
     # ---- statements -------------------------------------------------------------------------
 
@@ -1326,7 +1329,7 @@ class Walker:
                     after_body = {**after_body, none: before[none]}
                     self.env = {**self.env, none: before[none]}
             self.env = _may_alias(_join_envs(after_body, self.env, self.outside), after_body, self.env,
-                                  self.renamed)
+                                  self.renamed, self.may_alias, len(self.save_log))
             self.pending_steps = [*body_steps, *(s for s in self.pending_steps if s not in body_steps)]
         elif kind in LOOPS:
             self.loop(stmt)
@@ -2169,6 +2172,7 @@ class Walker:
             else:
                 self.renamed.discard(target.id)
             self.env[target.id] = value
+            self.may_alias.pop(target.id, None)
             self.born[target.id] = self.seq
             self.consumed.discard(target.id)
             self.opaque.discard(target.id)
@@ -2383,7 +2387,9 @@ class Walker:
         base = same_as = None
         if value.alias is not None and value.alias != name:
             aliased = self.lookup(value.alias)
-            saved = saved | aliased.saved
+            since = self.may_alias.get(name)
+            saved = saved | (aliased.saved if since is None else frozenset(
+                save for n, save in self.save_log[since:] if n == value.alias and save in aliased.saved))
             base = value.alias if not aliased.computed else None
             same_as = value.alias if name in self.renamed and aliased.saved - value.saved else None
         if self.record:
@@ -7833,7 +7839,7 @@ def _alias(expr, value: Value) -> str | None:
     return value.alias or dotted(expr)
 
 
-def _may_alias(joined: dict, a: dict, b: dict, renamed: set) -> dict:
+def _may_alias(joined: dict, a: dict, b: dict, renamed: set, may: dict, since: int) -> dict:
     """A local one arm of an ``if`` binds to another name's tensor and the other arm to a new one
     (``if variant: r = mix(h) else: r = support``): after the ``if`` it may be that tensor, and an
     in-place edit of it breaks, on that arm, the backward of what an op saved of it."""
@@ -7845,6 +7851,7 @@ def _may_alias(joined: dict, a: dict, b: dict, renamed: set) -> dict:
             if alias in joined and (value.tensor or value.computed) and not (value.container or value.plain):
                 joined[name] = replace(value, alias=alias)
                 renamed.add(name)
+                may[name] = since
     return joined
 
 
