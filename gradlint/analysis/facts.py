@@ -304,6 +304,10 @@ class ModuleFacts:
     parameters: dict = field(default_factory=dict)  # module-level function -> its parameter names
     # A function parameter taken to be a model (``net@embed``) -> the trainables its callers pass.
     param_sources: dict = field(default_factory=dict)
+    # Such a parameter every call hands a list or tuple display of one length (`train([net_g,
+    # net_d])`) -> that length (None once a call hands anything else): what each position holds
+    # is ``param_sources`` of ``nets#0@train``, ``nets#1@train``, …
+    param_positions: dict = field(default_factory=dict)
     # `.item()`/`.numpy()`/`.tolist()` node -> the trainables whose history the pulled tensor held
     pulled_from: dict = field(default_factory=dict)
     # the same, without what cuts on the way had (`y.detach().item()`): the history the values lose

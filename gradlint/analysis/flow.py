@@ -1073,6 +1073,11 @@ class Walker:
                     or uses.get(name) in ("module", "modules")
                 if model:
                     self.env[name] = Value(trainables=frozenset({f"{name}@{node.name}"}), live=live)
+                    n = self.facts.param_positions.get(key)
+                    if n and all(f"{name}#{j}@{node.name}" in self.facts.param_sources for j in range(n)):
+                        # (`net_g, net_d = nets` of `[net_g, net_d]`: each position its own model)
+                        self.env[name] = replace(self.env[name], parts=tuple(
+                            Value(trainables=frozenset({f"{name}#{j}@{node.name}"}), live=live) for j in range(n)))
                 else:
                     # What every call hands it computed (`attention_loss(crit, acts_s, …)` with
                     # the activations `snet(img)` returned) is no model: it requires grad, and is
@@ -5712,6 +5717,22 @@ class Walker:
             out = self.carry_handed_state(summary, handed, given, out)
         return out
 
+    def note_positions(self, param: str, function: str, expr) -> None:
+        """`train_and_evaluate(rank, [net_g, net_d], …)`: the model each position of a list or
+        tuple display of names hands (``ModuleFacts.param_positions``), so that the callee's
+        `net_g, net_d = nets` keeps the generator apart from the discriminator."""
+        key, positions = f"{param}@{function}", self.facts.param_positions
+        elts = expr.elts if type(expr) in (ast.List, ast.Tuple) else ()
+        names = [dotted(e) for e in elts]
+        if len(names) < 2 or None in names or positions.get(key, len(names)) != len(names):
+            positions[key] = None
+            return
+        positions[key] = len(names)
+        for j, name in enumerate(names):
+            trainables = self.lookup(name).trainables
+            if trainables:
+                self.facts.param_sources.setdefault(f"{param}#{j}@{function}", set()).update(trainables)
+
     def carry_handed_state(self, summary, handed: dict, given: dict, out: Value) -> Value:
         """``carry_state`` for a helper handed a model whose method leaves state
         (`world_model_loss(model, obs)` calling `model.observe(obs)`, which rebinds
@@ -5980,6 +6001,7 @@ class Walker:
                 if param is not None and (value.trainables or handed):
                     # `embed(encoder, x)`: inside embed(), the model `net@embed` is `encoder`.
                     self.facts.param_sources.setdefault(f"{param}@{name}", set()).update(value.trainables | handed)
+                    self.note_positions(param, name, arg.value if type(arg) is ast.keyword else arg)
                     # (a list of the tensors a model computed, `[adapter(a) for …]`, is activations)
                     if value.trainables and (not ((value.computed or value.container) and value.tensor)
                                              or value.module is not None):
