@@ -932,6 +932,7 @@ class _Loop:
         # the trainables of the modules an iteration hands carried state to (``rnn(x, h)``): the
         # earlier iterations' records saved their weights for that state's gradient
         self.fed: frozenset = EMPTY
+        self.bound_before: frozenset = EMPTY  # the names bound when the loop starts
 
 
 class Walker:
@@ -1333,6 +1334,14 @@ class Walker:
                     # the test narrowed it in one arm only; after the `if` it is what it was)
                     after_body = {**after_body, none: before[none]}
                     self.env = {**self.env, none: before[none]}
+            if not stmt.orelse and self.loops and _invariant_test(stmt.test, self.loops):
+                # `if teacher is not None: loss_kd = …` in a loop, `loss_kd` unbound before it: a
+                # run that skips the arm skips it every iteration and never reads `loss_kd` bound
+                # by an earlier one
+                elsewhere = _bound_outside(self.loops[-1].node, stmt)
+                for name in after_body.keys() - self.loops[-1].bound_before - elsewhere:
+                    if "." not in name and after_body[name] is not before.get(name):
+                        self.env[name] = after_body[name]
             self.env = _may_alias(_join_envs(after_body, self.env, self.outside), after_body, self.env,
                                   self.renamed, self.may_alias, len(self.save_log))
             self.pending_steps = [*body_steps, *(s for s in self.pending_steps if s not in body_steps)]
@@ -1420,7 +1429,9 @@ class Walker:
         # Pass one, silent: learn what each name holds at the end of an iteration.
         record, self.record = self.record, False
         pending, kept = list(self.pending_steps), self.kept_steps
-        self.loops.append(_Loop(stmt, assigned, carried))
+        first = _Loop(stmt, assigned, carried)
+        first.bound_before = frozenset(before)
+        self.loops.append(first)
         self.loop_iteration(stmt, iter_value, body)
         self.loops.pop()
         if record:
@@ -1455,6 +1466,7 @@ class Walker:
         self.env = carried_env
         ctx = _Loop(stmt, assigned, carried)
         ctx.grown = frozenset(grown)
+        ctx.bound_before = frozenset(before)
         self.loops.append(ctx)
         if type(stmt) in FORS and type(stmt.iter) is ast.Name and stmt.iter.id in carried_env:
             # (`for loss in losses`: the list as an iteration leaves it, its graphs stale once
@@ -7859,6 +7871,23 @@ def _class_registries(module: ast.Module) -> dict:
 def _alias(expr, value: Value) -> str | None:
     """The name a view or detached alias of ``expr`` shares storage with."""
     return value.alias or dotted(expr)
+
+
+def _bound_outside(loop, stmt) -> set:
+    """The names the loop binds in statements other than ``stmt``."""
+    inside = {id(n) for n in ast.walk(stmt)}
+    return {n.id for n in ast.walk(loop) if type(n) is ast.Name and type(n.ctx) is ast.Store and id(n) not in inside}
+
+
+def _invariant_test(test, loops) -> bool:
+    """The test reads only names no enclosing loop assigns, and calls and indexes nothing: it
+    holds the same in every iteration."""
+    for node in ast.walk(test):
+        if type(node) in (ast.Call, ast.Subscript, ast.NamedExpr, ast.Attribute, ast.Await):
+            return False
+        if type(node) is ast.Name and any(node.id in loop.assigned for loop in loops):
+            return False
+    return True
 
 
 def _may_alias(joined: dict, a: dict, b: dict, renamed: set, may: dict, since: int) -> dict:
