@@ -290,6 +290,9 @@ class ModuleFacts:
     whole_program: bool = False
     leaves: set = field(default_factory=set)  # names bound to leaves made to require grad
     intended_rebuilds: set = field(default_factory=set)
+    # functions of the file whose result a call binds to a leaf made on purpose (`self.image =
+    # preprocess(self.created)`, then `SGD([self.image])`): the leaf they make is that one
+    leaf_makers: set = field(default_factory=set)
     frozen: set = field(default_factory=set)  # what the module freezes (`X.requires_grad_(False)`)
     # of those, what it switches off itself (`requires_grad_(False)`, and objects holding only
     # such models), not a model it trains and then evaluates: frozen in every phase

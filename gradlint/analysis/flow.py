@@ -2172,13 +2172,16 @@ class Walker:
                     # whose own loop carries a sum, `flow = flow + dec(feats)`, is no state of it)
                     if cut in self.facts.cuts and self.facts.cuts[cut].loop in (None, self.loops[-1].node):
                         self.facts.cuts[cut].carried = True
-        if type(target) is ast.Name:
-            if value.rebuilt and target.id in self.intended_leaves:
-                # `x_adv = torch.tensor(..., requires_grad=True)` differentiated against or
-                # handed to an optimizer: a leaf made on purpose (the copy bound itself, not one
-                # the value was computed from: `z = z + dt * f`, `dt` from a copied end time)
-                made = _made_by(getattr(node, "value", None))
+        if type(target) in (ast.Name, ast.Attribute) and dotted(target) in self.intended_leaves:
+            # `x_adv = torch.tensor(..., requires_grad=True)` differentiated against or handed to
+            # an optimizer: a leaf made on purpose (the copy bound itself, not one the value was
+            # computed from: `z = z + dt * f`, `dt` from a copied end time)
+            made = _made_by(getattr(node, "value", None))
+            if value.rebuilt:
                 self.facts.intended_rebuilds.update(r for r in value.rebuilt if r is made or made is None)
+            if type(made) is ast.Call and type(made.func) is ast.Name and made.func.id in self.functions:
+                self.facts.leaf_makers.add(made.func.id)  # (`self.image = preprocess(self.created)`)
+        if type(target) is ast.Name:
             if type(node) is ast.Assign and type(node.value) is ast.Name and node.value.id != target.id \
                     and value.alias is None and (value.tensor or value.computed) \
                     and not (value.container or value.plain or value.module is not None or value.optimizer):
