@@ -207,6 +207,12 @@ def _backpropagated_next(switch, facts):
     if switch.name is None or switch.intended_leaf or any(
             getattr(facts.cuts.get(c), "kind", None) not in ("no_grad", UNRECORDED_GRAD, REBUILD) for c in value.cuts):
         return None
+    if facts.lost_history(value.rebuilt) and _returned(switch) and not any(
+            b.function.node is switch.function.node for b in facts.backwards):
+        # (`loss_mse.requires_grad = True; return ce, loss_mse` of a copy: the backward of another
+        # function whose loss holds that very copy)
+        return next((b for b in facts.backwards if b.function is not None
+                     and value.rebuilt & b.value.rebuilt and b.accumulates), None)
     # (what an object of unknown kind computed, `self.objective.losses(self.model, x).mean()`, then
     # switched on and backpropagated at once: with history the switch would raise, so it has none)
     unknown = value.computed and not (value.plain or value.tensor or value.container)
@@ -235,6 +241,16 @@ def _backpropagated_next(switch, facts):
         found = next((b for b in after if not (b.value.attached or b.value.live)
                       and (b.value.lost or b.value.nograd)), None)
     return found
+
+
+def _returned(switch) -> bool:
+    """The switched name is what its function returns, alone or in a tuple."""
+    for node in ast.walk(switch.function.node):
+        if type(node) is ast.Return and node.value is not None:
+            parts = node.value.elts if type(node.value) is ast.Tuple else [node.value]
+            if any(type(p) is ast.Name and p.id == switch.name for p in parts):
+                return True
+    return False
 
 
 def _holds(function, node) -> bool:
@@ -349,6 +365,11 @@ def _switched_root(switch, backward, facts) -> Flag:
                    f"the switch makes it a new leaf and its backward() reaches nothing that computed it")
         hint = ("find what removed its history (a no_grad region, a .detach() or .item(), parameters "
                 "frozen by mistake) and drop the switch")
+    elif facts.lost_history(switch.value.rebuilt):  # (a copy returned and backpropagated elsewhere)
+        message = (f"`{name}` holds values copied out of tensors, without their history, and is switched "
+                   f"to require grad: it becomes a new leaf, and the loss `{backward.root}` backpropagated "
+                   f"from it (line {{backward}}) reaches nothing that computed it")
+        hint = ""
     else:  # (a loss computed from it: `coords = decode(logits)` through argmax, then switched)
         message = (f"`{name}` lost its history to an op autograd does not differentiate (or one run "
                    f"without recording) before requires_grad is switched on: it becomes a new leaf, and "

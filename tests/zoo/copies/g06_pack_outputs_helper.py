@@ -1,4 +1,4 @@
-"""expect: GL002 32
+"""expect: GL002 32, GL003 33
 dynamic: confirm
 source: https://github.com/pytorch/pytorch/issues/95110
 
