@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import heapq
 import io
 import keyword
 import re
@@ -268,12 +269,26 @@ def callers_first(definitions: list) -> list:
                 j = index.get(node.id)
                 if j is not None and j != i:
                     callers[j].add(i)
-    order, left = [], set(callers)
-    while left:
-        free = [i for i in left if not callers[i] & left] or left
-        chosen = max(free)
+    callees: dict = {i: set() for i in callers}
+    for j, named_by in callers.items():
+        for i in named_by:
+            callees[i].add(j)
+    waiting = {i: len(named_by) for i, named_by in callers.items()}
+    free = [-i for i, n in waiting.items() if n == 0]
+    heapq.heapify(free)
+    order, done = [], set()
+    while len(order) < len(definitions):
+        if not free:  # (a cycle: the last defined of what is left goes first)
+            heapq.heappush(free, -max(i for i in waiting if i not in done))
+        chosen = -heapq.heappop(free)
+        if chosen in done:
+            continue
+        done.add(chosen)
         order.append(definitions[chosen])
-        left.discard(chosen)
+        for j in callees[chosen]:
+            waiting[j] -= 1
+            if waiting[j] == 0 and j not in done:
+                heapq.heappush(free, -j)
     return order
 
 
