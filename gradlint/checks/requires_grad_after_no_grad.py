@@ -385,6 +385,19 @@ def _switched_root(switch, backward, facts) -> Flag:
         # (the copy is GL002's finding; once it is mended the tensor has history and the switch raises)
         hint = ("its history ends where its values were copied out of tensors (reported there): compute "
                 "it with torch ops, and drop the switch, which raises once the tensor has history")
+        from gradlint.analysis.project import origin
+
+        copies = sorted((n for n in facts.lost_history(switch.value.rebuilt) if origin(n) is None),
+                        key=lambda n: (n.lineno, n.col_offset))
+        if copies:
+            # (the run reads the loss's values where they were copied, as GL002's probe does: at
+            # the switch they are already a leaf's)
+            pulled = next((tuple(r.source.pulled) for r in facts.rebuilds if r.node is copies[0]), ())
+            return Flag(RULE, copies[0], message, hint=hint, details={"tensor": name, "copied": True},
+                        refs={"backward": backward.node, **({"pulled": pulled} if pulled else {})},
+                        at=switch.node)
+        return Flag(RULE, switch.node, message, hint=hint, details={"tensor": name, "copied": True},
+                    refs={"backward": backward.node})
     return Flag(RULE, switch.node, message, hint=hint, details={"tensor": name}, refs={"backward": backward.node})
 
 
@@ -472,6 +485,13 @@ def probe(probes, flag) -> None:
     from gradlint.dynamic.instrument import first_argument, method, receiver
 
     node = flag.node
+    if flag.details.get("copied"):  # (the switch of a copy: read where the values were copied)
+        from gradlint.checks.python_roundtrip import probe as copy_probe
+
+        if flag.at is not None:
+            copy_probe(probes, flag)
+            return
+        probes.need("copied_elsewhere")
     if flag.details.get("callee") is not None:  # a call that backpropagates, under no_grad
         probes.need("failed_backward")
         if isinstance(node, ast.Call) and not node.args:
@@ -506,7 +526,12 @@ def decide(tracer, evidence) -> tuple[str, str]:
                              "made under inference_mode and has no history")
     if "failed_backward" in evidence.kinds:
         return _failed_inside(tracer, finding) or reach(tracer, evidence, "the values of the tensor", rebuilt=True)
-    return reach(tracer, evidence, "the values of the tensor", rebuilt=True)
+    status, said = reach(tracer, evidence, "the values of the tensor", rebuilt=True)
+    if status == "dismissed" and "copied_elsewhere" in evidence.kinds:
+        # (no lineage reached the switch through the copy: that proves nothing of the copy)
+        return "inconclusive", ("the values of the tensor were copied out of tensors in another file, "
+                                "whose lineage the run does not follow to the switch")
+    return status, said
 
 
 def _failed_inside(tracer, finding) -> tuple[str, str] | None:

@@ -39,6 +39,9 @@ KINDS = {
                "parameters of it an optimizer holds, and their gradients then, compared at exit",
     "dead_term": "with upstream: the cut value is a term of the loss made of cut values only, so its "
                  "path is missing from the gradient even where the leaves get one by another path",
+    "copied_elsewhere": "the tensor's values were copied out of tensors in another file, whose lineage "
+                        "the run does not follow to the switch: a tensor seen without leaves upstream "
+                        "decides nothing",
 }
 
 
