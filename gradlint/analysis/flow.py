@@ -119,6 +119,8 @@ MODULE_ITERATORS = {"children", "modules", "parameters", "named_parameters", "na
 # optimizer or scheduler has state_dict() and step(), a data loader is iterated, a config read).
 MODULE_USES = {"parameters", "named_parameters", "modules", "named_modules", "children", "named_children",
                "buffers", "named_buffers", "train", "eval", "requires_grad_", "apply", "register_forward_hook"}
+# Module methods that return the module itself (`model = model.eval()`, `.to(device)`)
+SAME_MODULE = frozenset({"eval", "train", "to", "cuda", "cpu", "float", "double", "half", "bfloat16"})
 # What only an nn.Module has (a tensor has requires_grad_, an optimizer zero_grad and state_dict).
 MODULE_ONLY = {"parameters", "named_parameters", "modules", "named_modules", "children", "named_children",
                "buffers", "named_buffers", "train", "eval", "register_forward_hook", "register_forward_pre_hook"}
@@ -4643,6 +4645,12 @@ class Walker:
             return value
         marks = len(self.save_log)
         receiver = self.expr(recv_expr)
+        if meth in SAME_MODULE and self.nograd is not None and (receiver.module is not None or (
+                receiver.trainables and not (receiver.computed or receiver.tensor or receiver.container))):
+            # `model = model.eval()` under no_grad: the very module, not a value computed there
+            # without recording
+            self.arg_values(node)
+            return receiver
         if meth == "new_tensor" and positional and (receiver.tensor or receiver.attached or receiver.live):
             return self.rebuild(node, "Tensor.new_tensor", positional, keywords)
         values = self.arg_values(node)
