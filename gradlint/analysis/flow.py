@@ -2193,7 +2193,7 @@ class Walker:
             # `x_adv = torch.tensor(..., requires_grad=True)` differentiated against or handed to
             # an optimizer: a leaf made on purpose (the copy bound itself, not one the value was
             # computed from: `z = z + dt * f`, `dt` from a copied end time)
-            made = _made_by(getattr(node, "value", None))
+            made = _made_by(getattr(node, "value", None), self.imports)
             if value.rebuilt:
                 self.facts.intended_rebuilds.update(r for r in value.rebuilt if r is made or made is None)
             if type(made) is ast.Call and type(made.func) is ast.Name and made.func.id in self.functions:
@@ -7323,7 +7323,7 @@ def _file_stepping_methods(module: ast.Module, imports) -> frozenset:
     return frozenset(found)
 
 
-def _made_by(expr):
+def _made_by(expr, imports):
     """The call an assigned value is made by, past the casts and switches chained after it
     (`torch.tensor(x).to(device).requires_grad_()`); None where the assignment has no value
     of its own (a loop's target)."""
@@ -7332,7 +7332,7 @@ def _made_by(expr):
     while type(expr) is ast.Call:
         if type(expr.func) is ast.Attribute and (expr.func.attr in CAST_METHODS or expr.func.attr == "requires_grad_"):
             expr = expr.func.value
-        elif dotted(expr.func) in ("nn.Parameter", "torch.nn.Parameter", "Parameter") and len(expr.args) == 1:
+        elif imports.qualname(expr.func) in PARAMETER and len(expr.args) == 1:
             expr = expr.args[0]  # (`nn.Parameter(torch.tensor(…))`: the copy made a parameter)
         else:
             break
