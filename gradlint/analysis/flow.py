@@ -4645,10 +4645,12 @@ class Walker:
             return value
         marks = len(self.save_log)
         receiver = self.expr(recv_expr)
-        if meth in SAME_MODULE and self.nograd is not None and (receiver.module is not None or (
-                receiver.trainables and not (receiver.computed or receiver.tensor or receiver.container))):
-            # `model = model.eval()` under no_grad: the very module, not a value computed there
-            # without recording
+        if meth in SAME_MODULE and (receiver.module is not None or (
+                receiver.trainables and not (receiver.computed or receiver.tensor or receiver.container))) \
+                and (self.nograd is not None or meth in ("eval", "train") or receiver.module is not None):
+            # `model = model.eval()` under no_grad, `model = model.train()`, `gen = gen.cuda()` of
+            # a known module: the very module, not a value computed (there without recording);
+            # a tensor's `.cpu()` is left to the methods' rules (on CPU, the tensor itself)
             self.arg_values(node)
             return receiver
         if meth == "new_tensor" and positional and (receiver.tensor or receiver.attached or receiver.live):

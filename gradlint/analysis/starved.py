@@ -233,8 +233,13 @@ def _starved(facts) -> Iterator[Starved]:
                 # would not restore)
                 broken = [c for c in broken if c.kind == REBUILD or not _overlap(facts.resolve(c.upstream), facts.resolve(value.trainables))]
             for cut in broken:
-                if cut.of_module_input:
-                    continue  # (what the callers' losses train through the module judges it)
+                if cut.of_module_input and not (
+                        cut.function is not None and cut.function is not fn and fn.class_name is not None
+                        and cut.function.class_name == fn.class_name
+                        and any(r.startswith("self.") for r in cut.upstream)):
+                    # (what the callers' losses train through the module judges it; not a method
+                    # of the class handed its own members' output, `self.project(out)`)
+                    continue
                 if cut.kind == "no_grad" and not _decorated_module(cut) and not (
                         cut.node in facts.cuts and cut.upstream < facts.cuts[cut.node].upstream
                         and _optimized(cut, facts) and not cut.upstream & _run_in_region(cut)) \
@@ -1766,7 +1771,14 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
         attached_elsewhere = EMPTY if dead else _trained_elsewhere(cut, elsewhere, facts)
         if _overlap(cut.upstream, attached_elsewhere) or (companions and (
                 _by_callers(cut.upstream, cut, facts) & facts.resolve(attached_elsewhere))):
-            continue  # they are trained through another loss or output (actor-critic, sample())
+            # they are trained through another loss or output (actor-critic, sample()), but for
+            # members of one model whose siblings alone are (`m.proj(m.users(u)).detach()`
+            # beside a loss through `m.users`, `m.proj` applied nowhere else)
+            left = _members_left(cut, attached_elsewhere | companions, facts) \
+                if cut.kind in (".detach()", ".data") else None
+            if left is not None:
+                yield left
+            continue
         trained = facts.resolve(value.trainables)
         if dead and not companions and not _overlap(facts.resolve(cut.upstream), trained) \
                 and not _optimized(cut, facts) and any(
@@ -1906,6 +1918,44 @@ def _only_through(cut, companions, elsewhere, facts, beside_required: bool = Tru
     if _overlap(only, trained):
         return None
     return narrowed
+
+
+def _members_left(cut, trained, facts):
+    """The cut narrowed to the members of one model upstream of it (``self.proj``,
+    ``m.proj@align``) that no other sink trains, where others of its members upstream are
+    trained there; None where every member is, or a sink trains the model whole."""
+    members = {name: _member(name) for name in cut.upstream}
+    if None in members.values() or len({owner for owner, _ in members.values()}) != 1 or len(members) < 2:
+        return None
+    owner = next(iter(members.values()))[0]
+    trained = trained | facts.resolve(trained)
+    by_member = {_member(name) for name in trained} - {None}
+    owners = {owner} | {name.rpartition(".")[0] for name in facts.resolve(cut.upstream)}
+    # (the model trained whole by another sink; `model` beside `model.users`, as a method's
+    # summary names what it ran, is the receiver of the members named)
+    if any(_member(name) is None and name.partition("@")[0] in owners | {"self"}
+           and not any(o == name.partition("@")[0] for o, _ in by_member) for name in trained):
+        return None
+    trained_attrs = {attr for _, attr in by_member}
+    left = {name for name, (_, attr) in members.items() if attr not in trained_attrs}
+    if not left or len(left) == len(members):
+        return None
+    attrs = {members[name][1] for name in left}
+    keys = {k for k in cut.keys if "." not in k or k.rpartition(".")[2] in attrs}
+    narrowed = dataclasses.replace(cut, upstream=frozenset(left), keys=frozenset(keys))
+    if not _optimized(narrowed, facts) or _frozen(narrowed, facts) or _all_frozen(narrowed, facts):
+        return None
+    return narrowed
+
+
+def _member(name):
+    """``(owner, attribute)`` of a model's member as the walk names it (``self.proj``,
+    ``m.proj@align_loss``); None for anything else."""
+    head = name.partition("@")[0]
+    owner, dot, attr = head.partition(".")
+    if not dot or "." in attr or head.endswith(".*"):
+        return None
+    return owner, attr
 
 
 def _by_callers(names, cut, facts) -> set:

@@ -97,6 +97,13 @@ def starved_names(upstream, models=()) -> tuple[list[str], str, str]:
     return names, phrase, verb
 
 
+def optimized_first(upstream, facts) -> set:
+    """Of what a cut starves, the models an optimizer holds, as the callers name them (`gen`,
+    not `data_iter`, which the loop that fed `gen` iterated), where there are some; else all."""
+    kept = {name for name in upstream if facts.resolve({name}) & facts.optimized}
+    return kept if kept and any(not name.endswith("@input") for name in kept) else set(upstream)
+
+
 # The rule modules, in catalogue order: one line registers a rule. (Imported after the names
 # above, which the modules import from here.)
 from gradlint.checks import detached_result  # noqa: E402

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from gradlint.checks import Flag, Rule, starved_names
+from gradlint.checks import Flag, Rule, optimized_first, starved_names
 
 RULE = Rule(
     "GL002", "python-roundtrip",
@@ -159,7 +159,7 @@ def check(facts):
             lost = f"{phrase} {verb} no gradient through it"
         found = starves.get(node)
         if found is not None:
-            lost = f"{_starved(found, facts.frozen)} no gradient through it"
+            lost = f"{_starved(found, facts)} no gradient through it"
             if found.backward is not None:
                 refs = {**refs, "sink": found.backward.node}
         # (a number a helper pulls and adds to the loss it returns: its walk made the pull the
@@ -214,14 +214,16 @@ def _written(expr, node, facts) -> str:
     return _short(other.lines, expr) if other is not None else facts.code(expr)
 
 
-def _starved(found, frozen) -> str:
+def _starved(found, facts) -> str:
     """What the copy starves, as the user wrote it, with its verb: the trainables it cuts (the
     models an optimizer is given that computed a helper's inputs; not one the module freezes,
     a perceptual loss's feature extractor), and whatever computed a forward's inputs it was
     computed from."""
     cut = found.cut
     # (a model handed to a function is keyed `policy@train`: shown as the user wrote it)
-    upstream = {name.split("@")[0] for name in cut.upstream - frozen if not name.endswith("@input")}
+    # (of what a loop fed the model, `gen(data)` of `for data in data_iter`, the model)
+    upstream = {name.split("@")[0] for name in optimized_first(cut.upstream - facts.frozen, facts)
+                if not name.endswith("@input")}
     inputs = {name.split("@")[0] for name in cut.upstream | cut.inputs if name.endswith("@input")}
     models = [m for m in found.models if m not in upstream]
     shown = [f"`{n}`" if n != "self" else "this module's parameters (`self`)"
