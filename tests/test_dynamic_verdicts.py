@@ -498,3 +498,20 @@ def test_raised_message_is_cut_at_a_word():
     assert len(cut) <= 162 and cut.endswith(" …")
     assert text.startswith(cut[:-2]) and text[len(cut) - 2] == " "
     assert _first_words("short message") == "short message"
+
+
+def test_cut_of_sampled_token_ids_lost_no_history_whatever_drew_them():
+    """Token ids drawn by `torch.multinomial` from a model's probabilities carry no history by
+    nature: their `.data` cuts nothing, though the model influenced them and got no gradient."""
+    w = torch.tensor([0.2, 0.5, 0.3], requires_grad=True)
+    v = torch.tensor(1.0, requires_grad=True)
+    tracer = _tracer("GL001", label="samples.data", tensor="samples")
+    tracer.track_history_loss = True  # (as another finding's rebuild asks)
+    with tracer, tracer.watch_optimizers_ctx():
+        torch.optim.SGD([w, v], lr=0.1)
+        samples = torch.multinomial(torch.softmax(w, 0), 4, replacement=True)
+        targets = tracer.a(0, tracer.b(0, samples).data)
+        loss = (v * targets.float()).sum()
+        loss.backward()
+    status, evidence = _verdict(tracer)
+    assert status == "dismissed" and "no leaf" in evidence, evidence

@@ -290,7 +290,9 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
                     key = self.key(leaf, frame)
                     keys.add(key)
                     evidence.uses.setdefault(key, set()).update(uses)
-            else:
+            elif t.is_floating_point() or t.is_complex():
+                # (token ids `torch.multinomial` drew, an argmax's indices: integers never carry
+                # history, so what influenced them lost nothing at this site)
                 keys |= self.lineage_of(t).get(NOGRAD, set())
                 if "switched" in kinds:
                     keys |= self.lineage_of(t).get(FROZEN_HELD, set())
