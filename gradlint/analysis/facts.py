@@ -356,6 +356,8 @@ class ModuleFacts:
     summaries: dict = field(default_factory=dict)
     nograd_backprops: list = field(default_factory=list)
     rebounds: list = field(default_factory=list)  # Rebound
+    # a forward binding a parameter anew from its own values at every call (``scan.rewrapped_parameters``)
+    rewrapped: list = field(default_factory=list)
     # (class, method) -> the method's events on its receiver in walk order (``sequence.Event``);
     # None for a method that may return early
     member_events: dict = field(default_factory=dict)

@@ -36,7 +36,7 @@ from gradlint.analysis.scan import (
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, leaves_handed_on, literal_false,
     is_optimizer_class, listed_modules, members_handed_trained,
     ancestors, class_constructions, function_edits, function_saves, hook_outputs, hook_stores, hooked_members, literal_true, local_functions, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
-    trains_locally, without_history_test,
+    rewrapped_parameters, trains_locally, without_history_test,
 )
 from gradlint.analysis.tree import iter_nodes, once
 from gradlint.analysis.tree import parents as tree_parents
@@ -208,6 +208,7 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
         facts.frozen |= trained_then_evaluated(module)
     facts.frozen |= facts.switched_off
     facts.handed_members = _handed_members(module)
+    facts.rewrapped = rewrapped_parameters(module, imports) if spells("Parameter") else []
     facts.summaries = _summaries(module, lines, imports, classes, functions)
     top = Function(module, "<module>")
     walker = Walker(facts, classes, functions, globals_env={}, function=top)

@@ -2569,3 +2569,53 @@ def without_history_test(test) -> str | None:
             and test.operand.attr == "requires_grad":
         return ast.unparse(test.operand.value)
     return None
+
+
+def rewrapped_parameters(module: ast.Module, imports) -> list[tuple]:
+    """``(assignment, target, method, classes)`` for each ``self.linear.weight =
+    nn.Parameter(F.normalize(self.linear.weight))`` that a module's forward runs at every call
+    (in ``forward`` itself, or in a method ``forward`` calls on ``self``, unconditionally): each
+    call binds the attribute to a new leaf made from its own values, so the parameter an
+    optimizer was given before the first call is never used again. ``classes``: the classes
+    of the file whose instances run it (the class and the subclasses that inherit the method)."""
+    from gradlint.analysis.flow import PARAMETER
+
+    found = []
+    bases = once("class-bases", module, _class_bases)
+    for cls in (n for n in module.body if type(n) is ast.ClassDef):
+        methods = {m.name: m for m in cls.body if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef)}
+        forward = methods.get("forward")
+        run = {"forward"} if forward is not None else set()
+        for stmt in forward.body if forward is not None else ():
+            for node in ast.walk(stmt):
+                if type(node) is ast.Call and type(node.func) is ast.Attribute \
+                        and type(node.func.value) is ast.Name and node.func.value.id == "self" \
+                        and node.func.attr in methods and not _conditional(stmt, node):
+                    run.add(node.func.attr)
+        for name in sorted(run - {"__init__"}):
+            for stmt in methods[name].body:
+                if type(stmt) is not ast.Assign or len(stmt.targets) != 1 or type(stmt.value) is not ast.Call:
+                    continue
+                target = dotted(stmt.targets[0])
+                call = stmt.value
+                if target is None or not target.startswith("self.") or imports.qualname(call.func) not in PARAMETER \
+                        or len(call.args) != 1 or not any(dotted(n) == target for n in ast.walk(call.args[0])):
+                    continue
+                heirs = {cls.name} | {c for c in bases if cls.name in ancestors(c, module)
+                                      and not _overrides(module, c, name, cls.name)}
+                found.append((stmt, target, name, frozenset(heirs)))
+    return found
+
+
+def _conditional(stmt, node) -> bool:
+    """``node`` lies under an ``if``, loop or ``try`` inside ``stmt`` (or ``stmt`` is one)."""
+    return any(type(n) in (ast.If, ast.For, ast.While, ast.Try, ast.IfExp) and any(m is node for m in ast.walk(n))
+               for n in ast.walk(stmt))
+
+
+def _overrides(module: ast.Module, cls: str, method: str, base: str) -> bool:
+    """The class ``cls``, or a class between it and ``base``, defines ``method`` itself."""
+    classes = {n.name: n for n in ast.walk(module) if type(n) is ast.ClassDef}
+    line = [cls, *(c for c in ancestors(cls, module) if base in ancestors(c, module))]
+    return any(any(type(m) in (ast.FunctionDef, ast.AsyncFunctionDef) and m.name == method
+                   for m in classes[c].body) for c in line if c in classes)

@@ -183,9 +183,9 @@ def _starved(facts) -> Iterator[Starved]:
         return  # nothing starves a trainable: the use analysis below is the costly part
     if facts.whole_program and not facts.backwards and not facts.optimized and not facts.optimizers_open:
         return  # a notebook that never backpropagates and builds no optimizer trains nothing
-    sinks = _sinks(facts)
-    uses = None
     program = Program(facts)
+    sinks = _sinks(facts, program)
+    uses = None
     for ret in facts.returns:
         fn = ret.function
         if fn.name == "<module>" or fn.nograd or fn.trains_locally:
@@ -715,13 +715,17 @@ def _optimizes(cls) -> bool:
         or (dotted(n.func) or "").startswith(("torch.optim.", "optim."))) for n in ast.walk(cls))
 
 
-def _sinks(facts) -> dict:
+def _sinks(facts, program=None) -> dict:
     """Where a value leaves the code to be trained through: backward roots, and tensors
-    returned from functions. Sink node -> (the trainables attached there, the Backward or None)."""
+    returned from functions. Sink node -> (the trainables attached there, the Backward or None).
+    (Not an element of a returned tuple that every caller drops: `logits, _ = model(x, y)`.)"""
     sinks = {backward.node: (backward.differentiated, backward) for backward in facts.backwards}
     for ret in facts.returns:
         if ret.function.name != "<module>" and ret.value.tensor and not _internal(ret.function, facts):
-            sinks[ret.node] = (ret.value.trainables, None)
+            dropped = program.discarded(ret.function) if program is not None and ret.parts else set()
+            trainables = ret.value.trainables if not dropped else frozenset().union(
+                *(value.trainables for i, (_, value) in enumerate(ret.parts) if i not in dropped))
+            sinks[ret.node] = (trainables, None)
     return sinks
 
 

@@ -14,7 +14,7 @@ import ast
 
 from gradlint.analysis.imports import dotted
 from gradlint.analysis.scan import _parameter_owners
-from gradlint.analysis.tree import children, iter_nodes
+from gradlint.analysis.tree import children, iter_nodes, parents
 
 # Lightning's hook whose result its Trainer differentiates: an API name, as `forward` is, on a
 # class whose base this file does not define.
@@ -160,6 +160,28 @@ class Program:
                     if name is not None and name in given:
                         found.add(i)
         return found
+
+    def discarded(self, fn) -> set[int]:
+        """The positions of ``fn``'s returned tuple that every call of it unpacks into ``_``
+        (``logits, _ = model(x, y)``): values no one takes, so nothing trains through them. Only
+        where this file makes every call: it calls ``fn`` and no other file calls it or builds
+        its class."""
+        project = self.imports.project
+        owner = fn.class_name or fn.name
+        if project is not None and project.called_elsewhere(owner):
+            return set()
+        tree = parents(self.module)
+        found = None
+        for node in iter_nodes(self.module):
+            if type(node) is not ast.Call or not self._calls(node, fn):
+                continue
+            up = tree.get(node)
+            if type(up) is not ast.Assign or len(up.targets) != 1 or type(up.targets[0]) is not ast.Tuple:
+                return set()
+            here = {i for i, element in enumerate(up.targets[0].elts)
+                    if type(element) is ast.Name and element.id == "_"}
+            found = here if found is None else found & here
+        return found or set()
 
     def _calls(self, call, fn) -> bool:
         """Whether ``call`` calls ``fn``: a function by its name, a method by its attribute, a

@@ -60,6 +60,10 @@ def check(facts):
             yield flag
     for rebound in facts.rebounds:
         yield _rebound(rebound, facts)
+    for assign, target, method, classes in facts.rewrapped:
+        # (a model's file, whose training script is not known: trained, as a module is)
+        if _trained(classes, facts) or not (facts.optimized or facts.optimizers_open):
+            yield _rewrapped(assign, target, method)
 
 
 def _in_a_return(node, function) -> bool:
@@ -92,6 +96,35 @@ def _rebound(rebound, facts):
         details={"tensor": rebound.name, "cut": "rebound", "optimizer": rebound.optimizer},
         refs={"backward": rebound.backward.node, "step": rebound.step,
               **({"built": built} if given else {})},
+    )
+
+
+def _trained(classes, facts) -> bool:
+    """An optimizer of this file, or a script of the project, is given an instance of one of
+    ``classes`` (or of a class that builds one among its members)."""
+    from gradlint.analysis.starved import _with_builders
+
+    owners = _with_builders(set(classes), facts.module)
+    if any(f"{owner}.*" in facts.optimized for owner in owners):
+        return True
+    view = facts.imports.project
+    return view is not None and any(view.trained_elsewhere(owner) for owner in sorted(owners))
+
+
+def _rewrapped(assign, target: str, method: str):
+    """``self.linear.weight = nn.Parameter(F.normalize(self.linear.weight))`` at every call of
+    the forward: a new leaf each time; the optimizer keeps the old parameter."""
+    where = "at every call of `forward()`" if method == "forward" else \
+        f"in `{method}()`, at every call of `forward()`"
+    return Flag(
+        RULE, assign,
+        f"`{target}` is bound to a new parameter made from its own values {where}: the new one is a leaf "
+        f"with no history, and the `{target}` an optimizer was given before the first call is never used "
+        f"again, so no backward reaches it and the optimizer's steps never change what the module computes",
+        hint=f"compute with the transformed values instead of storing them (`F.normalize({target}, dim=1)` "
+             f"inside the expression), or update the parameter in place under `torch.no_grad()` "
+             f"(`{target}.copy_(…)`)",
+        details={"tensor": target, "cut": "rebound", "optimizer": "the optimizer"},
     )
 
 

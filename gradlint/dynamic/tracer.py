@@ -263,10 +263,13 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
         evidence.runs += 1
         kinds = evidence.kinds
         if "rebound" in kinds:
-            if isinstance(value, torch.nn.Module):
-                tracked = {id(p) for p, _, _ in evidence.rebound}
-                evidence.rebound += [(p, None if p.grad is None else p.grad.detach().clone(), self.backwards)
-                                     for p in value.parameters() if id(p) in self.held and id(p) not in tracked]
+            # (the module a name held, or a parameter an attribute held: `self.linear.weight`
+            # bound anew at every forward)
+            held = list(value.parameters()) if isinstance(value, torch.nn.Module) else \
+                [value] if isinstance(value, torch.Tensor) and value.is_leaf else []
+            tracked = {id(p) for p, _, _ in evidence.rebound}
+            evidence.rebound += [(p, None if p.grad is None else p.grad.detach().clone(), self.backwards)
+                                 for p in held if id(p) in self.held and id(p) not in tracked]
             return
         if "edits" in kinds:
             self._edit(evidence, value, frame)
