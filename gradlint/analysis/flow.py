@@ -2343,8 +2343,11 @@ class Walker:
         if name is None or "." in name or name not in self.env:
             return
         old = self.env[name]
+        # (a rebuild of values pulled from a model's outputs, `torch.tensor(log_probs).sum()`
+        # stored in a buffer, carries its cut; a copy of data, `obs[step] = torch.Tensor(next_obs)`,
+        # is the rebuild's own to judge)
         cut = {node: kept for node, kept in value.cuts.items()
-               if node in self.facts.cuts and self.facts.cuts[node].kind != REBUILD}
+               if node in self.facts.cuts and (self.facts.cuts[node].kind != REBUILD or self.facts.cuts[node].upstream)}
         if old.tensor and not old.container and not old.plain and (value.attached or value.live) \
                 and (value.tensor or value.computed):
             # `log_c[:, t] = logsumexp(…)` into a buffer made by `torch.zeros`: the buffer now
