@@ -5271,13 +5271,14 @@ class Walker:
                     given[position] = replace(value, trainables=trained) if trained else CONST
                     position += 1
                 continue
-            if (type(arg) is ast.Starred or spread and type(arg) is not ast.keyword) and summary.method \
+            if (type(arg) is ast.Starred or spread and type(arg) is not ast.keyword) \
                     and summary.trained_parts and not (value.attached or value.live or value.trainables or value.cuts):
-                # `self.losses(*batch, idx)`: which places the batch (and what follows it) fills
-                # is not known, and it fills none with history of its own here; what the method
-                # computes from the receiver's members (its losses through `self.critic`) is what
-                # it returns, element by element where it returns a tuple (a list built in a loop
-                # over two critics holds both in each element: the call stays unknown)
+                # `self.losses(*batch, idx)`, `hard_triplets(model, *batch)`: which places the batch
+                # (and what follows it) fills is not known, and it fills none with history of its
+                # own here; what the callee computes from the receiver's members (its losses through
+                # `self.critic`) or the model handed before the batch is what it returns, element by
+                # element where it returns a tuple (a list built in a loop over two critics holds
+                # both in each element: the call stays unknown)
                 spread = True
                 continue
             if type(arg) is ast.Starred or (type(arg) is ast.keyword and arg.arg is None) \

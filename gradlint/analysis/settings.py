@@ -408,14 +408,16 @@ def _handed(call: ast.Call, target, skip: int, seen: dict, caller=None, handable
     that function's callers hand it."""
     args = target.args
     positional = [p.arg for p in [*args.posonlyargs, *args.args]][skip:]
-    if any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords):
-        return  # (`f(*xs)`, `f(**kw)`: which places are filled is not known)
+    # (`f(*xs)`, `f(**kw)`: which places are filled is not known, but for those named,
+    # `hard_triplets(model, *batch, rebuild=True)`)
+    unsure = any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords)
     given = {}
-    for name, value in zip(positional, call.args):
+    for name, value in zip(positional, call.args if not unsure else ()):
         given[name] = value
     for keyword in call.keywords:
-        given[keyword.arg] = keyword.value
-    defaults = defaults_of(target)
+        if keyword.arg is not None:
+            given[keyword.arg] = keyword.value
+    defaults = defaults_of(target) if not unsure else {}
     for name in {*given, *defaults}:
         value = given.get(name, defaults.get(name))
         fields = _config_values(value, caller, configs) if configs else None
