@@ -5685,6 +5685,16 @@ class Walker:
                 root = union([given[k] for k in carried])
                 self.backward(inner, handed[carried[0]], root, True, False)
                 self.facts.call_sites.setdefault(inner, node)
+        for switch, name in summary.switched_returns:
+            if out.rebuilt and self.record and self.nograd is None and origin(switch) is not None:
+                # `loss = loss_fn(…)` of another file's helper that switched on the copy it
+                # returns: that switch silenced the error this caller's backward would raise
+                # (the copy switched, as the callee returns it on that path: nothing attached, the
+                # path that keeps history is the other arm's)
+                copy = Value(tensor=True, computed=True, rebuilt=out.rebuilt,
+                             cuts={c: EMPTY for c in out.cuts if c in out.rebuilt})
+                self.facts.switches.append(Switch(switch, name, copy, False, Function(summary.node, summary.node.name)))
+                self.facts.call_sites.setdefault(switch, node)
         for k, switch in summary.switched_params.items():
             value = given.get(k)
             if value is not None and (value.nograd or value.lost) and not (value.attached or value.live) \

@@ -175,6 +175,10 @@ class Summary:
     # generator step handed `sr`), not as a leaf it differentiates against: parameter -> the
     # switch. A caller that hands one computed under no_grad has hidden that lost history.
     switched_params: dict = field(default_factory=dict, compare=False, hash=False)
+    # (switch, name) for each copy it switches on and returns (`c_loss = torch.tensor(losses)
+    # .mean()`, `c_loss.requires_grad = True`, `return c_loss`): the caller that backpropagates
+    # what it returns has had that switch silence the error the copy would raise.
+    switched_returns: tuple = field(default=(), compare=False, hash=False)
     # (backward node, the parameters its root descends from) for each backward(retain_graph=True)
     # outside any loop of its own of a root it computes (``_read``)
     retains_from: tuple | None = field(default=None, compare=False, hash=False)
@@ -728,6 +732,10 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         params.index(site.name): site.node for site in scratch.switches
         if site.function.node is node and site.name in params and (site.name not in walker.born or site.node in guarded)
         and (not site.intended_leaf or site.node in guarded) and not (method and params.index(site.name) == 0)}
+    switched_returns = tuple(
+        (site.node, site.name) for site in scratch.switches
+        if site.function.node is node and site.name and site.name not in params and not site.intended_leaf
+        and site.value.rebuilt and _returns_name(node, site.name))
     trains_params = frozenset(
         k for site in scratch.backwards if site.function.node is node and site.accumulates
         for k in (param_index(r, False) for r in site.value.trainables)
@@ -823,7 +831,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         const_parts=_const_parts(returns), container_parts=_container_parts(returns),
         saves=saves, save_needs=save_needs, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch, walker),
         trained_parts=_trained_parts(returns, method), backprops_param=backprops_param, retains_from=retains_from,
-        trains_params=trains_params, switched_params=switched_params,
+        trains_params=trains_params, switched_params=switched_params, switched_returns=switched_returns,
         cut_parts=_cut_parts(returns, cuts),
         dead=frozenset(c for c in value.dead if c in cuts and _dead_in_every_part(c, returns)) | conditional
         if value is not None else EMPTY,
@@ -1211,3 +1219,13 @@ def _scaled_root(call, params):
             and isinstance(left, ast.Constant):
         return right.id
     return None
+
+
+def _returns_name(function, name: str) -> bool:
+    """``function`` returns ``name`` itself, alone or in a tuple."""
+    for node in ast.walk(function):
+        if type(node) is ast.Return and node.value is not None:
+            parts = node.value.elts if type(node.value) is ast.Tuple else [node.value]
+            if any(type(p) is ast.Name and p.id == name for p in parts):
+                return True
+    return False
