@@ -278,6 +278,8 @@ class ModuleFacts:
     edits: list[Edit] = field(default_factory=list)
     steps: list[StepBetween] = field(default_factory=list)
     sequential_edits: list[SequentialEdit] = field(default_factory=list)
+    # cuts whose values multiply an attached operand (`-log_prob * advantage.detach()`): weights
+    weighing: set = field(default_factory=set)
     # What the module's optimizers update: coverage keys (``model``, ``Net.*``, ``Net.self.head``)
     # for every optimizer built, and per optimizer bound to a name.
     optimized: set = field(default_factory=set)

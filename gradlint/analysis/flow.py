@@ -2301,7 +2301,14 @@ class Walker:
             if base is not None and not _by_key(target) and not (
                     type(target.value) is ast.Name and self.lookup(base).container and not self.lookup(base).tensor):
                 self.edit(node, base, (target, " = …"))
-            self.expr(target.value)
+            written = self.expr(target.value)
+            index = target.slice
+            if type(index) in (ast.Name, ast.Attribute) and (written.attached or written.live) and self.record:
+                held = self.expr(index)
+                if held.tensor and not (held.plain or held.container or held.module is not None):
+                    # `logits[mask] = -inf` into a tensor with history: the indexed write saves its
+                    # index tensor for backward, so an edit of `mask` before then breaks it
+                    self.mark_saved(index, Save.at(f"{self.written(target)} = …", node))
             self.store_item(target, value)
 
     def aug_assign(self, node: ast.AugAssign) -> None:
@@ -2343,11 +2350,13 @@ class Walker:
         if name is None or "." in name or name not in self.env:
             return
         old = self.env[name]
-        # (a rebuild of values pulled from a model's outputs, `torch.tensor(log_probs).sum()`
-        # stored in a buffer, carries its cut; a copy of data, `obs[step] = torch.Tensor(next_obs)`,
-        # is the rebuild's own to judge)
+        # (a rebuild of values pulled out of tensors, `torch.tensor(log_probs).sum()` of `.item()`
+        # numbers, stored in a buffer, carries its cut; a copy of data, `obs[step] =
+        # torch.Tensor(next_obs)`, or of what a reward function returned, is the rebuild's own)
+        pulled = {r.node for r in self.facts.rebuilds if r.source.pulled} if any(
+            getattr(self.facts.cuts.get(c), "kind", None) == REBUILD for c in value.cuts) else set()
         cut = {node: kept for node, kept in value.cuts.items()
-               if node in self.facts.cuts and (self.facts.cuts[node].kind != REBUILD or self.facts.cuts[node].upstream)}
+               if node in self.facts.cuts and (self.facts.cuts[node].kind != REBUILD or node in pulled)}
         if old.tensor and not old.container and not old.plain and (value.attached or value.live) \
                 and (value.tensor or value.computed):
             # `log_c[:, t] = logsumexp(…)` into a buffer made by `torch.zeros`: the buffer now
@@ -2368,7 +2377,8 @@ class Walker:
             # `scores[i] = scorer(x[i]).detach()` into a buffer that held no history: it holds
             # the cut values, and what they were cut from gets no gradient through it (a copy of
             # data, `obs[step] = torch.Tensor(next_obs)`, is the rebuild's own to judge)
-            self.env[name] = replace(old, cuts={**old.cuts, **cut}, computed=True)
+            self.env[name] = replace(old, cuts={**old.cuts, **cut}, computed=True,
+                                     rebuilt=old.rebuilt | (value.rebuilt & cut.keys()))
             return
         if old.plain and not old.container and (value.pulled - old.pulled):
             # (`profiles[i] = np.abs(np.fft.fft2(plane))` into `np.zeros(…)`: the array now holds
@@ -3986,6 +3996,12 @@ class Walker:
                     break
         if type(node.op) in SCALING and out.cuts and (left.inputs or right.inputs):
             out = scaled(out, (left, right))
+        if type(node.op) in (ast.Mult, ast.Div) and self.record:
+            # (a cut value weighing an attached operand, an advantage or an importance weight: a
+            # coefficient, not a target the other side is pulled to)
+            for weight, other in ((left, right), (right, left)):
+                if weight.cuts and (other.attached or other.live) and not other.plain:
+                    self.facts.weighing |= set(weight.cuts)
         if type(node.op) in SCALING and out.dead:
             # (a term of constants that weighs another, `log_prob * (rewards - rewards.mean())`,
             # is at work there: no dead term)

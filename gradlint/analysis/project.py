@@ -399,6 +399,17 @@ class View:
         module, (name,) = found
         return next((stmt for stmt in module.tree.body if type(stmt) is ast.ClassDef and stmt.name == name), None)
 
+    def function_def(self, qualname: str):
+        """The module-level function another file of the project has under ``qualname`` as this
+        module imports it (``TorchUtils.soft_update``), else None."""
+        target = self.imports.target(qualname)
+        found = self.load(*target) if target is not None else None
+        if found is None or len(found[1]) != 1:
+            return None
+        module, (name,) = found
+        return next((stmt for stmt in module.tree.body
+                     if type(stmt) in (ast.FunctionDef, ast.AsyncFunctionDef) and stmt.name == name), None)
+
     def optimizer_class(self, qualname: str):
         """The class definition of an optimizer of another file of the project that the module
         imports under ``qualname`` (`from sam import SAM`: `class SAM(torch.optim.Optimizer)`),

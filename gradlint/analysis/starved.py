@@ -236,9 +236,11 @@ def _starved(facts) -> Iterator[Starved]:
                 if cut.of_module_input and not (
                         cut.function is not None and cut.function is not fn and fn.class_name is not None
                         and cut.function.class_name == fn.class_name
-                        and any(r.startswith("self.") for r in cut.upstream)):
+                        and any(r.startswith("self.") for r in cut.upstream)
+                        and not _overlap(cut.upstream, value.trainables)):
                     # (what the callers' losses train through the module judges it; not a method
-                    # of the class handed its own members' output, `self.project(out)`)
+                    # of the class handed its own members' output, `self.project(out)`, where
+                    # nothing the method returns beside it keeps them attached)
                     continue
                 if cut.kind == "no_grad" and not _decorated_module(cut) and not (
                         cut.node in facts.cuts and cut.upstream < facts.cuts[cut.node].upstream
@@ -1926,10 +1928,13 @@ def _only_through(cut, companions, elsewhere, facts, beside_required: bool = Tru
 
 def _members_left(cut, trained, facts):
     """The cut narrowed to the members of one model upstream of it (``self.proj``,
-    ``m.proj@align``) that no other sink trains, where others of its members upstream are
-    trained there; None where every member is, or a sink trains the model whole."""
-    members = {name: _member(name) for name in cut.upstream}
-    if None in members.values() or len({owner for owner, _ in members.values()}) != 1 or len(members) < 2:
+    ``m.proj@align``) that no other sink trains, where other members of that model are trained
+    there (so its members are told apart); None where every member is, or a sink trains the
+    model whole. (What a caller handed in, ``item_vec@input``, is the caller's to judge.)"""
+    if cut.node in facts.weighing:
+        return None  # (an advantage a critic computed, weighing the policy's log-probabilities)
+    members = {name: _member(name) for name in cut.upstream if not name.endswith("@input")}
+    if not members or None in members.values() or len({owner for owner, _ in members.values()}) != 1:
         return None
     owner = next(iter(members.values()))[0]
     trained = trained | facts.resolve(trained)
@@ -1942,7 +1947,8 @@ def _members_left(cut, trained, facts):
         return None
     trained_attrs = {attr for _, attr in by_member}
     left = {name for name, (_, attr) in members.items() if attr not in trained_attrs}
-    if not left or len(left) == len(members):
+    siblings = {attr for o, attr in by_member if o in owners} - {attr for _, attr in members.values()}
+    if not left or (len(left) == len(members) and not siblings):
         return None
     attrs = {members[name][1] for name in left}
     keys = {k for k in cut.keys if "." not in k or k.rpartition(".")[2] in attrs}

@@ -1222,10 +1222,7 @@ def _scaled_root(call, params):
 
 
 def _returns_name(function, name: str) -> bool:
-    """``function`` returns ``name`` itself, alone or in a tuple."""
-    for node in ast.walk(function):
-        if type(node) is ast.Return and node.value is not None:
-            parts = node.value.elts if type(node.value) is ast.Tuple else [node.value]
-            if any(type(p) is ast.Name and p.id == name for p in parts):
-                return True
-    return False
+    """``function`` returns ``name``, or what it computes from it (`return buf.mean()`)."""
+    return any(type(node) is ast.Return and node.value is not None
+               and any(type(n) is ast.Name and n.id == name for n in ast.walk(node.value))
+               for node in ast.walk(function))

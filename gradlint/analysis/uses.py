@@ -97,7 +97,7 @@ class Program:
                 into, source = dotted(node.func.value), dotted(node.args[0].func.value)
                 if into is not None and into != source:
                     self.followers.add(into)  # `target.load_state_dict(online.state_dict())`
-        self.followers |= _handed_to_followers(self.module)
+        self.followers |= _handed_to_followers(self.module, self.imports)
         self._handed_back: dict[int, set[int]] = {}
 
     def loss_hook(self, fn) -> bool:
@@ -206,30 +206,72 @@ def _flat(target) -> list:
     return [target]
 
 
-def _handed_to_followers(module: ast.Module) -> set[str]:
-    """The networks the file hands to a function of its own that copies into its parameter
+def _handed_to_followers(module: ast.Module, imports=None) -> set[str]:
+    """The networks the file hands to a function that copies into its parameter
     (``momentum_update(encoder, encoder_ema, 0.99)`` with ``def momentum_update(online, ema,
-    m)`` averaging ``online`` into ``ema``), as the caller names them."""
-    copying: dict[str, dict] = {}  # function -> {parameter: position}
+    m)`` averaging ``online`` into ``ema``), of its own or of another file of the project
+    (``TorchUtils.soft_update(source=critic, target=critic_target, tau=…)``), as the caller
+    names them."""
+    copying: dict[str, dict] = {}  # function as called -> {parameter: position}
     for fn in module.body:
-        if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
-            continue
-        params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
-        into = set().union(*(_copied_into(n) for n in ast.walk(fn) if type(n) in (ast.For, ast.AsyncFor)))
-        if into & set(params):
-            copying[fn.name] = {p: i for i, p in enumerate(params) if p in into}
+        if type(fn) in (ast.FunctionDef, ast.AsyncFunctionDef):
+            _note_copying(fn, fn.name, copying)
+    project = getattr(imports, "project", None)
     found = set()
-    if not copying:
-        return found
     for node in iter_nodes(module):
-        if type(node) is ast.Call and type(node.func) is ast.Name and node.func.id in copying:
-            for param, at in copying[node.func.id].items():
+        if type(node) is not ast.Call:
+            continue
+        called = dotted(node.func)
+        if called is not None and called not in copying and project is not None and node.args + node.keywords:
+            # (a function of another file of the project, parsed once per lint as its summary is)
+            qual = imports.qualname(node.func)
+            fn = project.function_def(qual) if qual else None
+            if fn is not None:
+                _note_copying(fn, called, copying)
+            else:
+                copying[called] = {}
+        if called in copying:
+            for param, at in copying[called].items():
                 handed = node.args[at] if at < len(node.args) else next(
                     (k.value for k in node.keywords if k.arg == param), None)
                 name = dotted(handed) if handed is not None else None
                 if name is not None:
                     found.add(name)
+                    found |= _zipped_from(module, name, node)
     return found
+
+
+def _zipped_from(module: ast.Module, name: str, call: ast.Call) -> set[str]:
+    """What a loop around ``call`` binds ``name`` from, element by element (``for critic,
+    critic_target in zip(self.nets["critic"], self.nets["critic_target"])``:
+    ``self.nets.critic_target``, as the walk names a string key)."""
+    tree = parents(module)
+    found, up = set(), tree.get(call)
+    while up is not None:
+        if type(up) in (ast.For, ast.AsyncFor) and type(up.target) is ast.Tuple and type(up.iter) is ast.Call \
+                and dotted(up.iter.func) == "zip" and len(up.iter.args) == len(up.target.elts):
+            for element, source in zip(up.target.elts, up.iter.args):
+                if type(element) is ast.Name and element.id == name:
+                    held = _keyed_name(source)
+                    if held is not None:
+                        found.add(held)
+        up = tree.get(up)
+    return found
+
+
+def _keyed_name(expr) -> str | None:
+    """``self.nets["critic_target"]`` as ``self.nets.critic_target``; a dotted name as it is."""
+    if type(expr) is ast.Subscript and type(expr.slice) is ast.Constant and type(expr.slice.value) is str:
+        base = _keyed_name(expr.value)
+        return f"{base}.{expr.slice.value}" if base is not None else None
+    return dotted(expr)
+
+
+def _note_copying(fn, called: str, copying: dict) -> None:
+    """``copying[called]``: the parameters of ``fn`` a loop of it copies into, by position."""
+    params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
+    into = set().union(*(_copied_into(n) for n in ast.walk(fn) if type(n) in (ast.For, ast.AsyncFor)))
+    copying[called] = {p: i for i, p in enumerate(params) if p in into}
 
 
 def _copied_into(loop) -> set[str]:

@@ -244,11 +244,14 @@ def _backpropagated_next(switch, facts):
 
 
 def _returned(switch) -> bool:
-    """The switched name is what its function returns, alone or in a tuple."""
+    """The switched name is what its function returns, alone, in a tuple, or reduced
+    (`return per_sample.mean()`)."""
     for node in ast.walk(switch.function.node):
         if type(node) is ast.Return and node.value is not None:
             parts = node.value.elts if type(node.value) is ast.Tuple else [node.value]
-            if any(type(p) is ast.Name and p.id == switch.name for p in parts):
+            if any(type(p) is ast.Name and p.id == switch.name or (
+                    type(p) is ast.Call and type(p.func) is ast.Attribute and type(p.func.value) is ast.Name
+                    and p.func.value.id == switch.name) for p in parts):
                 return True
     return False
 
