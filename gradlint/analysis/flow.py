@@ -757,6 +757,17 @@ def _called_names(loop) -> set:
     return {n.func.id for stmt in loop.body for n in iter_nodes(stmt) if type(n) is ast.Call and type(n.func) is ast.Name}
 
 
+def _under_requires_grad_test(node, module: ast.Module) -> bool:
+    """``node`` runs under an ``if`` that tests ``requires_grad`` (``if not image.requires_grad:``):
+    only on the path where the tensor has no history."""
+    tree, up = tree_parents(module), tree_parents(module).get(node)
+    while up is not None and type(up) not in FUNCTIONS:
+        if type(up) is ast.If and any(type(n) is ast.Attribute and n.attr == "requires_grad" for n in ast.walk(up.test)):
+            return True
+        up = tree.get(up)
+    return False
+
+
 def _history_kept(value: Value, loss: Value) -> bool:
     """``value`` is a tensor with history (computed from trainables, or a function's input that
     may require grad) whose history ``loss`` carries: not a model, a leaf or data."""
@@ -2468,6 +2479,12 @@ class Walker:
 
     def switch(self, node, name: str | None, value: Value, fresh: bool = False) -> None:
         """requires_grad switched on for ``value`` (held by ``name``, if it is a name)."""
+        if type(node) is ast.Call and not fresh and value.attached and value.trainables - self.facts.frozen \
+                and any(not kept for kept in value.cuts.values()) and not _under_requires_grad_test(node, self.facts.module):
+            # `loss.requires_grad_()` on a sum of attached terms and a dead one (computed under
+            # no_grad): on a tensor that is no leaf the call does nothing, and what lost its history
+            # is that term, GL001's (the attribute form, `.requires_grad = True`, raises there)
+            return
         if self.record:
             bound = name
             if bound is None:
@@ -4574,6 +4591,8 @@ class Walker:
                     self.facts.cuts[node].written = self.written(node)
                 return replace(cut, tensor=True, computed=False, const=False)
             return replace(given, tensor=True, computed=False, const=False)
+        if last == "GradScaler" and qual in GRAD_SCALERS:
+            return Value(module=ModuleInfo(qual, parameters=False), computed=True)
         if qual == "torch.nn.Sequential" and self.record:
             if len(node.args) == 1 and type(node.args[0]) is ast.Starred and type(node.args[0].value) is ast.Name:
                 # `nn.Sequential(*layers)`: the modules the function put in `layers`, in order
@@ -4666,6 +4685,10 @@ class Walker:
             return value
         marks = len(self.save_log)
         receiver = self.expr(recv_expr)
+        if meth == "scale" and len(positional) == 1 and not keywords and receiver.module is not None \
+                and receiver.module.qualname in GRAD_SCALERS:
+            # `scaler.scale(loss).backward()`: the loss times the scale factor, a number
+            return replace(self.expr(positional[0]), saved=EMPTY, alias=None)
         if meth in SAME_MODULE and (receiver.module is not None or (
                 receiver.trainables and not (receiver.computed or receiver.tensor or receiver.container))) \
                 and (self.nograd is not None or meth in ("eval", "train") or receiver.module is not None):
@@ -6614,6 +6637,9 @@ def _plain_of(value: Value) -> Value:
 
 # `w.detach() * x`, `x / t.detach()`: the cut value scales the other operand's gradient.
 SCALING = (ast.Mult, ast.Div, ast.MatMult)
+# mixed precision's loss scalers: `scale(loss)` is the loss times a number
+GRAD_SCALERS = frozenset({"torch.cuda.amp.GradScaler", "torch.amp.GradScaler", "torch.cpu.amp.GradScaler",
+                          "torch.cuda.amp.grad_scaler.GradScaler", "torch.amp.grad_scaler.GradScaler"})
 # What joins its tensor operands by adding, stacking or selecting them: the gradient of one does
 # not depend on the values of another, so a cut operand among them is a term that adds nothing.
 # Every other op of two tensors (a product, a loss comparing a prediction with a target, a
