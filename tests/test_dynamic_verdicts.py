@@ -515,3 +515,23 @@ def test_cut_of_sampled_token_ids_lost_no_history_whatever_drew_them():
         loss.backward()
     status, evidence = _verdict(tracer)
     assert status == "dismissed" and "no leaf" in evidence, evidence
+
+
+def test_cut_starving_a_freed_models_parameters_in_a_run_without_optimizer_is_confirmed():
+    """A check that builds its model in a function, backpropagates once and reads the gradients
+    there: no optimizer says what was to train, and the model is gone by the verdict; its
+    parameters required grad, which is reason enough."""
+    tracer = _tracer("GL001")
+
+    def check_once():
+        net = torch.nn.Linear(3, 1)
+        w = torch.tensor(0.5, requires_grad=True)
+        cut = tracer.a(0, tracer.b(0, net(torch.ones(1, 3))).detach())
+        (w * cut).sum().backward()
+        return [p.grad for p in net.parameters()]
+
+    with tracer:
+        grads = check_once()
+    assert all(g is None for g in grads)
+    status, evidence = _verdict(tracer)
+    assert status == "confirmed" and "requires grad" in evidence, evidence

@@ -22,8 +22,9 @@ class Leaf:
     name: str
     version: int  # when first seen
     looked: bool = False  # the frames were searched for a name (once is enough)
-    # a plain tensor (no `nn.Parameter`) that required grad when first seen: an attack's
-    # perturbation, a latent updated by hand, still known once the run freed it
+    # required grad when first seen: an attack's perturbation, a latent updated by hand, a
+    # model's parameter in a test that builds the model in a function, still known once the run
+    # freed it
     loose: bool = False
 
 
@@ -52,7 +53,7 @@ class Naming:
             self.next_key += 1
             self.key_of[id(leaf)] = key
             self.leaves[key] = Leaf(weakref.ref(leaf), "", leaf._version,
-                                    loose=leaf.requires_grad and type(leaf) is torch.Tensor)
+                                    loose=leaf.requires_grad)
         if frame is not None:
             self.name(key, frame)
         return key
