@@ -145,7 +145,9 @@ def check(facts):
             # (`torch.tensor([loss_a, loss_b])`: several tensors' values, packed)
             origin = "other tensors' values" if type(data) in (ast.List, ast.Tuple, ast.ListComp) \
                 or (rebuild.source.parts is not None and not rebuild.source.container) else "another tensor's values"
-            refs = {}
+            # (the pulls on the way, `probs.detach().numpy()` before a NumPy helper: where the run
+            # reads the values, as the probe follows them)
+            refs = {"pulled": tuple(source.pulled)} if source is not None and source.pulled else {}
             hint = ("use the tensors themselves: torch.stack or torch.cat to pack several, the tensor "
                     "as it is (or .clone()) for one; they keep their history")
         lost = "nothing computed before it gets a gradient"
