@@ -773,8 +773,7 @@ def _history_kept(value: Value, loss: Value) -> bool:
     may require grad) whose history ``loss`` carries: not a model, a leaf or data."""
     if value.module is not None or value.plain or value.container or value.optimizer:
         return False
-    # (what a loss module of another file returned, `kl = kl_loss(model)`: attached, so a tensor)
-    if value.computed and (value.tensor or value.attached) and value.trainables and not value.cuts:
+    if value.computed and value.tensor and value.trainables and not value.cuts:
         return bool(value.trainables & loss.trainables)
     return value.live and not value.trainables and loss.live and not (value.cuts or value.nograd)
 

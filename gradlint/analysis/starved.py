@@ -370,6 +370,8 @@ def _starved(facts) -> Iterator[Starved]:
         for cut in sorted(broken, key=lambda c: (c.node.lineno, c.node.col_offset)):
             if cut.of_module_input and not _trains_through_an_untrained_module(cut, backward, facts):
                 continue
+            if _guarded_by_its_call(cut, backward, facts):
+                continue
             if backward.asks is not None and not _overlap(facts.resolve(cut.upstream), facts.resolve(backward.asks)):
                 continue  # (`autograd.grad(l1, list(actor.parameters()))` asks nothing of the critic)
             if _not_stepped(cut, backward, facts) or _trains_only_after_the_cut(cut, backward, facts):
@@ -1794,6 +1796,27 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             # the model this loss trains is the mistake; the server's is the target it pulls to)
             continue
         yield cut
+
+
+def _guarded_by_its_call(cut, backward, facts) -> bool:
+    """The backward runs under ``if flag:`` where ``flag`` comes from the very call that handed
+    the cut out (``model, preds, loss, perform_backward = contrastive_forward(…)``, then ``if
+    perform_backward: loss.backward()``): the helper says when its result is backpropagated (it
+    backpropagates itself and hands out a detached copy for logging otherwise)."""
+    site = facts.call_sites.get(cut.node)
+    if site is None:
+        return False
+    tree = parents(facts.module)
+    bound = tree.get(site)
+    if type(bound) is not ast.Assign:
+        return False
+    flags = {t.id for target in bound.targets for t in ast.walk(target) if type(t) is ast.Name}
+    up = tree.get(backward.node)
+    while up is not None and not isinstance(up, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+        if type(up) is ast.If and any(type(n) is ast.Name and n.id in flags for n in ast.walk(up.test)):
+            return True
+        up = tree.get(up)
+    return False
 
 
 def _post_alone(value, companions, facts) -> set:
