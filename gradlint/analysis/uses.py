@@ -166,10 +166,6 @@ class Program:
         (``logits, _ = model(x, y)``): values no one takes, so nothing trains through them. Only
         where this file makes every call: it calls ``fn`` and no other file calls it or builds
         its class."""
-        project = self.imports.project
-        owner = fn.class_name or fn.name
-        if project is not None and project.called_elsewhere(owner):
-            return set()
         tree = parents(self.module)
         found = None
         for node in iter_nodes(self.module):
@@ -181,7 +177,13 @@ class Program:
             here = {i for i, element in enumerate(up.targets[0].elts)
                     if type(element) is ast.Name and element.id == "_"}
             found = here if found is None else found & here
-        return found or set()
+            if not found:
+                return set()
+        project = self.imports.project
+        # (asked last: the project's other files are read only where this file drops an element)
+        if not found or (project is not None and project.called_elsewhere(fn.class_name or fn.name)):
+            return set()
+        return found
 
     def _calls(self, call, fn) -> bool:
         """Whether ``call`` calls ``fn``: a function by its name, a method by its attribute, a

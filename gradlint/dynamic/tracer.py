@@ -293,9 +293,10 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
                     key = self.key(leaf, frame)
                     keys.add(key)
                     evidence.uses.setdefault(key, set()).update(uses)
-            elif t.is_floating_point() or t.is_complex():
+            elif t.is_floating_point() or t.is_complex() or "history_loss" in kinds:
                 # (token ids `torch.multinomial` drew, an argmax's indices: integers never carry
-                # history, so what influenced them lost nothing at this site)
+                # history, so a `.detach()` or `.data` of them cuts nothing; values pulled out of
+                # them and rebuilt, a BLEU loss of argmax tokens, still came from the model)
                 keys |= self.lineage_of(t).get(NOGRAD, set())
                 if "switched" in kinds:
                     keys |= self.lineage_of(t).get(FROZEN_HELD, set())
