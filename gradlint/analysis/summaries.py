@@ -735,7 +735,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
     switched_returns = tuple(
         (site.node, site.name) for site in scratch.switches
         if site.function.node is node and site.name and site.name not in params and not site.intended_leaf
-        and site.value.rebuilt and _returns_name(node, site.name))
+        and site.value.rebuilt and _returns_from(node, site.name))
     trains_params = frozenset(
         k for site in scratch.backwards if site.function.node is node and site.accumulates
         for k in (param_index(r, False) for r in site.value.trainables)
@@ -1221,7 +1221,7 @@ def _scaled_root(call, params):
     return None
 
 
-def _returns_name(function, name: str) -> bool:
+def _returns_from(function, name: str) -> bool:
     """``function`` returns ``name``, or what it computes from it (`return buf.mean()`)."""
     return any(type(node) is ast.Return and node.value is not None
                and any(type(n) is ast.Name and n.id == name for n in ast.walk(node.value))
