@@ -722,6 +722,12 @@ def _submodule_parameter(name: str | None) -> bool:
         and name.rpartition(".")[2] in ("weight", "bias")
 
 
+def _no_history(value: Value) -> bool:
+    """Data as far as the walk can tell: nothing with history, no model, nothing cut."""
+    return not (value.attached or value.live or value.trainables or value.post or value.inputs or value.cuts
+                or value.nograd or value.carried or value.pulled or value.rebuilt or value.module is not None)
+
+
 def _symbolic(value: Value, walker) -> bool:
     """In a summary walk, a parameter as handed (``%k``): what each call hands it."""
     return getattr(walker, "summarizing", False) and bool(value.trainables) \
@@ -1521,7 +1527,8 @@ class Walker:
             if site.retain_graph and not site.root_from_outside and (site.value.attached or site.value.live):
                 site.history_from_outside = tuple(sorted(
                     {name for name in _loaded_names(stmt) - assigned - _called_names(stmt)
-                     if name in before and _history_kept(before[name], site.value)}
+                     if name in before and (_history_kept(before[name], site.value)
+                                            or self.instance_output(name, stmt, before, site.value))}
                     | self.constructed_history(_called_names(stmt) - assigned, before, site.value)))
         last = _last_iteration_arms(stmt) if type(stmt) in FORS else {}
         if last:
@@ -1539,6 +1546,24 @@ class Walker:
         else:
             self.env = _join_envs(before, self.env, self.outside)
         self.block(stmt.orelse)
+
+    def instance_output(self, name: str, loop, before: dict, loss: Value) -> bool:
+        """``name`` holds what a module instance returned before the loop (``kl = kl_loss(model)``),
+        carrying history ``loss`` carries: a forward's output, whatever its summary could prove of
+        its type (`total = 0.0` then summed). A class called there (``MAML(model)``) builds a
+        module, no output."""
+        value = before[name]
+        if not (value.attached and value.computed and value.trainables & loss.trainables) or value.cuts \
+                or value.module is not None or value.optimizer or value.container:
+            return False
+        binds = [n for n in iter_nodes(self.function.node, into_functions=False)
+                 if type(n) in (ast.Assign, ast.AnnAssign, ast.AugAssign)
+                 and name in _target_names(n.targets[0] if type(n) is ast.Assign else n.target)]
+        if not binds or any(loop.lineno <= n.lineno <= loop.end_lineno for n in binds):
+            return False
+        return all(type(n) is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name
+                   and type(n.value) is ast.Call and type(n.value.func) is ast.Name
+                   and getattr(before.get(n.value.func.id), "module", None) is not None for n in binds)
 
     def constructed_history(self, called, before: dict, loss: Value) -> set:
         """``model.adj`` for each model bound before the loop and called in it, whose forward
@@ -5502,8 +5527,12 @@ class Walker:
                 # it: a copy, whose term alone in a loss is dead, as one written here is)
                 rebuilt = rebuilt | {cut_node}
         pulled = every.pulled
-        if summary.pulled:
-            pulled = pulled | summary.pulled  # `run_model(model, x)` returning NumPy of its outputs
+        # (not what it pulled out of what this call hands it as data: `coverage(sites, picked)`
+        # pulling a number out of the sites, data at this call, pulled no history)
+        handed_pulls = frozenset(pull for pull in summary.pulled if not all(
+            k in given and _no_history(given[k]) for k in summary.pulled_params.get(pull, (None,))))
+        if handed_pulls:
+            pulled = pulled | handed_pulls  # `run_model(model, x)` returning NumPy of its outputs
             sources = frozenset().union(*(v.trainables | v.post | v.inputs for v in given.values()))
             for pull in summary.pulled:
                 self.facts.pulled_from[pull] = self.facts.pulled_from.get(pull, EMPTY) | sources
@@ -6139,7 +6168,10 @@ class Walker:
         if name in ("float", "int") and values:
             arg = values[0]
             if arg.tensor or arg.attached or arg.live or arg.nograd:
-                if name == "float" and arg.tensor and not arg.plain and (arg.trainables or arg.post or arg.inputs):
+                # (what a callable of unknown kind returned from tensors with history, `float(lpips(out,
+                # y))`, is pulled too)
+                if name == "float" and (arg.tensor or arg.computed and not arg.const) and not arg.plain \
+                        and (arg.trainables or arg.post or arg.inputs):
                     self.note_pull(node, arg)  # (`float(loss)`, as `loss.item()`)
                 return Value(pulled=arg.pulled | {node}, nograd=arg.nograd, rebuilt=arg.rebuilt, computed=True,
                              const=True, plain=True, cuts=arg.cuts)

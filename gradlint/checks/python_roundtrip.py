@@ -110,8 +110,10 @@ def check(facts):
                 starving[node] = starves[node] = Starved(cut, function=fn)
     # `Variable(torch.FloatTensor([x.item()]), requires_grad=True)`: one round trip, reported once,
     # at the outer rebuild.
+    # (not the rebuild itself, which a loop hands back its own copy: `acc += float(…)`, then
+    # `acc = torch.tensor(acc)` in the same body)
     inner = {n for node in flagged if node in by_node for n in by_node[node].source.rebuilt
-             if origin(n) is None and node.lineno <= n.lineno <= (node.end_lineno or node.lineno)}
+             if n is not node and origin(n) is None and node.lineno <= n.lineno <= (node.end_lineno or node.lineno)}
     for node, how in flagged.items():
         if node in facts.intended_rebuilds or node in inner:
             continue

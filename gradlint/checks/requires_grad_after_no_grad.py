@@ -85,8 +85,11 @@ def check(facts):
             continue
         if not value.nograd or value.attached or facts.lost_history(value.rebuilt) or switch.intended_leaf:
             backward = _backpropagated_next(switch, facts)
-            if backward is not None and _guarded(switch) and _kept_history(value, facts):
-                continue  # a defensive guard on a loss the walk sees trained: it never switches
+            if backward is not None and _kept_history(value, facts) and (_guarded(switch) or type(switch.node) is ast.Call):
+                # a defensive guard on a loss the walk sees trained: it never switches; and
+                # `requires_grad_()` on one does nothing (what it trains through is whole, or cut
+                # where GL001 says)
+                continue
             if backward is not None:
                 yield _switched_root(switch, backward, facts)
             continue
