@@ -485,6 +485,12 @@ def test_many_starved_leaves_are_named_by_the_modules_that_hold_them():
     assert owners(generator) == "`G.block0` (2 tensors), `G.block1` (2 tensors), `G.block2` (3 tensors)"
     flat = [f"`w{i}`" for i in range(6)]
     assert owners(flat) == "`w0`, `w1` and 4 more"
+    # (one layer of each of a model's blocks: the layer, its block's index a wildcard)
+    gates = [f"`model.res{i}.1.conv_du.{j}.{p}`" for i in range(1, 6) for j in (0, 2) for p in ("weight", "bias")]
+    assert owners(gates) == "`model.res*.1.conv_du` (20 tensors)"
+    # (a module's single leaf among groups: the leaf itself, not "(1 tensors)")
+    mixed = ["`G.down.0.weight`", "`G.down.1.weight`", "`G.up.0.weight`", "`G.up.1.weight`", "`G.mid.weight`"]
+    assert owners(mixed) == "`G.down` (2 tensors), `G.up` (2 tensors), `G.mid.weight`"
 
 
 def test_raised_message_is_cut_at_a_word():

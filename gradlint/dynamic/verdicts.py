@@ -6,6 +6,8 @@ A rule's ``decide(tracer, evidence)`` (in its module under ``gradlint/checks/``)
 """
 from __future__ import annotations
 
+import os
+
 
 def intent(tracer, key: int) -> str:
     """Why this leaf should have received a gradient, or "" if nothing says it should. With
@@ -77,11 +79,36 @@ def owners(shown: list) -> str:
         if len(groups) <= 3:
             break
         depth -= 1
-    parts = [f"`{owner}`" if members == [owner] else f"`{owner}` ({len(members)} tensors)"
+    if len(groups) == 1:
+        # (one model's: where its leaves differ only in a block's index, `model.res_conv*.1.
+        # conv_du` (20 tensors) says which layer of each block, as `model` does not)
+        owner = _pattern(names)
+        if owner is not None:
+            groups = {owner: names}
+    parts = [f"`{members[0]}`" if len(members) == 1 else f"`{owner}` ({len(members)} tensors)"
              for owner, members in groups.items()]
     if len(parts) > 3:
         return f"{', '.join(parts[:2])} and {len(parts) - 2} more"
     return ", ".join(parts)
+
+
+def _pattern(names: list) -> str | None:
+    """The dotted path ``names`` share, a differing component written as a wildcard (``res_conv1``,
+    ``res_conv2`` -> ``res_conv*``), cut before the first wholly differing one; None where that
+    says no more than the root."""
+    split = [n.split(".") for n in names]
+    if len({len(parts) for parts in split}) != 1:
+        return None
+    out = []
+    for column in zip(*split):
+        if len(set(column)) == 1:
+            out.append(column[0])
+            continue
+        stem = os.path.commonprefix(column)
+        if not stem or stem.isdigit():
+            break
+        out.append(stem + "*")
+    return ".".join(out) if len(out) > 1 else None
 
 
 def reached_meanwhile(tracer, evidence) -> set:
