@@ -338,6 +338,10 @@ class ModuleFacts:
     forward_plain: dict = field(default_factory=dict)
     # the same key -> every call seen passes a value without history
     forward_still: dict = field(default_factory=dict)
+    # the same key -> the functions (nodes) whose calls hand it a leaf they made to read its
+    # gradient (`x = torch.randn(…, requires_grad=True)`, `x.grad` read, no optimizer given it):
+    # a probe of which inputs the module differentiates
+    forward_probed: dict = field(default_factory=dict)
     # the same key -> the Saves of what some call hands it that an op saved (`dec(enc(x))` when
     # the encoder ends in tanh): an edit of that input in place breaks the caller's backward
     forward_saved: dict = field(default_factory=dict)

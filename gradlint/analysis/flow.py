@@ -722,6 +722,13 @@ def _submodule_parameter(name: str | None) -> bool:
         and name.rpartition(".")[2] in ("weight", "bias")
 
 
+def _grad_reads(node) -> frozenset:
+    """The names whose ``.grad`` the function reads, looked at or computed with."""
+    return frozenset(n.value.id for n in iter_nodes(node, into_functions=False)
+                     if type(n) is ast.Attribute and n.attr == "grad" and type(n.value) is ast.Name
+                     and type(n.ctx) is ast.Load)
+
+
 def _no_history(value: Value) -> bool:
     """Data as far as the walk can tell: nothing with history, no model, nothing cut."""
     return not (value.attached or value.live or value.trainables or value.post or value.inputs or value.cuts
@@ -3806,13 +3813,24 @@ class Walker:
                 # `ContentLoss(feats)` with `feats` frozen: the loss's feature extractor trains nothing
                 frozen = self.facts.init_frozen
                 frozen[(qualname, key)] = frozen.get((qualname, key), True) and dotted(expr) in self.facts.frozen
-        for key, value in given:
+        exprs = [*positional, *(k.value for k in node.keywords if k.arg is not None)]
+        for (key, value), expr in zip(given, exprs):
             plain[(qualname, key)] = plain.get((qualname, key), True) and value.plain
             still[(qualname, key)] = still.get((qualname, key), True) and not (value.attached or value.live)
+            if self.probe_leaf(expr):
+                self.facts.forward_probed.setdefault((qualname, key), set()).add(self.function.node)
             if value.saved and self.nograd is None:
                 self.facts.forward_saved.setdefault((qualname, key), set()).update(value.saved)
             if value.trainables and value.attached and self.nograd is None and self.record:
                 self.facts.forward_attached.setdefault((qualname, key), node)
+
+    def probe_leaf(self, expr) -> bool:
+        """``expr`` names a leaf this function made to require grad and whose ``.grad`` it reads,
+        which no optimizer holds: a probe of what the call differentiates."""
+        if type(expr) is not ast.Name or expr.id not in self.facts.leaves or expr.id in self.facts.optimized \
+                or self.key(expr.id) in self.facts.optimized:
+            return False
+        return expr.id in once("grad-reads", self.function.node, _grad_reads)
 
     def used_as_tensor(self, name: str) -> bool:
         """The function hands ``name`` (or a part of it) to one of torch's functions, or reads

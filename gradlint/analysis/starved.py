@@ -372,6 +372,10 @@ def _starved(facts) -> Iterator[Starved]:
                 continue
             if _guarded_by_its_call(cut, backward, facts):
                 continue
+            if _probed_inputs(cut, backward, facts):
+                # (`rln(x)` of a leaf made to read `x.grad`: whether the module's stop-gradient
+                # holds is what the caller looks at, and a None there is no silent failure)
+                continue
             if backward.asks is not None and not _overlap(facts.resolve(cut.upstream), facts.resolve(backward.asks)):
                 continue  # (`autograd.grad(l1, list(actor.parameters()))` asks nothing of the critic)
             if _not_stepped(cut, backward, facts) or _trains_only_after_the_cut(cut, backward, facts):
@@ -977,6 +981,22 @@ def _helper_of(node) -> bool:
     args = node.args.posonlyargs + node.args.args
     return not args or args[0].arg not in ("self", "cls") or any(
         dotted(d) == "staticmethod" for d in node.decorator_list)
+
+
+def _probed_inputs(cut, backward, facts) -> bool:
+    """A cut of a forward's inputs only, where the function of ``backward`` hands each of them a
+    leaf it made to read its gradient (``FileFacts.forward_probed``)."""
+    fn = cut.function
+    if fn is None or fn.name != "forward" or fn.class_name is None or not cut.upstream or backward.function is None:
+        return False
+    params = [p.arg for p in [*fn.node.args.posonlyargs, *fn.node.args.args]][1:]
+    for name in cut.upstream:
+        param, _, where = name.partition("@")
+        if where != "input" or param not in params or not any(
+                backward.function.node in facts.forward_probed.get((fn.class_name, key), ())
+                for key in (params.index(param), param)):
+            return False
+    return True
 
 
 def _handed_no_history(cut, fn, facts) -> bool:
