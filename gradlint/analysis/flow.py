@@ -1033,6 +1033,7 @@ class Walker:
         # element, the trainables (``Summary.trained_parts``, in this walk's names).
         self.element_trained: dict = {}
         self.element_cuts: dict = {}  # a call returning a tuple -> per element, the callee's cuts it holds
+        self.element_post: dict = {}  # the same -> per element, what is applied after its cuts
         self.element_shape: dict = {}  # such a call -> its tuple's nesting (``Summary.part_shape``)
         self.element_pulled: dict = {}  # such a call -> per element, its pulls (``Summary.pulled_parts``)
         self.element_const: dict = {}  # such a call -> per element, known to require no grad
@@ -3092,6 +3093,11 @@ class Walker:
         # (`model.discriminator` of `model`: the member a named receiver's part passes through)
         element = replace(value, trainables=frozenset(
             t for t in trained[k] if t in value.trainables or t.rpartition(".")[0] in value.trainables))
+        post = self.element_post.get(call)
+        if post is not None and len(post) == len(trained):
+            # (`loss_g, loss_d = losses(g, d, x)`, `loss_g` of `d(fake.detach())`: the
+            # discriminator after the cut in that element)
+            element = replace(element, post=element.post | post[k])
         held = self.element_cuts.get(call)
         if held is not None and len(held) == len(trained):
             # (`policy_loss, entropies = …` of `return loss, entropies.detach()`: the cut is the
@@ -5621,6 +5627,8 @@ class Walker:
                       alias=self.returned_view(summary, handed, given),
                       nograd=base.nograd | ({node} if summary.nograd else EMPTY),
                       lost=base.lost or (summary.lost and (every.attached or every.live)))
+        if not summary.method and out.cuts:
+            out = self.models_after_cut(out, given)
         if summary.pulled_fields is not None and out.pulled:
             # (`batch = collect(policy)` of `return {"log_probs": …, "rewards": …}`: each key its
             # own pulls)
@@ -5758,6 +5766,10 @@ class Walker:
             self.element_trained[node] = tuple(
                 self._part_trainables(params, mine, given, receiver, summary, own, owner)
                 for params, mine in summary.trained_parts)
+            if len(summary.post_parts) == len(summary.trained_parts) and any(p or m for p, m in summary.post_parts):
+                self.element_post[node] = tuple(
+                    self._part_trainables(params, mine, given, receiver, summary, own, owner)
+                    for params, mine in summary.post_parts)
             # (the tuple kept whole, `t = regress(d, p)`: its elements, for what copies it whole,
             # `torch.Tensor(t)`)
             out = replace(out, parts=tuple(self.returned_element(node, out, self.element_trained[node], k)
@@ -6231,6 +6243,30 @@ class Walker:
             if result is not None:
                 return result
         return replace(args, computed=True, saved=EMPTY)
+
+    def models_after_cut(self, out: Value, given: dict) -> Value:
+        """``run_d(disc, fake.detach())``: a function handed models and values cut, and nothing
+        else with history, applies the models after the cut: ``post``, as a module's call of the
+        cut value is (the discriminator of a generator's loss, which the generator's step does
+        not update), not trainables beside the cut."""
+        models, cut = [], []
+        for value in given.values():
+            if value.trainables and not (value.computed or value.tensor or value.container or value.cuts
+                                         or value.post or value.inputs):
+                models.append(value)
+            elif value.cuts and not (value.trainables or value.post or value.inputs or value.live or value.carried):
+                cut.append(value)
+            elif value.attached or value.live or value.trainables or value.inputs or value.post:
+                return out
+        if not (models and cut):
+            return out
+        moved = frozenset().union(*(m.trainables for m in models)) & out.trainables
+        cuts = set().union(*(v.cuts for v in cut))
+        # (not a model's own output cut and handed back with it: truncated recurrence)
+        if not moved or any(self.facts.cuts[c].upstream & moved for c in cuts if c in self.facts.cuts):
+            return out
+        return replace(out, trainables=out.trainables - moved, post=out.post | moved,
+                       cuts={c: (held - moved if c in cuts else held) for c, held in out.cuts.items()})
 
     def carry_state(self, owner_expr, summary, info, result: Value, shown: str | None = None) -> Value:
         """A call, in a loop, of a model whose method leaves state holding this call's history

@@ -383,11 +383,14 @@ def _starved(facts) -> Iterator[Starved]:
                 # stepped after this loss's backward hold none of what the cut starves
                 continue
             if _trained_by_another_loss(cut, backward.value.cuts[cut.node], facts, backward) \
-                    and not dead_in(cut, backward.value) and not (
+                    and not dead_in(cut, backward.value) \
+                    and not _feeds_only_what_is_not_stepped(cut, backward, facts) and not (
                         not backward.value.trainables and any(
                             cut.node in s.value.cuts and _switches_root(s, backward) for s in facts.switches)):
-                # (a dead term adds no gradient whatever another loss trains; nor does a loss wholly
-                # cut whose requires_grad the user switched on to backpropagate it)
+                # (a dead term adds no gradient whatever another loss trains, nor does a term of
+                # models the step after it does not update (a generator's loss of `D(fake.detach())`);
+                # nor does a loss wholly cut whose requires_grad the user switched on to
+                # backpropagate it)
                 continue
             if _objective_alone(cut, backward) and _forward_trains_it(cut, facts):
                 # (a module's own objective backpropagated alone, `m.compute_one_iter().backward()`,

@@ -141,6 +141,9 @@ class Summary:
     # (the parameters whose history reaches it, the body's own trainables that do): the caller's
     # unpacking gives each name what its element carries, not what the whole tuple does.
     trained_parts: tuple = field(default=(), compare=False, hash=False)
+    # Of those, per element, what reaches it only applied after a cut (``Value.post``, as
+    # ``trained_parts`` splits it): `return loss_g, loss_d` with `loss_g` of `d(fake.detach())`.
+    post_parts: tuple = field(default=(), compare=False, hash=False)
     # The same tuples: per element, the cuts of ``cuts`` it holds (`return loss,
     # entropies.detach()`: the second's alone).
     cut_parts: tuple = field(default=(), compare=False, hash=False)
@@ -830,7 +833,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
                         if r.value.alias in params and not (method and r.value.alias == params[0])),
         const_parts=_const_parts(returns), container_parts=_container_parts(returns),
         saves=saves, save_needs=save_needs, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch, walker),
-        trained_parts=_trained_parts(returns, method), backprops_param=backprops_param, retains_from=retains_from,
+        trained_parts=_trained_parts(returns, method), post_parts=_post_parts(returns, method), backprops_param=backprops_param, retains_from=retains_from,
         trains_params=trains_params, switched_params=switched_params, switched_returns=switched_returns,
         cut_parts=_cut_parts(returns, cuts),
         dead=frozenset(c for c in value.dead if c in cuts and _dead_in_every_part(c, returns)) | conditional
@@ -989,6 +992,18 @@ def _trained_parts(returns, method: bool) -> tuple:
     for k in range(len(returns[0].parts)):
         roots = frozenset().union(*(ret.parts[k][1].trainables | ret.parts[k][1].post for ret in returns))
         params, own = _split_roots(roots, method)
+        out.append((frozenset(params), frozenset(own)))
+    return tuple(out)
+
+
+def _post_parts(returns, method: bool) -> tuple:
+    """``Summary.post_parts``: () unless every return is a tuple of one length."""
+    if not _same_tuples(returns):
+        return ()
+    out = []
+    for k in range(len(returns[0].parts)):
+        post = frozenset().union(*(ret.parts[k][1].post for ret in returns))
+        params, own = _split_roots(post, method)
         out.append((frozenset(params), frozenset(own)))
     return tuple(out)
 
