@@ -31,6 +31,8 @@ REBUILD = "rebuild"
 UNRECORDED_GRAD = "autograd.grad"
 # `layer.weight.data = w`: the values of `w` put into a parameter without their history
 STORAGE_REBOUND = ".data ="
+# `model.state_dict()`: the parameters' values, detached (unless `keep_vars=True`)
+STATE_DICT = ".state_dict()"
 
 
 @dataclass

@@ -22,7 +22,7 @@ from gradlint.analysis import saves, settings, torch_types
 from gradlint.analysis.summaries import SYMBOL, optimized_init_parameters
 from gradlint.analysis.settings import defaults_of, set_from_parameters
 from gradlint.analysis.facts import (
-    IMPLICIT, REBUILD, STORAGE_REBOUND, UNRECORDED_GRAD, BackpropUnderNoGrad, Backward, Cut, Edit, Function, ModuleFacts, Rebound, Rebuild, Return, SequentialEdit, StepBetween, Switch,
+    IMPLICIT, REBUILD, STATE_DICT, STORAGE_REBOUND, UNRECORDED_GRAD, BackpropUnderNoGrad, Backward, Cut, Edit, Function, ModuleFacts, Rebound, Rebuild, Return, SequentialEdit, StepBetween, Switch,
     source_segment,
 )
 from gradlint.analysis.imports import collect_imports
@@ -4769,8 +4769,8 @@ class Walker:
                 # (`self.model.state_dict()` in a method of a plain class the model was handed to,
                 # which calls it: the member itself, as `self.model(x)` is read)
                 receiver = replace(receiver, trainables=frozenset({member}))
-            if receiver.trainables and not (receiver.computed or receiver.tensor or receiver.live) and self.nograd is None:
-                return replace(self.cut_of(node, recv_expr, replace(receiver, computed=True), ".state_dict()"),
+            if receiver.trainables and not (receiver.computed or receiver.tensor) and self.nograd is None:
+                return replace(self.cut_of(node, recv_expr, replace(receiver, computed=True), STATE_DICT),
                                container=True)
             return Value(tensor=True, computed=True, const=True, container=True)
         if meth in PULL_METHODS:

@@ -17,7 +17,7 @@ import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from gradlint.analysis.facts import REBUILD, STORAGE_REBOUND, UNRECORDED_GRAD, Backward, Cut, Function
+from gradlint.analysis.facts import REBUILD, STATE_DICT, STORAGE_REBOUND, UNRECORDED_GRAD, Backward, Cut, Function
 from gradlint.analysis.imports import dotted
 from gradlint.analysis.project import origin
 from gradlint.analysis.scan import ancestors, frozen_owners, is_fresh_copy, literal_false
@@ -251,7 +251,7 @@ def _starved(facts) -> Iterator[Starved]:
                     # whose only path runs through what the region takes from them: a loss sees
                     # the model whole and cannot name them)
                     continue
-                if cut.kind == ".state_dict()":
+                if cut.kind == STATE_DICT:
                     continue  # (a snapshot of the weights returned, to save or load: only a loss speaks)
                 if cut.truncates and value.post:
                     # a loop of the function cut between its iterations, each stage applied to
@@ -1786,7 +1786,7 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             continue  # no optimizer of this module updates it: it is frozen on purpose (a teacher)
         # (a dead term: nothing accompanies the cut, no model is applied after it, and the loss has
         # terms attached beside it; it adds a number and no gradient, whatever else trains the model)
-        if cut.carried and cut.kind != ".state_dict()" and _overlap(cut.upstream, value.trainables) and _kept_whole(cut):
+        if cut.carried and cut.kind != STATE_DICT and _overlap(cut.upstream, value.trainables) and _kept_whole(cut):
             # a cut of state carried from the last iteration, `loss - prev_loss` of `prev_loss =
             # loss.data`, beside what computed it in this one: a baseline, whose history the
             # loss trains through in its own iteration (a weight snapshot, `state_dict()`, is none)

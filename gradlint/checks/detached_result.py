@@ -138,7 +138,7 @@ def _key(rebound, facts) -> str:
 
 
 def _report(cut, where: str, facts, models=(), **refs):
-    from gradlint.analysis.facts import STORAGE_REBOUND, UNRECORDED_GRAD
+    from gradlint.analysis.facts import STATE_DICT, STORAGE_REBOUND, UNRECORDED_GRAD
     from gradlint.analysis.scan import nograd_decorator
     from gradlint.analysis.starved import _optimized, _with_owners, inference_path
 
@@ -201,6 +201,10 @@ def _report(cut, where: str, facts, models=(), **refs):
         hint = (f"compute with `{cut.tensor}` itself (`torch.func.functional_call`, or `F.linear`/`F.conv2d` "
                 f"with it as the weight) instead of copying it into `{cut.into}.data`; if only its values are "
                 f"meant, copy them under `torch.no_grad()` (`{cut.into}.copy_({cut.tensor})`)")
+    if cut.kind == STATE_DICT:
+        what = f"`{expr}` holds the parameters' values detached, and what is computed from them"
+        hint = (f"read the parameters themselves (`{cut.tensor}.named_parameters()`, or "
+                f"`{cut.tensor}.state_dict(keep_vars=True)`)")
     if cut.kind == UNRECORDED_GRAD:
         what = f"`{expr}`, taken without `create_graph=True`,"
         hint = ("pass `create_graph=True` so the gradients are recorded and a loss of them trains what "
