@@ -6210,6 +6210,14 @@ class Walker:
             return PLAIN
         if name in CONST_BUILTINS:
             return CONST
+        if name == "sum" and name not in self.env and len(node.args) == 1 and not node.keywords \
+                and type(node.args[0]) in (ast.List, ast.Tuple) and args.cuts \
+                and not any(type(e) is ast.Starred for e in node.args[0].elts):
+            # `sum([gamma * l2(model), loss])`: the terms added up, as `+` adds them (a term of
+            # cut values alone beside attached ones is a dead term)
+            terms = [self.expr(e) for e in node.args[0].elts]
+            return replace(joined(union(terms), terms, self.facts.switched_off), computed=True,
+                           container=False, parts=None, saved=EMPTY, alias=None)
         if name in PASSTHROUGH_BUILTINS:
             if name in ("list", "tuple", "dict", "set", "sorted") and name not in self.env:
                 # `outputs = list(outputs)`: a new container of the tensors, none of them a view

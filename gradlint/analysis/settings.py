@@ -100,13 +100,17 @@ def variants(module: ast.Module) -> list[tuple[dict, str]]:
     # names it imports (`step(…, loss_fn=alignment_loss)` and `loss_fn=alignment_loss_with_grad`)
     handable = {*classes, *functions, *(a.asname or a.name for s in module.body if type(s) is ast.ImportFrom
                                         for a in s.names)}
-    # (twice: `run(model, cut)` handing on what its own callers hand it, `cut=True` and `False`)
+    # (until nothing changes, a few times at most: `run(model, cut)` handing on what its own
+    # callers hand it, `cut=True` and `False`, through each level of calls)
     links: dict = {}  # (id of the def, parameter) -> the caller's parameter handed on to it as it is
     configs = _config_fields(module)
-    for _ in range(2):
+    for _ in range(4):
+        before = {key: dict(values) for key, values in seen.items()}
         for node, fn, targets, skip in calls:
             for target in targets:
                 _handed(node, target, skip, seen, fn, handable, links, configs)
+        if seen == before:
+            break
     both = {key for key, values in seen.items() if values.keys() >= {True, False}}
     # (a parameter every call hands as a literal, guarding a backward: each call's own literal
     # decides whether that backward runs there, `fisher_loss(…, do_backward=False)` under
@@ -251,9 +255,11 @@ def _unsure(call: ast.Call, init, p: str) -> bool:
 
 def _cuts(node) -> bool:
     """The ``if`` (or conditional expression) cuts history in an arm: ``.detach()``, ``.data``,
-    a no_grad region."""
+    a no_grad region, a model's ``state_dict()`` (its values detached), values pulled out
+    (``.item()``, ``.tolist()``, ``.numpy()``)."""
     for n in ast.walk(node):
-        if type(n) is ast.Attribute and n.attr in ("detach", "detach_", "data", "no_grad", "inference_mode"):
+        if type(n) is ast.Attribute and n.attr in ("detach", "detach_", "data", "no_grad", "inference_mode",
+                                                   "state_dict", "item", "tolist", "numpy"):
             return True
     return False
 
