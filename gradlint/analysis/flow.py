@@ -2851,6 +2851,28 @@ class Walker:
         return getattr(self, "summarizing", False) and all(
             r.startswith("%") for r in operand.trainables | operand.post)
 
+    def receiver_step(self, node: ast.Call, owner: str | None, j: tuple) -> None:
+        """A step, inside the method ``node`` calls, of the receiver's own optimizer (``j``: as
+        ``Summary.backprops_param`` records it): pending for the next backward, as a step
+        written here would be."""
+        own, step, members, handed_in = j
+        name = owner + own[4:] if owner is not None else None
+        if name is None or step is None or not self.record:
+            return
+        covers = self.facts.optimizers.get(self.key(name))
+        if covers is None and handed_in:
+            # (`self.trainer = Trainer(self.wm)`, the trainer's optimizer over the
+            # model it was handed: `self.wm`, as this file built it)
+            covers = self.handed_to_constructor(owner, handed_in) or None
+        if covers is None and members:
+            # (built by the receiver's class over its own members: `model.discriminator`)
+            covers = frozenset(owner + m[4:] for m in members)
+        self.note_step(covers, name)
+        # (a step of another file's method is reported at this call)
+        self.facts.call_sites.setdefault(step, node)
+        self.pending_steps.append((step, name, self.seq, covers))
+        self.mark_stale(step, covers)
+
     def note_step(self, covers, name: str | None = None) -> None:
         """An optimizer step after this function's last backward: what it updates is what that
         loss was computed to train (``Backward.stepped``)."""
@@ -5821,23 +5843,7 @@ class Walker:
             owner = dotted(node.func.value) if type(node.func) is ast.Attribute else None
             for j in stepped:  # `optimizer.step()` inside it, on the optimizer this call hands it
                 if type(j) is tuple:  # the receiver's own (`self.opt_d` of `self.update_d(loss)`)
-                    own, step, members, handed_in = j
-                    name = owner + own[4:] if owner is not None else None
-                    if name is None or step is None or not self.record:
-                        continue
-                    covers = self.facts.optimizers.get(self.key(name))
-                    if covers is None and handed_in:
-                        # (`self.trainer = Trainer(self.wm)`, the trainer's optimizer over the
-                        # model it was handed: `self.wm`, as this file built it)
-                        covers = self.handed_to_constructor(owner, handed_in) or None
-                    if covers is None and members:
-                        # (built by the receiver's class over its own members: `model.discriminator`)
-                        covers = frozenset(owner + m[4:] for m in members)
-                    self.note_step(covers, name)
-                    # (a step of another file's method is reported at this call)
-                    self.facts.call_sites.setdefault(step, node)
-                    self.pending_steps.append((step, name, self.seq, covers))
-                    self.mark_stale(step, covers)
+                    self.receiver_step(node, owner, j)
                     continue
                 name = dotted(handed[j]) if j in handed else None
                 covers = self.facts.optimizers.get(self.key(name)) if name else None
@@ -5848,6 +5854,11 @@ class Walker:
                     # reported at this call)
                     self.pending_steps.append((node, name, self.seq, covers))
                     self.mark_stale(node, covers)
+        if summary.own_steps and self.nograd is None and type(node.func) is ast.Attribute:
+            # (`ml.end_iteration()` backpropagating its own last loss and stepping its own
+            # optimizer: a loss recorded before this call through those members is stale after it)
+            for j in summary.own_steps:
+                self.receiver_step(node, dotted(node.func.value), j)
         # (the call itself runs before its own switch: only what follows it is unrecorded)
         if self.nograd is not None and summary.backprops and self.record \
                 and _guard_passes(summary, summary.backward, handed, self.evaluated_before(node)) \

@@ -905,6 +905,7 @@ class _Parsed:
         for _, _, _, stepped, inner in summary.backprops_param or ():
             nodes += [j[1] for j in stepped if type(j) is tuple]  # the receiver's steps
             nodes.append(inner)  # (the backward it makes, a finding's line)
+        nodes += [j[1] for j in summary.own_steps]  # (the receiver's steps after its own backward)
         self.own(nodes)
 
     def own(self, nodes) -> None:

@@ -182,6 +182,10 @@ class Summary:
     # .mean()`, `c_loss.requires_grad = True`, `return c_loss`): the caller that backpropagates
     # what it returns has had that switch silence the error the copy would raise.
     switched_returns: tuple = field(default=(), compare=False, hash=False)
+    # The receiver's own optimizers a method steps after a backward of its own state (no
+    # parameter's: `self.last_loss.backward()`, then `self.center_opt.step()`), as
+    # ``backprops_param`` records them: (name, step call, members, handed in)
+    own_steps: tuple = field(default=(), compare=False, hash=False)
     # (backward node, the parameters its root descends from) for each backward(retain_graph=True)
     # outside any loop of its own of a root it computes (``_read``)
     retains_from: tuple | None = field(default=None, compare=False, hash=False)
@@ -562,6 +566,46 @@ def optimized_init_parameters(cls, name: str | None = None) -> tuple:
     return tuple(sorted(found))
 
 
+def _own_steps(function, walker, backprops_param) -> tuple:
+    """``Summary.own_steps``: each `self.opt.step()` of an optimizer the receiver's class keeps,
+    in a method that calls backward() before it, that ``backprops_param`` does not already hold."""
+    from gradlint.analysis.imports import dotted
+    from gradlint.analysis.tree import iter_nodes
+
+    if walker.cls is None or not walker.cls.optimizers:
+        return ()
+    held = {j[0] for entry in backprops_param or () for j in entry[3] if type(j) is tuple}
+    backward_at = min((n.lineno for n in iter_nodes(function) if type(n) is ast.Call
+                       and type(n.func) is ast.Attribute and n.func.attr == "backward"), default=None)
+    if backward_at is None:
+        return ()
+    out = []
+    for node in iter_nodes(function):
+        if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "step" \
+                and node.lineno > backward_at:
+            name = dotted(node.func.value)
+            if name and name.startswith("self.") and name.count(".") == 1 and name not in held \
+                    and name in walker.cls.optimizers and name not in {o[0] for o in out}:
+                out.append((name, node, _members(walker, name) or _built_over(walker.cls.node, name),
+                            _handed_to_init(walker, name)))
+    return tuple(out)
+
+
+def _built_over(cls, name: str) -> frozenset:
+    """The receiver's own attributes the optimizer its ``__init__`` binds to ``name`` is built
+    over, as written (`SGD([self.prototypes])`, `Adam(self.head.parameters())`)."""
+    from gradlint.analysis.imports import dotted
+
+    init = next((s for s in cls.body if type(s) is ast.FunctionDef and s.name == "__init__"), None) \
+        if cls is not None else None
+    for stmt in ast.walk(init) if init is not None else ():
+        if type(stmt) is ast.Assign and len(stmt.targets) == 1 and dotted(stmt.targets[0]) == name \
+                and type(stmt.value) is ast.Call and stmt.value.args:
+            return frozenset(n for n in map(dotted, ast.walk(stmt.value.args[0]))
+                             if n and n.startswith("self.") and n.count(".") == 1)
+    return frozenset()
+
+
 def _step_call(function, name: str):
     """The first ``name.step()`` call in the function."""
     from gradlint.analysis.imports import dotted
@@ -730,6 +774,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
                             if n in params or (method and n.startswith("self.") and n.count(".") == 1))
             backprops_param.append((params.index(root), site.retain_graph, site.create_graph, stepped, site.node))
     backprops_param = tuple(backprops_param) or None
+    own_steps = _own_steps(node, walker, backprops_param) if method else ()
     guarded = _guarded_switches(node, params)
     switched_params = {
         params.index(site.name): site.node for site in scratch.switches
@@ -835,6 +880,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         saves=saves, save_needs=save_needs, module=_built_module(returns, walker), built_parts=_built_parts(returns, scratch, walker),
         trained_parts=_trained_parts(returns, method), post_parts=_post_parts(returns, method), backprops_param=backprops_param, retains_from=retains_from,
         trains_params=trains_params, switched_params=switched_params, switched_returns=switched_returns,
+        own_steps=own_steps,
         cut_parts=_cut_parts(returns, cuts),
         dead=frozenset(c for c in value.dead if c in cuts and _dead_in_every_part(c, returns)) | conditional
         if value is not None else EMPTY,
