@@ -261,7 +261,8 @@ def scan_classes(module: ast.Module, imports: ImportTable) -> dict[str, ClassInf
                             info.literal_attrs.add(name)
                         else:
                             value = _with_flags(_with_locals(_with_defaults(value, named), stmt, flags), flags, imports)
-                            info.attrs[name] = module_info(value, imports, classes)
+                            info.attrs[name] = module_info(value, imports, classes) \
+                                or _factory_module(value, imports, classes)
                             if type(value) is ast.Call and (info.attrs[name] is None or (
                                     info.attrs[name].qualname == "torch.nn.ModuleList" and info.attrs[name].items is None)):
                                 later.append((info, name, value))  # a class defined further down
@@ -1603,12 +1604,40 @@ def _elements_info(call: ast.Call, imports: ImportTable, classes: dict) -> Modul
     return infos.pop() if len(infos) == 1 else None
 
 
+def _factory_module(value: ast.expr, imports: ImportTable, classes: dict) -> ModuleInfo | None:
+    """What a function of the module called there builds (`self.down = stage(8, 16)` of `def
+    stage(…): return nn.Sequential(…)`): the module its every return constructs, where all agree."""
+    if type(value) is not ast.Call or type(value.func) is not ast.Name or value.func.id not in imports.defined:
+        return None
+    function = imports.defined[value.func.id]
+    built = [module_info(n.value, imports, classes) for n in ast.walk(function)
+             if type(n) is ast.Return and n.value is not None]
+    return built[0] if built and built[0] is not None and all(b == built[0] for b in built) else None
+
+
+def _bound_module(name: ast.expr, call: ast.Call, imports: ImportTable, classes: dict) -> ModuleInfo | None:
+    """A layer handed by a name a factory of the module binds (`act = nn.LeakyReLU(0.2,
+    inplace=True)`, then `nn.Sequential(act, conv)`): the module every assignment of it there
+    builds, where all agree."""
+    if type(name) is not ast.Name:
+        return None
+    function = next((f for f in imports.defined.values()
+                     if f.lineno <= call.lineno <= (f.end_lineno or f.lineno)), None)
+    if function is None:
+        return None
+    built = [module_info(n.value, imports, classes) for n in ast.walk(function)
+             if type(n) is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name
+             and n.targets[0].id == name.id]
+    return built[0] if built and built[0] is not None and all(b == built[0] for b in built) else None
+
+
 # Layers whose output is their input itself or a view of it: an edit of it edits what came before
 _HANDS_ON = frozenset({"torch.nn.Identity", "torch.nn.Flatten", "torch.nn.Unflatten"})
 
 
 def _sequential_info(call: ast.Call, imports: ImportTable, classes: dict) -> ModuleInfo:
-    items = [module_info(a, imports, classes) for a in call.args if type(a) is not ast.Starred]
+    items = [module_info(a, imports, classes) or _bound_module(a, call, imports, classes)
+             for a in call.args if type(a) is not ast.Starred]
     if not items:
         return ModuleInfo("torch.nn.Sequential")
     first, last = items[0], items[-1]

@@ -552,7 +552,8 @@ def _feeds_only_what_is_not_stepped(cut, backward, facts) -> bool:
     if backward.stepped is None or backward.open_step or not cut.upstream or cut.kind == "no_grad":
         return False
     after = facts.resolve(backward.value.post - facts.frozen)
-    starved = cut.keys | facts.resolve(cut.upstream)
+    # (a helper's input, `fake@input`: the model its callers computed it with)
+    starved = cut.keys | facts.resolve(cut.upstream) | _by_callers(cut.upstream, cut, facts)
     # (a model some optimizer of the file trains, the discriminator: a module no optimizer holds,
     # a memory bank of buffers applied to the detached projections, is no other model's step)
     trained = {m for m in after if m in facts.optimized or any(k.endswith("." + m) for k in facts.optimized)}
