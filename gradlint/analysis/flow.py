@@ -31,7 +31,7 @@ from gradlint.analysis.project import origin
 from gradlint.analysis.sequence import ENTRY, Event, replay, scenarios
 from gradlint.analysis.scan import (
     PARAMETRIZATIONS,
-    helper_of_nograd_methods,
+    helper_of_nograd_methods, nograd_decorator,
     _PLAIN_BASES as PLAIN_BASES, ENABLE_GRAD, GRAD_MODE_NAMES, INFERENCE_MODE, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, leaves_handed_on, literal_false,
     is_optimizer_class, listed_modules, members_handed_trained,
@@ -4369,7 +4369,12 @@ class Walker:
             # self.encoder(x), self.predict(x): a submodule or a method of this model.
             if self.cls is not None and head[5:] in self.cls.nograd_methods:
                 values = self.arg_values(node)
-                out = self.no_history_call(node, union(values))
+                # (a decorated method handed activations with history, `self.features(torch.cat([dist,
+                # ref]))` in a metric's forward: its result is cut from them, at its decorator)
+                method = next((f for f in getattr(self.cls.node, "body", ()) if type(f) in FUNCTIONS
+                               and f.name == head[5:] and f.decorator_list), None)
+                region = method if method is not None and nograd_decorator(method, self.imports) is not None else None
+                out = self.no_history_call(node, union(values), region=region)
                 key, summary = self.method_summary(head[5:])
                 if summary is not None and summary.node is not getattr(self.function, "node", None):
                     self.receiver_edits(node, summary)
