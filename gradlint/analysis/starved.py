@@ -37,6 +37,9 @@ class Starved:
     backward: Backward | None = None
     models: tuple = ()
     layers: frozenset = frozenset()  # the function's own members run on the cut, where it names them
+    # the models the term applies after the cut, none of which the step after the backward updates
+    # (a generator's loss of the critic's score of `fake.detach()`): the term trains nothing that steps
+    unstepped: tuple = ()
 
 
 def starved(facts) -> list[Starved]:
@@ -427,7 +430,9 @@ def _starved(facts) -> Iterator[Starved]:
                 reported.add(cut.node)
                 if call is not None:
                     reported.add((call, statement))
-                yield Starved(cut, backward=backward, models=tuple(_trainers(cut, facts)))
+                unstepped = tuple(sorted(_applied_unstepped(backward, facts))) \
+                    if _feeds_only_what_is_not_stepped(cut, backward, facts) else ()
+                yield Starved(cut, backward=backward, models=tuple(_trainers(cut, facts)), unstepped=unstepped)
 
 
 def _statement_of(cut) -> int:
@@ -558,6 +563,14 @@ def _feeds_only_what_is_not_stepped(cut, backward, facts) -> bool:
     # a memory bank of buffers applied to the detached projections, is no other model's step)
     trained = {m for m in after if m in facts.optimized or any(k.endswith("." + m) for k in facts.optimized)}
     return bool(trained) and not (after & backward.stepped) and bool(starved & backward.stepped)
+
+
+def _applied_unstepped(backward, facts) -> set:
+    """The models a loss applies after its cuts that an optimizer of the file trains, by name
+    (``_feeds_only_what_is_not_stepped``)."""
+    after = facts.resolve(backward.value.post - facts.frozen)
+    return {m for m in after if (m in facts.optimized or any(k.endswith("." + m) for k in facts.optimized))
+            and all(part.isidentifier() for part in m.split("."))}
 
 
 def _trains_through_an_untrained_module(cut, backward, facts) -> bool:

@@ -50,10 +50,16 @@ def check(facts):
                           else f"is returned from `{via}()` and then from `{found.function.name}()`", facts)
         else:
             dead = dead_in(cut, found.backward.value)
-            # (a term of cut values beside attached terms: what it does is add a number)
+            # (a term of cut values beside attached terms: what it does is add a number; one of
+            # models the step after the backward does not update trains nothing that steps)
+            after = ", ".join(f"`{m}`" for m in found.unstepped)
             where = (f"becomes a term of the loss `{found.backward.root}` (backward at line {{sink}}) made only "
                      f"of values with no history, which adds a number to the loss and no gradient" if dead
+                     else f"becomes a term of the loss `{found.backward.root}` (backward at line {{sink}}) that "
+                     f"reaches only {after}, which the optimizer stepped after that backward does not update"
+                     if after
                      else f"becomes part of the loss `{found.backward.root}` (backward at line {{sink}})")
+            dead = dead or bool(after)
             flag = _report(cut, where, facts, models=found.models, sink=found.backward.node)
             if dead:
                 flag.details["dead"] = True
