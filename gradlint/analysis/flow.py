@@ -4686,7 +4686,7 @@ class Walker:
             # (`x @ torch.randn(3, 3, requires_grad=True)`: a leaf made where it is used requires
             # grad as much as one bound to a name first)
             return Value(tensor=True, computed=True, const=not requires, live=requires)
-        if qual.startswith("torch.optim.") and last[:1].isupper():
+        if is_optimizer_class(qual):
             if self.function is None or node not in once("unstepped", self.function.node, _unstepped_optimizers):
                 self.facts.optimized |= self.coverage(node) | self.members_given(node)
             return Value(optimizer=True)

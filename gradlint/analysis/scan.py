@@ -2537,8 +2537,11 @@ def _class_bases(module: ast.Module) -> dict:
 
 
 def is_optimizer_class(name: str | None) -> bool:
-    """``torch.optim.Adam``: one of torch's optimizer classes (capitalized; not a scheduler's module)."""
-    return name is not None and name.startswith("torch.optim.") and name.split(".")[-1][:1].isupper()
+    """``torch.optim.Adam``: one of torch's optimizer classes (capitalized; not a learning-rate
+    scheduler, `lr_scheduler.MultiStepLR(opt, …)`, whose `step()` updates no parameter, nor what
+    `swa_utils` makes)."""
+    return name is not None and name.startswith("torch.optim.") and name.split(".")[-1][:1].isupper() \
+        and not name.startswith(("torch.optim.lr_scheduler.", "torch.optim.swa_utils."))
 
 
 def handed_trained_models(module: ast.Module, imports: ImportTable) -> dict:

@@ -1139,6 +1139,8 @@ def _split_roots(roots, method: bool) -> tuple[set, set]:
 def _built_parts(returns, scratch, walker=None) -> tuple:
     """Per element of the returned tuple, the model or optimizer the function builds there
     (``built_parts``); () unless every return is a tuple of one length and some element is one."""
+    from gradlint.analysis.scan import is_optimizer_class
+
     if len(returns) != 1 or not returns[0].parts:
         return ()
     parts = returns[0].parts
@@ -1158,8 +1160,7 @@ def _built_parts(returns, scratch, walker=None) -> tuple:
         elif value.optimizer and names[len(out)] in scratch.optimizers:
             covers = scratch.optimizers[names[len(out)]] or frozenset()
             out.append(("optimizer", frozenset(i for i, name in enumerate(names) if name in covers)))
-        elif type(expr) is ast.Call and (scratch.imports.qualname(expr.func) or "").startswith("torch.optim.") \
-                and (scratch.imports.qualname(expr.func) or "").split(".")[-1][:1].isupper():
+        elif type(expr) is ast.Call and is_optimizer_class(scratch.imports.qualname(expr.func)):
             # `return G, D, Adam(G.parameters()), Adam(D.parameters())`: built in the tuple itself
             given = {(_root(n.func.value) or "") for n in ast.walk(expr) if type(n) is ast.Call
                      and type(n.func) is ast.Attribute and n.func.attr in ("parameters", "named_parameters")}
