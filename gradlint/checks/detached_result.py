@@ -53,8 +53,8 @@ def check(facts):
             # (a term of cut values beside attached terms: what it does is add a number; one of
             # models the step after the backward does not update trains nothing that steps)
             after = ", ".join(f"`{m}`" for m in found.unstepped)
-            where = (f"becomes a term of the loss `{found.backward.root}` (backward at line {{sink}}) made only "
-                     f"of values with no history, which adds a number to the loss and no gradient" if dead
+            where = (f"becomes a term of the loss `{found.backward.root}` (backward at line {{sink}}), a term "
+                     f"made only of values with no history, which adds a number to the loss and no gradient" if dead
                      else f"becomes a term of the loss `{found.backward.root}` (backward at line {{sink}}) that "
                      f"reaches only {after}, which the optimizer stepped after that backward does not update"
                      if after
