@@ -1619,16 +1619,24 @@ def _bound_module(name: ast.expr, call: ast.Call, imports: ImportTable, classes:
     """A layer handed by a name a factory of the module binds (`act = nn.LeakyReLU(0.2,
     inplace=True)`, then `nn.Sequential(act, conv)`): the module every assignment of it there
     builds, where all agree."""
-    if type(name) is not ast.Name:
+    if type(name) is not ast.Name or id(call) in _BINDING:
         return None
     function = next((f for f in imports.defined.values()
                      if f.lineno <= call.lineno <= (f.end_lineno or f.lineno)), None)
     if function is None:
         return None
-    built = [module_info(n.value, imports, classes) for n in ast.walk(function)
-             if type(n) is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name
-             and n.targets[0].id == name.id]
+    # (`op = nn.Sequential(op, DropPath())` binds the name from itself: read once, not again)
+    _BINDING.add(id(call))
+    try:
+        built = [module_info(n.value, imports, classes) for n in ast.walk(function)
+                 if type(n) is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name
+                 and n.targets[0].id == name.id]
+    finally:
+        _BINDING.discard(id(call))
     return built[0] if built and built[0] is not None and all(b == built[0] for b in built) else None
+
+
+_BINDING: set = set()  # the Sequential calls whose named layers are being read (``_bound_module``)
 
 
 # Layers whose output is their input itself or a view of it: an edit of it edits what came before
