@@ -568,15 +568,19 @@ def optimized_init_parameters(cls, name: str | None = None) -> tuple:
 
 def _own_steps(function, walker, backprops_param) -> tuple:
     """``Summary.own_steps``: each `self.opt.step()` of an optimizer the receiver's class keeps,
-    in a method that calls backward() before it, that ``backprops_param`` does not already hold."""
+    in a method that backpropagates the object's own state before it, that ``backprops_param``
+    does not already hold."""
     from gradlint.analysis.imports import dotted
     from gradlint.analysis.tree import iter_nodes
 
     if walker.cls is None or not walker.cls.optimizers:
         return ()
     held = {j[0] for entry in backprops_param or () for j in entry[3] if type(j) is tuple}
+    # (a backward of the object's own state, `self.last_loss.backward()`: one of a loss the
+    # method computes is its own step's, which a caller's backward before the call has no part in)
     backward_at = min((n.lineno for n in iter_nodes(function) if type(n) is ast.Call
-                       and type(n.func) is ast.Attribute and n.func.attr == "backward"), default=None)
+                       and type(n.func) is ast.Attribute and n.func.attr == "backward"
+                       and (dotted(n.func.value) or "").startswith("self.")), default=None)
     if backward_at is None:
         return ()
     out = []
