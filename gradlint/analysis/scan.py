@@ -1610,9 +1610,8 @@ def _factory_module(value: ast.expr, imports: ImportTable, classes: dict) -> Mod
     if type(value) is not ast.Call or type(value.func) is not ast.Name or value.func.id not in imports.defined:
         return None
     function = imports.defined[value.func.id]
-    built = [module_info(n.value, imports, classes) for n in ast.walk(function)
-             if type(n) is ast.Return and n.value is not None]
-    return built[0] if built and built[0] is not None and all(b == built[0] for b in built) else None
+    return _agreed([module_info(n.value, imports, classes) for n in ast.walk(function)
+                    if type(n) is ast.Return and n.value is not None])
 
 
 def _bound_module(name: ast.expr, call: ast.Call, imports: ImportTable, classes: dict) -> ModuleInfo | None:
@@ -1633,10 +1632,15 @@ def _bound_module(name: ast.expr, call: ast.Call, imports: ImportTable, classes:
                  and n.targets[0].id == name.id]
     finally:
         _BINDING.discard(id(call))
-    return built[0] if built and built[0] is not None and all(b == built[0] for b in built) else None
+    return _agreed(built)
 
 
 _BINDING: set = set()  # the Sequential calls whose named layers are being read (``_bound_module``)
+
+
+def _agreed(built: list) -> ModuleInfo | None:
+    """The one module every entry of ``built`` is, or None (none, an unknown one, or two kinds)."""
+    return built[0] if built and built[0] is not None and all(b == built[0] for b in built) else None
 
 
 # Layers whose output is their input itself or a view of it: an edit of it edits what came before

@@ -430,8 +430,10 @@ def _starved(facts) -> Iterator[Starved]:
                 reported.add(cut.node)
                 if call is not None:
                     reported.add((call, statement))
-                unstepped = tuple(sorted(_applied_unstepped(backward, facts))) \
-                    if _feeds_only_what_is_not_stepped(cut, backward, facts) else ()
+                # (named as the user wrote them: `critic`, `self.disc`)
+                unstepped = tuple(sorted(m for m in _applied_trained(backward, facts)
+                                         if all(part.isidentifier() for part in m.split("."))
+                                         )) if _feeds_only_what_is_not_stepped(cut, backward, facts) else ()
                 yield Starved(cut, backward=backward, models=tuple(_trainers(cut, facts)), unstepped=unstepped)
 
 
@@ -559,18 +561,16 @@ def _feeds_only_what_is_not_stepped(cut, backward, facts) -> bool:
     after = facts.resolve(backward.value.post - facts.frozen)
     # (a helper's input, `fake@input`: the model its callers computed it with)
     starved = cut.keys | facts.resolve(cut.upstream) | _by_callers(cut.upstream, cut, facts)
-    # (a model some optimizer of the file trains, the discriminator: a module no optimizer holds,
-    # a memory bank of buffers applied to the detached projections, is no other model's step)
-    trained = {m for m in after if m in facts.optimized or any(k.endswith("." + m) for k in facts.optimized)}
-    return bool(trained) and not (after & backward.stepped) and bool(starved & backward.stepped)
+    return bool(_applied_trained(backward, facts)) and not (after & backward.stepped) \
+        and bool(starved & backward.stepped)
 
 
-def _applied_unstepped(backward, facts) -> set:
-    """The models a loss applies after its cuts that an optimizer of the file trains, by name
-    (``_feeds_only_what_is_not_stepped``)."""
+def _applied_trained(backward, facts) -> set:
+    """The models a loss applies after its cuts that an optimizer of the file trains, the
+    discriminator (a module no optimizer holds, a memory bank of buffers applied to the detached
+    projections, is no other model's step)."""
     after = facts.resolve(backward.value.post - facts.frozen)
-    return {m for m in after if (m in facts.optimized or any(k.endswith("." + m) for k in facts.optimized))
-            and all(part.isidentifier() for part in m.split("."))}
+    return {m for m in after if m in facts.optimized or any(k.endswith("." + m) for k in facts.optimized)}
 
 
 def _trains_through_an_untrained_module(cut, backward, facts) -> bool:
