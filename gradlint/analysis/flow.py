@@ -2142,7 +2142,8 @@ class Walker:
         a metric or loss wrapper given a function (`RunningLoss(F.mse_loss, transform)`) holds
         no parameter, so what its methods return carries none of its own."""
         cls = self.classes.get(module.qualname)
-        if cls is None or cls.is_module or cls.bases or any(held is not None for held in cls.attrs.values()):
+        if cls is None or cls.is_module or cls.bases or any(held is not None for held in cls.attrs.values()) \
+                or (cls.node is not None and once("makes-leaves", cls.node, _makes_own_leaves)):
             return False
         return all(self._holds_no_model(a) for a in _arguments(call))
 
@@ -4173,7 +4174,9 @@ class Walker:
             for mine, other, kept in ((node.left, node.right, right), (node.right, node.left, left)):
                 if not _within(cut, mine):
                     continue
-                if fact.tensor in _attached_names(other):
+                if fact.tensor in _attached_names(other) and fact.kind != STATE_DICT:
+                    # (`model.state_dict()` beside `model(x)`: a copy of the weights, not of the
+                    # output the other side keeps)
                     cuts = cuts or dict(out.cuts)
                     cuts[cut] = cuts[cut] | fact.upstream
                     itself.add(cut)
@@ -6956,6 +6959,26 @@ def _without_history(value: Value) -> Value:
 
 def _within(node: ast.AST, root: ast.AST) -> bool:
     return any(inner is node for inner in iter_nodes(root))
+
+
+def _makes_own_leaves(cls: ast.ClassDef) -> bool:
+    """The class binds a tensor made to be trained to an attribute of its own (`self.centres =
+    torch.randn(k, d, requires_grad=True)`, `self.w = nn.Parameter(…)`): a plain class that holds
+    a parameter, however it is built."""
+    for node in ast.walk(cls):
+        if type(node) is not ast.Assign or not any(
+                type(t) is ast.Attribute and type(t.value) is ast.Name and t.value.id == "self" for t in node.targets):
+            continue
+        call = node.value
+        while type(call) is ast.Call and type(call.func) is ast.Attribute \
+                and call.func.attr in ("to", "cuda", "cpu", "float", "double", "requires_grad_"):
+            if call.func.attr == "requires_grad_" and not literal_false(_first_argument(call)):
+                return True
+            call = call.func.value
+        if type(call) is ast.Call and (any(k.arg == "requires_grad" and literal_true(k.value) for k in call.keywords)
+                                       or (dotted(call.func) or "").rpartition(".")[2] == "Parameter"):
+            return True
+    return False
 
 
 def _attached_names(expr: ast.AST) -> set[str]:

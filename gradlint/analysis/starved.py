@@ -1832,7 +1832,39 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             # (`(local.data - server.data) ** 2` beside the local model's own term: the copy of
             # the model this loss trains is the mistake; the server's is the target it pulls to)
             continue
+        if dead and not companions and _snapshot_beside(node, value, facts):
+            # (`(w - w0) ** 2` of `w0` copied from the model once before the loop and `w` read
+            # from it in each iteration: the copy inside the loop is the mistake, the snapshot
+            # is the reference the term pulls to)
+            continue
         yield cut
+
+
+def _snapshot_beside(node, value, facts) -> bool:
+    """Another cut of the same models sits in a loop that ``node`` is outside of: ``node`` is the
+    copy taken once, before the iterations the other one is taken in."""
+    tree = parents(facts.module)
+    if node not in tree:
+        return False
+
+    def loops(n):
+        out, up = set(), tree.get(n)
+        while up is not None and not isinstance(up, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            if isinstance(up, LOOPS):
+                out.add(up)
+            up = tree.get(up)
+        return out, up
+
+    own, scope = loops(node)
+    upstream = facts.resolve(facts.cuts[node].upstream)
+    for other in value.cuts:
+        if other is node or other not in tree or other not in facts.cuts:
+            continue
+        theirs, their_scope = loops(other)
+        if their_scope is scope and own < theirs \
+                and _overlap(facts.resolve(facts.cuts[other].upstream), upstream):
+            return True
+    return False
 
 
 def _guarded_by_its_call(cut, backward, facts) -> bool:
