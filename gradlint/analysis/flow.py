@@ -5840,11 +5840,13 @@ class Walker:
             # graphs are freed by it)
             if k in handed and type(handed[k]) is ast.Name and self.lookup(handed[k].id).container:
                 self.consumed.add(handed[k].id)
-        for k, retain, create, stepped, inner in summary.backprops_param or ():
+        for k, retain, create, stepped, inner, derived in summary.backprops_param or ():
             # `self.take_optimisation_step(self.actor_optimizer, actor_loss)`: a backward of
             # what this call hands the helper, at this call
             if k not in handed or self.nograd is not None:
                 continue
+            if derived and not (given[k].computed and given[k].module is None):
+                continue  # (a loss the helper computes by applying the model it is handed)
             self.backward(node, handed[k], given[k], retain, create, inner=inner)
             if self.record:
                 self.facts.call_sites.setdefault(inner, node)

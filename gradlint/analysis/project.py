@@ -902,7 +902,7 @@ class _Parsed:
             nodes += [edit.node, edit.how[0] if isinstance(edit.how, tuple) else edit.how]
             saves += list(edit.saved)
         nodes += [save.node for save in saves if save is not None]
-        for _, _, _, stepped, inner in summary.backprops_param or ():
+        for _, _, _, stepped, inner, _ in summary.backprops_param or ():
             nodes += [j[1] for j in stepped if type(j) is tuple]  # the receiver's steps
             nodes.append(inner)  # (the backward it makes, a finding's line)
         nodes += [j[1] for j in summary.own_steps]  # (the receiver's steps after its own backward)

@@ -169,7 +169,9 @@ class Summary:
     # index, retain_graph, create_graph, the parameters it steps as optimizers after it, or for a
     # method the receiver's optimizers as written, `self.opt_d`); the call is a backward of what
     # the caller hands there, and a step between two of them updates what the second one's graph
-    # saved (`d_loss.backward(); self.opt_d.step(); g_loss.backward()`).
+    # saved (`d_loss.backward(); self.opt_d.step(); g_loss.backward()`); the backward call; and
+    # whether the root is computed from that parameter alone (`bce(score, ones).backward()`), not
+    # the parameter itself (a backward of the caller's value only where it hands a tensor).
     backprops_param: tuple | None = field(default=None, compare=False, hash=False)
     # Parameters whose history a backward inside reaches (`loss_v.backward()` of values a rollout
     # it is handed holds): a call trains what it hands them.
@@ -766,7 +768,10 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
     backprops_param = []
     seen = set()
     for site in scratch.backwards:
-        root = site.root if site.root in params else _scaled_root(site.node, params) or _drawn_root(site.node, node, params)
+        root = site.root if site.root in params else _scaled_root(site.node, params) \
+            or _drawn_root(site.node, node, params)
+        derived = root is None
+        root = root or _computed_from_one(site.value, params)
         if site.function.node is node and root in params and root not in walker.born \
                 and site.accumulates and not (method and params.index(root) == 0) and site.node not in seen:
             seen.add(site.node)
@@ -776,7 +781,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
                                                                  _handed_to_init(walker, n))
                             for n in sorted(site.stepped_names)
                             if n in params or (method and n.startswith("self.") and n.count(".") == 1))
-            backprops_param.append((params.index(root), site.retain_graph, site.create_graph, stepped, site.node))
+            backprops_param.append((params.index(root), site.retain_graph, site.create_graph, stepped, site.node, derived))
     backprops_param = tuple(backprops_param) or None
     own_steps = _own_steps(node, walker, backprops_param) if method else ()
     guarded = _guarded_switches(node, params)
@@ -1268,6 +1273,18 @@ def _drawn_root(call, function, params):
         if names & bound and isinstance(source, ast.Name) and source.id in params:
             return source.id
     return None
+
+
+def _computed_from_one(value, params):
+    """The parameter whose history alone a backward's root carries (`g_loss = bce(score,
+    ones)` of the `score` the caller hands, `(-score).mean()`): what the backward reaches is what
+    the caller's value reaches; None where the root carries anything else (a member's, another
+    parameter's, a cut's)."""
+    if len(value.trainables) != 1 or value.post or value.cuts or value.inputs:
+        return None
+    (only,) = value.trainables
+    k = only[1:] if only.startswith("%") else ""
+    return params[int(k)] if k.isdigit() and int(k) < len(params) else None
 
 
 def _scaled_root(call, params):
