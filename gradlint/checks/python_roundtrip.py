@@ -78,10 +78,12 @@ def check(facts):
         node = found.cut.node
         # (a copy in another file's helper, reached through a call here: reported at the call)
         if found.cut.kind == REBUILD and (node in by_node or node in facts.call_sites):
-            if found.backward is not None and any(
+            if found.backward is not None and not _requires_grad(node) and any(
                     other is not node and (other in flagged or _leaf_of_its_own_file(other))
                     for other in found.backward.value.rebuilt):
-                continue  # (as above: the leaf made to require grad is the mistake, `reward` a constant)
+                # (as above: the leaf made to require grad is the mistake, `reward` a constant;
+                # a second leaf made so, by another helper, is a mistake of its own)
+                continue
             layers = ", ".join(f"`{name}`" for name in sorted(found.layers))
             where = (f"and {layers} {'run' if len(found.layers) > 1 else 'runs'} on it in `{found.function.name}()`"
                      if found.layers
@@ -279,6 +281,13 @@ def probe(probes, flag) -> None:
     probes.after(node)
 
 
+def _requires_grad(node) -> bool:
+    """The copy is made a leaf that requires grad where it is made (`torch.tensor(…, requires_grad=True)`)."""
+    from gradlint.analysis.scan import literal_true
+
+    return type(node) is ast.Call and any(k.arg == "requires_grad" and literal_true(k.value) for k in node.keywords)
+
+
 def _leaf_of_its_own_file(node) -> bool:
     """A copy made with `requires_grad=True` in another file of the project, in a function that
     pulls the values out itself (`scores = torch.tensor(beam_scores, requires_grad=True)` after
@@ -287,12 +296,10 @@ def _leaf_of_its_own_file(node) -> bool:
     whatever it is handed is the call's to report.)"""
     from gradlint.analysis.flow import PULL_METHODS
     from gradlint.analysis.project import origin
-    from gradlint.analysis.scan import literal_true
     from gradlint.analysis.tree import parents
 
     module = origin(node)
-    if module is None or type(node) is not ast.Call or not any(
-            k.arg == "requires_grad" and literal_true(k.value) for k in node.keywords):
+    if module is None or not _requires_grad(node):
         return False
     up, function = parents(module.tree), node
     while function is not None and type(function) not in (ast.FunctionDef, ast.AsyncFunctionDef):
