@@ -38,7 +38,7 @@ from gradlint.analysis.scan import (
     ancestors, class_constructions, function_edits, function_saves, hook_outputs, hook_stores, hooked_members, literal_true, local_functions, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
     rewrapped_parameters, trains_locally, without_history_test,
 )
-from gradlint.analysis.tree import iter_nodes, once
+from gradlint.analysis.tree import iter_nodes, once, stand_in
 from gradlint.analysis.tree import parents as tree_parents
 from gradlint.analysis.values import ModuleInfo, joined_module
 from gradlint.analysis.values import CONST, EMPTY, LIVE, NOTHING_YET, PLAIN, UNKNOWN, Save, Value, joined_rows, replace, union, with_row
@@ -5493,6 +5493,7 @@ class Walker:
                 # whether a loss is made of what it returns, only this file knows.
                 continue
             cut = self.facts.cuts.get(cut_node)
+            unwalked = cut is None  # (no walk of the callee's own made it: only its summary's did)
             if cut is None:
                 # (the loop of the call: state handed through a helper that detaches it each
                 # iteration is truncated backpropagation, as a `.detach()` written there is)
@@ -5538,11 +5539,13 @@ class Walker:
                     # call symbolically is what the caller's summary reports it starves)
                     cut.upstream |= {r for r in upstream if r.startswith("%")}
                 if ((summary.method and summary.node.name != "forward")
-                        or (cut.kind == REBUILD and cut_node in summary.pulled)) and not cut.upstream:
+                        or (cut.kind == REBUILD and (cut_node in summary.pulled or (unwalked and stand_in(cut_node))))) \
+                        and not cut.upstream:
                     # (no walk of a method but a forward names what its callers hand it: `self.env.get_logprobs(
                     # policy_outputs, …)` on another class's object; what this call hands it is; nor
                     # one of a helper's number added to the loss it returns, `l1 + edge(pred, y)`
-                    # of an edge term returned as `.item()`)
+                    # of an edge term returned as `.item()`, or computed in NumPy from what it is
+                    # handed and joined to the loss there, `out + alpha * ipm`)
                     self.add_upstream(cut, upstream)
             cuts[cut_node] = EMPTY
             self.facts.call_sites.setdefault(cut_node, node)  # (a cut in another file is reported here)

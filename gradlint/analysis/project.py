@@ -910,8 +910,13 @@ class _Parsed:
 
     def own(self, nodes) -> None:
         """Note ``nodes`` of this file as carried into other lints (``origin``)."""
+        from gradlint.analysis.tree import stand_in
+
         for node in nodes:
-            if node is not None and id(node) not in _ORIGIN and _owned(node, self.tree):
+            # (or a join a summary walk stood in for, `out + alpha * ipm` of a number computed in
+            # NumPy: a call no one wrote, around an expression of this file)
+            written = node.func if stand_in(node) else node
+            if node is not None and id(node) not in _ORIGIN and _owned(written, self.tree):
                 _ORIGIN[id(node)] = (node, self)
                 self.registered.append(id(node))
 

@@ -123,6 +123,14 @@ def once(kind: str, node: ast.AST, compute, *given):
     return found
 
 
+def stand_in(node) -> bool:
+    """A call no one wrote: the join a walk makes of a number and a tensor (``Walker.
+    number_in_tensor_op``, `out + alpha * ipm` of a number computed in NumPy), which ends where
+    its callee does."""
+    return type(node) is ast.Call and not node.args and getattr(node, "end_lineno", None) is not None \
+        and (node.end_lineno, node.end_col_offset) == (node.func.end_lineno, node.func.end_col_offset)
+
+
 def parents(root: ast.AST) -> dict:
     """Each node under ``root`` -> the node that holds it, computed once per ``root`` (``once``)."""
     return once("parents", root, _parents)

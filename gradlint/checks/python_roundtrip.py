@@ -22,6 +22,7 @@ RULE = Rule(
 def check(facts):
     from gradlint.analysis.facts import IMPLICIT, REBUILD
     from gradlint.analysis.project import origin
+    from gradlint.analysis.tree import stand_in
     from gradlint.analysis.starved import Starved, starved
 
     by_node = {rebuild.node: rebuild for rebuild in facts.rebuilds}
@@ -116,6 +117,11 @@ def check(facts):
     # `acc = torch.tensor(acc)` in the same body)
     inner = {n for node in flagged if node in by_node for n in by_node[node].source.rebuilt
              if n is not node and origin(n) is None and node.lineno <= n.lineno <= (node.end_lineno or node.lineno)}
+    # (one join seen by two walks, `ce + w * jitter`: the file's own at `w * jitter`, a summary's
+    # at `jitter`, where it cannot tell the weight is a number: the outer one is the join)
+    inner |= {node for node in flagged if stand_in(node) and any(
+        other is not node and stand_in(other) and origin(other) is origin(node) and _spans(other.func, node.func)
+        for other in flagged)}
     for node, how in flagged.items():
         if node in facts.intended_rebuilds or node in inner:
             continue
@@ -173,15 +179,19 @@ def check(facts):
         pull = rebuild is None and isinstance(node, ast.Call) and (
             (type(node.func) is ast.Attribute and node.func.attr == "item" and not node.args)
             or (type(node.func) is ast.Name and node.func.id == "float" and len(node.args) == 1))
-        if (rebuild is not None and rebuild.factory == IMPLICIT) or pull:
+        # (`out + alpha * ipm` in a helper, of `ipm` computed in NumPy from what it is handed: the
+        # join its walk made, a call no one wrote, which ends where its callee does)
+        joined = rebuild is None and stand_in(node)
+        if (rebuild is not None and rebuild.factory == IMPLICIT) or pull or joined:
             # (`loss + aux.item()`: no factory was written; the op made the number a constant)
             if not node.args and not (type(node.func) is ast.Attribute and node.func.attr == "item"):
                 # (`loss + average_wsd`: a number computed from arrays pulled out of tensors)
-                number = facts.code(node.func)
+                number = _written(node.func, node, facts)
                 yield Flag(
                     RULE, node,
                     f"`{number}` is a number computed from values taken out of tensors "
-                    f"({_pulls(source, facts)}), which the arithmetic around it turns back into a constant "
+                    f"({_pulls(source, facts) if source is not None else _pulls_before(node, facts)})"
+                    f", which the arithmetic around it turns back into a constant "
                     f"that {how.removeprefix('and ')}: so {lost}",
                     hint="compute it with torch ops on the tensors themselves (they keep their history), "
                          "or leave it out of the loss where it is meant to be logged",
@@ -335,6 +345,35 @@ def decide(tracer, evidence) -> tuple[str, str]:
     from gradlint.dynamic.verdicts import reach
 
     return reach(tracer, evidence, "the values it rebuilds", rebuilt=True)
+
+
+def _spans(outer, inner) -> bool:
+    """``outer`` holds ``inner`` by their positions, and is not it."""
+    return (outer.lineno, outer.col_offset) <= (inner.lineno, inner.col_offset) \
+        and (inner.end_lineno, inner.end_col_offset) <= (outer.end_lineno, outer.end_col_offset) and outer is not inner
+
+
+def _pulls_before(node, facts) -> str:
+    """The pulls written in the function ``node`` is in, before it (`phi.detach().numpy()`, line 12)."""
+    from gradlint.analysis.project import origin
+    from gradlint.analysis.tree import parents
+
+    module = origin(node)
+    tree = parents(module.tree if module is not None else facts.module)
+    function = tree.get(node.func)
+    while function is not None and type(function) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        function = tree.get(function)
+    from gradlint.analysis.flow import _cut_on_the_way
+
+    pulls = sorted((n for n in _pulls_within(function) if n.lineno <= node.lineno),
+                   key=lambda n: (n.lineno, n.col_offset)) if function is not None else []
+    # (those of values that had history cut on their way, `phi.detach().numpy()`: `.numpy()`
+    # wants the cut; a mask's `(t == 1).numpy()` had none to lose)
+    pulls = [n for n in pulls if _cut_on_the_way(n.func.value)] or pulls
+    if not pulls:
+        return "values taken out of tensors"
+    more = f" and {len(pulls) - 1} more" if len(pulls) > 1 else ""
+    return f"`{_written(pulls[0], node, facts)}`, line {pulls[0].lineno}{more}"
 
 
 def _pulls(source, facts) -> str:
