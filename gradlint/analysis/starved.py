@@ -1670,7 +1670,7 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             yield cut
             continue
         if _overlap(cut.upstream, companions) or (_by_callers(cut.upstream, cut, facts) | callers) & (
-                companions | _by_callers(companions, cut, facts)):
+                companions | _by_callers(companions, cut, facts) | (facts.resolve(companions) if callers else EMPTY)):
             # the same trainables stay attached beside the cut (SimSiam); those upstream of it
             # that nothing beside it keeps attached (`cat([dec(enc(x)).detach(), enc(x)])`: the
             # decoder) still lose their only path
