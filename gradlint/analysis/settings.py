@@ -150,6 +150,12 @@ def variants(module: ast.Module) -> list[tuple[dict, str]]:
                                     and type(t.value) is ast.Name and t.value.id == "self"))
             if tests and wanted((id(init), p), tests):
                 found.append(((cls.lineno, attr), tests, f"self.{attr}", seen[id(init), p], (id(init), p)))
+        for p in _parameters(init)[1:]:
+            # (`if freeze_base:` in the `__init__` itself, freezing a member as it is built)
+            if (id(init), p) in both or (id(init), p) in one:
+                tests = _tests(init, lambda t, p=p: type(t) is ast.Name and t.id == p)
+                if tests and wanted((id(init), p), tests):
+                    found.append(((init.lineno, p), tests, p, seen[id(init), p], (id(init), p)))
     inits = [defs["__init__"] for _, defs in classes.values() if "__init__" in defs]
     for node in [*functions.values(), *(m for ms in methods.values() for m in ms), *inits]:
         for p in _parameters(node):
@@ -256,10 +262,17 @@ def _unsure(call: ast.Call, init, p: str) -> bool:
 def _cuts(node) -> bool:
     """The ``if`` (or conditional expression) cuts history in an arm: ``.detach()``, ``.data``,
     a no_grad region, a model's ``state_dict()`` (its values detached), values pulled out
-    (``.item()``, ``.tolist()``, ``.numpy()``)."""
+    (``.item()``, ``.tolist()``, ``.numpy()``); or freezes parameters (``p.requires_grad =
+    False``, ``requires_grad_(False)``): whether a region elsewhere starves them is that arm's."""
     for n in ast.walk(node):
         if type(n) is ast.Attribute and n.attr in ("detach", "detach_", "data", "no_grad", "inference_mode",
                                                    "state_dict", "item", "tolist", "numpy"):
+            return True
+        if type(n) is ast.Assign and any(type(t) is ast.Attribute and t.attr == "requires_grad" for t in n.targets) \
+                and type(n.value) is ast.Constant and n.value.value is False:
+            return True
+        if type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "requires_grad_" \
+                and n.args and type(n.args[0]) is ast.Constant and n.args[0].value is False:
             return True
     return False
 

@@ -1274,6 +1274,48 @@ def recorded_members(cut) -> set:
     return {m for m in members if m.count(".") == 1}
 
 
+def _unfrozen_by_a_setting(cut, facts) -> bool:
+    """Every member the region computes (``self.base``) is one its class's ``__init__`` freezes
+    only under an ``if`` of one of its parameters (``if freeze_base:``), and a call of the file
+    hands that parameter the literal that skips it (``freeze_base=False``): built that way, the
+    class means the member to train."""
+    fn = cut.function
+    members = cut.upstream
+    if fn is None or fn.class_name is None or not members or not all(
+            r.startswith("self.") and r.count(".") == 1 for r in members):
+        return False
+    owner = next((n for n in facts.module.body if type(n) is ast.ClassDef and n.name == fn.class_name), None)
+    init = next((n for n in owner.body if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef)
+                 and n.name == "__init__"), None) if owner is not None else None
+    if init is None:
+        return False
+    params = {p.arg for p in [*init.args.args, *init.args.kwonlyargs][1:]}
+    flags = set()
+    for member in members:
+        guards = [stmt for stmt in iter_nodes(init) if type(stmt) is ast.If
+                  and member in frozen_owners(ast.Module(body=stmt.body, type_ignores=[]))]
+        if not guards or member in frozen_owners(ast.Module(body=_unguarded(init.body), type_ignores=[])):
+            return False
+        tested = {n.id for g in guards for n in ast.walk(g.test) if type(n) is ast.Name and n.id in params}
+        if len(tested) != 1:
+            return False
+        flags |= tested
+    (flag,) = flags if len(flags) == 1 else (None,)
+    return flag is not None and any(
+        type(k.value) is ast.Constant and k.value.value is False
+        for n in ast.walk(facts.module) if type(n) is ast.Call for k in n.keywords if k.arg == flag)
+
+
+def _unguarded(body) -> list:
+    """The statements of ``body`` outside every ``if``."""
+    out = []
+    for stmt in body:
+        if type(stmt) is ast.If:
+            continue
+        out.append(stmt)
+    return out
+
+
 def _decorated_method(cut) -> bool:
     """The cut is the region of a method decorated to run under no_grad, the whole method."""
     fn = cut.function
@@ -1772,6 +1814,12 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             # compute, where the model's other members train elsewhere)
             only = _only_in_regions(cut, facts) - facts.frozen
             yield dataclasses.replace(cut, upstream=only) if only and only != cut.upstream else cut
+            continue
+        if cut.kind == "no_grad" and at_loss and _unfrozen_by_a_setting(cut, facts) and _optimized(cut, facts):
+            # (`with torch.no_grad(): h = self.base(x)` in a class whose `__init__` freezes
+            # `self.base` only `if freeze_base:`, built here with `freeze_base=False`: the region
+            # keeps the member frozen whatever the flag says, and the optimizer holds it)
+            yield cut
             continue
         if cut.kind == "no_grad" and origin(node) is not None and _decorated_method(cut) \
                 and not (at_loss and inference_path(cut, facts, value.trainables | value.post | companions)):
