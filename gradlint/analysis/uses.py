@@ -163,7 +163,8 @@ class Program:
 
     def discarded(self, fn) -> set[int]:
         """The positions of ``fn``'s returned tuple that every call of it unpacks into ``_``
-        (``logits, _ = model(x, y)``): values no one takes, so nothing trains through them. Only
+        (``logits, _ = model(x, y)``) or into a name its function never reads: values no one
+        takes, so nothing trains through them. Only
         where this file makes every call: it calls ``fn`` and no other file calls it or builds
         its class."""
         tree = parents(self.module)
@@ -174,8 +175,15 @@ class Program:
             up = tree.get(node)
             if type(up) is not ast.Assign or len(up.targets) != 1 or type(up.targets[0]) is not ast.Tuple:
                 return set()
+            scope = tree.get(up)
+            while scope is not None and type(scope) not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module):
+                scope = tree.get(scope)
+            # (or bound to a name its function never reads: `policy, free_code = model(…)` on a
+            # path that leaves `free_code` out of every loss)
+            read = {n.id for n in iter_nodes(scope, into_functions=False) if type(n) is ast.Name and type(n.ctx) is ast.Load} \
+                if scope is not None else None
             here = {i for i, element in enumerate(up.targets[0].elts)
-                    if type(element) is ast.Name and element.id == "_"}
+                    if type(element) is ast.Name and (element.id == "_" or (read is not None and element.id not in read))}
             found = here if found is None else found & here
             if not found:
                 return set()
