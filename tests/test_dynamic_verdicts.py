@@ -525,8 +525,8 @@ def test_cut_of_sampled_token_ids_lost_no_history_whatever_drew_them():
 
 def test_cut_starving_a_freed_models_parameters_in_a_run_without_optimizer_is_confirmed():
     """A check that builds its model in a function, backpropagates once and reads the gradients
-    there: no optimizer says what was to train, and the model is gone by the verdict; its
-    parameters required grad, which is reason enough."""
+    there: no optimizer says what was to train, and the model is gone by the verdict; the check
+    read their gradients (and they required grad, which would be reason enough)."""
     tracer = _tracer("GL001")
 
     def check_once():
@@ -540,4 +540,38 @@ def test_cut_starving_a_freed_models_parameters_in_a_run_without_optimizer_is_co
         grads = check_once()
     assert all(g is None for g in grads)
     status, evidence = _verdict(tracer)
-    assert status == "confirmed" and "requires grad" in evidence, evidence
+    assert status == "confirmed" and "reads its .grad" in evidence, evidence
+
+
+def test_starved_leaf_whose_gradient_the_program_reads_is_confirmed_though_optimizers_hold_others():
+    # (an SRGAN check: the generator's gradient read by hand with a term cut, while an optimizer
+    # trains only the discriminator; the generator is built in a function the run leaves)
+    disc = torch.tensor(0.3, requires_grad=True)
+    tracer = _tracer("GL001")
+
+    def step():
+        gen = torch.tensor(0.5, requires_grad=True)
+        other = torch.tensor(2.0, requires_grad=True)
+        f = tracer.a(0, tracer.b(0, gen * 2).detach())
+        ((other * f - 3) ** 2 + disc ** 2).backward()
+        return gen.grad  # (None: the read is what says it was to train)
+
+    with tracer, tracer.watch_optimizers_ctx():
+        torch.optim.SGD([disc], lr=0.1)
+        step()
+    status, evidence = _verdict(tracer)
+    assert status == "confirmed" and "reads its .grad" in evidence, evidence
+
+
+def test_starved_leaf_only_torch_reads_the_gradient_of_is_still_dismissed_with_optimizers():
+    # (linear probing: `model.zero_grad()` goes over the frozen backbone's gradients too)
+    enc = torch.nn.Linear(1, 1)
+    head = torch.tensor(0.5, requires_grad=True)
+    tracer = _tracer("GL001")
+    with tracer, tracer.watch_optimizers_ctx():
+        torch.optim.SGD([head], lr=0.1)
+        f = tracer.a(0, tracer.b(0, enc(torch.ones(1, 1))).detach())
+        ((head * f - 3) ** 2).sum().backward()
+        enc.zero_grad()
+    status, evidence = _verdict(tracer)
+    assert status == "dismissed" and "left out on purpose" in evidence, evidence

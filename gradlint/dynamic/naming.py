@@ -26,6 +26,7 @@ class Leaf:
     # model's parameter in a test that builds the model in a function, still known once the run
     # freed it
     loose: bool = False
+    read: bool = False  # the user's code read its ``.grad``
 
 
 class Naming:

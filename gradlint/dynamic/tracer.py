@@ -147,8 +147,16 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
         if kind is _STATE:  # .shape, .device …: state handed out, not a result
             return func(*args, **kwargs)
         if kind is _GRAD:
-            if args:
+            # (read by the user's code, `p.grad.clone()`: not torch's own, an optimizer's step or
+            # `model.zero_grad()` going over every parameter)
+            caller = sys._getframe(1)
+            while caller is not None and caller.f_code.co_filename == __file__:
+                caller = caller.f_back
+            if args and caller is not None and self.is_user(caller.f_code.co_filename):
                 self.grad_read.add(id(args[0]))
+                key = self.key_of.get(id(args[0]))
+                if key is not None and self.leaves[key].ref() is args[0]:
+                    self.leaves[key].read = True  # (known once the run has freed it)
             return func(*args, **kwargs)
         if kind is _BACKWARD:
             self._guard(self._on_backward, func, args, kwargs)

@@ -11,8 +11,9 @@ import os
 
 def intent(tracer, key: int) -> str:
     """Why this leaf should have received a gradient, or "" if nothing says it should. With
-    optimizers, only being held by one says so (a model no optimizer holds is frozen on
-    purpose: linear probing); in a run without any, requiring grad is reason enough, also for a
+    optimizers, being held by one says so, or the program's own code reading its gradient (a
+    model no optimizer holds and whose gradient nothing reads is frozen on purpose: linear
+    probing, an EMA teacher); in a run without any, requiring grad is reason enough, also for a
     leaf the run freed before its end (a test or a gradient check calls backward() and trains
     nothing, and no run shows a leaf that requires grad left out on purpose)."""
     leaf = tracer.leaves[key]
@@ -20,14 +21,14 @@ def intent(tracer, key: int) -> str:
     ident = id(t) if t is not None else None
     if ident in tracer.held:
         return "an optimizer holds it"
-    if tracer.optimizers:
-        return ""
     if ident in tracer.asked:
         return "the program asks autograd.grad for its gradient"
+    if ident in tracer.grad_read or leaf.read:
+        return "the program reads its .grad"
+    if tracer.optimizers:
+        return ""
     if t is not None and t._version != leaf.version:
         return "the program updates it"
-    if ident in tracer.grad_read:
-        return "the program reads its .grad"
     if (t is not None and t.requires_grad) or leaf.loose:
         # (a leaf made to require grad and freed by the end of the run, an attack's
         # perturbation returned detached, required it all the same)
