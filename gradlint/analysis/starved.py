@@ -1867,7 +1867,12 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
             # they are trained through another loss or output (actor-critic, sample()), but for
             # members of one model whose siblings alone are (`m.proj(m.users(u)).detach()`
             # beside a loss through `m.users`, `m.proj` applied nowhere else)
-            left = _members_left(cut, attached_elsewhere | companions, facts) \
+            # (nor a model applied after a cut of what it computed, in what the cut's function
+            # returns, `stage(prev.detach())` of a refiner's earlier `stage`: trained there. A
+            # parameter read through `.data` in one use loses that use's path whatever else trains it)
+            after = frozenset().union(*(r.value.post for r in facts.returns if r.function.node is cut.function.node
+                                        and r.value.tensor)) if cut.function is not None and not cut.of_leaf else EMPTY
+            left = _members_left(cut, attached_elsewhere | companions | after, facts) \
                 if cut.kind in (".detach()", ".data") else None
             if left is not None:
                 yield left
@@ -2091,7 +2096,8 @@ def _members_left(cut, trained, facts):
     if not left or (len(left) == len(members) and not siblings):
         return None
     attrs = {members[name][1] for name in left}
-    keys = {k for k in cut.keys if "." not in k or k.rpartition(".")[2] in attrs}
+    # (and the class's own key, `RoadSegmenter.*`: `Adam(model.parameters())` covers every member)
+    keys = {k for k in cut.keys if "." not in k or k.rpartition(".")[2] in attrs or k.endswith(".*")}
     narrowed = dataclasses.replace(cut, upstream=frozenset(left), keys=frozenset(keys))
     if not _optimized(narrowed, facts) or _frozen(narrowed, facts) or _all_frozen(narrowed, facts):
         return None

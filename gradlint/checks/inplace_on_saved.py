@@ -21,6 +21,32 @@ RULE = Rule(
 )
 
 
+def _closing_layer(save, edit, facts):
+    """The layer that ends the ``nn.Sequential`` the save is a call of (``self.sequential(x)`` of
+    ``self.sequential = nn.Sequential(conv, bn, nn.ReLU())`` in the class's ``__init__``): the one
+    that saved the output, as written there; None elsewhere."""
+    from gradlint.analysis.imports import dotted
+    from gradlint.analysis.scan import _HANDS_ON
+
+    call = save.node
+    name = dotted(call.func) if type(call) is ast.Call else None
+    cls = edit.function.class_name if edit.function is not None else None
+    if name is None or not name.startswith("self.") or name.count(".") != 1 or cls is None:
+        return None
+    owner = next((n for n in facts.module.body if type(n) is ast.ClassDef and n.name == cls), None)
+    built = [n.value for n in ast.walk(owner) if type(n) is ast.Assign and len(n.targets) == 1
+             and dotted(n.targets[0]) == name] if owner is not None else []
+    if len(built) != 1 or type(built[0]) is not ast.Call \
+            or facts.imports.qualname(built[0].func) != "torch.nn.Sequential":
+        return None
+    layers = list(built[0].args)
+    if any(type(a) is not ast.Call for a in layers):
+        return None  # (`*blocks`, a layer bound to a name: which one ends it is not written here)
+    while layers and facts.imports.qualname(layers[-1].func) in _HANDS_ON:
+        layers.pop()
+    return layers[-1] if len(layers) > 1 else None
+
+
 def _hint(edit, facts) -> str:
     """The out-of-place spelling of this edit."""
     how = edit.how
@@ -581,7 +607,14 @@ def check(facts):
                                       getattr(s.node, "col_offset", 0), s.op))
         how = facts.code(edit.how)
         refs = {f"save{i}": save.node for i, save in enumerate(saves)}
-        by = " and ".join(f"`{save.op}` (line {{save{i}}}{_as_view(save)})" for i, save in enumerate(saves))
+        closing = [_closing_layer(save, edit, facts) for save in saves]
+        for i, layer in enumerate(closing):
+            if layer is not None:
+                refs[f"layer{i}"] = layer
+        # (`self.sequential`'s output saved by the layer it ends with: `nn.ReLU()`, named there)
+        by = " and ".join(f"`{facts.code(closing[i])}`, the last layer of `{save.op}` (line {{layer{i}}}, called at "
+                          f"line {{save{i}}}{_as_view(save)})" if closing[i] is not None
+                          else f"`{save.op}` (line {{save{i}}}{_as_view(save)})" for i, save in enumerate(saves))
         if edit.via_data:
             consequence = ("`.data` hides the edit from the version counter, so backward() silently "
                            "uses the edited values and computes a wrong gradient")

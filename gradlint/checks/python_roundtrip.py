@@ -275,11 +275,19 @@ def probe(probes, flag) -> None:
 
     node = flag.node
     if flag.details.get("factory") == "number":
-        # (`loss + average_wsd`: the number is made by NumPy and Python, out of the run's sight)
+        # (`loss + average_wsd`: the number is made by NumPy and Python, out of the run's sight;
+        # the tensors it was pulled from, before, and the sum it joins, after: whatever trained
+        # through that sum, nothing did through the number)
         from gradlint.dynamic.instrument import CannotProbe
 
-        raise CannotProbe("the number is computed by NumPy or Python from the pulled values; the run "
-                          "does not follow it into the sum it joins")
+        joined, pulls = _join(node, probes)
+        if joined is None or not pulls:
+            raise CannotProbe("the number is computed by NumPy or Python from the pulled values; the run "
+                              "does not follow it into the sum it joins")
+        for pull in pulls:
+            probes.before(_pulled_tensor(pull))
+        probes.after(joined)
+        return
     pulls = flag.refs.get("pulled", ())
     # (a pull a helper of another file makes, `kl.item()`, reported where the number joins a
     # loss: the tensor it reads)
@@ -289,6 +297,35 @@ def probe(probes, flag) -> None:
     for source in sources:
         probes.before(source)
     probes.after(node)
+
+
+def _join(node, probes) -> tuple:
+    """The sum a number joins (``loss + average_wsd`` of the stand-in ``average_wsd()``) and the
+    pulls its values came from, written before it in its function (those with a cut on the way,
+    `phi.detach().numpy()`, where there are such); (None, []) where the sum is not an operation."""
+    from gradlint.analysis.flow import _cut_on_the_way
+    from gradlint.analysis.project import origin
+    from gradlint.analysis.tree import parents
+
+    other = origin(node)
+    tree = parents(other.tree if other is not None else probes.facts.module)
+    joined = tree.get(node.func)
+    if type(joined) is not ast.BinOp:
+        return None, []
+    scope = joined
+    while scope is not None and type(scope) not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module):
+        scope = tree.get(scope)
+    pulls = [n for n in _pulls_within(scope) if n.lineno <= node.lineno]
+    if not pulls and type(scope) is not ast.Module:
+        # (pulled by a helper its function calls, `jitter = smoothness_np(frame_logits)`)
+        module = scope
+        while type(module) is not ast.Module and module is not None:
+            module = tree.get(module)
+        called = {n.func.id for n in ast.walk(scope) if type(n) is ast.Call and type(n.func) is ast.Name}
+        helpers = [d for d in (module.body if module is not None else ())
+                   if type(d) in (ast.FunctionDef, ast.AsyncFunctionDef) and d.name in called]
+        pulls = [n for d in helpers for n in _pulls_within(d)]
+    return joined, [n for n in pulls if _cut_on_the_way(n.func.value)] or pulls
 
 
 def _requires_grad(node) -> bool:
