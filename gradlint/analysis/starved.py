@@ -40,6 +40,9 @@ class Starved:
     # the models the term applies after the cut, none of which the step after the backward updates
     # (a generator's loss of the critic's score of `fake.detach()`): the term trains nothing that steps
     unstepped: tuple = ()
+    # a term of the returned loss made of cut values alone (`loss -= beta * snr(est.data, ref)`):
+    # the run judges its path missing whatever else trains the leaves
+    dead: bool = False
 
 
 def starved(facts) -> list[Starved]:
@@ -345,7 +348,7 @@ def _starved(facts) -> Iterator[Starved]:
                 # layer only `log_sigma` came from, not the trunk `mu` keeps attached)
                 alone = cut.upstream - siblings - value.trainables - value.post if elements else set()
                 yield Starved(dataclasses.replace(cut, upstream=alone) if alone and alone != cut.upstream else cut,
-                              function=fn)
+                              function=fn, dead=differentiated and dead_in(cut, value))
 
     regions = set()
     for backward in facts.backwards:

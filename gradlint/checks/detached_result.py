@@ -44,10 +44,13 @@ def check(facts):
             # (cut in a helper whose result the function returns: the user reads the cut's line)
             returned = f"is returned from `{found.function.name}()`" if _in_a_return(cut.node, found.function.node) \
                 else f"becomes part of what `{found.function.name}()` returns"
-            yield _report(cut, returned if via == found.function.name
-                          # (a hook returns nothing: it keeps the copy on its object or in a dict)
-                          else f"is returned from `{found.function.name}()`" if cut.hooked
-                          else f"is returned from `{via}()` and then from `{found.function.name}()`", facts)
+            flag = _report(cut, returned if via == found.function.name
+                           # (a hook returns nothing: it keeps the copy on its object or in a dict)
+                           else f"is returned from `{found.function.name}()`" if cut.hooked
+                           else f"is returned from `{via}()` and then from `{found.function.name}()`", facts)
+            if found.dead:
+                flag.details["dead"] = True
+            yield flag
         else:
             dead = dead_in(cut, found.backward.value)
             # (a term of cut values beside attached terms: what it does is add a number; one of
