@@ -296,7 +296,59 @@ def probe(probes, flag) -> None:
     sources = [_pulled_tensor(p) for p in pulls] or [_pulled_tensor(node) if pull else first_argument(node)]
     for source in sources:
         probes.before(source)
-    probes.after(node)
+    # (a number the arithmetic around it turns into a constant, `loss + 0.1 * aux.item()`: the
+    # Python number is no tensor to tag, the sum it joins is)
+    probes.after(_sum_around(node, probes) if flag.details.get("factory") in ("item", "float") else node)
+
+
+def _sum_around(node, probes):
+    """The outermost arithmetic a pulled number is written in, in its statement (`loss + 0.1 *
+    aux.item()` of `aux.item()`); the pull itself where none holds it."""
+    from gradlint.analysis.project import origin
+    from gradlint.analysis.tree import parents
+
+    other = origin(node)
+    tree = parents(other.tree if other is not None else probes.facts.module)
+
+    def outermost(expr):
+        top, up = expr, tree.get(expr)
+        while type(up) in (ast.BinOp, ast.UnaryOp) or (type(up) is ast.Call and type(up.func) is ast.Name
+                                                       and up.func.id == "float" and top in up.args):
+            top, up = up, tree.get(up)
+        return top, up
+
+    top, up = outermost(node)
+    if type(top) is ast.BinOp and type(up) is not ast.Return:
+        return top
+    if type(up) is ast.Assign and len(up.targets) == 1 and type(up.targets[0]) is ast.Name:
+        # (bound first, `value = terms[name].item()`, then `total = total + w * value` in its function)
+        name, scope = up.targets[0].id, tree.get(up)
+        while scope is not None and type(scope) not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module):
+            scope = tree.get(scope)
+        uses = sorted((n for n in ast.walk(scope) if type(n) is ast.Name and n.id == name
+                       and type(n.ctx) is ast.Load and n.lineno > up.lineno),
+                      key=lambda n: (n.lineno, n.col_offset)) if scope is not None else []
+        for use in uses:
+            joined, _ = outermost(use)
+            if type(joined) is ast.BinOp:
+                return joined
+    if type(up) is ast.Return:
+        # (returned, `return float(dist.entropy().mean())`, and joined where it is called:
+        # `-surr.mean() - c * self.entropy_bonus(dist)`)
+        fn = tree.get(up)
+        while fn is not None and type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+            fn = tree.get(fn)
+        module = fn
+        while module is not None and type(module) is not ast.Module:
+            module = tree.get(module)
+        calls = [n for n in ast.walk(module) if type(n) is ast.Call and (
+            (type(n.func) is ast.Name and n.func.id == fn.name)
+            or (type(n.func) is ast.Attribute and n.func.attr == fn.name))] if fn is not None and module is not None else []
+        for call in sorted(calls, key=lambda n: (n.lineno, n.col_offset)):
+            joined, _ = outermost(call)
+            if type(joined) is ast.BinOp:
+                return joined
+    return node
 
 
 def _join(node, probes) -> tuple:
