@@ -167,7 +167,11 @@ def check(facts):
         if held and len(held) <= 3 and all(name.replace(".", "_").isidentifier() for name in held):
             # (`self.scale`, whose `log_abs` the copy was pulled from: what the user trains; a
             # forward's input, `inputs`: whatever computed it, the caller's model)
-            names, phrase, verb = starved_names(pulled)
+            # (a helper's input, `logp@input`, as the calls of the file name the models that computed it)
+            where = rebuild.function.name if rebuild is not None and rebuild.function is not None else None
+            models = sorted({m for name in pulled if name.endswith("@input") and where
+                             for m in facts.resolve({f"{name.split('@')[0]}@{where}"}) if "@" not in m})
+            names, phrase, verb = starved_names(pulled, models)
             lost = f"{phrase} {verb} no gradient through it"
         found = starves.get(node)
         if found is not None:
