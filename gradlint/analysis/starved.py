@@ -1297,7 +1297,8 @@ def _unfrozen_by_a_setting(cut, facts) -> bool:
     for member in members:
         guards = [stmt for stmt in iter_nodes(init) if type(stmt) is ast.If
                   and member in frozen_owners(ast.Module(body=stmt.body, type_ignores=[]))]
-        if not guards or member in frozen_owners(ast.Module(body=_unguarded(init.body), type_ignores=[])):
+        unguarded = [stmt for stmt in init.body if type(stmt) is not ast.If]
+        if not guards or member in frozen_owners(ast.Module(body=unguarded, type_ignores=[])):
             return False
         tested = {n.id for g in guards for n in ast.walk(g.test) if type(n) is ast.Name and n.id in params}
         if len(tested) != 1:
@@ -1307,16 +1308,6 @@ def _unfrozen_by_a_setting(cut, facts) -> bool:
     return flag is not None and any(
         type(k.value) is ast.Constant and k.value.value is False
         for n in ast.walk(facts.module) if type(n) is ast.Call for k in n.keywords if k.arg == flag)
-
-
-def _unguarded(body) -> list:
-    """The statements of ``body`` outside every ``if``."""
-    out = []
-    for stmt in body:
-        if type(stmt) is ast.If:
-            continue
-        out.append(stmt)
-    return out
 
 
 def _decorated_method(cut) -> bool:

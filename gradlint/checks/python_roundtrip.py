@@ -357,31 +357,14 @@ def _sum_around(node, probes):
 
 def _join(node, probes) -> tuple:
     """The sum a number joins (``loss + average_wsd`` of the stand-in ``average_wsd()``) and the
-    pulls its values came from, written before it in its function (those with a cut on the way,
-    `phi.detach().numpy()`, where there are such); (None, []) where the sum is not an operation."""
-    from gradlint.analysis.flow import _cut_on_the_way
+    pulls its values came from (``_joined_pulls``); (None, []) where the sum is not an operation."""
     from gradlint.analysis.project import origin
     from gradlint.analysis.tree import parents
 
     other = origin(node)
     tree = parents(other.tree if other is not None else probes.facts.module)
     joined = tree.get(node.func)
-    if type(joined) is not ast.BinOp:
-        return None, []
-    scope = joined
-    while scope is not None and type(scope) not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module):
-        scope = tree.get(scope)
-    pulls = [n for n in _pulls_within(scope) if n.lineno <= node.lineno]
-    if not pulls and type(scope) is not ast.Module:
-        # (pulled by a helper its function calls, `jitter = smoothness_np(frame_logits)`)
-        module = scope
-        while type(module) is not ast.Module and module is not None:
-            module = tree.get(module)
-        called = {n.func.id for n in ast.walk(scope) if type(n) is ast.Call and type(n.func) is ast.Name}
-        helpers = [d for d in (module.body if module is not None else ())
-                   if type(d) in (ast.FunctionDef, ast.AsyncFunctionDef) and d.name in called]
-        pulls = [n for d in helpers for n in _pulls_within(d)]
-    return joined, [n for n in pulls if _cut_on_the_way(n.func.value)] or pulls
+    return (joined, _joined_pulls(node, tree)) if type(joined) is ast.BinOp else (None, [])
 
 
 def _requires_grad(node) -> bool:
@@ -447,26 +430,39 @@ def _spans(outer, inner) -> bool:
 
 
 def _pulls_before(node, facts) -> str:
-    """The pulls written in the function ``node`` is in, before it (`phi.detach().numpy()`, line 12)."""
+    """The pulls a joined number's values came from (`phi.detach().numpy()`, line 12), as written."""
     from gradlint.analysis.project import origin
     from gradlint.analysis.tree import parents
 
     module = origin(node)
-    tree = parents(module.tree if module is not None else facts.module)
-    function = tree.get(node.func)
-    while function is not None and type(function) not in (ast.FunctionDef, ast.AsyncFunctionDef):
-        function = tree.get(function)
-    from gradlint.analysis.flow import _cut_on_the_way
-
-    pulls = sorted((n for n in _pulls_within(function) if n.lineno <= node.lineno),
-                   key=lambda n: (n.lineno, n.col_offset)) if function is not None else []
-    # (those of values that had history cut on their way, `phi.detach().numpy()`: `.numpy()`
-    # wants the cut; a mask's `(t == 1).numpy()` had none to lose)
-    pulls = [n for n in pulls if _cut_on_the_way(n.func.value)] or pulls
+    pulls = _joined_pulls(node, parents(module.tree if module is not None else facts.module))
     if not pulls:
         return "values taken out of tensors"
     more = f" and {len(pulls) - 1} more" if len(pulls) > 1 else ""
     return f"`{_written(pulls[0], node, facts)}`, line {pulls[0].lineno}{more}"
+
+
+def _joined_pulls(node, tree) -> list:
+    """The pulls the number a join stands in for (``Walker.number_in_tensor_op``) was computed
+    from: written before it in its function, else in a helper of the module the function calls by
+    name (`jitter = smoothness_np(frame_logits)`); those of values that had history cut on their way
+    first (`phi.detach().numpy()`: `.numpy()` wants the cut; a mask's `(t == 1).numpy()` had none)."""
+    from gradlint.analysis.flow import _cut_on_the_way
+
+    scope = tree.get(node.func)
+    while scope is not None and type(scope) not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module):
+        scope = tree.get(scope)
+    if scope is None:
+        return []
+    pulls = sorted((n for n in _pulls_within(scope) if n.lineno <= node.lineno), key=lambda n: (n.lineno, n.col_offset))
+    if not pulls and type(scope) is not ast.Module:
+        module = scope
+        while module is not None and type(module) is not ast.Module:
+            module = tree.get(module)
+        called = {n.func.id for n in ast.walk(scope) if type(n) is ast.Call and type(n.func) is ast.Name}
+        pulls = [n for d in (module.body if module is not None else ())
+                 if type(d) in (ast.FunctionDef, ast.AsyncFunctionDef) and d.name in called for n in _pulls_within(d)]
+    return [n for n in pulls if _cut_on_the_way(n.func.value)] or pulls
 
 
 def _pulls(source, facts) -> str:
