@@ -4174,7 +4174,7 @@ class Walker:
             for mine, other, kept in ((node.left, node.right, right), (node.right, node.left, left)):
                 if not _within(cut, mine):
                     continue
-                if fact.tensor in _attached_names(other) and fact.kind != STATE_DICT:
+                if fact.tensor in _attached_names(other) and fact.kind != STATE_DICT and _linear_in(cut, mine):
                     # (`model.state_dict()` beside `model(x)`: a copy of the weights, not of the
                     # output the other side keeps)
                     cuts = cuts or dict(out.cuts)
@@ -6960,6 +6960,31 @@ def _without_history(value: Value) -> Value:
     history, and a cut above it loses nothing, but it had history to lose (``lost``)."""
     return replace(value, trainables=EMPTY, post=EMPTY, cuts={}, carried=EMPTY, stale=EMPTY, computed=True, const=True,
                    live=False, inputs=EMPTY, saved=EMPTY, lost=value.lost or value.attached or value.live, tensor=True)
+
+
+# (a method call that keeps every element's value: a view, a copy, a cast)
+_ELEMENTWISE_SAME = frozenset({"view", "reshape", "expand", "expand_as", "squeeze", "unsqueeze", "flatten", "permute",
+                               "transpose", "contiguous", "clone", "float", "double", "half", "to", "type_as", "view_as",
+                               "detach", "detach_"})
+
+
+def _linear_in(node: ast.AST, root: ast.AST) -> bool:
+    """``node`` enters ``root`` through arithmetic, indexing and views only (``hard - soft.detach()``,
+    ``q.detach() * (1 - m)``): the cut value itself is added, a straight-through's or a masked
+    stop-gradient's term, not a loss computed of it (``kl_div(log_softmax(pred.detach()), t)``)."""
+    if root is node:
+        return True
+    if type(root) is ast.BinOp:
+        return _linear_in(node, root.left) or _linear_in(node, root.right)
+    if type(root) is ast.UnaryOp:
+        return _linear_in(node, root.operand)
+    if type(root) is ast.Subscript:
+        return _linear_in(node, root.value)
+    if type(root) is ast.Attribute and root.attr == "data":
+        return _linear_in(node, root.value)
+    if type(root) is ast.Call and type(root.func) is ast.Attribute and root.func.attr in _ELEMENTWISE_SAME:
+        return _linear_in(node, root.func.value)
+    return False
 
 
 def _within(node: ast.AST, root: ast.AST) -> bool:

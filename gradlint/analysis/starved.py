@@ -373,6 +373,7 @@ def _starved(facts) -> Iterator[Starved]:
         attached = backward.value.trainables
         if backward.value.rebuilt or any(facts.cuts[c].kind == REBUILD for c in backward.value.cuts if c in facts.cuts):
             broken = [c for c in broken if c.kind == REBUILD or not _overlap(facts.resolve(c.upstream), facts.resolve(attached))]
+        here = []
         for cut in sorted(broken, key=lambda c: (c.node.lineno, c.node.col_offset)):
             if cut.of_module_input and not _trains_through_an_untrained_module(cut, backward, facts):
                 continue
@@ -437,7 +438,24 @@ def _starved(facts) -> Iterator[Starved]:
                 unstepped = tuple(sorted(m for m in _applied_trained(backward, facts)
                                          if all(part.isidentifier() for part in m.split("."))
                                          )) if _feeds_only_what_is_not_stepped(cut, backward, facts) else ()
-                yield Starved(cut, backward=backward, models=tuple(_trainers(cut, facts)), unstepped=unstepped)
+                here.append(Starved(cut, backward=backward, models=tuple(_trainers(cut, facts)), unstepped=unstepped))
+        blamed = _blamed(here, backward, facts)
+        # (a cut not blamed here may be another loss's finding)
+        reported -= {found.cut.node for found in here if found not in blamed}
+        yield from blamed
+
+
+def _blamed(founds: list, backward, facts) -> list:
+    """Of the cuts of one loss, those to blame: where a dead term holds a cut of a model that gets
+    no gradient from the loss at all (the policy run under no_grad), the cuts beside it of models
+    the loss trains through another term (the baseline's `value.detach()` in the advantage) are
+    intended; fixing the first makes the term live."""
+    attached = facts.resolve(backward.value.trainables)
+    dead = [f for f in founds if dead_in(f.cut, backward.value)]
+    starving = [f for f in dead if not _overlap(facts.resolve(f.cut.upstream), attached)]
+    if not starving:
+        return founds
+    return [f for f in founds if f in starving or f not in dead]
 
 
 def _statement_of(cut) -> int:
