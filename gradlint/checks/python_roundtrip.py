@@ -132,6 +132,7 @@ def check(facts):
         # (`torch.tensor([l.item() for l in losses])`: pulls written in the copied data itself,
         # whatever is known of the tensors they read)
         within = _pulls_within(node.args[0]) if rebuild is not None and node.args else []
+        named = False  # (the rebuild written whole where its data is a name the message gives)
         if source is not None and (source.pulled or within) and not (node in starving and source.tensor):
             pulls = sorted(source.pulled or within, key=lambda n: (n.lineno, n.col_offset))
             # (the pull as written, where it is of this file: `torch.sum(log_abs).item()`)
@@ -153,8 +154,14 @@ def check(facts):
         else:
             data = node.args[0] if node.args else None
             # (`torch.tensor([loss_a, loss_b])`: several tensors' values, packed)
-            origin = "other tensors' values" if type(data) in (ast.List, ast.Tuple, ast.ListComp) \
-                or (rebuild.source.parts is not None and not rebuild.source.container) else "another tensor's values"
+            several = type(data) in (ast.List, ast.Tuple, ast.ListComp) \
+                or (rebuild.source.parts is not None and not rebuild.source.container)
+            origin = "other tensors' values" if several else "another tensor's values"
+            if type(data) in (ast.Name, ast.Attribute) and not node.keywords and len(node.args) == 1:
+                # (`torch.Tensor(V)`: the user's own name says which values, and which term it was)
+                held = _written(data, node, facts)
+                origin = f"the values of the tensors in `{held}`" if several else f"the values of `{held}`"
+                named = True
             # (the pulls on the way, `probs.detach().numpy()` before a NumPy helper: where the run
             # reads the values, as the probe follows them)
             refs = {"pulled": tuple(source.pulled)} if source is not None and source.pulled else {}
@@ -218,7 +225,8 @@ def check(facts):
             continue
         yield Flag(
             RULE, node,
-            f"`{_written(node.func, node, facts)}(…)` rebuilds a tensor from {origin} {how}: it is a new leaf, so {lost}",
+            f"`{_written(node, node, facts) if named else _written(node.func, node, facts) + '(…)'}` "
+            f"rebuilds a tensor from {origin} {how}: it is a new leaf, so {lost}",
             hint=hint,
             details={"factory": rebuild.factory if rebuild is not None else _written(node.func, node, facts)},
             refs=refs,
