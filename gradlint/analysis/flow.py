@@ -31,7 +31,7 @@ from gradlint.analysis.project import origin
 from gradlint.analysis.sequence import ENTRY, Event, replay, scenarios
 from gradlint.analysis.scan import (
     PARAMETRIZATIONS,
-    helper_of_nograd_methods, nograd_decorator,
+    custom_functions, helper_of_nograd_methods, nograd_decorator,
     _PLAIN_BASES as PLAIN_BASES, ENABLE_GRAD, GRAD_MODE_NAMES, INFERENCE_MODE, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
     decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, leaves_handed_on, literal_false,
     is_optimizer_class, listed_modules, members_handed_trained,
@@ -237,8 +237,10 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
         if only:
             summary = facts.summaries.get(f"{cls.name}.{node.name}" if cls is not None else node.name)
             only = summary is None or summary.inference_backward is None
+        # (a custom autograd Function's methods run with recording off: its backward is written)
         nograd = decorated_nograd(node, imports) or bool(
-            cls is not None and cls.nograd_call and node.name in ("forward", "__call__")) or only
+            cls is not None and cls.nograd_call and node.name in ("forward", "__call__")) or only \
+            or bool(cls is not None and cls.name in custom_functions(module, imports))
         function = Function(
             node, node.name, cls.name if cls else None, nograd=nograd,
             trains_locally=trains_locally(node),

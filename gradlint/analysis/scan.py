@@ -2091,6 +2091,12 @@ def _leaf_places(module: ast.Module, imports: ImportTable) -> dict[str, set]:
     return out
 
 
+def custom_functions(module: ast.Module, imports: ImportTable) -> frozenset[str]:
+    """The names of the module's ``torch.autograd.Function`` subclasses."""
+    return frozenset(stmt.name for stmt in module.body if type(stmt) is ast.ClassDef and any(
+        imports.qualname(base) == "torch.autograd.Function" for base in stmt.bases))
+
+
 def function_saves(module: ast.Module, imports: ImportTable) -> dict[str, frozenset]:
     """The ``torch.autograd.Function`` subclasses of the module, as called (``Splat.apply`` and
     a name bound to it, ``splat = Splat.apply``) -> the positions of the arguments its

@@ -29,7 +29,8 @@ def check(facts):
     flagged: dict = {}
     for rebuild in facts.rebuilds:
         if rebuild.roundtrip and rebuild.requires_grad and not (
-                rebuild.function.class_name is None and rebuild.function.name in facts.leaf_makers):
+                rebuild.function.class_name is None and rebuild.function.name in facts.leaf_makers) \
+                and not _in_custom_function(rebuild.function, facts):
             flagged.setdefault(rebuild.node, "with `requires_grad=True`")
     for switch in facts.switches:
         if switch.value.attached:
@@ -231,6 +232,15 @@ def check(facts):
             details={"factory": rebuild.factory if rebuild is not None else _written(node.func, node, facts)},
             refs=refs,
         )
+
+
+def _in_custom_function(function, facts) -> bool:
+    """A method of a ``torch.autograd.Function`` subclass: its class's backward is the gradient of
+    what the forward returns, however the forward computes it (in NumPy, then
+    `torch.tensor(loss, requires_grad=True)`)."""
+    from gradlint.analysis.scan import custom_functions
+
+    return function.class_name is not None and function.class_name in custom_functions(facts.module, facts.imports)
 
 
 def _written(expr, node, facts) -> str:
