@@ -571,6 +571,16 @@ class View:
                 instances_optimized_in(tree, imports, target) for tree, imports, target, _ in self._calling_files(name))
         return found
 
+    def fed_activations(self, name: str, index: int, param: str) -> bool:
+        """Whether another file of the project builds ``name``, a module class of this view's
+        file, as a member of a model and calls it on what another member of that model computed
+        (``self.segmenter(self.encoder(x))``): its forward's parameter ``param`` (at ``index``)
+        carries activations. Asked only for a copy of that parameter about to be let go."""
+        from gradlint.analysis.scan import instances_fed_activations
+
+        return any(instances_fed_activations(tree, target, index, param)
+                   for tree, _, target, _ in self._calling_files(name, self._near_files()))
+
     def _every_caller(self, name: str, ask) -> bool:
         """Some other file answers ``ask(tree, imports, target)`` True and none False (None: it
         makes no such call)."""

@@ -893,6 +893,57 @@ def instances_called_only_in_eval(module: ast.Module, imports: ImportTable, targ
     return all(_recorded_nowhere(call, module, imports) for call in calls)
 
 
+def instances_fed_activations(module: ast.Module, target, index: int, name: str) -> bool:
+    """Whether an instance that ``module`` builds by a call ``target(call)`` picks out (a module
+    class of another file) as a member (``self.segmenter = Segmenter(…)``) is called in a method
+    of that class on what another member computed there (``self.segmenter(self.encoder(x))``, or
+    a name bound to it): its forward's argument at ``index`` (or keyword ``name``) is an
+    activation of a model, not data."""
+    from gradlint.analysis.tree import parents
+
+    up_of = parents(module)
+    for node in iter_nodes(module):
+        if type(node) is not ast.Call or not target(node):
+            continue
+        up = up_of.get(node)
+        holder = up
+        while holder is not None and type(holder) is not ast.ClassDef:
+            holder = up_of.get(holder)
+        if holder is None or type(up) is not ast.Assign or len(up.targets) != 1:
+            continue
+        member = dotted(up.targets[0])
+        if member is None or not member.startswith("self."):
+            continue
+        # (the holder's other members built by a call: its layers and submodules)
+        layers = {dotted(t) for n in iter_nodes(holder) if type(n) is ast.Assign and type(n.value) is ast.Call
+                  for t in n.targets if dotted(t) not in (None, member) and dotted(t).startswith("self.")}
+        for method in holder.body:
+            if type(method) not in _FUNCTIONS:
+                continue
+            computed = {}  # name -> whether a member layer computed it, in this method
+            for n in iter_nodes(method):
+                if type(n) is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name:
+                    computed[n.targets[0].id] = _of_layers(n.value, layers, computed)
+            for call in iter_nodes(method):
+                if type(call) is not ast.Call or dotted(call.func) != member:
+                    continue
+                given = call.args[index] if index < len(call.args) and type(call.args[index]) is not ast.Starred \
+                    else next((k.value for k in call.keywords if k.arg == name), None)
+                if given is not None and _of_layers(given, layers, computed):
+                    return True
+    return False
+
+
+def _of_layers(expr, layers: set, computed: dict) -> bool:
+    """``expr`` is a call of one of ``layers`` (``self.encoder(x)``, ``self.encoder(x).flatten(1)``)
+    or a name ``computed`` says one computed."""
+    while type(expr) is ast.Call and type(expr.func) is ast.Attribute and dotted(expr.func) not in layers:
+        expr = expr.func.value  # (a method of the result: a view, a cast)
+    if type(expr) is ast.Call:
+        return dotted(expr.func) in layers
+    return type(expr) is ast.Name and computed.get(expr.id, False)
+
+
 def instances_optimized_in(module: ast.Module, imports: ImportTable, target, within=frozenset()) -> bool | None:
     """Whether an instance that ``module`` builds by a call ``target(call)`` picks out (a module
     class of another file), bound to a name or an attribute, has its ``.parameters()`` handed to

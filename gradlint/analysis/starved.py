@@ -228,7 +228,7 @@ def _starved(facts) -> Iterator[Starved]:
                     # whatever the layer's own weights do with the copy (a whole output copied is
                     # judged where a loss is made of it, below)
                     reported.add(copied.node)
-                    yield Starved(copied, function=fn, layers=value.post if own else frozenset())
+                    yield Starved(copied, function=fn, layers=value.post)
             # (a copy of parameters' values returned, `cat([p.data.view(-1) for p in
             # model.parameters()])`, is a snapshot of the model, not a cut of a path it trains by)
             broken = [cut for cut in _broken(value, facts, lambda cut: elsewhere, program)
@@ -893,8 +893,13 @@ def _copies_activations(cut, fn, facts) -> bool:
     if not names or len(names) != len(cut.upstream):
         return False
     params = [a.arg for a in [*fn.node.args.posonlyargs, *fn.node.args.args]][1:]
-    return any((fn.class_name, key) in facts.forward_attached for name in names if name in params
-               for key in (params.index(name), name))
+    if any((fn.class_name, key) in facts.forward_attached for name in names if name in params
+           for key in (params.index(name), name)):
+        return True
+    # (the model that feeds it is another file's: `self.segmenter(self.encoder(x))` in main.py)
+    view = facts.imports.project
+    return view is not None and any(view.fed_activations(fn.class_name, params.index(name), name)
+                                    for name in names if name in params)
 
 
 def _copies_own_layers(cut, value, siblings, elsewhere, fn, facts) -> bool:

@@ -76,12 +76,15 @@ def check(facts):
     # copy starves what computed them (the loss still backpropagates through the other terms).
     starving: dict = {}  # the copies flagged for what they starve
     starves: dict = {}  # what each flagged copy starves, however it is flagged (the message names it)
+    leaves = set(flagged)  # (the copies flagged above, as leaves or losses; not those this loop adds)
     for found in starved(facts):
         node = found.cut.node
         # (a copy in another file's helper, reached through a call here: reported at the call)
         if found.cut.kind == REBUILD and (node in by_node or node in facts.call_sites):
             if found.backward is not None and not _requires_grad(node) and any(
-                    other is not node and (other in flagged or _leaf_of_its_own_file(other))
+                    other is not node and (other in leaves or _leaf_of_its_own_file(other)
+                                           # (two copies of one line are one mistake)
+                                           or (other in flagged and other.lineno == node.lineno))
                     for other in found.backward.value.rebuilt):
                 # (as above: the leaf made to require grad is the mistake, `reward` a constant;
                 # a second leaf made so, by another helper, is a mistake of its own)
