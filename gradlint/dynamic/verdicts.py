@@ -36,6 +36,21 @@ def intent(tracer, key: int) -> str:
     return ""
 
 
+def _held_never_reached(tracer) -> list[str]:
+    """The names of the tensors an optimizer holds that require grad and that no backward of the
+    run reached."""
+    reached = {id(t) for t in (tracer.leaves[k].ref() for k in tracer.reached if k in tracer.leaves) if t is not None}
+    names = {id(leaf.ref()): tracer.shown(k) for k, leaf in tracer.leaves.items() if leaf.ref() is not None}
+    return [names.get(id(p), "").strip("`") for p in tracer.held_refs
+            if p.requires_grad and id(p) not in reached]
+
+
+def idle_shape(tracer) -> tuple:
+    """The shape of the first tensor an optimizer holds that no backward reached."""
+    reached = {id(t) for t in (tracer.leaves[k].ref() for k in tracer.reached if k in tracer.leaves) if t is not None}
+    return next((tuple(p.shape) for p in tracer.held_refs if p.requires_grad and id(p) not in reached), ())
+
+
 def used_otherwise(tracer, evidence, key: int) -> bool:
     """A leaf that backward reaches, but never the way the record before the cut used it: a
     weight-decay term (``PowBackward0`` on the weight) keeps the weight reachable while every
@@ -143,6 +158,17 @@ def reach(tracer, evidence, what: str, rebuilt: bool = False, other_use: bool = 
             # (`torch.tensor(reward)` of a number another file's `.item()` made: no evidence either way)
             return "inconclusive", (f"{what} were Python numbers or an array where the run read them, "
                                     "whose lineage it does not follow back to the tensors they came from")
+        idle = _held_never_reached(tracer) if rebuilt and evidence.carried_backwards else []
+        if idle:
+            # (`loss.requires_grad_()` on a loss of frozen parameters only, while the optimizer
+            # holds a head the forward never runs: the backward from the new leaf reaches
+            # nothing, and what is meant to train gets nothing from any backward)
+            named = sorted({f"`{name}`" for name in idle if name})
+            shown = owners(named) if len(named) == len(idle) else \
+                f"{len(idle)} tensor{'s' if len(idle) > 1 else ''} (of shape {list(idle_shape(tracer))})"
+            return "confirmed", (f"no leaf that requires grad influenced {what}, so the backward from "
+                                 f"{at} reached nothing; {shown} that an optimizer holds got no gradient "
+                                 "from any backward of the run")
         return "dismissed", f"no leaf that requires grad influenced {what}: there was no gradient to lose"
     if not evidence.carried_backwards:
         if not tracer.backwards:
