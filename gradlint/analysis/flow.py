@@ -2394,6 +2394,12 @@ class Walker:
             name = _edit_base(target.value)
         if name is not None and name.endswith(".data"):
             name = name[: -len(".data")]  # (written where autograd does not see: only cut values reach it)
+        if name is not None and name.startswith("self.") and name.count(".") == 1 and self.cls is not None \
+                and value.cuts and not (value.attached or value.live) and (value.tensor or value.computed):
+            # (`self.recordings["v_mem"] = v.detach().clone()` in a forward: the dict on the object
+            # holds the cut values, read by whoever reads the entry there, ``stored_cut``)
+            self.note_attribute(name, replace(value, saved=EMPTY, container=True, tensor=False, fields=None))
+            return
         if name is None or "." in name or name not in self.env:
             return
         old = self.env[name]
@@ -3598,6 +3604,12 @@ class Walker:
             if stored is not None:
                 return stored
         base = self.expr(node.value)
+        if name is not None and name.count(".") > 1 and type(node.ctx) is ast.Load and not name.startswith("self.") \
+                and (member := self.member_module(name.rsplit(".", 1)[0])) is not None:
+            # (`net.lif.recordings`: what the forward of a member's class stores on it)
+            stored = self.stored_on_module(member, attr)
+            if stored is not None:
+                return stored
         if base.fields is not None and base.container and type(node.ctx) is ast.Load:
             # (`nets.predictor` of an attribute dict, `Munch(predictor=…)`: that entry; a plain
             # dict has no such attribute)
@@ -3718,7 +3730,22 @@ class Walker:
         """`model.embeddings` after `out = model(x)`, where the forward of the model's class (of
         this file) stores a cut there (`self.embeddings = h.detach()`, kept for plots): that cut,
         read by the caller."""
-        info = dict.get(self.classes, self.env[owner].module.qualname)
+        return self.stored_on_module(self.env[owner].module, attr)
+
+    def member_module(self, name: str):
+        """The module ``net.lif`` holds: the member of the class of ``net`` (a model of this file's
+        class) that its constructor builds, through each dotted step; None where one is unknown."""
+        head, *path = name.split(".")
+        held = self.env.get(head)
+        module = held.module if held is not None else None
+        for part in path:
+            info = dict.get(self.classes, module.qualname) if module is not None else None
+            module = info.attrs.get(f"self.{part}") if info is not None else None
+        return module
+
+    def stored_on_module(self, module, attr: str) -> Value | None:
+        """What the forward of ``module``'s class (of this file) stores cut in ``self.<attr>``."""
+        info = dict.get(self.classes, module.qualname)
         if info is None or info.node is None or info.attrs.get(f"self.{attr}") is not None or f"self.{attr}" in info.buffers:
             return None
         saved_cls, self.cls = self.cls, info
@@ -7895,6 +7922,8 @@ def _stores_cut(function) -> set:
         if cuts:
             # (`self.pred_fake, self.feat_fake = self.netd(self.fake.detach())`: each element)
             targets = [e for t in node.targets for e in (t.elts if type(t) in (ast.Tuple, ast.List) else [t])]
+            # (`self.recordings["h"] = h.detach()`: an entry of a dict the object holds)
+            targets = [t.value if type(t) is ast.Subscript else t for t in targets]
             out.update(dotted(t) for t in targets if type(t) is ast.Attribute and dotted(t) is not None)
     return out
 
