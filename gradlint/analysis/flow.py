@@ -4633,6 +4633,14 @@ class Walker:
                 of_cut = replace(source, trainables=source.trainables | had, tensor=True, computed=True)
         rebuild = Rebuild(node, qual, source, requires, self.function, fresh_copy=fresh)
         rebuilt = frozenset({node}) if rebuild.roundtrip or rebuild.copies_history else EMPTY
+        # (`torch.tensor([[a, b], [b, c]])` of elements of a parameter, or a list filled with them:
+        # of what each call hands it)
+        handed_elements = getattr(self, "summarizing", False) \
+            and (type(copy) in (ast.List, ast.Tuple) or (type(copy) is ast.Name and source.container)) \
+            and bool(source.trainables) and all(r.startswith("%") for r in source.trainables) \
+            and once("params-read-as-tensors", self.function.node, _params_read_as_tensors)
+        if handed_elements and not rebuilt:
+            rebuilt = frozenset({node})
         if not rebuilt and getattr(self, "summarizing", False) and type(copy) is ast.Name and source.trainables \
                 and not qual.endswith(("as_tensor", "asarray", "from_numpy")) \
                 and all(r.startswith("%") for r in source.trainables):
@@ -4657,7 +4665,10 @@ class Walker:
             if node in self.facts.cuts:
                 self.facts.cuts[node].of_cut = True
         elif copy is not None and not rebuild.fresh_copy:
-            if (source.tensor and (source.attached or source.live or not source.pulled)) \
+            if handed_elements and not source.pulled:
+                # (the elements of a parameter: the caller's tensors, whose history the copy cuts)
+                cuts = self.cut_of(node, copy, replace(source, tensor=True, computed=True), REBUILD).cuts
+            elif (source.tensor and (source.attached or source.live or not source.pulled)) \
                     or (source.live and source.inputs and not (source.plain or source.container)):
                 # (also a forward's input, the activations its callers hand it; not an array
                 # computed from pulled values, `thetas[0] * scale` of `t.detach().numpy()`, which
@@ -5845,14 +5856,16 @@ class Walker:
                 root = union([given[k] for k in carried])
                 self.backward(inner, handed[carried[0]], root, True, False)
                 self.facts.call_sites.setdefault(inner, node)
-        for switch, name in summary.switched_returns:
+        for switch, name, held in summary.switched_returns:
             if out.rebuilt and self.record and self.nograd is None and origin(switch) is not None:
                 # `loss = loss_fn(…)` of another file's helper that switched on the copy it
                 # returns: that switch silenced the error this caller's backward would raise
                 # (the copy switched, as the callee returns it on that path: nothing attached, the
                 # path that keeps history is the other arm's)
-                copy = Value(tensor=True, computed=True, rebuilt=out.rebuilt,
-                             cuts={c: EMPTY for c in out.cuts if c in out.rebuilt})
+                # (the copies the switched name held: `A` and `rhs` each switch their own)
+                rebuilt = (out.rebuilt & held) or out.rebuilt
+                copy = Value(tensor=True, computed=True, rebuilt=rebuilt,
+                             cuts={c: EMPTY for c in out.cuts if c in rebuilt})
                 self.facts.switches.append(Switch(switch, name, copy, False, Function(summary.node, summary.node.name)))
                 self.facts.call_sites.setdefault(switch, node)
         for k, switch in summary.switched_params.items():
@@ -7014,6 +7027,24 @@ def _linear_in(node: ast.AST, root: ast.AST) -> bool:
     if type(root) is ast.Call and type(root.func) is ast.Attribute and root.func.attr in _ELEMENTWISE_SAME:
         return _linear_in(node, root.func.value)
     return False
+
+
+# (attributes of a tensor that are no field of an object holding it)
+_TENSOR_ATTRIBUTES = frozenset({"shape", "T", "mT", "device", "dtype", "data", "ndim", "is_cuda", "requires_grad"})
+
+
+def _params_read_as_tensors(function) -> bool:
+    """Every parameter of ``function`` is read as a tensor is: indexed, iterated, or through its
+    methods, never by a field (`grad.amplitude` of an event object handed in, whose other fields,
+    `grad.rise_time`, are numbers)."""
+    if type(function) not in FUNCTIONS:
+        return False
+    params = {a.arg for a in [*function.args.posonlyargs, *function.args.args]} - {"self", "cls"}
+    up = tree_parents(function)
+    return not any(type(n) is ast.Attribute and type(n.value) is ast.Name and n.value.id in params
+                   and n.attr not in _TENSOR_ATTRIBUTES
+                   and not (type(up.get(n)) is ast.Call and up[n].func is n)
+                   for n in ast.walk(function))
 
 
 def _within(node: ast.AST, root: ast.AST) -> bool:

@@ -900,7 +900,7 @@ class _Parsed:
     def register(self, summary) -> None:
         """Note the nodes of this file that a summary of it carries into other lints."""
         nodes = [summary.node, summary.backward, summary.switches_off, *summary.cuts, *summary.pulled,
-                 *(switch for switch, _ in summary.switched_returns)]
+                 *(switch for switch, *_ in summary.switched_returns)]
         # (a pull's operand, `dist.entropy().mean()` of `….item()`, which its message quotes)
         nodes += [p.func.value if type(p.func) is ast.Attribute else p.args[0] if p.args else None
                   for p in summary.pulled if type(p) is ast.Call]

@@ -11,7 +11,7 @@ from dataclasses import replace
 from gradlint.analysis import saves
 from gradlint.analysis.imports import ImportTable, dotted
 from gradlint.analysis.settings import defaults_of
-from gradlint.analysis.tree import iter_nodes, once, statements, walk_with_ends
+from gradlint.analysis.tree import enclosing, iter_nodes, once, statements, walk_with_ends
 from gradlint.analysis.values import ModuleInfo
 
 
@@ -906,9 +906,7 @@ def instances_fed_activations(module: ast.Module, target, index: int, name: str)
         if type(node) is not ast.Call or not target(node):
             continue
         up = up_of.get(node)
-        holder = up
-        while holder is not None and type(holder) is not ast.ClassDef:
-            holder = up_of.get(holder)
+        holder = enclosing(up, up_of, (ast.ClassDef,))
         if holder is None or type(up) is not ast.Assign or len(up.targets) != 1:
             continue
         member = dotted(up.targets[0])
@@ -935,13 +933,11 @@ def instances_fed_activations(module: ast.Module, target, index: int, name: str)
 
 
 def _of_layers(expr, layers: set, computed: dict) -> bool:
-    """``expr`` is a call of one of ``layers`` (``self.encoder(x)``, ``self.encoder(x).flatten(1)``)
-    or a name ``computed`` says one computed."""
-    while type(expr) is ast.Call and type(expr.func) is ast.Attribute and dotted(expr.func) not in layers:
-        expr = expr.func.value  # (a method of the result: a view, a cast)
-    if type(expr) is ast.Call:
-        return dotted(expr.func) in layers
-    return type(expr) is ast.Name and computed.get(expr.id, False)
+    """``expr`` computes from a call of one of ``layers`` (``self.encoder(x)``,
+    ``torch.tanh(self.encoder(x)).flatten(1)``) or from a name ``computed`` says one computed."""
+    return any((type(n) is ast.Call and dotted(n.func) in layers)
+               or (type(n) is ast.Name and type(n.ctx) is ast.Load and computed.get(n.id, False))
+               for n in ast.walk(expr))
 
 
 def instances_optimized_in(module: ast.Module, imports: ImportTable, target, within=frozenset()) -> bool | None:
@@ -957,9 +953,7 @@ def instances_optimized_in(module: ast.Module, imports: ImportTable, target, wit
     holders = set()  # the module's classes that build the instance as a member of their own
     for node in iter_nodes(module):
         if type(node) is ast.Call and target(node):
-            holder = up_of.get(node)
-            while holder is not None and type(holder) is not ast.ClassDef:
-                holder = up_of.get(holder)
+            holder = enclosing(up_of.get(node), up_of, (ast.ClassDef,))
             if holder is not None and holder.name not in holders and holder.name not in within:
                 holders.add(holder.name)
                 # (`self.encoder = encoders.ContextEncoder(…)` in `Tagger`: a trained `Tagger`

@@ -22,7 +22,7 @@ from gradlint.analysis.imports import dotted
 from gradlint.analysis.project import origin
 from gradlint.analysis.scan import ancestors, frozen_owners, is_fresh_copy, literal_false
 from gradlint.analysis.flow import LOOPS, _within
-from gradlint.analysis.tree import iter_nodes, once, parents
+from gradlint.analysis.tree import DEFS, enclosing, iter_nodes, once, parents
 from gradlint.analysis.values import EMPTY, NOTHING_YET
 
 
@@ -1563,8 +1563,7 @@ _RANDOM_INITS = frozenset({"normal_", "uniform_", "zero_", "bernoulli_", "random
 
 
 def _in_init(node, up) -> bool:
-    while node is not None and type(node) not in (ast.FunctionDef, ast.AsyncFunctionDef):
-        node = up.get(node)
+    node = enclosing(node, up, DEFS)
     return node is not None and node.name == "__init__"
 
 

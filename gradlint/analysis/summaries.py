@@ -180,7 +180,7 @@ class Summary:
     # generator step handed `sr`), not as a leaf it differentiates against: parameter -> the
     # switch. A caller that hands one computed under no_grad has hidden that lost history.
     switched_params: dict = field(default_factory=dict, compare=False, hash=False)
-    # (switch, name) for each copy it switches on and returns (`c_loss = torch.tensor(losses)
+    # (switch, name, the copies it holds) for each copy it switches on and returns (`c_loss = torch.tensor(losses)
     # .mean()`, `c_loss.requires_grad = True`, `return c_loss`): the caller that backpropagates
     # what it returns has had that switch silence the error the copy would raise.
     switched_returns: tuple = field(default=(), compare=False, hash=False)
@@ -790,7 +790,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         if site.function.node is node and site.name in params and (site.name not in walker.born or site.node in guarded)
         and (not site.intended_leaf or site.node in guarded) and not (method and params.index(site.name) == 0)}
     switched_returns = tuple(
-        (site.node, site.name) for site in scratch.switches
+        (site.node, site.name, site.value.rebuilt) for site in scratch.switches
         if site.function.node is node and site.name and site.name not in params and not site.intended_leaf
         and site.value.rebuilt and _returns_from(node, site.name))
     trains_params = frozenset(

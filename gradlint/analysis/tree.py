@@ -143,6 +143,19 @@ def _parents(root: ast.AST) -> dict:
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
+# (the nodes that open a scope of names)
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
+DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def enclosing(node: ast.AST | None, up: dict, kinds) -> ast.AST | None:
+    """The nearest of ``node`` and its ancestors (``up``: ``parents`` of their tree) whose type is
+    one of ``kinds``; None where none is."""
+    while node is not None and type(node) not in kinds:
+        node = up.get(node)
+    return node
+
+
 def exclusive(a: ast.AST, b: ast.AST, up: dict) -> bool:
     """``a`` and ``b`` lie in different arms of one ``if`` (``up``: ``parents``): no run reaches both
     in one pass."""

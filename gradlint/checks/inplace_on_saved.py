@@ -851,7 +851,7 @@ def _arms_of_one_invariant_test(a, b, facts) -> bool:
     names the loop never binds: every iteration takes the same arm, so no run reaches both."""
     from gradlint.analysis.imports import dotted
     from gradlint.analysis.project import origin
-    from gradlint.analysis.tree import exclusive, parents
+    from gradlint.analysis.tree import enclosing, exclusive, parents
 
     if origin(a) is not None or origin(b) is not None:
         return False
@@ -869,9 +869,7 @@ def _arms_of_one_invariant_test(a, b, facts) -> bool:
         if node in above and type(node) is ast.If:
             split = node
             break
-    loop = split
-    while loop is not None and type(loop) not in (ast.For, ast.While, ast.AsyncFor):
-        loop = up.get(loop)
+    loop = enclosing(split, up, (ast.For, ast.While, ast.AsyncFor))
     if split is None or loop is None:
         return False
     tests, node = [], split

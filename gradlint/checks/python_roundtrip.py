@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 
+from gradlint.analysis.tree import DEFS, SCOPES, enclosing
 from gradlint.checks import Flag, Rule, optimized_first, starved_names
 
 RULE = Rule(
@@ -347,9 +348,7 @@ def _sum_around(node, probes):
         return top
     if type(up) is ast.Assign and len(up.targets) == 1 and type(up.targets[0]) is ast.Name:
         # (bound first, `value = terms[name].item()`, then `total = total + w * value` in its function)
-        name, scope = up.targets[0].id, tree.get(up)
-        while scope is not None and type(scope) not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module):
-            scope = tree.get(scope)
+        name, scope = up.targets[0].id, enclosing(tree.get(up), tree, SCOPES)
         uses = sorted((n for n in ast.walk(scope) if type(n) is ast.Name and n.id == name
                        and type(n.ctx) is ast.Load and n.lineno > up.lineno),
                       key=lambda n: (n.lineno, n.col_offset)) if scope is not None else []
@@ -360,12 +359,8 @@ def _sum_around(node, probes):
     if type(up) is ast.Return:
         # (returned, `return float(dist.entropy().mean())`, and joined where it is called:
         # `-surr.mean() - c * self.entropy_bonus(dist)`)
-        fn = tree.get(up)
-        while fn is not None and type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
-            fn = tree.get(fn)
-        module = fn
-        while module is not None and type(module) is not ast.Module:
-            module = tree.get(module)
+        fn = enclosing(tree.get(up), tree, DEFS)
+        module = enclosing(fn, tree, (ast.Module,))
         calls = [n for n in ast.walk(module) if type(n) is ast.Call and (
             (type(n.func) is ast.Name and n.func.id == fn.name)
             or (type(n.func) is ast.Attribute and n.func.attr == fn.name))] if fn is not None and module is not None else []
@@ -408,9 +403,7 @@ def _leaf_of_its_own_file(node) -> bool:
     module = origin(node)
     if module is None or not _requires_grad(node):
         return False
-    up, function = parents(module.tree), node
-    while function is not None and type(function) not in (ast.FunctionDef, ast.AsyncFunctionDef):
-        function = up.get(function)
+    function = enclosing(node, parents(module.tree), DEFS)
     return function is not None and any(
         type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr in PULL_METHODS and not n.args
         for n in ast.walk(function))
@@ -470,16 +463,12 @@ def _joined_pulls(node, tree) -> list:
     first (`phi.detach().numpy()`: `.numpy()` wants the cut; a mask's `(t == 1).numpy()` had none)."""
     from gradlint.analysis.flow import _cut_on_the_way
 
-    scope = tree.get(node.func)
-    while scope is not None and type(scope) not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module):
-        scope = tree.get(scope)
+    scope = enclosing(tree.get(node.func), tree, SCOPES)
     if scope is None:
         return []
     pulls = sorted((n for n in _pulls_within(scope) if n.lineno <= node.lineno), key=lambda n: (n.lineno, n.col_offset))
     if not pulls and type(scope) is not ast.Module:
-        module = scope
-        while module is not None and type(module) is not ast.Module:
-            module = tree.get(module)
+        module = enclosing(scope, tree, (ast.Module,))
         called = {n.func.id for n in ast.walk(scope) if type(n) is ast.Call and type(n.func) is ast.Name}
         pulls = [n for d in (module.body if module is not None else ())
                  if type(d) in (ast.FunctionDef, ast.AsyncFunctionDef) and d.name in called for n in _pulls_within(d)]
