@@ -285,7 +285,8 @@ def _starved(facts) -> Iterator[Starved]:
                     # (a key holding a detached copy beside a key that keeps a graph: a loss
                     # module's `{"loss": …, "debug_metric": logit_scale.detach()}`, for logging)
                     continue
-                if elements and cut.upstream <= siblings and not (cut.through_cut and cut.node in value.dead):
+                if elements and cut.upstream - _settings(fn, facts) <= siblings \
+                        and not (cut.through_cut and cut.node in value.dead):
                     # (a copied score added alone to the returned loss is a dead term of it,
                     # whatever the logits beside it train)
                     continue
@@ -346,8 +347,11 @@ def _starved(facts) -> Iterator[Starved]:
                 reported.add(cut.node)
                 # (named by what loses its only path: `return mu, log_sigma.detach()` starves the
                 # layer only `log_sigma` came from, not the trunk `mu` keeps attached)
-                alone = cut.upstream - siblings - value.trainables - value.post if elements else set()
-                yield Starved(dataclasses.replace(cut, upstream=alone) if alone and alone != cut.upstream else cut,
+                # (`self.n_experts * probs.mean(0)`: a setting the constructor stores is no member)
+                settings = _settings(fn, facts)
+                alone = cut.upstream - siblings - value.trainables - value.post - settings if elements else set()
+                named = alone or (cut.upstream - settings) or cut.upstream
+                yield Starved(dataclasses.replace(cut, upstream=named) if named != cut.upstream else cut,
                               function=fn, dead=differentiated and dead_in(cut, value))
 
     regions = set()
@@ -456,6 +460,26 @@ def _blamed(founds: list, backward, facts) -> list:
     if not starving:
         return founds
     return [f for f in founds if f in starving or f not in dead]
+
+
+def _settings(fn, facts) -> set:
+    """The attributes ``fn``'s class binds in ``__init__`` to a name or a constant only (`self.n_experts
+    = n_experts`): settings, not members that hold parameters."""
+    from gradlint.analysis.scan import scan_classes
+
+    info = scan_classes(facts.module, facts.imports).get(fn.class_name) if fn.class_name is not None else None
+    init = next((s for s in info.node.body if type(s) in DEFS and s.name == "__init__"), None) \
+        if info is not None and info.node is not None else None
+    if init is None:
+        return set()
+    bound: dict = {}
+    for node in iter_nodes(init, into_functions=False):
+        if type(node) is ast.Assign:
+            for target in node.targets:
+                if type(target) is ast.Attribute and type(target.value) is ast.Name and target.value.id == "self":
+                    plain = type(node.value) in (ast.Name, ast.Constant)
+                    bound[f"self.{target.attr}"] = bound.get(f"self.{target.attr}", True) and plain
+    return {name for name, plain in bound.items() if plain and info.attrs.get(name) is None}
 
 
 def _statement_of(cut) -> int:
