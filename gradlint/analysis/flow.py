@@ -4200,10 +4200,13 @@ class Walker:
             fact = self.facts.cuts.get(cut)
             if fact is None:
                 continue
-            for mine, other, kept in ((node.left, node.right, right), (node.right, node.left, left)):
+            for mine, other, kept, held in ((node.left, node.right, right, left), (node.right, node.left, left, right)):
                 if not _within(cut, mine):
                     continue
-                if fact.tensor in _attached_names(other) and fact.kind != STATE_DICT and _linear_in(cut, mine):
+                # (added as it is, or at work beside values that are no constants on its side,
+                # `(z_q.detach() - z) ** 2`; not a loss of constants, `kl_div(log_softmax(pred.detach()), t)`)
+                working = _linear_in(cut, mine) or not held.const
+                if fact.tensor in _attached_names(other) and fact.kind != STATE_DICT and working:
                     # (`model.state_dict()` beside `model(x)`: a copy of the weights, not of the
                     # output the other side keeps)
                     cuts = cuts or dict(out.cuts)
