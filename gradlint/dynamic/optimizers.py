@@ -37,6 +37,13 @@ def watch(tracer):
     paused: list = []
 
     def before_step(opt, args, kwargs):
+        try:  # (whether each leaf it steps has a gradient to step by)
+            for group in opt.param_groups:
+                for p in group["params"]:
+                    if p.requires_grad:
+                        tracer.steps_seen.setdefault(id(p), [0, 0])[p.grad is None] += 1
+        except Exception:
+            pass
         # An optimizer's arithmetic is most of the torch calls of a small training step and
         # none of the evidence (a step is seen by its probe and by the versions it moves), so
         # the mode steps aside for it; not for a closure (LBFGS), which runs backward().

@@ -100,6 +100,9 @@ class Tracer(Naming, Lineage, BackwardEvidence, TorchFunctionMode):
         self.optimizers = 0
         self.held: set[int] = set()  # ids of tensors an optimizer holds
         self.held_refs: list = []  # ... kept alive, so that their ids stay theirs
+        # id of a tensor that requires grad -> [steps of an optimizer that found its gradient,
+        # steps that found none]
+        self.steps_seen: dict[int, list[int]] = {}
         self.asked: set[int] = set()  # ids of tensors autograd.grad was asked for
         self.grad_read: set[int] = set()
         self.module_names: dict[int, dict[int, str]] = {}

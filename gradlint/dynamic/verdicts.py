@@ -36,6 +36,14 @@ def intent(tracer, key: int) -> str:
     return ""
 
 
+def _stepped_bare(tracer, key: int) -> bool:
+    """An optimizer stepped this leaf, and never with a gradient on it."""
+    leaf = tracer.leaves.get(key)
+    t = leaf.ref() if leaf is not None else None
+    seen = tracer.steps_seen.get(id(t)) if t is not None else None
+    return seen is not None and seen[0] == 0 and seen[1] > 0
+
+
 def _held_never_reached(tracer) -> list[str]:
     """The names of the tensors an optimizer holds that require grad and that no backward of the
     run reached."""
@@ -214,6 +222,17 @@ def reach(tracer, evidence, what: str, rebuilt: bool = False, other_use: bool = 
         names = ", ".join(tracer.shown(k) for k in starved[:3])
         why = "no optimizer of the run holds" if tracer.optimizers else "the program never updates or reads the gradient of"
         return "dismissed", f"{names} got no gradient through {at}, but {why} them: left out on purpose"
+    bare = [k for k in sorted(evidence.influenced, key=tracer.shown) if _stepped_bare(tracer, k)]
+    if bare:
+        # (the path the cut stops is the only one a stepping optimizer would use: the other
+        # path's gradient is cleared before the step that holds them, a DDPG critic's own
+        # `q.detach()` beside the actor loss that reaches it)
+        root, where, _ = evidence.influenced[bare[0]]
+        named = owners(list(dict.fromkeys(tracer.shown(k) for k in bare)))
+        return "confirmed", (f"{named} influenced {root} ({where}) through {at}; the optimizer that holds "
+                             f"{'them' if len(bare) > 1 else 'it'} stepped and never found a gradient on "
+                             f"{'them' if len(bare) > 1 else 'it'}: the other paths' gradients are cleared "
+                             "before its steps")
     # (each leaf named once: two runs of one model build leaves of the same names)
     names = ", ".join(list(dict.fromkeys(tracer.shown(k) for k in sorted(evidence.upstream)))[:3])
     return "dismissed", f"every leaf upstream of {at} ({names}) received a gradient through another path"
