@@ -479,7 +479,10 @@ def _settings(fn, facts) -> set:
                 if type(target) is ast.Attribute and type(target.value) is ast.Name and target.value.id == "self":
                     plain = type(node.value) in (ast.Name, ast.Constant)
                     bound[f"self.{target.attr}"] = bound.get(f"self.{target.attr}", True) and plain
-    return {name for name, plain in bound.items() if plain and info.attrs.get(name) is None}
+    # (a model handed to the constructor, `self.model = model`, is called or read through: no setting)
+    used = {dotted(n.value) for n in ast.walk(info.node) if type(n) is ast.Attribute and type(n.value) is ast.Attribute} \
+        | {dotted(n.func) for n in ast.walk(info.node) if type(n) is ast.Call}
+    return {name for name, plain in bound.items() if plain and info.attrs.get(name) is None and name not in used}
 
 
 def _statement_of(cut) -> int:

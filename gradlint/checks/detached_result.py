@@ -149,10 +149,13 @@ def _key(rebound, facts) -> str:
 def _report(cut, where: str, facts, models=(), **refs):
     from gradlint.analysis.facts import STATE_DICT, STORAGE_REBOUND, UNRECORDED_GRAD
     from gradlint.analysis.scan import nograd_decorator
-    from gradlint.analysis.starved import _optimized, _with_owners, inference_path
+    from gradlint.analysis.starved import _optimized, _settings, _with_owners, inference_path
 
-    # (not a model the module freezes, a feature extractor the region also ran)
-    names, upstream, verb = starved_names(cut.upstream - facts.frozen or cut.upstream, models)
+    # (not a model the module freezes, a feature extractor the region also ran; nor a setting the
+    # constructor stores, `self.n_experts`)
+    settings = _settings(cut.function, facts) if cut.function is not None else set()
+    names, upstream, verb = starved_names(
+        cut.upstream - facts.frozen - settings or cut.upstream - settings or cut.upstream, models)
     if cut.kind == "no_grad" and inference_path(cut, facts):
         return _inference_call(cut, where, facts, refs)
     if cut.kind == "no_grad":
