@@ -143,8 +143,8 @@ def _parents(root: ast.AST) -> dict:
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
-# (the nodes that open a scope of names)
-SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
+# (the nodes whose names a statement binds: a function's, or the module's)
+BINDING_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 

@@ -14,7 +14,7 @@ import ast
 
 from gradlint.analysis.imports import dotted
 from gradlint.analysis.scan import _parameter_owners
-from gradlint.analysis.tree import SCOPES, children, enclosing, iter_nodes, parents
+from gradlint.analysis.tree import BINDING_SCOPES, children, enclosing, iter_nodes, parents
 
 # Lightning's hook whose result its Trainer differentiates: an API name, as `forward` is, on a
 # class whose base this file does not define.
@@ -175,7 +175,7 @@ class Program:
             up = tree.get(node)
             if type(up) is not ast.Assign or len(up.targets) != 1 or type(up.targets[0]) is not ast.Tuple:
                 return set()
-            scope = enclosing(tree.get(up), tree, SCOPES)
+            scope = enclosing(tree.get(up), tree, BINDING_SCOPES)
             # (or bound to a name its function never reads: `policy, free_code = model(…)` on a
             # path that leaves `free_code` out of every loss)
             read = {n.id for n in iter_nodes(scope, into_functions=False) if type(n) is ast.Name and type(n.ctx) is ast.Load} \

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 
-from gradlint.analysis.tree import DEFS, SCOPES, enclosing
 from gradlint.checks import Flag, Rule, optimized_first, starved_names
 
 RULE = Rule(
@@ -331,7 +330,7 @@ def _sum_around(node, probes):
     """The outermost arithmetic a pulled number is written in, in its statement (`loss + 0.1 *
     aux.item()` of `aux.item()`); the pull itself where none holds it."""
     from gradlint.analysis.project import origin
-    from gradlint.analysis.tree import parents
+    from gradlint.analysis.tree import BINDING_SCOPES, DEFS, enclosing, parents
 
     other = origin(node)
     tree = parents(other.tree if other is not None else probes.facts.module)
@@ -348,7 +347,7 @@ def _sum_around(node, probes):
         return top
     if type(up) is ast.Assign and len(up.targets) == 1 and type(up.targets[0]) is ast.Name:
         # (bound first, `value = terms[name].item()`, then `total = total + w * value` in its function)
-        name, scope = up.targets[0].id, enclosing(tree.get(up), tree, SCOPES)
+        name, scope = up.targets[0].id, enclosing(tree.get(up), tree, BINDING_SCOPES)
         uses = sorted((n for n in ast.walk(scope) if type(n) is ast.Name and n.id == name
                        and type(n.ctx) is ast.Load and n.lineno > up.lineno),
                       key=lambda n: (n.lineno, n.col_offset)) if scope is not None else []
@@ -398,7 +397,7 @@ def _leaf_of_its_own_file(node) -> bool:
     whatever it is handed is the call's to report.)"""
     from gradlint.analysis.flow import PULL_METHODS
     from gradlint.analysis.project import origin
-    from gradlint.analysis.tree import parents
+    from gradlint.analysis.tree import DEFS, enclosing, parents
 
     module = origin(node)
     if module is None or not _requires_grad(node):
@@ -462,8 +461,9 @@ def _joined_pulls(node, tree) -> list:
     name (`jitter = smoothness_np(frame_logits)`); those of values that had history cut on their way
     first (`phi.detach().numpy()`: `.numpy()` wants the cut; a mask's `(t == 1).numpy()` had none)."""
     from gradlint.analysis.flow import _cut_on_the_way
+    from gradlint.analysis.tree import BINDING_SCOPES, enclosing
 
-    scope = enclosing(tree.get(node.func), tree, SCOPES)
+    scope = enclosing(tree.get(node.func), tree, BINDING_SCOPES)
     if scope is None:
         return []
     pulls = sorted((n for n in _pulls_within(scope) if n.lineno <= node.lineno), key=lambda n: (n.lineno, n.col_offset))
