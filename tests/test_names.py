@@ -43,10 +43,6 @@ def _programs() -> list[Path]:
 # Programs whose findings change under renaming, and the word that still decides there (a defect
 # each, to be fixed: the entry fails once the program no longer flips).
 ACCEPTED: dict[str, str] = {
-    "GL001/bad_distillation_term_of_the_students_detached_logits_in_a_loss_module.py":
-        "the student handed to the loss module's forward shares its name with the script's model; "
-        "named `student` or `net_a` the cut keeps its upstream, named `zz` or `v15` the forward's cut "
-        "is recorded with none (found 2026-12-07, not yet traced)",
 }
 
 

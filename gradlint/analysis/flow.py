@@ -1087,8 +1087,10 @@ class Walker:
             # tanh or sigmoid): editing it in place here breaks that caller's backward
             handed_saved = {p.arg: self.facts.forward_saved.get((key, i), set()) | self.facts.forward_saved.get((key, p.arg), set())
                             for i, p in enumerate(ordered)} if forward else {}
+            handed_models = {p.arg for i, p in enumerate(ordered)
+                             if (key, i) in self.facts.forward_models or (key, p.arg) in self.facts.forward_models}
         else:
-            still, handed_saved = set(), {}
+            still, handed_saved, handed_models = set(), {}, set()
         uses = _module_uses(node)
         for i, param in enumerate([*params.posonlyargs, *params.args, *params.kwonlyargs]):
             name = param.arg
@@ -1109,7 +1111,7 @@ class Walker:
                 self.env[name] = PLAIN
             elif not (i == 0 and self.cls is not None) and (
                     key in self.facts.param_sources or uses.get(name) in ("module", "modules")
-                    or (uses.get(name) == "called" and MODULE_LIKE.search(name))):
+                    or (uses.get(name) == "called" and (name in handed_models or MODULE_LIKE.search(name)))):
                 # A parameter that holds a model: a caller in the file hands it one
                 # (`embed(encoder, x)`), or the body uses it as one (`net.parameters()`,
                 # `model.eval()`). One only called (`encoder(x)`) may as well be a function
@@ -3875,6 +3877,8 @@ class Walker:
         for (key, value), expr in zip(given, exprs):
             plain[(qualname, key)] = plain.get((qualname, key), True) and value.plain
             still[(qualname, key)] = still.get((qualname, key), True) and not (value.attached or value.live)
+            if value.module is not None:
+                self.facts.forward_models.add((qualname, key))
             if self.probe_leaf(expr):
                 self.facts.forward_probed.setdefault((qualname, key), set()).add(self.function.node)
             if value.saved and self.nograd is None:
