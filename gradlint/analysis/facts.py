@@ -343,6 +343,8 @@ class ModuleFacts:
     # the same keys some call hands a module (`criterion(x, y, student, teacher)`): a parameter
     # of the forward that it calls is a model, whatever its name
     forward_models: set = field(default_factory=set)
+    # (class, method) of the methods a forward hands its own inputs, which stand for them there
+    forward_helpers: set = field(default_factory=set)
     # the same key -> the functions (nodes) whose calls hand it a leaf they made to read its
     # gradient (`x = torch.randn(…, requires_grad=True)`, `x.grad` read, no optimizer given it):
     # a probe of which inputs the module differentiates

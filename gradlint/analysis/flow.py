@@ -181,8 +181,9 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
     facts.parameters = {stmt.name: [p.arg for p in [*stmt.args.posonlyargs, *stmt.args.args]] for stmt in defs}
     if imports.project is not None:
         called_here = {node.func.id for node in ast.walk(module) if type(node) is ast.Call and type(node.func) is ast.Name}
+        defs_here = {stmt.name: stmt for stmt in module.body if type(stmt) in FUNCTIONS}
         for stmt in module.body:
-            params = _trained_through_parameters(stmt) if getattr(stmt, "name", None) not in called_here else ()
+            params = _trained_through_parameters(stmt, defs_here) if getattr(stmt, "name", None) not in called_here else ()
             if params:
                 # (`train_step(trainer, opt_d, …)` called from main.py with `trainer = Trainer()`:
                 # what its forward returns is that class's)
@@ -672,9 +673,32 @@ def _seed_handed_functions(module: ast.Module, facts, project, called_here: set)
     facts.handed_functions.update({key: frozenset(found) for key, found in handed.items()})
 
 
-def _trained_through_parameters(stmt) -> set:
-    """The parameters a module-level function calls (`losses = trainer(x, mask)`) where it also
-    backpropagates or steps: a training step handed its model, whose class only its callers
+def _forward_handed(cls: ast.ClassDef) -> dict:
+    """{method: {its parameter: (place, name) of the forward's input handed to it as it is}}
+    (`rbf = self.features(positions)`): there it is the forward's activation."""
+    methods = {d.name: d for d in cls.body if type(d) in FUNCTIONS}
+    forward = methods.get("forward")
+    if forward is None:
+        return {}
+    inputs = {p.arg: i for i, p in enumerate([*forward.args.posonlyargs, *forward.args.args][1:])}
+    found: dict = {}
+    for node in ast.walk(forward):
+        if type(node) is not ast.Call or type(node.func) is not ast.Attribute or dotted(node.func.value) != "self" \
+                or node.func.attr not in methods or node.func.attr == "forward":
+            continue
+        method = methods[node.func.attr]
+        params = [p.arg for p in [*method.args.posonlyargs, *method.args.args]][1:]
+        given = [(params[i], a) for i, a in enumerate(node.args) if i < len(params) and type(a) is not ast.Starred]
+        given += [(k.arg, k.value) for k in node.keywords if k.arg in params]
+        found.setdefault(method.name, {}).update(
+            (p, (inputs[a.id], a.id)) for p, a in given if type(a) is ast.Name and a.id in inputs)
+    return found
+
+
+def _trained_through_parameters(stmt, defs: dict | None = None) -> set:
+    """The parameters a module-level function calls (`losses = trainer(x, mask)`), or hands to a
+    function of ``defs`` that calls it (`pose, inv = both_ways(pose_net, a, b)`), where it also
+    differentiates or steps: a training step handed its model, whose class only its callers
     know."""
     if type(stmt) not in FUNCTIONS:
         return set()
@@ -684,8 +708,16 @@ def _trained_through_parameters(stmt) -> set:
         if type(node) is ast.Call:
             if type(node.func) is ast.Name and node.func.id in params:
                 called.add(node.func.id)
-            elif type(node.func) is ast.Attribute and node.func.attr in ("backward", "step"):
-                trains = True
+            elif type(node.func) is ast.Attribute and (node.func.attr in ("backward", "step") or (
+                    node.func.attr == "grad" and dotted(node.func.value) in ("torch.autograd", "autograd"))):
+                trains = True  # (`forces = -torch.autograd.grad(energy, pos, …)`: differentiated too)
+            elif defs and type(node.func) is ast.Name and node.func.id in defs and defs[node.func.id] is not stmt:
+                helper = defs[node.func.id]
+                inner = [p.arg for p in [*helper.args.posonlyargs, *helper.args.args]]
+                calls = {n.func.id for n in ast.walk(helper) if type(n) is ast.Call and type(n.func) is ast.Name}
+                given = [(inner[i], a) for i, a in enumerate(node.args) if i < len(inner) and type(a) is not ast.Starred]
+                given += [(k.arg, k.value) for k in node.keywords if k.arg]
+                called |= {a.id for p, a in given if type(a) is ast.Name and a.id in params and p in calls}
     return called if trains else set()
 
 
@@ -1136,6 +1168,12 @@ class Walker:
                 self.env[name] = Value(live=True, inputs=frozenset({f"{name}@input"}),
                                        saved=frozenset(handed_saved.get(name, ())),
                                        tensor=bool(handed_saved.get(name)))
+            elif self.cls is not None and self.cls.is_module and self.cls.node is not None and i > 0 \
+                    and not forward and name not in plain and self.handed_live_input(node.name, name):
+                # (a helper of the forward handed its input, `self.features(pos)`: named as the
+                # forward's input is, so that a cut of it here starves what computed it)
+                self.env[name] = Value(live=True, inputs=frozenset({f"{name}@input"}))
+                self.facts.forward_helpers.add((self.cls.name, node.name))
             else:
                 self.env[name] = LIVE if live else UNKNOWN
         if self.cls is not None and self.facts.member_arguments:
@@ -1555,9 +1593,36 @@ class Walker:
         if type(stmt) in FORS and _over_layers(stmt.iter, self):
             # (a loop over a network's layers runs at least once: what it leaves is an iteration's)
             self.env = dict(self.env)
+            self.chained_through(stmt)
         else:
             self.env = _join_envs(before, self.env, self.outside)
         self.block(stmt.orelse)
+
+    def handed_live_input(self, method: str, param: str) -> bool:
+        """The class's forward hands ``param`` of ``method`` one of its own inputs as it is, one
+        that some call of the module hands a value with history."""
+        handed = once("forward-handed", self.cls.node, _forward_handed).get(method, {}).get(param)
+        if handed is None:
+            return False
+        i, name = handed
+        key = self.cls.name
+        return not (self.facts.forward_still.get((key, i)) or self.facts.forward_still.get((key, name)))
+
+    def chained_through(self, loop) -> None:
+        """``for layer in self.layers: x = layer(x)`` over a ModuleList whose last layer saves its
+        output (`[conv, bn, nn.ReLU()]`): ``x`` after the loop is that output, saved for backward."""
+        last = loop.body[-1]
+        if type(loop.target) is not ast.Name or type(last) is not ast.Assign or len(last.targets) != 1 \
+                or type(last.targets[0]) is not ast.Name or type(last.value) is not ast.Call:
+            return
+        call, name = last.value, last.targets[0].id
+        if type(call.func) is not ast.Name or call.func.id != loop.target.id or not call.args \
+                or type(call.args[0]) is not ast.Name or call.args[0].id != name or name not in self.env:
+            return
+        module = self.lookup(dotted(loop.iter)).module
+        if module is not None and module.qualname == "torch.nn.ModuleList" and module.saves_output:
+            value = self.env[name]
+            self.env[name] = replace(value, saved=value.saved | {Save.at(dotted(loop.iter), call)})
 
     def instance_output(self, name: str, loop, before: dict, loss: Value) -> bool:
         """``name`` holds what a module instance returned before the loop (``kl = kl_loss(model)``),
@@ -3950,8 +4015,9 @@ class Walker:
             if type(arg) is ast.Starred or (type(arg) is ast.keyword and arg.arg is None):
                 return  # (the places of what follows are unknown)
             param = arg.arg if type(arg) is ast.keyword else (params[i] if i < len(params) else None)
-            if param is not None and (value.attached or value.live) and value.tensor and value.module is None \
-                    and not value.container:
+            # (the forward's own input handed to a helper of it, `self.features(pos)`, is one too)
+            if param is not None and (value.attached or value.live) and (value.tensor or value.inputs) \
+                    and value.module is None and not value.container:
                 self.facts.live_arguments.add(f"{param}@{qualname}")
             if param is not None and value.pulled and not value.rebuilt:
                 # `learner.learn(rollout(net))`, the episode holding `.item()` numbers: a tensor

@@ -614,6 +614,12 @@ class View:
             for node in ast.walk(tree):
                 if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
                     built.setdefault(node.targets[0].id, []).append(node.value)
+                elif type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Tuple \
+                        and type(node.value) is ast.Tuple and len(node.targets[0].elts) == len(node.value.elts):
+                    # (`disp_net, pose_net = DispNet(), PoseNet()`)
+                    for name, value in zip(node.targets[0].elts, node.value.elts):
+                        if type(name) is ast.Name:
+                            built.setdefault(name.id, []).append(value)
             for param, arg in _handed_arguments(tree, target, params):
                 values = built.get(arg.id, []) if type(arg) is ast.Name else [arg]
                 classes = {_class_in(caller, imports, value, here) or self._class_elsewhere(caller, imports, value)

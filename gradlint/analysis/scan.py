@@ -1546,7 +1546,10 @@ def module_info(expr: ast.expr, imports: ImportTable, classes: dict) -> ModuleIn
         if name == "torch.nn.Sequential":
             return _sequential_info(expr, imports, classes)
         if name == "torch.nn.ModuleList":
-            return ModuleInfo(name, items=_elements_info(expr, imports, classes))
+            # (its own `saves_output`: what a forward chaining its layers, `for layer in
+            # self.layers: x = layer(x)`, returns saved, the last layer's output)
+            return ModuleInfo(name, items=_elements_info(expr, imports, classes),
+                              saves_output=_chain_end_saves(expr, imports, classes))
         data = saves.module_saves(name)
         if data is None:
             return ModuleInfo(name, inplace=inplace, parameters=not name.endswith("Loss"))
@@ -1647,6 +1650,22 @@ def _elements_info(call: ast.Call, imports: ImportTable, classes: dict) -> Modul
         return None
     infos = {module_info(e, imports, classes) for e in elements}
     return infos.pop() if len(infos) == 1 else None
+
+
+def _chain_end_saves(call: ast.Call, imports: ImportTable, classes: dict) -> bool | None:
+    """Whether the last layer of ``nn.ModuleList([conv, bn, nn.ReLU()])`` saves its output (what
+    a loop applying each layer to the last one's output leaves); None where unknown."""
+    arg = first_argument(call)
+    if type(arg) in (ast.ListComp, ast.GeneratorExp):
+        last = module_info(arg.elt, imports, classes)
+    elif type(arg) in (ast.List, ast.Tuple) and arg.elts and not any(type(e) is ast.Starred for e in arg.elts):
+        layers = [module_info(e, imports, classes) for e in arg.elts]
+        while len(layers) > 1 and layers[-1] is not None and layers[-1].qualname in _HANDS_ON:
+            layers.pop()
+        last = layers[-1]
+    else:
+        return None
+    return last.saves_output if last is not None else None
 
 
 def _factory_module(value: ast.expr, imports: ImportTable, classes: dict) -> ModuleInfo | None:

@@ -1528,39 +1528,59 @@ def _unconditional(cut) -> bool:
 
 
 def _parameter_read_only_cut(cut, facts) -> bool:
-    """The cut reads a parameter its class makes in ``__init__`` (``self.w = nn.Parameter(…)``,
-    left to require grad) as it is, and the class reads it no other way than cut (``.data``,
-    ``.detach()``) nor changes it by hand (no assignment, in-place edit or copy into it, nor its
-    ``.data``): no path from it to any loss exists."""
-    if not cut.of_leaf or cut.function is None or cut.function.class_name is None \
-            or len(cut.upstream) != 1 or type(cut.node) not in (ast.Attribute, ast.Call):
+    """The cut reads parameters its class makes in ``__init__`` (``self.w = nn.Parameter(…)``,
+    left to require grad), and the class reads each no other way than inside a cut (``.data``,
+    ``.detach()`` of it or of what it computes, `(self.sigma * self.eps).detach()`) nor changes
+    it by hand (no assignment, in-place edit or copy into it, nor its ``.data``): no path from
+    it to any loss exists."""
+    if cut.function is None or cut.function.class_name is None or not cut.upstream \
+            or type(cut.node) not in (ast.Attribute, ast.Call):
         return False
-    (name,) = cut.upstream
-    if not name.startswith("self.") or name.count(".") != 1:
+    if any(not name.startswith("self.") or name.count(".") != 1 for name in cut.upstream):
         return False
     owner = next((n for n in facts.module.body if type(n) is ast.ClassDef and n.name == cut.function.class_name), None)
     init = next((n for n in owner.body if type(n) is ast.FunctionDef and n.name == "__init__"), None) if owner else None
     if init is None:
         return False
-    made = [n.value for n in ast.walk(init) if type(n) is ast.Assign and len(n.targets) == 1
-            and dotted(n.targets[0]) == name]
-    if len(made) != 1 or type(made[0]) is not ast.Call \
-            or (facts.imports.qualname(made[0].func) or "") not in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") \
-            or any(k.arg == "requires_grad" for k in made[0].keywords) or len(made[0].args) > 1:
-        return False
     tree = parents(owner)
-    for node in ast.walk(owner):
-        if type(node) is not ast.Attribute or dotted(node) != name or type(node.ctx) is not ast.Load:
-            continue
-        if any(node is m or _within(node, m) for m in made):
-            continue
-        up = tree.get(node)
-        if type(up) is ast.Attribute and up.attr == "data" and type(up.ctx) is ast.Load:
-            continue  # (an edit through it, `self.w.data.clamp_(…)`, is `_set_by_hand`'s to see)
-        if type(up) is ast.Attribute and up.attr == "detach" and type(tree.get(up)) is ast.Call:
-            continue
-        return False  # read attached, or handed somewhere, or edited: a path may exist
-    return not _set_by_hand(name[len("self."):], facts)
+    for name in cut.upstream:
+        made = [n.value for n in ast.walk(init) if type(n) is ast.Assign and len(n.targets) == 1
+                and dotted(n.targets[0]) == name]
+        if len(made) != 1 or type(made[0]) is not ast.Call \
+                or (facts.imports.qualname(made[0].func) or "") not in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") \
+                or any(k.arg == "requires_grad" for k in made[0].keywords) or len(made[0].args) > 1:
+            return False
+        for node in ast.walk(owner):
+            if type(node) is not ast.Attribute or dotted(node) != name or type(node.ctx) is not ast.Load:
+                continue
+            if any(node is m or _within(node, m) for m in made):
+                continue
+            if not _read_inside_a_cut(node, tree):
+                return False  # read attached, or handed somewhere, or edited: a path may exist
+        if _set_by_hand(name[len("self."):], facts):
+            return False
+    return True
+
+
+def _member_optimized(cut, facts) -> bool:
+    """An optimizer of the file is handed the cut's parameter as a member of an object whose
+    class it cannot tell (`AdamW([model.prompt_bank, …])` of `model = model_cls()`)."""
+    attrs = {name[len("self."):] for name in cut.upstream}
+    return any(held.rpartition(".")[2] in attrs for held in facts.optimized)
+
+
+def _read_inside_a_cut(node, tree) -> bool:
+    """``node`` is read in what a ``.data`` or ``.detach()`` takes (`self.w.data`, `(self.w *
+    eps).detach()`) within its expression."""
+    child, up = node, tree.get(node)
+    while up is not None and isinstance(up, ast.expr):
+        if type(up) is ast.Attribute and up.value is child and (
+                (up.attr == "data" and type(up.ctx) is ast.Load)
+                or (up.attr == "detach" and type(tree.get(up)) is ast.Call)):
+            # (an edit through `.data`, `self.w.data.clamp_(…)`, is `_set_by_hand`'s to see)
+            return True
+        child, up = up, tree.get(up)
+    return False
 
 
 def _set_by_hand(attr: str, facts) -> bool:
@@ -1571,7 +1591,9 @@ def _set_by_hand(attr: str, facts) -> bool:
     for node in ast.walk(facts.module):
         if type(node) is not ast.Attribute or node.attr != attr:
             continue
-        if type(node.ctx) is ast.Store and not _in_init(node, whole):
+        if _in_init(node, whole):
+            continue  # (an initialization, `self.w_sigma.data.fill_(std)` in `reset_parameters()`)
+        if type(node.ctx) is ast.Store:
             return True  # (`model.progress = nn.Parameter(…)` outside a constructor)
         up = whole.get(node)
         if type(up) is ast.Attribute and up.attr == "data":
@@ -1590,8 +1612,17 @@ _RANDOM_INITS = frozenset({"normal_", "uniform_", "zero_", "bernoulli_", "random
 
 
 def _in_init(node, up) -> bool:
+    """``node`` lies in a constructor, or in a method its class calls only from its constructor
+    (`self.reset_parameters()`)."""
     node = enclosing(node, up, DEFS)
-    return node is not None and node.name == "__init__"
+    if node is None or node.name == "__init__":
+        return node is not None
+    owner = up.get(node)
+    if type(owner) is not ast.ClassDef:
+        return False
+    calls = [n for n in ast.walk(owner) if type(n) is ast.Call and type(n.func) is ast.Attribute
+             and n.func.attr == node.name and dotted(n.func.value) == "self"]
+    return bool(calls) and all(getattr(enclosing(c, up, DEFS), "name", None) == "__init__" for c in calls)
 
 
 def _untrained_in_region(cut, value, facts):
@@ -1774,9 +1805,12 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
                 and next(iter(cut.upstream)).startswith("self.") and next(iter(cut.upstream)).count(".") == 1 \
                 and _set_by_hand(next(iter(cut.upstream))[len("self."):], facts):
             continue  # a parameter the file writes by hand (an averaged codebook), read as it is
-        if cut.kind in (".data", ".detach()") and _parameter_read_only_cut(cut, facts):
+        if cut.kind in (".data", ".detach()") and _parameter_read_only_cut(cut, facts) \
+                and (_optimized(cut, facts) or not facts.optimized or _member_optimized(cut, facts)):
             # `self.prompt_param.data` where the class reads its parameter no other way and
             # writes it nowhere: whoever trains the module, that parameter never gets a gradient
+            # (not where the file's optimizers hold other members only: a prior kept as a
+            # parameter so that it is checkpointed, `Adam(policy.mlp.parameters())`)
             yield cut
             continue
         if _models(companions - cut.upstream - facts.frozen) and not _optimized(cut, facts) \

@@ -102,9 +102,11 @@ def check(facts):
     # the whole output is a copy without history, so whatever computed the inputs gets no gradient
     # from the loss it is part of (the starved analysis above leaves a whole output cut from the
     # inputs to the callers, as a data-dependent initialization's `.data` is: a copy is no such).
+    # (also a helper of the forward handed its inputs, `rbf = self.features(positions)`)
     for ret in facts.returns:
         fn = ret.function
-        if fn.name != "forward" or fn.class_name is None or fn.nograd or ret.parts:
+        if fn.class_name is None or fn.nograd or ret.parts or (
+                fn.name != "forward" and (fn.class_name, fn.name) not in facts.forward_helpers):
             continue
         value = ret.value
         if value.trainables or value.inputs or value.post or value.carried:
