@@ -6007,7 +6007,27 @@ class Walker:
             self.facts.call_sites.setdefault(summary.switches_off, node)
         if self.loops and not summary.method:
             out = self.carry_handed_state(summary, handed, given, out)
+        if summary.stale_return and self.nograd is None and self.record and receiver is not None:
+            out = self.stale_from_the_call(node, summary, out)
         return out
+
+    def stale_from_the_call(self, node: ast.Call, summary, out: Value) -> Value:
+        """What a method returns, recorded before it edited the receiver's parameters in place
+        (`pred = self.model(x)`, then `self.model.load_state_dict(self.keep_weight)`): stale
+        after the call, as a value recorded here before a step written here is."""
+        owner = dotted(node.func.value) if type(node.func) is ast.Attribute else dotted(node.func)
+        if owner is None:
+            return out
+        stale = set(out.stale)
+        own = once("node-ids", self.facts.module, lambda module: {id(n) for n in iter_nodes(module)})
+        for step, member in summary.stale_return:
+            if id(step) not in own:
+                continue  # (another file's method: its own file reports the edit, at its line)
+            name = owner + member[member.index("."):]
+            self.facts.call_sites.setdefault(step, node)
+            self.pending_steps.append((step, name, self.seq, frozenset({self.key(name)})))
+            stale.add((step, self.written(node)))
+        return replace(out, stale=frozenset(stale))
 
     def note_positions(self, param: str, function: str, expr) -> None:
         """`train_and_evaluate(rank, [net_g, net_d], …)`: the model each position of a list or

@@ -188,6 +188,10 @@ class Summary:
     # parameter's: `self.last_loss.backward()`, then `self.center_opt.step()`), as
     # ``backprops_param`` records them: (name, step call, members, handed in)
     own_steps: tuple = field(default=(), compare=False, hash=False)
+    # (edit, member) for each in-place edit of the receiver's own parameters (a step of its
+    # optimizer, `self.model.load_state_dict(self.keep_weight)`) made after what the method
+    # returns was recorded through them: a backward of it after the call reads edited weights
+    stale_return: tuple = field(default=(), compare=False, hash=False)
     # (backward node, the parameters its root descends from) for each backward(retain_graph=True)
     # outside any loop of its own of a root it computes (``_read``)
     retains_from: tuple | None = field(default=None, compare=False, hash=False)
@@ -866,8 +870,16 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         elif edit.function.node is node and method and edit.as_bound and edit.name.startswith(params[0] + ".") \
                 and edit.name.count(".") == 1:
             own_edits[edit.node] = (edit.name[len(params[0]):], edit)
+    stale_return = ()
+    if method and value is not None and value.stale:
+        edited = {entry[0]: entry[1] for entry in walker.pending_steps}
+        stale_return = tuple(sorted(
+            {(step, edited[step]) for step, _ in value.stale if step in edited
+             and (edited[step] or "").startswith(params[0] + ".") and edited[step].count(".") == 1},
+            key=lambda e: (e[0].lineno, e[0].col_offset)))
     return Summary(
         node=node, params=tuple(params), positional=positional, method=method,
+        stale_return=stale_return,
         star=len(params) - 1 if node.args.vararg is not None else -1,
         passes=frozenset(passes), trainables=frozenset(own_roots), cuts=cuts,
         cut_facts=cut_facts, beside=beside, nograd=nograd, saved_output=saved, saved_parts=_saved_parts(returns),
