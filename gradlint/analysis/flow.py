@@ -5440,11 +5440,13 @@ class Walker:
         """What this call of a method (or of a module, its forward) saved of its receiver's own
         tensors (``Summary.own_saved``), on the receiver's attributes here: `out = net(x)`, then
         `net.reset_noise()` writing into the buffer `net`'s forward saved, breaks `out`'s backward."""
-        if not summary.own_saved or not self.record or self.nograd is not None or not summary.method:
+        # (in a summary too: a member's saves, `self.fc_h(x)`, are the receiver's own)
+        if not summary.own_saved or not (self.record or getattr(self, "summarizing", False)) \
+                or self.nograd is not None or not summary.method:
             return
         owner = dotted(node.func.value) if type(node.func) is ast.Attribute \
             and getattr(summary.node, "name", None) not in ("forward", "__call__") else dotted(node.func)
-        if owner is None or owner == "self" or (type(node.func) is ast.Attribute and owner == dotted(node.func)):
+        if owner is None or owner == "self":
             return
         edited = {attr for attr, _ in summary.own_edits.values()}
         for attr, saves in summary.own_saved.items():
@@ -5466,7 +5468,13 @@ class Walker:
             and getattr(summary.node, "name", None) not in ("forward", "__call__") else None
         if owner is None and summary.method and getattr(summary.node, "name", None) in ("forward", "__call__"):
             owner = dotted(node.func)  # (`layer(x2)`: the module's forward, on the module's own buffers)
-        if not summary.own_edits or not self.record or owner is None:
+        if not summary.own_edits or owner is None:
+            return
+        if getattr(self, "summarizing", False) and owner.startswith("self."):
+            # (a member's method editing the member's own tensors: an edit of this receiver's)
+            self.member_edits = getattr(self, "member_edits", []) + [
+                (edit_node, owner + attr, edit) for edit_node, (attr, edit) in summary.own_edits.items()]
+        if not self.record:
             return
         for edit_node, (attr, edit) in summary.own_edits.items():
             held = self.env.get(owner + attr)

@@ -913,7 +913,11 @@ class _Parsed:
         for fact in summary.cut_facts.values():
             nodes += [fact.node, fact.region]
         saves = [summary.saved_output, *summary.saved_parts]
-        for _, edit in [*summary.inner_edits.values(), *summary.param_edits.values()]:
+        # (and a method's edits of its receiver's own tensors, and what its forward saved of them)
+        for saved in summary.own_saved.values():
+            saves += list(saved)
+        nodes += [step for step, _ in summary.stale_return]
+        for _, edit in [*summary.inner_edits.values(), *summary.param_edits.values(), *summary.own_edits.values()]:
             # (the edit, its target as written, and the ops that saved what it edits)
             nodes += [edit.node, edit.how[0] if isinstance(edit.how, tuple) else edit.how]
             saves += list(edit.saved)

@@ -18,6 +18,7 @@ import dataclasses
 import weakref
 from dataclasses import dataclass, field
 
+from gradlint.analysis.imports import dotted
 from gradlint.analysis.values import EMPTY, NOTHING_YET, Save
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -849,8 +850,9 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
     own_saved: dict = {}
     if method:
         for name, save in walker.save_log:
-            if name.startswith(params[0] + ".") and name.count(".") == 1 and not save.needs \
-                    and name not in walker.born:
+            # (a member's own, `self.fc_h.weight_epsilon` saved by the layer's forward, too)
+            if name.startswith(params[0] + ".") and not save.needs \
+                    and name.split(".")[0] + "." + name.split(".")[1] not in walker.born and name not in walker.born:
                 own_saved[name[len(params[0]):]] = own_saved.get(name[len(params[0]):], EMPTY) | {save}
     edits = set()
     param_edits = {}
@@ -870,8 +872,16 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         elif edit.function.node is node and method and edit.as_bound and edit.name.startswith(params[0] + ".") \
                 and edit.name.count(".") == 1:
             own_edits[edit.node] = (edit.name[len(params[0]):], edit)
+    if method and params:
+        # (a member's edits of its own tensors, `self.fc_h.reset_noise()`, are the receiver's)
+        for edit_node, name, edit in getattr(walker, "member_edits", ()):
+            if name.startswith(params[0] + "."):
+                own_edits.setdefault(edit_node, (name[len(params[0]):], edit))
+        if cls is not None:
+            for edit_node, attr, edit in _children_edits(node, cls, params[0], walker):
+                own_edits.setdefault(edit_node, (attr, edit))
     stale_return = ()
-    if method and value is not None and value.stale:
+    if method and params and value is not None and value.stale:
         edited = {entry[0]: entry[1] for entry in walker.pending_steps}
         stale_return = tuple(sorted(
             {(step, edited[step]) for step, _ in value.stale if step in edited
@@ -913,6 +923,32 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         rebound=_rebound(node, scratch, params, method),
         reenables=_reenables(node, backward, walker.imports) if backward is not None else None,
     )
+
+
+def _children_edits(function, cls, me: str, walker) -> list:
+    """(edit, `.member.attr`, edit) for a loop over the receiver's children calling a method on
+    each (`for name, module in self.named_children(): module.reset_noise()`): the edits that
+    method of each member's class makes of the member's own tensors."""
+    out = []
+    for loop in ast.walk(function):
+        if type(loop) is not ast.For or type(loop.iter) is not ast.Call or type(loop.iter.func) is not ast.Attribute \
+                or loop.iter.func.attr not in ("children", "named_children", "modules", "named_modules") \
+                or dotted(loop.iter.func.value) != me:
+            continue
+        target = loop.target.elts[-1] if type(loop.target) is ast.Tuple and loop.target.elts else loop.target
+        if type(target) is not ast.Name:
+            continue
+        called = {n.func.attr for n in ast.walk(loop) if type(n) is ast.Call and type(n.func) is ast.Attribute
+                  and type(n.func.value) is ast.Name and n.func.value.id == target.id}
+        for attr, info in cls.attrs.items():
+            if info is None or not attr.startswith("self."):
+                continue
+            for method in called:
+                summary = walker.facts.callee(f"{info.qualname}.{method}")
+                if summary is not None and summary.method:
+                    out += [(edit_node, "." + attr[len("self."):] + member, edit)
+                            for edit_node, (member, edit) in summary.own_edits.items()]
+    return out
 
 
 def _reenables(node, backward, imports):

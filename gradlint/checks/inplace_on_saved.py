@@ -103,10 +103,16 @@ def _never_backpropagated(edit, facts) -> bool:
     later = [b for b in facts.backwards if b.function.node is here and (b.node.lineno, b.node.col_offset) > point]
     if not later:
         return False
-    if any(edit.trainables & (b.value.trainables | b.value.post) for b in later):
+    if any(_shared(edit.trainables, b.value.trainables | b.value.post) for b in later):
         return False
-    return not any(r.function.node is here and edit.trainables & (r.value.trainables | r.value.post)
+    return not any(r.function.node is here and _shared(edit.trainables, r.value.trainables | r.value.post)
                    for r in facts.returns)
+
+
+def _shared(edited, reached) -> bool:
+    """Some trainable of ``edited`` is one of ``reached``, or a member of one, or holds one
+    (`self.online_net.fc_h`'s buffer, the backward through `self.online_net`)."""
+    return any(a == b or a.startswith(b + ".") or b.startswith(a + ".") for a in edited for b in reached)
 
 
 def _graph_stays_here(edit, facts) -> bool:
@@ -565,6 +571,7 @@ def _after_its_saves(edit, edits):
 
 
 def check(facts):
+    from gradlint.analysis.project import origin
     from gradlint.analysis.scan import function_saved_edits
     from gradlint.analysis.tree import exclusive, parents, walk_with_ends
 
@@ -572,6 +579,7 @@ def check(facts):
     owners = None
     up = None
     seen = {}
+    sites = set()
     for edit in facts.edits:
         if not edit.saved or _never_backpropagated(edit, facts) or _only_run_under_nograd_elsewhere(edit, facts) \
                 or _graph_stays_here(edit, facts) or _result_only_compared(edit, facts) \
@@ -584,6 +592,13 @@ def check(facts):
         if not live:
             continue
         edit = dataclasses.replace(edit, saved=live)
+        # (one call of another file's method editing two of its tensors, `reset_noise()` redrawing
+        # the weight and the bias noise: one finding, at the call)
+        site = facts.call_sites.get(edit.node) if origin(edit.node) is not None else None
+        if site is not None and id(site) in sites:
+            continue
+        if site is not None:
+            sites.add(id(site))
         # (`h *= g` then `h += b` on one saved output: one finding, at the first edit; written
         # out of place, the first leaves the second a new tensor nothing saved)
         # (an edit in another arm of an `if`, `elif mode == "assign":`, is another mistake)
