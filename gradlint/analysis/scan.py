@@ -1663,9 +1663,47 @@ def _chain_end_saves(call: ast.Call, imports: ImportTable, classes: dict) -> boo
         while len(layers) > 1 and layers[-1] is not None and layers[-1].qualname in _HANDS_ON:
             layers.pop()
         last = layers[-1]
+    elif type(arg) is ast.Name:
+        last = _last_added(arg, call, imports, classes)
     else:
         return None
     return last.saves_output if last is not None else None
+
+
+def _last_added(name: ast.Name, call: ast.Call, imports: ImportTable, classes: dict) -> ModuleInfo | None:
+    """The layer a list handed by its name (`nn.ModuleList(layers)`) ends with, as the function
+    building it fills it (`layers = […]`, `layers += [nn.Linear(h, n), nn.Sigmoid()]`,
+    `layers.append(…)`): its last statement at the function's own level that adds to it, where
+    that statement's last element is written out; None where unknown."""
+    functions = [*imports.defined.values(),
+                 *(c.init for c in getattr(classes, "values", lambda: ())() if getattr(c, "init", None) is not None)]
+    function = next((f for f in functions if f.lineno <= call.lineno <= (f.end_lineno or f.lineno)), None)
+    if function is None:
+        return None
+    last = None
+    for stmt in function.body:
+        if stmt.lineno >= call.lineno:
+            break
+        if not any(type(n) is ast.Name and n.id == name.id for n in ast.walk(stmt)):
+            continue
+        added = None
+        if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Name \
+                and stmt.targets[0].id == name.id:
+            added = stmt.value
+        elif type(stmt) is ast.AugAssign and type(stmt.target) is ast.Name and stmt.target.id == name.id \
+                and type(stmt.op) is ast.Add:
+            added = stmt.value
+        elif type(stmt) is ast.Expr and type(stmt.value) is ast.Call and type(stmt.value.func) is ast.Attribute \
+                and dotted(stmt.value.func.value) == name.id and stmt.value.func.attr in ("append", "extend") \
+                and len(stmt.value.args) == 1:
+            added = stmt.value.args[0]
+            if stmt.value.func.attr == "append":
+                added = ast.List(elts=[added], ctx=ast.Load())
+        if type(added) in (ast.List, ast.Tuple) and added.elts and type(added.elts[-1]) is not ast.Starred:
+            last = module_info(added.elts[-1], imports, classes)
+        else:
+            last = None  # (filled in a loop, or by what the walk cannot read: unknown from here)
+    return last
 
 
 def _factory_module(value: ast.expr, imports: ImportTable, classes: dict) -> ModuleInfo | None:

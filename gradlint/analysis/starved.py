@@ -1553,8 +1553,8 @@ def _parameter_read_only_cut(cut, facts) -> bool:
         for node in ast.walk(owner):
             if type(node) is not ast.Attribute or dotted(node) != name or type(node.ctx) is not ast.Load:
                 continue
-            if any(node is m or _within(node, m) for m in made):
-                continue
+            if any(node is m or _within(node, m) for m in made) or _in_init(node, tree):
+                continue  # (`nn.init.constant_(self.weight_sigma, …)` in `reset_parameters()`)
             if not _read_inside_a_cut(node, tree):
                 return False  # read attached, or handed somewhere, or edited: a path may exist
         if _set_by_hand(name[len("self."):], facts):
