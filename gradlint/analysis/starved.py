@@ -352,7 +352,9 @@ def _starved(facts) -> Iterator[Starved]:
                 alone = cut.upstream - siblings - value.trainables - value.post - settings if elements else set()
                 named = alone or (cut.upstream - settings) or cut.upstream
                 yield Starved(dataclasses.replace(cut, upstream=named) if named != cut.upstream else cut,
-                              function=fn, dead=differentiated and dead_in(cut, value))
+                              # (a term of cut values alone in the sum it returns adds no gradient,
+                              # whoever differentiates it: `rank + w * calib(item_tower(x).detach())`)
+                              function=fn, dead=dead_in(cut, value))
 
     regions = set()
     for backward in facts.backwards:

@@ -43,6 +43,8 @@ def check(facts):
                 else found.function.name
             # (cut in a helper whose result the function returns: the user reads the cut's line)
             returned = f"is returned from `{found.function.name}()`" if _in_a_return(cut.node, found.function.node) \
+                else (f"becomes a term of what `{found.function.name}()` returns made only of values with no "
+                      f"history, which adds a number and no gradient") if found.dead \
                 else f"becomes part of what `{found.function.name}()` returns"
             flag = _report(cut, returned if via == found.function.name
                            # (a hook returns nothing: it keeps the copy on its object or in a dict)
