@@ -40,6 +40,7 @@ from gradlint.analysis.scan import (
 )
 from gradlint.analysis.tree import iter_nodes, once, stand_in
 from gradlint.analysis.tree import parents as tree_parents
+from gradlint.analysis.tree import DEFS, enclosing as enclosing_scope
 from gradlint.analysis.values import ModuleInfo, joined_module
 from gradlint.analysis.values import CONST, EMPTY, LIVE, NOTHING_YET, PLAIN, UNKNOWN, Save, Value, joined_rows, replace, union, with_row
 
@@ -671,6 +672,39 @@ def _seed_handed_functions(module: ast.Module, facts, project, called_here: set)
                 handed.setdefault(f"{inner}@{callee}", set()).update(found)
                 changed = True
     facts.handed_functions.update({key: frozenset(found) for key, found in handed.items()})
+
+
+def _fixed_settings(module: ast.Module) -> frozenset:
+    """``self.attr`` names a constructor sets to a false literal (`self.affine = False`) that
+    nothing in the module assigns again (no `x.affine = …`, no `setattr`): an `if self.affine:`
+    body never runs."""
+    stores: dict = {}
+    for node in iter_nodes(module):
+        if type(node) is ast.Attribute and type(node.ctx) is ast.Store:
+            stores.setdefault(node.attr, []).append(node)
+        elif type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == "setattr":
+            return frozenset()  # (attributes set by name: any may be)
+    up = tree_parents(module)
+    fixed = set()
+    for attr, targets in stores.items():
+        if len(targets) != 1 or dotted(targets[0].value) != "self":
+            continue
+        assign = up.get(targets[0])
+        function = enclosing_scope(targets[0], up, DEFS)
+        if type(assign) is ast.Assign and len(assign.targets) == 1 and function is not None \
+                and function.name == "__init__" and type(assign.value) is ast.Constant \
+                and assign.value.value in (False, None, 0) and type(up.get(function)) is ast.ClassDef:
+            fixed.add(attr)
+    return frozenset(fixed)
+
+
+def _fixed_setting(test, fixed: frozenset) -> bool | None:
+    """Which arm ``if self.attr:`` (``if not self.attr:``) takes where ``attr`` is fixed false."""
+    negated = type(test) is ast.UnaryOp and type(test.op) is ast.Not
+    inner = test.operand if negated else test
+    if type(inner) is ast.Attribute and dotted(inner.value) == "self" and inner.attr in fixed:
+        return negated
+    return None
 
 
 def _forward_handed(cls: ast.ClassDef) -> dict:
@@ -1381,6 +1415,8 @@ class Walker:
             arm = self.forced_arms.get(stmt)
             if arm is None and getattr(self, "summarizing", False) and self.cls is not None:
                 arm = once("built-one-way", self.facts.module, settings.built_one_way).get(stmt)
+            if arm is None and self.cls is not None and self.cls.node is not None:
+                arm = _fixed_setting(stmt.test, once("fixed-settings", self.facts.module, _fixed_settings))
             if arm is not None:  # (an instance of this file built that way: the arm its calls run)
                 self.block(stmt.body if arm else stmt.orelse)
                 return

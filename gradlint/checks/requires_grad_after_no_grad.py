@@ -100,10 +100,19 @@ def check(facts):
         # (`critic_loss = F.mse_loss(v_target, v_s)` after the region, of values made inside it)
         made = "was computed" if switch.name is None or not isinstance(region, (ast.With, ast.AsyncWith)) \
             or _binds(region, switch.name) else "is computed from values made"
+        # (the models the region ran that its result carries, as the region's cut names them:
+        # `self.online_net`, not a frozen target network beside it)
+        lost = frozenset().union(*(facts.cuts[c].upstream for c in value.cuts
+                                   if c in facts.cuts and facts.cuts[c].kind == "no_grad")) - facts.frozen
+        if lost and len(lost) <= 3:
+            _, names, verb = starved_names(lost, ())
+            produced = f"{names} still {verb} no gradient"
+        else:
+            produced = "what produced it still gets no gradient"
         yield Flag(
             RULE, switch.node,
             f"{tensor} {made} {_describe(facts, region)} and has no history: switching "
-            f"requires_grad on makes it a new leaf, and what produced it still gets no gradient",
+            f"requires_grad on makes it a new leaf, and {produced}",
             hint=(f"compute the loss outside `{facts.code(region.func)}` (its no_grad decorator is right for "
                   "evaluation) and drop the switch" if isinstance(region, ast.Call) and _callee_decorator(facts, region)
                   is not None else "compute it with gradients enabled (remove the no_grad region around it) "
