@@ -803,9 +803,86 @@ def _no_history(value: Value) -> bool:
                 or value.nograd or value.carried or value.pulled or value.rebuilt or value.module is not None)
 
 
+def _members_run(cls, method: str) -> frozenset:
+    """The module members with parameters that ``method`` of ``cls`` calls (`self.encoder(x)`), also
+    through the methods of its own it calls (`self.encode(x)`)."""
+    methods = {m.name: m for m in cls.node.body if type(m) in FUNCTIONS} if cls.node is not None else {}
+    todo, seen, out = [method], set(), set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in methods:
+            continue
+        seen.add(name)
+        for n in ast.walk(methods[name]):
+            if type(n) is ast.Call and type(n.func) is ast.Attribute and type(n.func.value) is ast.Name \
+                    and n.func.value.id == "self":
+                if getattr(cls.attrs.get(f"self.{n.func.attr}"), "parameters", False):
+                    out.add(f"self.{n.func.attr}")
+                elif n.func.attr in methods:
+                    todo.append(n.func.attr)
+    return frozenset(out)
+
+
+def _init_only_helpers(cls) -> list:
+    """The methods of ``cls`` its ``__init__`` calls on ``self`` and nothing else calls, in the
+    order of the calls."""
+    if cls.node is None or cls.init is None:
+        return []
+    methods = {m.name: m for m in cls.node.body if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef)}
+    calls = [n for n in ast.walk(cls.node) if type(n) is ast.Call and type(n.func) is ast.Attribute
+             and type(n.func.value) is ast.Name and n.func.value.id == "self" and n.func.attr in methods]
+    in_init = {id(n) for n in ast.walk(cls.init)}
+    out = []
+    for call in sorted((c for c in calls if id(c) in in_init), key=lambda c: (c.lineno, c.col_offset)):
+        name = call.func.attr
+        if name != "__init__" and all(id(c) in in_init for c in calls if c.func.attr == name) \
+                and methods[name] not in out:
+            out.append(methods[name])
+    return out
+
+
+def _constructed_attribute(cls, attr: str, walker) -> bool:
+    """``self.attr`` is a tensor the class's ``__init__`` computed with history from its own
+    members (no module, no cut), and no other method of the class binds it."""
+    if not cls.init_walked:
+        walker.walk_init(cls)
+    seen = cls.assigned.get(f"self.{attr}")
+    if seen is None or not (seen.computed and seen.attached) or seen.cuts or seen.nograd \
+            or seen.container or seen.module is not None or cls.attrs.get(f"self.{attr}") is not None:
+        return False
+    if not all(t.startswith("self.") for t in seen.trainables):
+        return False  # (what the constructor is handed: its caller's to judge)
+    # (a helper the constructor alone calls, `self.add_regularization_loss(…)`, binds it there)
+    calls = [n for n in ast.walk(cls.node) if type(n) is ast.Call and type(n.func) is ast.Attribute
+             and type(n.func.value) is ast.Name and n.func.value.id == "self"]
+    init_only = {m.name for m in cls.node.body if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef)
+                 and any(c.func.attr == m.name for c in calls)
+                 and all(c.func.attr != m.name or (cls.init is not None and any(c is n for n in ast.walk(cls.init)))
+                         for c in calls)}
+    for method in cls.node.body:
+        if type(method) not in (ast.FunctionDef, ast.AsyncFunctionDef) or method.name == "__init__" \
+                or method.name in init_only:
+            continue
+        for n in ast.walk(method):
+            targets = n.targets if type(n) is ast.Assign else [n.target] if type(n) in (ast.AugAssign, ast.AnnAssign) else []
+            if any(type(t) is ast.Attribute and t.attr == attr and type(t.value) is ast.Name and t.value.id == "self"
+                   for target in targets for t in ast.walk(target)):
+                return False
+    return True
+
+
+def _chosen_functions(expr, functions) -> frozenset | None:
+    """The functions of this file a conditional expression chooses between (`a if c else b`),
+    or None where an arm is anything else."""
+    if type(expr) is ast.IfExp:
+        body, orelse = _chosen_functions(expr.body, functions), _chosen_functions(expr.orelse, functions)
+        return body | orelse if body and orelse else None
+    return frozenset({expr.id}) if type(expr) is ast.Name and expr.id in functions else None
+
+
 def _symbolic(value: Value, walker) -> bool:
     """In a summary walk, a parameter as handed (``%k``): what each call hands it."""
-    return getattr(walker, "summarizing", False) and bool(value.trainables) \
+    return walker.summarizing and bool(value.trainables) \
         and all(r.startswith("%") for r in value.trainables)
 
 
@@ -816,7 +893,9 @@ def _a_parameter(value: Value) -> bool:
     `x.detach().clone().requires_grad_()`, is copied more often than starved.) A
     summary walk's parameter (``%k``) is judged where each call hands it (``handed_as_is``), and
     a function's parameter taken for a model (``h@repackage_hidden``) is a tensor if it is cut."""
-    return not value.computed and value.module is None and not value.container and not value.tensor \
+    # (`self.fc.weight`, a submodule's parameter read by its name, is a tensor: ``alias``)
+    return not value.computed and value.module is None and not value.container \
+        and (not value.tensor or value.alias is not None) \
         and not any(r.startswith("%") or "@" in r for r in value.trainables)
 
 
@@ -1076,6 +1155,10 @@ class Walker:
         # their graphs are freed, so a step after it leaves nothing of theirs stale
         self.consumed: set[str] = set()
         self.last_backward: Backward | None = None  # (``note_step``)
+        # the last backwards of the other arms of an `if` both of whose arms backpropagate
+        # (`if fixed: (loss + reg).backward(retain_graph=True) else: loss.backward()`): a step
+        # after the `if` follows each
+        self.other_last: tuple = ()
         # a step of an optimizer whose parameters this file cannot name -> the backward it follows
         self.stepped_after: dict[ast.AST, Backward] = {}
         self.deferred: list[ast.stmt] = []
@@ -1124,11 +1207,15 @@ class Walker:
         # names that may be another's tensor after an `if` (`_may_alias`) -> len(save_log) there:
         # only what an op saved of that tensor after the `if` is saved of it on that arm
         self.may_alias: dict[str, int] = {}
+        self.summarizing = False  # a summary's walk (``summary_body``), not one that records findings
+        # (edit node, receiver attribute, Edit): a member's method editing the member's own tensors,
+        # in a summary walk: the owner's edits too (``summaries._children_edits``)
+        self.member_edits: list = []
 
     # ---- statements -------------------------------------------------------------------------
 
     def function_body(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        if self.cls is not None and self.record and not getattr(self, "summarizing", False):
+        if self.cls is not None and self.record and not self.summarizing:
             self.events = []
             self.facts.member_events[(self.cls.name, node.name)] = (self.events, scenarios(node))
         self.intended_leaves = intended_leaves(node, self.imports) | leaves_handed_on(node, self.facts.module, self.imports)
@@ -1413,7 +1500,7 @@ class Walker:
         elif kind is ast.If:
             self.expr(stmt.test)
             arm = self.forced_arms.get(stmt)
-            if arm is None and getattr(self, "summarizing", False) and self.cls is not None:
+            if arm is None and self.summarizing and self.cls is not None:
                 arm = once("built-one-way", self.facts.module, settings.built_one_way).get(stmt)
             if arm is None and self.cls is not None and self.cls.node is not None:
                 arm = _fixed_setting(stmt.test, once("fixed-settings", self.facts.module, _fixed_settings))
@@ -1425,12 +1512,17 @@ class Walker:
             if none is not None and when:  # `if hidden is None: …`: it holds None there
                 self.env[none] = PLAIN
             mode = self.if_mode(stmt)
+            last_before = self.last_backward
             self.branch(stmt.body, evaluating=mode is False)
             after_body, body_steps = self.env, self.pending_steps
             self.env, self.pending_steps = dict(before), steps
+            body_last, body_others = self.last_backward, self.other_last
             if none is not None and not when:  # `if hidden is not None: hidden = repackage(hidden)`
                 self.env[none] = PLAIN
             self.branch(stmt.orelse, evaluating=mode is True)  # an elif is an If alone in the orelse
+            if mode is None and body_last is not None and body_last is not last_before \
+                    and self.last_backward is not body_last:
+                self.other_last = (*self.other_last, body_last, *body_others)
             if mode is True:  # (what training goes on with: the eval branch's values train nothing)
                 self.env, self.pending_steps = after_body, body_steps
                 return
@@ -1615,7 +1707,8 @@ class Walker:
                     {name for name in _loaded_names(stmt) - assigned - _called_names(stmt)
                      if name in before and (_history_kept(before[name], site.value)
                                             or self.instance_output(name, stmt, before, site.value))}
-                    | self.constructed_history(_called_names(stmt) - assigned, before, site.value)))
+                    | self.constructed_history(_called_names(stmt) - assigned, before, site.value)
+                    | self.constructed_reads(stmt, assigned)))
         last = _last_iteration_arms(stmt) if type(stmt) in FORS else {}
         if last:
             # (`if i != len(layers) - 1: h = relu(h)`: the last iteration skips it, and what the
@@ -1677,6 +1770,31 @@ class Walker:
         return all(type(n) is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name
                    and type(n.value) is ast.Call and type(n.value.func) is ast.Name
                    and getattr(before.get(n.value.func.id), "module", None) is not None for n in binds)
+
+    def constructed_reads(self, loop, assigned: set) -> set:
+        """The attributes the loop's arithmetic reads (`loss + self.reg_loss`, `loss +
+        model.reg_loss`) that the object's constructor computed with history from its own
+        parameters (`self.reg_loss = l2 * self.emb.weight.pow(2).sum()`) and no other method
+        rebinds: a graph built before the loop, which every iteration's backward walks again."""
+        out = set()
+        for inner in loop.body:
+            for n in iter_nodes(inner):
+                if type(n) is not ast.BinOp:
+                    continue
+                for operand in (n.left, n.right):
+                    if type(operand) is not ast.Attribute or type(operand.value) is not ast.Name \
+                            or operand.value.id in assigned:
+                        continue
+                    owner = operand.value.id
+                    if owner == "self":
+                        cls = self.cls
+                    else:
+                        held = self.env.get(owner)
+                        cls = self.classes.get(held.module.qualname) if held is not None and held.module is not None else None
+                    if cls is not None and cls.node is not None and origin(cls.node) is None \
+                            and _constructed_attribute(cls, operand.attr, self):
+                        out.add(f"{owner}.{operand.attr}")
+        return out
 
     def constructed_history(self, called, before: dict, loss: Value) -> set:
         """``model.adj`` for each model bound before the loop and called in it, whose forward
@@ -2287,7 +2405,7 @@ class Walker:
             return False
         cls = self.classes.get(name)
         if cls is not None:
-            return cls.is_module or not cls.bases
+            return cls.is_module or self.plain_chain(cls)
         if name in self.functions or (self.imports.project is not None and name.split(".")[0] in self.imports.sources):
             # `gen = build_generator()`: a function of the project that returns a module it builds
             summary = self.facts.callee(name)
@@ -2296,6 +2414,16 @@ class Walker:
         # A class of another file or library: a model if the file uses what it built as one
         # (calls it, takes its parameters, switches it to train or eval), whatever it is named.
         return last[:1].isupper() and not last.isupper() and target is not None and target in self.used_as_modules()
+
+    def plain_chain(self, cls, seen=()) -> bool:
+        """A class of the project without a base, or whose bases are such classes (`class
+        MyLoss(QuantileLoss)` over `class QuantileLoss:`): its objects hold what they are handed."""
+        if getattr(cls, "foreign", False):
+            # (a class of another file: its bases were resolved in its own file's scan)
+            return not cls.bases or getattr(cls, "plain_chain", False)
+        parents = [self.classes.get(b) for b in cls.bases if b]
+        return all(p is not None and p.name not in seen and p is not cls and not p.is_module
+                   and self.plain_chain(p, seen + (cls.name,)) for p in parents)
 
     def used_as_modules(self) -> set[str]:
         """The names and attributes the module calls (``encoder(x)``) or uses as an
@@ -2309,6 +2437,13 @@ class Walker:
             # `training_loss_fn = mase_loss`: the name calls that function of this file
             self.env[target.id] = HANDED
             self.handed[target.id] = frozenset({node.value.id})
+            return
+        chosen = _chosen_functions(node.value, self.functions) if type(target) is ast.Name and type(node) is ast.Assign \
+            and type(node.value) is ast.IfExp else None
+        if chosen and target.id not in chosen:
+            # `fn = giou_loss_torch if exact else giou_loss_np`: the name calls one of them
+            self.env[target.id] = HANDED
+            self.handed[target.id] = chosen
             return
         if type(target) is ast.Name and self.handed.get(target.id) and self.env.get(target.id) is HANDED:
             del self.handed[target.id]  # (rebound to something else)
@@ -2862,7 +2997,7 @@ class Walker:
                         containers=frozenset(n for n in root.carried if n in self.env and self.env[n].container),
                         states=frozenset(root.carried & self.state_names),
                         across_calls=frozenset(c[1:] for c in root.carried if c[0] == STATE_MARK)
-                        if not getattr(self, "summarizing", False) else frozenset(),
+                        if not self.summarizing else frozenset(),
                         fed=self.loops[-1].fed if self.loops and root.carried else frozenset())
         if self.loops:
             self.loops[-1].backwards.append(site)
@@ -2872,6 +3007,7 @@ class Walker:
                 self.events.append(Event("backward", node, reads=frozenset(n for m, n in root.stale if m is ENTRY),
                                          retain=site.retain_graph, root=site.root))
         self.last_backward = site
+        self.other_last = ()
         self.backward_seq = self.seq
         if type(root_expr) is ast.Name and inner is not None and self.lookup(root_expr.id).container:
             self.consumed.add(root_expr.id)  # (a helper handed the list backpropagates its losses)
@@ -2960,7 +3096,7 @@ class Walker:
         # (a module's too: a critic's forward detaching the actions it is handed, then applying
         # its own layers, starves the actor; one applying nothing of its own after the cut is a
         # loss module's target, left out of its summary: ``summaries._read``)
-        return getattr(self, "summarizing", False) and all(
+        return self.summarizing and all(
             r.startswith("%") for r in operand.trainables | operand.post)
 
     def receiver_step(self, node: ast.Call, owner: str | None, j: tuple) -> None:
@@ -2988,18 +3124,18 @@ class Walker:
     def note_step(self, covers, name: str | None = None) -> None:
         """An optimizer step after this function's last backward: what it updates is what that
         loss was computed to train (``Backward.stepped``)."""
-        last = self.last_backward
-        if last is None:
+        if self.last_backward is None:
             return
-        if name is not None:
-            last.stepped_names.add(name)
-        last.open_step |= covers is None
-        last.stepped = (last.stepped or frozenset()) | (covers or frozenset())
-        if last.loop is not None and any(loop.node is last.loop for loop in self.loops) and covers:
-            # (within the backward's own loop: the next iteration's backward comes after it)
-            last.stepped_in_loop = last.stepped_in_loop | covers
+        for last in (self.last_backward, *self.other_last):
             if name is not None:
-                last.stepped_in_loop_names = last.stepped_in_loop_names | {name}
+                last.stepped_names.add(name)
+            last.open_step |= covers is None
+            last.stepped = (last.stepped or frozenset()) | (covers or frozenset())
+            if last.loop is not None and any(loop.node is last.loop for loop in self.loops) and covers:
+                # (within the backward's own loop: the next iteration's backward comes after it)
+                last.stepped_in_loop = last.stepped_in_loop | covers
+                if name is not None:
+                    last.stepped_in_loop_names = last.stepped_in_loop_names | {name}
 
     def a_parameter(self, expr) -> bool:
         """A name bound to a parameter itself (``x, y = self.x, self.y``), not computed."""
@@ -3545,7 +3681,9 @@ class Walker:
             # A comparison is not differentiable: the result has no history, but had some to lose;
             # a cut above it loses nothing (`(confidence > threshold).float()` of detached scores).
             return replace(out, trainables=EMPTY, post=EMPTY, carried=EMPTY, stale=EMPTY, computed=True, const=True,
-                           live=False, inputs=EMPTY, lost=out.lost or out.attached or out.live, cuts={})
+                           live=False, inputs=EMPTY, cuts={},
+                           # (in a summary, what a parameter handed: `probs > threshold` of `%1`)
+                           lost=out.lost or out.attached or out.live or _symbolic(out, self))
         if kind is ast.Subscript:
             if type(node.value) is ast.Attribute and node.value.attr == "data" \
                     and type(node.slice) is ast.Constant and type(node.slice.value) is str:
@@ -3731,7 +3869,8 @@ class Walker:
                 and base.module is not None and base.module.parameters and not base.plain:
             # `table = self.item_emb.weight`: the submodule's parameter itself, one tensor under two
             # names (what an op saves of `table`, a lookup's `max_norm` edits through the other)
-            return replace(base, saved=EMPTY, module=None, optimizer=False, alias=name)
+            # (a tensor: `self.emb.weight.pow(2)` computes, it calls no method of a model)
+            return replace(base, saved=EMPTY, module=None, optimizer=False, alias=name, tensor=True)
         if type(node.value) is ast.Name and type(node.ctx) is ast.Load:
             base = self.handed_member(f"{node.value.id}.{attr}", base)
         return replace(base, saved=EMPTY, module=None, optimizer=False)
@@ -3809,7 +3948,7 @@ class Walker:
         attribute holds in the other methods. What the walk of the file assigns replaces what a
         walk of __init__ alone learned before the calls that seed its parameters were seen."""
         if self.cls is None or not name.startswith("self.") or name.count(".") != 1 \
-                or getattr(self, "summarizing", False):
+                or self.summarizing:
             return
         first = not getattr(self, "provisional", False) and name not in self.cls.walked
         seen = None if first else self.cls.assigned.get(name)
@@ -3863,7 +4002,7 @@ class Walker:
         first, so a silent walk of each method storing a cut there comes first (once per
         attribute). None where no method stores a cut value there."""
         cls = self.cls
-        if name not in cls.stored and not getattr(self, "summarizing", False):
+        if name not in cls.stored and not self.summarizing:
             cls.stored.add(name)
             if cls.node is not None:
                 walked = cls.__dict__.setdefault("walked_storing", set())
@@ -3946,6 +4085,12 @@ class Walker:
         walker = self.silent_walker(cls.init, cls)
         walker.provisional = True
         walker.function_body(cls.init)
+        # (and the helpers only the constructor calls, `self._init_regularisers()`: what they
+        # assign is set when the object is built)
+        for helper in _init_only_helpers(cls):
+            walker = self.silent_walker(helper, cls)
+            walker.provisional = True
+            walker.function_body(helper)
 
     def silent_walker(self, method, cls: ClassInfo) -> "Walker":
         """A walker of ``cls``'s ``method`` that records no fact of the file (what it learns of
@@ -4189,7 +4334,7 @@ class Walker:
         if type(node.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div):
             left = self.number_in_tensor_op(node.left, left, right)
             right = self.number_in_tensor_op(node.right, right, left)
-            if getattr(self, "summarizing", False):
+            if self.summarizing:
                 # (`nll * n + kl_weight * kl`: what a caller hands `kl` enters a tensor op as a
                 # number, ``Summary.numbers_in_ops``)
                 for expr, other in ((node.left, right), (node.right, left)):
@@ -4339,7 +4484,9 @@ class Walker:
         # Only operands known to require grad count: outside model code (optimizers, metrics,
         # data processing) most tensors do not, and an op saves an operand only for the
         # gradient of another (``u * x`` saves ``u`` only if ``x`` requires grad).
-        grad_inputs = [i for i, v in enumerate(values) if (v.attached or v.live) and not v.plain]
+        # (in a summary, a parameter as handed, ``%k``: what its callers hand decides, and the
+        # edits of it inside are judged at each call, ``Summary.inner_edits``)
+        grad_inputs = [i for i, v in enumerate(values) if (v.attached or v.live or _symbolic(v, self)) and not v.plain]
         if not grad_inputs or _constant_pad(qual, node):
             return out
         tensor_inputs = [i for i, v in enumerate(values) if not v.plain and (v.tensor or not v.const)]
@@ -4744,13 +4891,13 @@ class Walker:
         rebuilt = frozenset({node}) if rebuild.roundtrip or rebuild.copies_history else EMPTY
         # (`torch.tensor([[a, b], [b, c]])` of elements of a parameter, or a list filled with them:
         # of what each call hands it)
-        handed_elements = getattr(self, "summarizing", False) \
+        handed_elements = self.summarizing \
             and (type(copy) in (ast.List, ast.Tuple) or (type(copy) is ast.Name and source.container)) \
             and bool(source.trainables) and all(r.startswith("%") for r in source.trainables) \
             and once("params-read-as-tensors", self.function.node, _params_read_as_tensors)
         if handed_elements and not rebuilt:
             rebuilt = frozenset({node})
-        if not rebuilt and getattr(self, "summarizing", False) and type(copy) is ast.Name and source.trainables \
+        if not rebuilt and self.summarizing and type(copy) is ast.Name and source.trainables \
                 and not qual.endswith(("as_tensor", "asarray", "from_numpy")) \
                 and all(r.startswith("%") for r in source.trainables):
             # `torch.tensor(value, requires_grad=True)` of a parameter as handed: a copy of
@@ -4912,6 +5059,12 @@ class Walker:
             return value
         marks = len(self.save_log)
         receiver = self.expr(recv_expr)
+        if type(recv_expr) is ast.Call and receiver.module is None:
+            # (`QuantileLoss(q).loss(pred, y)`: an object of a class of the project, made where its
+            # method is called, as one bound to a name first)
+            info = module_info(recv_expr, self.imports, self.classes)
+            if info is not None and info.qualname in self.classes:
+                receiver = replace(receiver, module=info, plain=False)
         if meth == "scale" and len(positional) == 1 and not keywords and receiver.module is not None \
                 and receiver.module.qualname in GRAD_SCALERS:
             # `scaler.scale(loss).backward()`: the loss times the scale factor, a number
@@ -5107,9 +5260,11 @@ class Walker:
         # may as well be a dict.
         owner_is_model = receiver.module is not None or not name or not name.startswith("self.") or (
             self.cls is not None and (self.cls.is_module or not self.cls.bases))
-        is_root_object = name is not None and owner_is_model and (receiver.module is not None or (
-            receiver.trainables and not receiver.computed and not receiver.tensor
-            and name.split(".")[0] in ("self",) + tuple(receiver.trainables)))
+        # (`QuantileLoss(q).loss(pred, y)`: a method of an object made where it is called)
+        is_root_object = (name is not None or type(recv_expr) is ast.Call) and owner_is_model and (
+            receiver.module is not None or (
+                name is not None and receiver.trainables and not receiver.computed and not receiver.tensor
+                and name.split(".")[0] in ("self",) + tuple(receiver.trainables)))
         # (`gan.update(d_loss, g_loss)`: a method the object's own class defines, whatever a
         # dict's or a tensor's of that name does)
         defined = receiver.module is not None and receiver.module.qualname in self.classes \
@@ -5150,7 +5305,8 @@ class Walker:
             return out
         if (receiver.tensor or receiver.attached or receiver.live) and torch_types.carries_grad(f"Tensor.{meth}") is False:
             return _without_history(out)  # `logits.argmax(-1)`, `x.eq(y)`: integer or bool results
-        if (not receiver.const or not args.const) and (receiver.tensor or meth not in NDARRAY_METHODS):
+        if (not receiver.const or not args.const) and (receiver.tensor or meth not in NDARRAY_METHODS
+                                                        or _symbolic(receiver, self)):
             qual = f"torch.Tensor.{meth}"
             out = self.apply_saves(qual, f".{meth}()", node, [recv_expr, *positional],
                                    [receiver, *[CONST if i in index_at else self.expr(p)
@@ -5477,7 +5633,7 @@ class Walker:
         tensors (``Summary.own_saved``), on the receiver's attributes here: `out = net(x)`, then
         `net.reset_noise()` writing into the buffer `net`'s forward saved, breaks `out`'s backward."""
         # (in a summary too: a member's saves, `self.fc_h(x)`, are the receiver's own)
-        if not summary.own_saved or not (self.record or getattr(self, "summarizing", False)) \
+        if not summary.own_saved or not (self.record or self.summarizing) \
                 or self.nograd is not None or not summary.method:
             return
         owner = dotted(node.func.value) if type(node.func) is ast.Attribute \
@@ -5506,9 +5662,9 @@ class Walker:
             owner = dotted(node.func)  # (`layer(x2)`: the module's forward, on the module's own buffers)
         if not summary.own_edits or owner is None:
             return
-        if getattr(self, "summarizing", False) and owner.startswith("self."):
+        if self.summarizing and owner.startswith("self."):
             # (a member's method editing the member's own tensors: an edit of this receiver's)
-            self.member_edits = getattr(self, "member_edits", []) + [
+            self.member_edits += [
                 (edit_node, owner + attr, edit) for edit_node, (attr, edit) in summary.own_edits.items()]
         if not self.record:
             return
@@ -5691,7 +5847,7 @@ class Walker:
                 # (the callee's own trainables, a global leaf, are named as its walk names them:
                 # a summary handed on by another summary has had no walk of that callee)
                 cut.upstream |= own_upstream
-                if getattr(self, "summarizing", False):
+                if self.summarizing:
                     # (a summary walk's cut is its own scratch fact: what its caller hands this
                     # call symbolically is what the caller's summary reports it starves)
                     cut.upstream |= {r for r in upstream if r.startswith("%")}
@@ -5705,7 +5861,10 @@ class Walker:
                     # handed and joined to the loss there, `out + alpha * ipm`)
                     self.add_upstream(cut, upstream)
             cuts[cut_node] = EMPTY
-            self.facts.call_sites.setdefault(cut_node, node)  # (a cut in another file is reported here)
+            # (a cut in another file is reported here, or where a function of this file reached it)
+            site = summary.cut_sites.get(cut_node)
+            self.facts.call_sites.setdefault(cut_node, site if site is not None and origin(summary.node) is None
+                                             and origin(cut_node) is not None else node)
         roots = base.trainables | own
         if cuts:
             # (a cut handed in beside inputs the callee combines it with, `mask_l2_loss(t, s,
@@ -5816,7 +5975,12 @@ class Walker:
                       module=summary.module if not summary.method else None,
                       alias=self.returned_view(summary, handed, given),
                       nograd=base.nograd | ({node} if summary.nograd else EMPTY),
-                      lost=base.lost or (summary.lost and (every.attached or every.live)))
+                      # (handed a parameter of unknown history, `jaccard(output, label)` in a loss
+                      # function of a module whose callers are elsewhere: what it had, it lost)
+                      lost=base.lost or ((summary.lost or (summary.lost_beside and not (base.attached or base.live)))
+                                         and (every.attached or every.live or any(
+                          not (v.const or v.plain or v.computed or v.optimizer) and v.module is None
+                          for v in values))))
         if not summary.method and out.cuts:
             out = self.models_after_cut(out, given)
         if summary.pulled_fields is not None and out.pulled:
@@ -5876,13 +6040,17 @@ class Walker:
                     self.facts.edits.append(Edit(edit_node, edit.name, edit.how, value.saved, self.function,
                                                  via_data=edit.via_data, trainables=value.trainables | value.post))
                     self.facts.call_sites.setdefault(edit_node, node)
-        if summary.param_edits and getattr(self, "summarizing", False) and self.nograd is None:
+        if summary.param_edits and self.summarizing and self.nograd is None:
             # (`data = self.position_embedding(data)` in a block's forward, the embedding adding
             # into what it is handed: an edit of this function's own input too, for its callers)
             for edit_node, (k, edit) in summary.param_edits.items():
                 arg = handed.get(k)
                 if type(arg) is ast.Name and arg.id in self.env and not self.env[arg.id].computed:
+                    # (not what this very call saves of it inside: the callee's walk judges that)
+                    held = self.env[arg.id]
+                    self.env[arg.id] = replace(held, saved=frozenset(x for x in held.saved if x.node is not node))
                     self.edit(edit_node, arg.id, edit.how)
+                    self.env[arg.id] = held
         self.receiver_edits(node, summary)
         self.receiver_saves(node, summary)
         for k, rebound in summary.rebound.items():
@@ -6188,7 +6356,7 @@ class Walker:
 
     def mix(self, value: Value, operands) -> Value:
         """``mixed``, noting in a summary's walk which parameters went through the op."""
-        if getattr(self, "summarizing", False):
+        if self.summarizing:
             self.mixed_roots = getattr(self, "mixed_roots", frozenset()) | {
                 r for o in operands for r in o.trainables if r[:1] == "%" and r[1:].isdigit()}
         return mixed(value, operands, self.facts) if value.cuts else value
@@ -6294,10 +6462,17 @@ class Walker:
         if name in self.classes and self.lookup(name) is DEFINITION:  # `Loss(2.0)`: what its __init__ is given
             self.note_forward_arguments(f"{name}.__init__", node, positional)
         if name == "self" and self.cls is not None and self.cls.may_be_module:
+            if self.cls.nograd_call and self.cls.nograd_region is not None and self.function.name not in ("forward", "__call__"):
+                # (`self(x)` in `training_step` of a module whose forward is decorated `@torch.no_grad()`:
+                # the members that forward runs compute nothing autograd records)
+                own = _members_run(self.cls, "forward")
+                values = self.arg_values(node)
+                return self.no_history_call(node, union(values) if values else CONST, region=self.cls.nograd_region,
+                                            own=own or frozenset({"self"}))
             return self.apply_module(node, Value(trainables=frozenset({"self"})), self.arg_values(node), positional)
         values = self.arg_values(node)
         bound = self.env.get(name, DEFINITION)
-        if getattr(self, "summarizing", False) and self.cls is None and name == self.function.name \
+        if self.summarizing and self.cls is None and name == self.function.name \
                 and bound is DEFINITION:
             # A function calling itself, as its own summary is computed (`repackage_hidden` on
             # each part of a tuple): what it returns on the paths walked so far (the base case,
@@ -6571,7 +6746,7 @@ class Walker:
                     owner = node.func.value if method and type(node.func) is ast.Attribute else node.func
                     result = self.carry_state(owner, summary, self.classes.get(qualname.split(".")[0]), result)
                 elif summary.state and callee.trainables == frozenset({"self"}) and self.cls is not None \
-                        and not getattr(self, "summarizing", False):
+                        and not self.summarizing:
                     # `prediction = self(x)` in a method, the forward leaving `self.state` built on
                     # what it held: what this call backpropagates reaches every earlier call's
                     # graph (``Backward.across_calls``)

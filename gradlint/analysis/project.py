@@ -891,10 +891,20 @@ class _Parsed:
         cover what this file cannot name)."""
         if self._exported is None:
             self._exported = {}
-            for name, info in self.own_classes.items():
-                if not (info.is_module or not info.bases):
+            classes = self.own_classes
+
+            def plain_chain(info, seen=()) -> bool:
+                # (`class WrappedAngleLoss(TrajectoryLoss)` over `class TrajectoryLoss:` of this file)
+                parents = [classes.get(b) for b in info.bases if b]
+                return all(p is not None and not p.is_module and p.name not in seen and p is not info
+                           and plain_chain(p, seen + (info.name,)) for p in parents)
+
+            for name, info in classes.items():
+                chain = not info.is_module and bool(info.bases) and plain_chain(info)
+                if not (info.is_module or not info.bases or chain):
                     continue
                 twin = copy.copy(info)
+                twin.plain_chain = chain
                 twin.attrs = {attr: (_renamed(held, self) if held is not None and held.qualname in self.own_classes else held)
                               for attr, held in info.attrs.items()}
                 twin.foreign = True

@@ -259,6 +259,41 @@ def _unsure(call: ast.Call, init, p: str) -> bool:
     return value is not None and not (type(value) is ast.Constant and type(value.value) is bool)
 
 
+def cut_on_request(node: ast.AST, function: ast.AST, module: ast.Module) -> bool:
+    """``node`` is a cut ``function`` makes only where a parameter asks for it: in the body of an
+    ``if`` testing the parameter whose statements all cut (`if stop_gradient: matrix =
+    matrix.detach()`), or an arm of a conditional expression testing it (`h.detach() if detach
+    else h`). ``module`` may be a variant's copy (``pruned``): the ``if`` is read where it is
+    written."""
+    module = getattr(module, "written", module)
+    where = (getattr(node, "lineno", None), getattr(node, "col_offset", None))
+    written = next((n for n in ast.walk(module) if type(n) in FUNCTIONS
+                    and n.lineno == getattr(function, "lineno", None) and n.name == getattr(function, "name", None)), None)
+    if written is None:
+        return False
+    params = set(_parameters(written))
+
+    def asks(test) -> bool:
+        test = test.operand if type(test) is ast.UnaryOp and type(test.op) is ast.Not else test
+        return type(test) is ast.Name and test.id in params
+
+    def holds(tree) -> bool:
+        return any((getattr(n, "lineno", None), getattr(n, "col_offset", None)) == where for n in ast.walk(tree))
+
+    todo = list(written.body)
+    while todo:
+        child = todo.pop()
+        if type(child) in FUNCTIONS or type(child) in (ast.ClassDef, ast.Lambda):
+            continue
+        if type(child) is ast.If and asks(child.test) and all(_cuts(s) for s in child.body) \
+                and any(holds(s) for s in child.body):
+            return True
+        if type(child) is ast.IfExp and asks(child.test) and (holds(child.body) or holds(child.orelse)):
+            return True
+        todo.extend(ast.iter_child_nodes(child))
+    return False
+
+
 def _cuts(node) -> bool:
     """The ``if`` (or conditional expression) cuts history in an arm: ``.detach()``, ``.data``,
     a no_grad region, a model's ``state_dict()`` (its values detached), values pulled out
@@ -629,6 +664,7 @@ def pruned(module: ast.Module, arms: dict) -> ast.Module:
     its body when True, else its ``else`` (a ``pass`` where that arm is empty); a conditional
     expression, the value it takes."""
     twin = copy.deepcopy(module)
+    twin.written = getattr(module, "written", module)  # (what ``cut_on_request`` reads)
     taken = {id(copied): arms[original] for original, copied in zip(ast.walk(module), ast.walk(twin))
              if original in arms}
     named = {fn: arms[(fn, p)] for fn, p in (k for k in arms if type(k) is tuple)}

@@ -44,6 +44,9 @@ class Summary:
     cuts: dict = field(default_factory=dict, compare=False, hash=False)
     # cut node -> the Cut fact the summary walk recorded (kind, operand as written, region).
     cut_facts: dict = field(default_factory=dict, compare=False, hash=False)
+    # cut node of another function -> the call in this body that reached it (`model.generate(…)`
+    # running a method decorated `@torch.no_grad()`): where a caller of this file reports it
+    cut_sites: dict = field(default_factory=dict, compare=False, hash=False)
     # cut node -> what stays attached beside that cut in the result, as the body combines them
     # (parameter indices, and the body's own trainables by name): a term the body adds whole
     # (``ce + w * mse(s, t).detach()``) has none, whatever else the result carries.
@@ -80,6 +83,9 @@ class Summary:
     # its result was computed from what it is handed through an op autograd does not
     # differentiate (``argmax``, a comparison): handed history, the result lost it (``Value.lost``)
     lost: bool = False
+    # the same, beside what other parameters pass attached (`tp / y.sum()` with `tp` of `probs >
+    # 0.5`): lost where those are handed data, as a metric's labels are
+    lost_beside: bool = False
     tensor: bool = False  # the result is known to be a tensor
     packed: bool = False  # the result may be a PackedSequence (``Value.packed``)
     generator: bool = False  # a generator: calling it runs nothing yet
@@ -276,6 +282,8 @@ class Table:
                     keys = [f"{stmt.name}.{inner.name}"]
                     if inner.name == called:
                         keys.append(stmt.name)
+                    self._slot(inner, cls, keys)
+                for inner, keys in _dispatched(stmt, module):
                     self._slot(inner, cls, keys)
         for name, stmt in local_functions(module).items():
             self._slot(stmt, None, [name])  # (`def create_model()` in `main()`)
@@ -663,6 +671,34 @@ def _place(m, calls, by_name, methods, order, placed, visiting) -> None:
     order.append(m)
 
 
+def _dispatched(stmt: ast.ClassDef, module: ast.Module) -> list:
+    """The methods a class inherits from a base of this file that call one it overrides (a
+    `__call__` of the base running `self.loss(…)`, which the subclass defines): (the base's method,
+    keys), to be walked as the subclass's, where `self.loss` is its own. Nearest base first."""
+    defined = {s.name: s for s in module.body if type(s) is ast.ClassDef}
+    own = {m.name for m in stmt.body if type(m) in FUNCTIONS}
+    out, seen, base = [], set(own), stmt
+    called = None if own & {"__call__", "forward"} else True
+    while True:
+        names = [b.id for b in base.bases if type(b) is ast.Name and b.id in defined and b.id != base.name]
+        if len(names) != 1 or names[0] in {stmt.name}:
+            return out
+        base = defined[names[0]]
+        through = _calls_through(base) if called else None
+        for method in base.body:
+            if type(method) not in FUNCTIONS or not _plain_method(method) or method.name in seen \
+                    or method.name == "__init__":
+                continue
+            seen.add(method.name)
+            calls = {n.func.attr for n in ast.walk(method) if type(n) is ast.Call and type(n.func) is ast.Attribute
+                     and type(n.func.value) is ast.Name and n.func.value.id == "self"}
+            if calls & own:
+                keys = [f"{stmt.name}.{method.name}"]
+                if method.name == through:
+                    keys.append(stmt.name)
+                out.append((method, keys))
+
+
 def _calls_through(cls: ast.ClassDef) -> str:
     """The method calling an instance runs: its own ``__call__``, else ``forward``."""
     own = any(type(s) in FUNCTIONS and s.name == "__call__" and _plain_method(s) for s in cls.body)
@@ -874,7 +910,7 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
             own_edits[edit.node] = (edit.name[len(params[0]):], edit)
     if method and params:
         # (a member's edits of its own tensors, `self.fc_h.reset_noise()`, are the receiver's)
-        for edit_node, name, edit in getattr(walker, "member_edits", ()):
+        for edit_node, name, edit in walker.member_edits:
             if name.startswith(params[0] + "."):
                 own_edits.setdefault(edit_node, (name[len(params[0]):], edit))
         if cls is not None:
@@ -892,10 +928,12 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         stale_return=stale_return,
         star=len(params) - 1 if node.args.vararg is not None else -1,
         passes=frozenset(passes), trainables=frozenset(own_roots), cuts=cuts,
-        cut_facts=cut_facts, beside=beside, nograd=nograd, saved_output=saved, saved_parts=_saved_parts(returns),
+        cut_facts=cut_facts, cut_sites={c: scratch.call_sites[c] for c in cuts if c in scratch.call_sites}, beside=beside, nograd=nograd, saved_output=saved, saved_parts=_saved_parts(returns),
         backprops=backward is not None, inference_backward=inference_backward,
         backward=backward, edits=frozenset(edits), param_edits=param_edits, own_edits=own_edits, own_saved=own_saved, returns_number=number, tensor=tensor,
         lost=bool(value is not None and value.lost and not value.attached),
+        lost_beside=bool(value is not None and value.lost and value.attached and value.trainables
+                         and all(r.startswith("%") for r in value.trainables)),
         packed=bool(value is not None and value.packed), generator=generator, rebuilt=rebuilt, pulled=pulled if value is not None else frozenset(),
         pulled_own=pulled_own if value is not None else frozenset(),
         pulled_params={n: ks for n, ks in pulled_params.items() if ks} if value is not None else {},
@@ -1080,6 +1118,8 @@ def _built_module(returns, walker):
     for ret in returns:
         expr = ret.node.value
         module = module_info(expr, walker.imports, walker.classes) if expr is not None else None
+        if module is None and type(expr) is ast.Name:
+            module = ret.value.module  # (`m = Net(); m.load_state_dict(…); return m`)
         if module is None or not module.parameters:
             return None
         found = found or module

@@ -23,6 +23,7 @@ RULE = Rule(
 
 def check(facts):
     from gradlint.analysis.facts import REBUILD, STORAGE_REBOUND
+    from gradlint.analysis.settings import cut_on_request
     from gradlint.analysis.starved import dead_in, starved, switched
 
     founds = list(starved(facts))
@@ -37,6 +38,10 @@ def check(facts):
             continue  # (GL002's: the mechanism is a copy, not autograd's own stop)
         if switched(found, facts) is not None:
             continue  # (GL003's, at the switch that silenced the error the cut would raise)
+        if found.function is not None and cut.of_leaf and cut_on_request(cut.node, found.function.node, facts.module):
+            # (a function's own parameters used as constants where a caller asks, `if stop_gradient:
+            # matrix = matrix.detach()`: each caller's loss says whether that starves them)
+            continue
         if found.function is not None:
             # (a helper's copy into a model's storage returns nothing: the model computes with it)
             via = cut.function.name if cut.function is not None and cut.kind != STORAGE_REBOUND \

@@ -92,6 +92,10 @@ def check(facts):
                 continue
             if backward is not None:
                 yield _switched_root(switch, backward, facts)
+            elif (value.lost or facts.lost_history(value.rebuilt)) and not (value.attached or value.live or value.nograd
+                                                                             or value.cuts) \
+                    and not switch.intended_leaf and _returned_as_a_loss(switch, facts):
+                yield _lost_term_returned(switch, facts)
             continue
         if _through_a_model_it_trains(switch, facts, found_cuts):
             continue
@@ -158,6 +162,8 @@ def _through_a_model_it_trains(switch, facts, found_cuts) -> bool:
         if backward.function.node is not switch.function.node or (backward.node.lineno, backward.node.col_offset) <= point:
             continue
         common = [c for c in switch.value.cuts if c in backward.value.cuts and c in facts.cuts]
+        if len(common) < len([c for c in switch.value.cuts if c in facts.cuts]):
+            continue  # (a loss sharing only part of the switched tensor's cuts was not computed from it)
         trained = (backward.value.trainables | backward.value.post) - facts.frozen
         if common and trained and not facts.resolve(trained) <= facts.frozen and all(
                 facts.cuts[c].upstream and c not in found_cuts and _not_stepped(facts.cuts[c], backward, facts)
@@ -252,7 +258,56 @@ def _backpropagated_next(switch, facts):
         # that new leaf (one with no leaf at all raises, and says so itself)
         found = next((b for b in after if not (b.value.attached or b.value.live)
                       and (b.value.lost or b.value.nograd)), None)
+    if found is None and value.lost and not (value.attached or value.live or value.nograd):
+        # (`iou_loss = 1 - iou` of a thresholded mask, switched on, then `loss = bce + iou_loss`:
+        # a term beside attached ones, which backward never needed the switch for)
+        found = next((b for b in after if _computed_from(b, switch)), None)
     return found
+
+
+def _returned_as_a_loss(switch, facts) -> bool:
+    """The switched tensor, or a name bound after the switch to what reads it (`total = bce +
+    iou_loss`), is what the switch's function returns, and what it returns is backpropagated (a
+    loss function, by the project's evidence)."""
+    from gradlint.analysis.uses import Program, Uses
+
+    fn = switch.function.node
+    if switch.name is None or not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    point = (switch.node.lineno, switch.node.col_offset)
+    names = {switch.name}
+    for node in sorted((n for n in ast.walk(fn) if isinstance(n, ast.Assign) and (n.lineno, n.col_offset) > point),
+                       key=lambda n: (n.lineno, n.col_offset)):
+        if any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node.value)):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    returned = any(isinstance(n, ast.Return) and n.value is not None and (n.lineno, n.col_offset) > point
+                   and any(isinstance(m, ast.Name) and m.id in names for m in ast.walk(n.value)) for n in ast.walk(fn))
+    if not returned:
+        return False
+    program = Program(facts)
+    if Uses(facts, program).reaches_backward(fn):
+        return True
+    # (a loss function of a module whose callers are other files: it computes one of torch's
+    # losses beside the switched term, `bce_criterion(output, label)`, and no call here uses it)
+    called_here = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == fn.name
+                      for n in ast.walk(facts.module))
+    return not called_here and any(isinstance(n, ast.Call) and program.is_loss(n) for n in ast.walk(fn))
+
+
+def _lost_term_returned(switch, facts) -> Flag:
+    name = switch.name
+    how = (f"holds values copied out of tensors, without their history," if facts.lost_history(switch.value.rebuilt)
+           else f"lost its history to an op autograd does not differentiate (a comparison, argmax, round or an "
+                f"integer cast)")
+    return Flag(
+        RULE, switch.node,
+        f"`{name}` {how} before requires_grad is switched on: it becomes a new leaf, and in the loss "
+        f"`{switch.function.name}()` returns it adds a number and no gradient: what computed it learns "
+        f"from the other terms alone",
+        hint="compute that term from a differentiable quantity (probabilities or scores, as a soft version "
+             "of the metric) and drop the switch, or leave the metric out of the loss",
+        details={"tensor": name},
+    )
 
 
 def _returned(switch) -> bool:
@@ -385,6 +440,13 @@ def _switched_root(switch, backward, facts) -> Flag:
                    f"to require grad: it becomes a new leaf, and the loss `{backward.root}` backpropagated "
                    f"from it (line {{backward}}) reaches nothing that computed it")
         hint = ""
+    elif backward.value.attached or backward.value.live:  # (a term of it, beside terms with history)
+        message = (f"`{name}` lost its history to an op autograd does not differentiate (a comparison, "
+                   f"argmax, round or an integer cast) before requires_grad is switched on: it becomes a new "
+                   f"leaf, a term of the loss `{backward.root}` (backward at line {{backward}}) that adds a "
+                   f"number and no gradient, and what computed it learns from the other terms alone")
+        hint = ("compute that term from a differentiable quantity (probabilities or scores, as a soft "
+                "version of the metric) and drop the switch, or leave the metric out of the loss")
     else:  # (a loss computed from it: `coords = decode(logits)` through argmax, then switched)
         message = (f"`{name}` lost its history to an op autograd does not differentiate (or one run "
                    f"without recording) before requires_grad is switched on: it becomes a new leaf, and "
