@@ -816,10 +816,11 @@ def _members_run(cls, method: str) -> frozenset:
         for n in ast.walk(methods[name]):
             if type(n) is ast.Call and type(n.func) is ast.Attribute and type(n.func.value) is ast.Name \
                     and n.func.value.id == "self":
-                if getattr(cls.attrs.get(f"self.{n.func.attr}"), "parameters", False):
-                    out.add(f"self.{n.func.attr}")
-                elif n.func.attr in methods:
+                if n.func.attr in methods:
                     todo.append(n.func.attr)
+                elif getattr(cls.attrs.get(f"self.{n.func.attr}"), "parameters", True):
+                    # (a member of a known class with parameters, or one a library built: `timm`'s)
+                    out.add(f"self.{n.func.attr}")
     return frozenset(out)
 
 
@@ -4662,7 +4663,10 @@ class Walker:
                 method = next((f for f in getattr(self.cls.node, "body", ()) if type(f) in FUNCTIONS
                                and f.name == head[5:] and f.decorator_list), None)
                 region = method if method is not None and nograd_decorator(method, self.imports) is not None else None
-                out = self.no_history_call(node, union(values), region=region)
+                # (`self.forward(x)` in `training_step`, the forward decorated: what it runs is cut)
+                own = _members_run(self.cls, "forward") if head == "self.forward" and region is not None \
+                    and self.function.name not in ("forward", "__call__") else EMPTY
+                out = self.no_history_call(node, union(values), region=region, own=own)
                 key, summary = self.method_summary(head[5:])
                 if summary is not None and summary.node is not getattr(self.function, "node", None):
                     self.receiver_edits(node, summary)
@@ -5049,6 +5053,8 @@ class Walker:
     def method_call(self, node: ast.Call, func: ast.Attribute, positional, keywords) -> Value:
         meth = func.attr
         recv_expr = func.value
+        if meth == "forward" and type(recv_expr) is ast.Name and recv_expr.id == "self" and self.own_nograd_forward():
+            return self.own_forward_unrecorded(node)
         if meth == "detach":
             return self.cut(node, recv_expr, ".detach()")
         if meth == "detach_":
@@ -6451,6 +6457,19 @@ class Walker:
         finally:
             self.env[target] = shadow
 
+    def own_nograd_forward(self) -> bool:
+        """This method's class decorates its forward `@torch.no_grad()`, and this is another method."""
+        return self.cls is not None and self.cls.nograd_call and self.cls.nograd_region is not None \
+            and self.function.name not in ("forward", "__call__")
+
+    def own_forward_unrecorded(self, node: ast.Call) -> Value:
+        """`self(x)` or `self.forward(x)` in `training_step` of a module whose forward is decorated
+        `@torch.no_grad()`: the members that forward runs compute nothing autograd records."""
+        own = _members_run(self.cls, "forward")
+        values = self.arg_values(node)
+        return self.no_history_call(node, union(values) if values else CONST, region=self.cls.nograd_region,
+                                    own=own or frozenset({"self"}))
+
     def name_call(self, node: ast.Call, name: str, positional, keywords) -> Value:
         if self.handed and self.env.get(name) is HANDED and name in self.handed:
             # (each argument is evaluated once per statement: ``memo``)
@@ -6462,13 +6481,8 @@ class Walker:
         if name in self.classes and self.lookup(name) is DEFINITION:  # `Loss(2.0)`: what its __init__ is given
             self.note_forward_arguments(f"{name}.__init__", node, positional)
         if name == "self" and self.cls is not None and self.cls.may_be_module:
-            if self.cls.nograd_call and self.cls.nograd_region is not None and self.function.name not in ("forward", "__call__"):
-                # (`self(x)` in `training_step` of a module whose forward is decorated `@torch.no_grad()`:
-                # the members that forward runs compute nothing autograd records)
-                own = _members_run(self.cls, "forward")
-                values = self.arg_values(node)
-                return self.no_history_call(node, union(values) if values else CONST, region=self.cls.nograd_region,
-                                            own=own or frozenset({"self"}))
+            if self.own_nograd_forward():
+                return self.own_forward_unrecorded(node)
             return self.apply_module(node, Value(trainables=frozenset({"self"})), self.arg_values(node), positional)
         values = self.arg_values(node)
         bound = self.env.get(name, DEFINITION)
