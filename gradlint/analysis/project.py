@@ -823,6 +823,14 @@ def _function_in(caller: "View", imports, value, defined: set) -> tuple | None:
     return str(found[0]), found[1][0]
 
 
+def _plain_chain(info, classes: dict, seen=()) -> bool:
+    """Every base of ``info`` is a plain class of its file, and theirs too (`class
+    WrappedAngleLoss(TrajectoryLoss)` over `class TrajectoryLoss:`)."""
+    parents = [classes.get(b) for b in info.bases if b]
+    return all(p is not None and not p.is_module and p.name not in seen and p is not info
+               and _plain_chain(p, classes, seen + (info.name,)) for p in parents)
+
+
 class ClassTable(dict):
     """A module's class table for the walker: its own classes, and those of the project's files
     it imports (``View.class_for``), each read when the walk first asks for it."""
@@ -892,15 +900,8 @@ class _Parsed:
         if self._exported is None:
             self._exported = {}
             classes = self.own_classes
-
-            def plain_chain(info, seen=()) -> bool:
-                # (`class WrappedAngleLoss(TrajectoryLoss)` over `class TrajectoryLoss:` of this file)
-                parents = [classes.get(b) for b in info.bases if b]
-                return all(p is not None and not p.is_module and p.name not in seen and p is not info
-                           and plain_chain(p, seen + (info.name,)) for p in parents)
-
             for name, info in classes.items():
-                chain = not info.is_module and bool(info.bases) and plain_chain(info)
+                chain = not info.is_module and bool(info.bases) and _plain_chain(info, classes)
                 if not (info.is_module or not info.bases or chain):
                     continue
                 twin = copy.copy(info)
