@@ -2406,7 +2406,9 @@ class Walker:
             return False
         cls = self.classes.get(name)
         if cls is not None:
-            return cls.is_module or self.plain_chain(cls)
+            # (or a callable object of plain classes of the project, a criterion whose base's
+            # `__call__` runs its override: not a replay buffer's subclass, which holds data)
+            return cls.is_module or not cls.bases or (self.plain_chain(cls) and self.callable_chain(cls))
         if name in self.functions or (self.imports.project is not None and name.split(".")[0] in self.imports.sources):
             # `gen = build_generator()`: a function of the project that returns a module it builds
             summary = self.facts.callee(name)
@@ -2425,6 +2427,15 @@ class Walker:
         parents = [self.classes.get(b) for b in cls.bases if b]
         return all(p is not None and p.name not in seen and p is not cls and not p.is_module
                    and self.plain_chain(p, seen + (cls.name,)) for p in parents)
+
+    def callable_chain(self, cls, seen=()) -> bool:
+        """``cls`` or one of its bases of the project defines ``__call__``."""
+        if "__call__" in cls.methods:
+            return True
+        if getattr(cls, "foreign", False):
+            return "__call__" in getattr(cls, "chain_methods", ())
+        return any(p is not None and p.name not in seen and p is not cls and self.callable_chain(p, seen + (cls.name,))
+                   for p in (self.classes.get(b) for b in cls.bases if b))
 
     def used_as_modules(self) -> set[str]:
         """The names and attributes the module calls (``encoder(x)``) or uses as an

@@ -831,6 +831,16 @@ def _plain_chain(info, classes: dict, seen=()) -> bool:
                and _plain_chain(p, classes, seen + (info.name,)) for p in parents)
 
 
+def _chain_methods(info, classes: dict, seen=()) -> frozenset:
+    """The methods ``info`` and its bases of its file define."""
+    out = frozenset(info.methods)
+    for base in info.bases:
+        parent = classes.get(base) if base else None
+        if parent is not None and parent is not info and parent.name not in seen:
+            out |= _chain_methods(parent, classes, seen + (info.name,))
+    return out
+
+
 class ClassTable(dict):
     """A module's class table for the walker: its own classes, and those of the project's files
     it imports (``View.class_for``), each read when the walk first asks for it."""
@@ -906,6 +916,7 @@ class _Parsed:
                     continue
                 twin = copy.copy(info)
                 twin.plain_chain = chain
+                twin.chain_methods = _chain_methods(info, classes) if chain else frozenset()
                 twin.attrs = {attr: (_renamed(held, self) if held is not None and held.qualname in self.own_classes else held)
                               for attr, held in info.attrs.items()}
                 twin.foreign = True
