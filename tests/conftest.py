@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -83,6 +84,39 @@ def once_per_run(request, name: str, compute):
         result = compute()
         shared.write_bytes(pickle.dumps(result))
         return result
+
+
+SAMPLE_STEP = 6  # every sixth file and folder of each rule's fixtures
+
+
+def sample_fixtures(dest: Path) -> Path:
+    """A varied sixth of the shipped fixtures, copied to ``dest/fixtures``: from each folder
+    every ``SAMPLE_STEP``-th entry in name order (bad and good files, folder programs), the
+    syntax error and every notebook whole. The checks that compare two ways of running over
+    many files (one process and a pool, cold and warm, flake8 and the CLI) read it by default;
+    ``-m slow`` runs them over every fixture."""
+    source = ROOT / "fixtures"
+    for folder in sorted(p for p in source.iterdir() if p.is_dir()):
+        entries = sorted(e for e in folder.iterdir() if e.suffix != ".expected")
+        if folder.name not in ("GL000", "notebooks"):
+            entries = entries[::SAMPLE_STEP]
+        (dest / "fixtures" / folder.name).mkdir(parents=True, exist_ok=True)
+        for entry in entries:
+            target = dest / "fixtures" / folder.name / entry.name
+            if entry.is_dir():
+                shutil.copytree(entry, target, ignore=shutil.ignore_patterns("*.expected"))
+            else:
+                shutil.copy(entry, target)
+    return dest / "fixtures"
+
+
+@pytest.fixture(params=["sample", pytest.param("every", marks=pytest.mark.slow)])
+def fixture_set(request, tmp_path_factory) -> Path:
+    """The ``fixtures`` folder a whole-corpus check reads: a copied sample by default, the
+    shipped folder itself under ``-m slow``."""
+    if request.param == "every":
+        return ROOT / "fixtures"
+    return sample_fixtures(tmp_path_factory.mktemp("sample"))
 
 
 @pytest.fixture(autouse=True)

@@ -59,9 +59,9 @@ def project(tmp_path, monkeypatch):
 # --- the shipped fixtures ------------------------------------------------------------------------
 
 
-def test_fixtures_are_silenced_and_otherwise_byte_identical(project, capsys):
+def test_fixtures_are_silenced_and_otherwise_byte_identical(project, capsys, fixture_set):
     for folder in ("GL001", "GL002", "GL003", "GL004", "GL005"):
-        shutil.copytree(ROOT / "fixtures" / folder, project / folder,
+        shutil.copytree(fixture_set / folder, project / folder,
                         ignore=shutil.ignore_patterns("*.expected"))
     before = {p: p.read_bytes() for p in project.rglob("*.py")}
     stamps = {p: p.stat().st_mtime_ns for p in before}

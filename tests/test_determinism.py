@@ -85,12 +85,10 @@ def test_the_same_program_gives_the_same_output_in_every_process(tmp_path):
     assert len(outputs) == 1
 
 
-def test_one_process_a_pool_and_the_cache_print_the_same_bytes(tmp_path):
+def test_one_process_a_pool_and_the_cache_print_the_same_bytes(tmp_path, fixture_set):
     import shutil
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
-    shutil.copytree(root / "fixtures", tmp_path / "fixtures", ignore=shutil.ignore_patterns("*.expected"))
+    shutil.copytree(fixture_set, tmp_path / "fixtures", ignore=shutil.ignore_patterns("*.expected"))
     (tmp_path / "fixtures" / "m.py").write_text(SAVES)
     outputs = []
     for seed, args in (("1", ["--no-cache", "-j", "1"]), ("2", ["--cache-dir", "c", "-j", "2"]),

@@ -45,13 +45,13 @@ def test_the_plugin_is_registered():
     assert "gradlint:" in version.stdout
 
 
-def test_every_fixture_gives_the_same_lines_as_gradlint_check(capsys, monkeypatch):
+def test_the_fixtures_give_the_same_lines_as_gradlint_check(capsys, monkeypatch, fixture_set):
     # Every rule, many columns; the files that do not parse are flake8's own E999 (below).
-    monkeypatch.chdir(ROOT)
-    folders = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob("fixtures/GL00[1-9]"))
+    monkeypatch.chdir(fixture_set.parent)
+    folders = sorted(str(p.relative_to(fixture_set.parent)) for p in fixture_set.glob("GL00[1-9]"))
     expected = concise(capsys, *folders)
     assert len(expected) > 50 and {line.split(": ")[1][:5] for line in expected} >= {"GL001", "GL005"}
-    result = flake8("--select", "GL", *folders)
+    result = flake8("--select", "GL", *folders, cwd=fixture_set.parent)
     assert result.returncode == 1, result.stderr
     assert gl_lines(result.stdout) == expected
     assert result.stderr == ""

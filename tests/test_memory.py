@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import collections
 import gc
-from pathlib import Path
 
 from gradlint import engine
 from gradlint.analysis import project
 
-ROOT = Path(__file__).resolve().parents[1]
 
-
-def test_linting_every_fixture_leaves_no_cyclic_garbage():
-    paths = sorted((ROOT / "fixtures").rglob("*.py"))
+def test_linting_the_fixtures_leaves_no_cyclic_garbage(fixture_set):
+    paths = sorted(fixture_set.rglob("*.py"))
     assert len(paths) > 100
     project.clear()
     gc.collect()

@@ -26,8 +26,8 @@ sys.exit(0 if code in (0, 1) else code)
 """
 
 
-def test_check_runs_without_torch():
-    proc = subprocess.run([sys.executable, "-c", PROGRAM, str(ROOT / "fixtures")],
+def test_check_runs_without_torch(fixture_set):
+    proc = subprocess.run([sys.executable, "-c", PROGRAM, str(fixture_set)],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert "internal error" not in proc.stderr

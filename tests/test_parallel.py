@@ -51,13 +51,14 @@ def project(tmp_path, monkeypatch):
     return tmp_path
 
 
-def test_two_processes_report_what_one_does_over_every_fixture(capsys, monkeypatch, pools):
-    monkeypatch.chdir(ROOT)
+def test_two_processes_report_what_one_does_over_the_fixtures(capsys, monkeypatch, pools, fixture_set):
+    monkeypatch.chdir(fixture_set.parent)
     args = ["--output-format", "json", "--select", "ALL", "--no-cache", "fixtures"]
     one = check(capsys, "-j", "1", *args)
     assert pools == []
     two = check(capsys, "-j", "2", *args)
-    assert pools and pools[0] > 200  # the notebooks too
+    files = [p for p in fixture_set.rglob("*") if p.suffix in (".py", ".ipynb")]
+    assert pools == [len(files)]  # the notebooks too
     assert one == two and one[1].count('"code"') > 50
 
 
