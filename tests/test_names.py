@@ -68,6 +68,10 @@ def _library_names() -> frozenset[str]:
         for value in vars(space).values():
             if isinstance(value, type):
                 names |= set(dir(value))
+    # Lightning's LightningModule hooks, which its Trainer calls (the library may be absent here)
+    names |= {"training_step", "validation_step", "test_step", "predict_step", "configure_optimizers",
+              "hparams", "save_hyperparameters", "log", "log_dict", "manual_backward", "optimizers",
+              "automatic_optimization"}
     # Attributes modules set on their instances (not on the class): weight, bias, running_mean ...
     param = nn.Parameter(torch.zeros(1))
     for instance in (nn.Linear(2, 2), nn.Conv2d(1, 1, 1), nn.LSTM(2, 2), nn.GRU(2, 2), nn.RNN(2, 2),

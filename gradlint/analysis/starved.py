@@ -248,7 +248,9 @@ def _starved(facts) -> Iterator[Starved]:
                     # of the class handed its own members' output, `self.project(out)`, where
                     # nothing the method returns beside it keeps them attached)
                     continue
-                if cut.kind == "no_grad" and not _decorated_module(cut) and not (
+                own_decorated = differentiated and _decorated_method(cut) and cut.function.node is not fn.node \
+                    and cut.function.class_name == fn.class_name
+                if cut.kind == "no_grad" and not own_decorated and not _decorated_module(cut) and not (
                         cut.node in facts.cuts and cut.upstream < facts.cuts[cut.node].upstream
                         and _optimized(cut, facts) and not cut.upstream & _run_in_region(cut)) \
                         and not _mid_path_of_a_model_trained_elsewhere(cut, value, facts):
@@ -340,8 +342,12 @@ def _starved(facts) -> Iterator[Starved]:
                     # `self.submodule(x)` run for what the hook keeps of one of its layers)
                     continue
                 if cut.function is not None and cut.function.node is not fn.node and any(
-                        other.function.node is cut.function.node and cut.node in other.value.cuts for other in facts.returns):
-                    continue  # the function the cut is in returns it too: named there
+                        other.function.node is cut.function.node and cut.node in other.value.cuts for other in facts.returns) \
+                        and not (own_decorated and not uses.reaches_backward(cut.function.node)):
+                    # the function the cut is in returns it too: named there (but a no_grad
+                    # result is judged only where a loss is returned: a decorated forward called
+                    # by the training step whose result the trainer differentiates)
+                    continue
                 if _hands_out(cut, fn, program) or cut.node in reported:
                     continue
                 reported.add(cut.node)

@@ -54,7 +54,7 @@ def check(facts):
             flag = _report(cut, returned if via == found.function.name
                            # (a hook returns nothing: it keeps the copy on its object or in a dict)
                            else f"is returned from `{found.function.name}()`" if cut.hooked
-                           else f"is returned from `{via}()` and then from `{found.function.name}()`", facts)
+                           else f"is returned from `{via}()` and becomes part of what `{found.function.name}()` returns", facts)
             if found.dead:
                 flag.details["dead"] = True
             yield flag
