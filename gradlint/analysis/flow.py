@@ -192,7 +192,7 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
                     if param in params and (type(cls) is ModuleInfo or cls in classes):
                         facts.param_instances.setdefault(f"{param}@{stmt.name}", set()).add(cls)
                         facts.caller_instances.add(f"{param}@{stmt.name}")
-        _seed_handed_functions(module, facts, imports.project, called_here)
+        _seed_handed_functions(module, facts, imports.project, called_here, imports)
     text = "".join(lines)
     # A scan of every node for what only some words spell is skipped where the text has none of
     # them (in ASCII text: elsewhere an identifier may be spelled in characters Python folds).
@@ -633,14 +633,16 @@ def _as_members(value: Value, owner: str | None) -> frozenset | None:
     return frozenset(found)
 
 
-def _seed_handed_functions(module: ast.Module, facts, project, called_here: set) -> None:
+def _seed_handed_functions(module: ast.Module, facts, project, called_here: set, imports) -> None:
     """``facts.handed_functions`` for the parameters of this file's module-level functions that
     the project's other files hand a function of theirs (`train_and_evaluate_kd(…, loss_fn_kd,
     …)` in main.py, `loss_fn_kd` bound to `loss_kd` there): called in a function that trains,
     directly or through the functions of this file it is handed on to (`train_kd(…, loss_fn_kd,
-    …)`), each call reads the summary of the function handed."""
+    …)`), each call reads the summary of the function handed; so does a call inside a no_grad
+    region of this file (`with torch.no_grad(): return event_fn(t, y)` of a solver): a function
+    handed there that differentiates what it computes raises."""
     defs = {stmt.name: stmt for stmt in module.body if type(stmt) in FUNCTIONS}
-    called = {name: _trained_through_parameters(stmt) for name, stmt in defs.items()}
+    called = {name: _trained_through_parameters(stmt) | _called_unrecorded(stmt, imports) for name, stmt in defs.items()}
     passes: list = []  # (caller, its parameter, callee, the callee's parameter)
     for name, stmt in defs.items():
         own = {p.arg for p in [*stmt.args.posonlyargs, *stmt.args.args]}
@@ -727,6 +729,27 @@ def _forward_handed(cls: ast.ClassDef) -> dict:
         found.setdefault(method.name, {}).update(
             (p, (inputs[a.id], a.id)) for p, a in given if type(a) is ast.Name and a.id in inputs)
     return found
+
+
+def _called_unrecorded(stmt, imports) -> set:
+    """The parameters a function calls inside a no_grad or inference_mode region of its own
+    (`with torch.no_grad(): return event_fn(t, y)`)."""
+    params = {p.arg for p in [*stmt.args.posonlyargs, *stmt.args.args, *stmt.args.kwonlyargs]}
+    out = set()
+    for node in ast.walk(stmt):
+        if type(node) in (ast.With, ast.AsyncWith) and any(_unrecorded_context(item.context_expr, imports)
+                                                           for item in node.items):
+            out |= {n.func.id for n in ast.walk(node)
+                    if type(n) is ast.Call and type(n.func) is ast.Name and n.func.id in params}
+    return out
+
+
+def _unrecorded_context(expr, imports) -> bool:
+    """`torch.no_grad()`, `torch.inference_mode()`, `torch.set_grad_enabled(False)`."""
+    if type(expr) is not ast.Call:
+        return False
+    name = imports.qualname(expr.func)
+    return name in NOGRAD or name in SET_GRAD_ENABLED and literal_false(expr.args[0] if expr.args else None)
 
 
 def _trained_through_parameters(stmt, defs: dict | None = None) -> set:
@@ -1574,6 +1597,16 @@ class Walker:
                 after = _join_envs(after, self.env)
             self.env = after
             self.block(stmt.finalbody)
+        elif kind in (ast.Import, ast.ImportFrom):
+            if self.nograd is None and self.function.name == "<module>" and self.imports.project is not None:
+                # (`from run import estimate` of a script that calls `torch.set_grad_enabled(False)`
+                # at its top level: nothing this module computes after the import is recorded)
+                for level, dotted in ([(stmt.level, stmt.module or "")] if kind is ast.ImportFrom
+                                      else [(0, alias.name) for alias in stmt.names]):
+                    switch = self.imports.project.switched_off_by_import(level, dotted)
+                    if switch is not None:
+                        self.nograd = switch
+                        break
         elif kind is MATCH:
             self.expr(stmt.subject)
             before = dict(self.env)

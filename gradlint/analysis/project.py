@@ -338,6 +338,24 @@ class View:
             self._found[key] = found
         return self._found[key]
 
+    def switched_off_by_import(self, level: int, dotted: str):
+        """The `torch.set_grad_enabled(False)` statement at the top level of the project's module
+        ``dotted`` that its import leaves in force (an inference script's own switch, made for
+        itself, that turns recording off for the whole process that imports it), or None."""
+        from gradlint.analysis.scan import SET_GRAD_ENABLED, literal_false, literal_true
+
+        found = self.load(level, dotted)
+        if found is None or found[1]:
+            return None
+        module, switch = found[0], None
+        for stmt in module.tree.body:
+            call = stmt.value if type(stmt) is ast.Expr else None
+            if type(call) is ast.Call and call.args and module.imports.qualname(call.func) in SET_GRAD_ENABLED:
+                switch = stmt if literal_false(call.args[0]) else None if literal_true(call.args[0]) else switch
+        if switch is not None:
+            module.parsed.own([switch])
+        return switch
+
     # ---- what the linted module asks -------------------------------------------------------
 
     def callee(self, qualname: str):

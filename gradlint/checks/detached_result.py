@@ -11,6 +11,7 @@ PyTorch: https://pytorch.org/docs/stable/generated/torch.Tensor.detach.html
 from __future__ import annotations
 
 import ast
+import dataclasses
 
 from gradlint.analysis.project import origin
 from gradlint.checks import Flag, Rule, starved_names
@@ -57,6 +58,7 @@ def check(facts):
                            else f"is returned from `{via}()` and becomes part of what `{found.function.name}()` returns", facts)
             if found.dead:
                 flag.details["dead"] = True
+                flag = _dead_term_hint(flag, cut)
             yield flag
         else:
             dead = dead_in(cut, found.backward.value)
@@ -73,6 +75,8 @@ def check(facts):
             flag = _report(cut, where, facts, models=found.models, sink=found.backward.node)
             if dead:
                 flag.details["dead"] = True
+                if not after:
+                    flag = _dead_term_hint(flag, cut)
             yield flag
     for rebound in facts.rebounds:
         yield _rebound(rebound, facts)
@@ -151,6 +155,17 @@ def _key(rebound, facts) -> str:
         owner = rebound.function.class_name or "?"
         return f"{owner}.{name}"
     return name
+
+
+def _dead_term_hint(flag, cut):
+    """A term made only of cut values trains nothing whatever is detached beside it: the repair
+    is in the term, not in a logged copy."""
+    if cut.kind not in (".detach()", ".data"):
+        return flag
+    return dataclasses.replace(flag, hint=(
+        f"keep `{cut.tensor}` attached in this term and detach only what it is compared with (a "
+        f"target, a pseudo-label, a teacher's output), or drop the term; if the cut is intended, "
+        f"add `# noqa: GL001`"))
 
 
 def _report(cut, where: str, facts, models=(), **refs):

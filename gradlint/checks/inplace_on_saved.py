@@ -695,9 +695,9 @@ def check(facts):
             f"{stepping} the parameters in place between two backward calls "
             f"through one graph: `{step.root}` (backward at line {{second}}) {when}, "
             f"and its graph saved the old parameter values",
-            hint=("recompute the second loss after the step (a fresh forward pass), or detach what the first loss "
-                  "reads from the other network (`netD(fake.detach())`); calling every backward before any step "
-                  "is right only where the losses reach different parameters"),
+            hint=("backpropagate both losses before the step (or sum them into one backward), or recompute the "
+                  "second loss after the step with a fresh forward pass; where one loss reads another "
+                  "network's output (a GAN's `netD(fake)`), detach it there (`netD(fake.detach())`)"),
             details={"optimizer": step.optimizer, "root": step.root},
             refs={"second": step.second},
         )

@@ -93,7 +93,7 @@ def check(facts):
             if backward is not None:
                 yield _switched_root(switch, backward, facts)
             elif (value.lost or facts.lost_history(value.rebuilt)) and not (value.attached or value.live or value.nograd
-                                                                             or value.cuts) \
+                                                                             or _cut_beside_copies(switch, facts)) \
                     and not switch.intended_leaf and _returned_as_a_loss(switch, facts):
                 yield _lost_term_returned(switch, facts)
             continue
@@ -136,18 +136,41 @@ def check(facts):
         at = region.items[0].context_expr if isinstance(region, (ast.With, ast.AsyncWith)) \
             else nograd_decorator(region, facts.imports) if isinstance(region, (ast.FunctionDef, ast.AsyncFunctionDef)) \
             else None
+        called = facts.code(call.node.func)
+        # (a parameter its callers hand a function, `event_fn(t, y)`: named as they hand it too)
+        handed = f", here `{call.callee}`," if type(call.node.func) is ast.Name and call.callee != called else ""
+        how = "backward()" if type(call.backward) is not ast.Call or type(call.backward.func) is not ast.Attribute \
+            or call.backward.func.attr == "backward" else f"`{facts.code(call.backward.func)}()`"
         yield Flag(
             RULE, call.node,
-            f"`{facts.code(call.node.func)}(…)` (line {{call}}) runs backward() (line {{backward}}) on a loss "
+            f"`{called}(…)` (line {{call}}){handed} runs {how} (line {{backward}}) on a loss "
             f"it computes, but it is called {_describe(facts, region)}: nothing it computes is recorded, "
-            f"so that backward() raises \"element 0 of tensors does not require grad\"",
-            hint="make the call outside the no_grad region, or wrap the code that backpropagates "
-                 "in `with torch.enable_grad():` (under `torch.inference_mode()` that does not help: "
-                 "use `torch.no_grad()` there instead)",
+            f"so that {how} raises \"element 0 of tensors does not require grad\"",
+            hint=("switch recording back on after the import (`torch.set_grad_enabled(True)`), or move that "
+                  "switch under the script's `if __name__ == \"__main__\":`" if _imported_switch(region) else
+                  "make the call outside the no_grad region, or wrap the code that backpropagates "
+                  "in `with torch.enable_grad():` (under `torch.inference_mode()` that does not help: "
+                  "use `torch.no_grad()` there instead)"),
             details={"callee": call.callee},
             refs={"region": region, "backward": call.backward, "call": call.node},
             at=at,
         )
+
+
+def _imported_switch(region) -> bool:
+    from gradlint.analysis.project import origin
+
+    return isinstance(region, ast.Expr) and origin(region) is not None
+
+
+def _cut_beside_copies(switch, facts) -> bool:
+    """The switched value descends from a cut other than copies a function it called made (a
+    helper's `torch.FloatTensor(…)` of values pulled out with `.numpy()`, carried to the caller as
+    a cut); a copy made here is GL002's, which names the switch."""
+    from gradlint.analysis.facts import REBUILD
+
+    return any(c not in facts.cuts or facts.cuts[c].kind != REBUILD or facts.cuts[c].function is None
+               or facts.cuts[c].function.node is switch.function.node for c in switch.value.cuts)
 
 
 def _through_a_model_it_trains(switch, facts, found_cuts) -> bool:
@@ -546,6 +569,11 @@ def _describe(facts, node) -> str:
                     f"autograd (its `@{ast.unparse(deco)}`, {where})")
         return f"by `{facts.code(node.func)}(…)`, which runs without recording autograd (line {{region}})"
     if isinstance(node, ast.Expr):
+        from gradlint.analysis.project import origin
+
+        other = origin(node)
+        if other is not None:  # (an imported script's own switch, made at its top level)
+            return f"after importing `{other.path.stem}`, whose top level runs `{facts.code(node)}` (line {{region}})"
         return f"after `{facts.code(node)}` (line {{region}})"
     return "where autograd recorded nothing (line {region})"
 
