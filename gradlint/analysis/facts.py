@@ -368,6 +368,12 @@ class ModuleFacts:
     # keyed ``f``, ``Class.method`` and ``Class`` (calling an instance).
     summaries: dict = field(default_factory=dict)
     nograd_backprops: list = field(default_factory=list)
+    # Copies a function of this file makes of what a call of it hands attached (a helper's
+    # `torch.from_numpy(…)` of `x.detach().numpy()`): they dropped a history, whatever its own walk saw
+    lossy_rebuilds: set = field(default_factory=set)
+    # The `torch.set_grad_enabled(False)` of an imported module's top level this module's own
+    # top level runs under (``View.switched_off_by_import``)
+    import_switch: object = None
     rebounds: list = field(default_factory=list)  # Rebound
     # a forward binding a parameter anew from its own values at every call (``scan.rewrapped_parameters``)
     rewrapped: list = field(default_factory=list)
@@ -422,7 +428,8 @@ class ModuleFacts:
                 pull in self.pulled_history and not self.pulled_history[pull]
                 and all(getattr(self.cuts.get(cut), "kind", None) == "no_grad" for cut in self.pulled_cuts.get(pull, ()))
                 for pull in source.pulled)
-        return frozenset(node for node in rebuilt if node not in by_node or not lossless(by_node[node]))
+        return frozenset(node for node in rebuilt
+                         if node not in by_node or node in self.lossy_rebuilds or not lossless(by_node[node]))
 
     def resolve(self, names, depth: int = 0) -> set:
         """Model parameters (``net@embed``) replaced by what their callers pass, transitively

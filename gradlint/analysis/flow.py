@@ -249,6 +249,10 @@ def walk_module(module: ast.Module, lines: list[str], project=None, path: str | 
         )
         inner = Walker(facts, classes, functions, globals_env, function, cls=cls)
         inner.closure_cls = enclosing
+        if inner.nograd is None and facts.import_switch is not None and walker.nograd is facts.import_switch:
+            # (an imported script switched recording off for the process, and this module never
+            # switches it back on: its functions run without recording wherever they are called)
+            inner.nograd = facts.import_switch
         inner.function_body(node)
         # (a function defined in a method, a forward hook's closure, reads `self` of that method)
         queue.extend((d, None, cls or enclosing) for d in inner.deferred)
@@ -1605,7 +1609,7 @@ class Walker:
                                       else [(0, alias.name) for alias in stmt.names]):
                     switch = self.imports.project.switched_off_by_import(level, dotted)
                     if switch is not None:
-                        self.nograd = switch
+                        self.nograd = self.facts.import_switch = switch
                         break
         elif kind is MATCH:
             self.expr(stmt.subject)
@@ -4664,7 +4668,15 @@ class Walker:
                         if i < len(positional) and i < len(node.args) and type(node.args[i]) is not ast.Starred:
                             self.mark_saved(positional[i], Save.at(self.written(func), node))
         if self.from_plain_library(func):  # np.mean(a), math.sqrt(d), sympy.simplify(e)
-            return replace(_plain_of(union(self.arg_values(node))), computed=True)
+            given = union(self.arg_values(node))
+            if (qual or "").startswith("numpy.") and not given.plain and (given.tensor or given.computed) \
+                    and (given.cuts or given.nograd):
+                # `np.mean(np.asarray(limits))` of tensors computed after `ang.detach()`: NumPy
+                # reads their values as `.numpy()` does (torch refuses it where one requires grad,
+                # so a cut on the way is where the history went)
+                self.note_pull(node, given)
+                return replace(_plain_of(given), pulled=given.pulled | {node}, tensor=False, computed=True)
+            return replace(_plain_of(given), computed=True)
         if head is not None and head.count(".") == 1 and head.split(".")[0] in self.classes \
                 and head.split(".")[0] not in self.env:
             # `Embedding.table(n, dim)`: a static method of a class of this file, from its summary
@@ -5947,8 +5959,10 @@ class Walker:
                     and cut_node in cuts \
                     and any(given[k].attached or given[k].live for k in params if k in given):
                 # (`torch.from_numpy(spectrum)` of a helper's NumPy copy of what this call hands
-                # it: a copy, whose term alone in a loss is dead, as one written here is)
+                # it: a copy, whose term alone in a loss is dead, as one written here is; the
+                # helper's own walk, handed nothing known, cannot tell it dropped a history)
                 rebuilt = rebuilt | {cut_node}
+                self.facts.lossy_rebuilds.add(cut_node)
         pulled = every.pulled
         # (not what it pulled out of what this call hands it as data: `coverage(sites, picked)`
         # pulling a number out of the sites, data at this call, pulled no history)

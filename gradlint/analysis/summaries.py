@@ -804,7 +804,10 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
             param_index(r, method) is not None for r in scratch.pulled_from.get(n, ())))
         pulled_own = frozenset(n for n in pulled if method and any(
             param_index(r, method) == 0 for r in scratch.pulled_from.get(n, ())))
-        pulled_params = {n: frozenset(k for k in (param_index(r, method) for r in scratch.pulled_history.get(n, ()))
+        # (a NumPy function's pull also through a cut on the way, `ang = ang.detach()` before
+        # `np.asarray(limits)`: the handed tensor's history is what the pull ends)
+        pulled_params = {n: frozenset(k for k in (param_index(r, method) for r in (
+            scratch.pulled_from if _numpy_call(n, walker.imports) else scratch.pulled_history).get(n, ()))
                                       if k is not None and not (method and k == 0)) for n in pulled}
     backprops_param = []
     seen = set()
@@ -961,6 +964,11 @@ def _read(node, cls, params, positional, scratch, walker) -> Summary:
         rebound=_rebound(node, scratch, params, method),
         reenables=_reenables(node, backward, walker.imports) if backward is not None else None,
     )
+
+
+def _numpy_call(node, imports) -> bool:
+    """``node`` is a call of a NumPy function (`np.asarray(limits)`), not a tensor's method."""
+    return type(node) is ast.Call and (imports.qualname(node.func) or "").startswith("numpy.")
 
 
 def _children_edits(function, cls, me: str, walker) -> list:

@@ -37,6 +37,10 @@ def check(facts):
         cut = found.cut
         if cut.kind == REBUILD:
             continue  # (GL002's: the mechanism is a copy, not autograd's own stop)
+        if cut.region is not None and cut.region is facts.import_switch:
+            # (an imported script's switch leaves every function of this module unrecorded: the
+            # call of one that backpropagates raises, GL003's at that call)
+            continue
         if switched(found, facts) is not None:
             continue  # (GL003's, at the switch that silenced the error the cut would raise)
         if found.function is not None and cut.of_leaf and cut_on_request(cut.node, found.function.node, facts.module):

@@ -131,6 +131,9 @@ def check(facts):
     for call in facts.nograd_backprops:
         if _under_local_context(facts, call):
             continue
+        if any(other.region is call.region and other is not call
+               and other.function.name == call.callee.rpartition(".")[2] for other in facts.nograd_backprops):
+            continue  # (`main()` at the top level: the call inside it that backpropagates is the one named)
         # (placed where recording stops, as GL001's no_grad cuts are: the one place to repair)
         region = call.region
         at = region.items[0].context_expr if isinstance(region, (ast.With, ast.AsyncWith)) \
@@ -299,10 +302,19 @@ def _returned_as_a_loss(switch, facts) -> bool:
         return False
     point = (switch.node.lineno, switch.node.col_offset)
     names = {switch.name}
-    for node in sorted((n for n in ast.walk(fn) if isinstance(n, ast.Assign) and (n.lineno, n.col_offset) > point),
-                       key=lambda n: (n.lineno, n.col_offset)):
+    for node in sorted((n for n in ast.walk(fn) if isinstance(n, (ast.Assign, ast.Call))
+                        and (n.lineno, n.col_offset) > point), key=lambda n: (n.lineno, n.col_offset)):
+        if isinstance(node, ast.Call):
+            # (`terms.append(w * peak)`: the list the function returns holds it)
+            if isinstance(node.func, ast.Attribute) and node.func.attr in ("append", "extend", "update") \
+                    and isinstance(node.func.value, ast.Name) and any(
+                    isinstance(n, ast.Name) and n.id in names for a in node.args for n in ast.walk(a)):
+                names.add(node.func.value.id)
+            continue
         if any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node.value)):
-            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+            # (and a dict or list it is stored in, `losses["peak"] = w * peak`)
+            names |= {t.id if isinstance(t, ast.Name) else t.value.id for t in node.targets
+                      if isinstance(t, ast.Name) or isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)}
     returned = any(isinstance(n, ast.Return) and n.value is not None and (n.lineno, n.col_offset) > point
                    and any(isinstance(m, ast.Name) and m.id in names for m in ast.walk(n.value)) for n in ast.walk(fn))
     if not returned:
