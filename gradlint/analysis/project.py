@@ -682,7 +682,12 @@ class View:
                     for t in node.targets:
                         if type(t) is ast.Name:
                             bound.setdefault(t.id, []).append(node.value)
+            methods = _own_methods(tree)
             for param, arg in _handed_arguments(tree, target, params):
+                if id(arg) in methods:
+                    # (`armijo_step(self.objective, …)` in a method of the class that defines it)
+                    found.setdefault(param, set()).add((str(caller.path), methods[id(arg)]))
+                    continue
                 names = [arg]
                 if type(arg) is ast.Name and arg.id not in defined and arg.id in bound:
                     names = bound[arg.id]
@@ -702,7 +707,7 @@ class View:
         if module is None:
             return None
         self.used[str(module.path)] = module
-        return module.attribute_summary([name])
+        return module.attribute_summary(name.split("."))  # (`Class.method`: a bound method handed)
 
     def constructions(self, name: str) -> list:
         """The calls of ``name``, a class of this view's file, in the files beside it and one
@@ -821,6 +826,25 @@ def _torch_module(imports, value):
         return None
     info = module_info(value, imports, {})
     return info if info is not None and info.parameters else None
+
+
+def _own_methods(tree) -> dict:
+    """id of each `self.name` of a method of ``tree``'s classes, where the class defines ``name``
+    -> `Class.name`: a bound method handed on."""
+    out = {}
+    for cls in tree.body:
+        if type(cls) is not ast.ClassDef:
+            continue
+        defined = {f.name for f in cls.body if type(f) in (ast.FunctionDef, ast.AsyncFunctionDef)}
+        for fn in cls.body:
+            if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef) or not fn.args.args:
+                continue
+            me = fn.args.args[0].arg
+            for node in ast.walk(fn):
+                if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == me \
+                        and node.attr in defined and type(node.ctx) is ast.Load:
+                    out[id(node)] = f"{cls.name}.{node.attr}"
+    return out
 
 
 def _function_in(caller: "View", imports, value, defined: set) -> tuple | None:
