@@ -37,9 +37,11 @@ def check(facts):
         cut = found.cut
         if cut.kind == REBUILD:
             continue  # (GL002's: the mechanism is a copy, not autograd's own stop)
-        if cut.region is not None and cut.region is facts.import_switch:
+        if cut.region is not None and cut.region is facts.import_switch and cut.function is not None \
+                and cut.function.name != "<module>":
             # (an imported script's switch leaves every function of this module unrecorded: the
-            # call of one that backpropagates raises, GL003's at that call)
+            # call of one that backpropagates raises, GL003's at that call; at the top level,
+            # where no call is, the cut itself is named)
             continue
         if switched(found, facts) is not None:
             continue  # (GL003's, at the switch that silenced the error the cut would raise)
@@ -294,6 +296,11 @@ def _region(cut) -> str:
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return f"in `{node.name}()`, which runs without recording autograd (line {{region}})"
     if isinstance(node, ast.Expr):  # `torch.set_grad_enabled(False)` as a statement
+        other = origin(node)
+        if other is not None and any(stmt is node for stmt in other.tree.body):
+            # (an imported script's own switch, made at its top level)
+            return (f"after importing `{other.path.stem}`, whose top level runs `{ast.unparse(node.value)}` "
+                    f"(line {{region}})")
         return f"after `{ast.unparse(node.value)}` switched recording off (line {{region}})"
     if isinstance(node, ast.expr):  # a module's forward decorated `@torch.no_grad()`
         return f"by a module whose forward runs under `@{ast.unparse(node)}` (line {{region}})"

@@ -163,7 +163,8 @@ def check(facts):
 def _imported_switch(region) -> bool:
     from gradlint.analysis.project import origin
 
-    return isinstance(region, ast.Expr) and origin(region) is not None
+    other = origin(region) if isinstance(region, ast.Expr) else None
+    return other is not None and any(stmt is region for stmt in other.tree.body)
 
 
 def _cut_beside_copies(switch, facts) -> bool:
@@ -584,7 +585,8 @@ def _describe(facts, node) -> str:
         from gradlint.analysis.project import origin
 
         other = origin(node)
-        if other is not None:  # (an imported script's own switch, made at its top level)
+        if other is not None and any(stmt is node for stmt in other.tree.body):
+            # (an imported script's own switch, made at its top level)
             return f"after importing `{other.path.stem}`, whose top level runs `{facts.code(node)}` (line {{region}})"
         return f"after `{facts.code(node)}` (line {{region}})"
     return "where autograd recorded nothing (line {region})"
