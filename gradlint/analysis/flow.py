@@ -33,7 +33,7 @@ from gradlint.analysis.scan import (
     PARAMETRIZATIONS,
     custom_functions, helper_of_nograd_methods, nograd_decorator,
     _PLAIN_BASES as PLAIN_BASES, ENABLE_GRAD, GRAD_MODE_NAMES, INFERENCE_MODE, NOGRAD, SET_GRAD_ENABLED, ClassInfo, assigned_and_carried,
-    decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, leaves_handed_on, literal_false,
+    decorated_nograd, detached_in, frozen_owners, intended_leaves, is_fresh_copy, leaves_handed_on, literal_false, opens_nograd,
     is_optimizer_class, listed_modules, members_handed_trained,
     ancestors, class_constructions, function_edits, function_saves, hook_outputs, hook_stores, hooked_members, literal_true, local_functions, module_info, nograd_only_callees, returns_under_nograd, scan_classes,
     rewrapped_parameters, trains_locally, without_history_test,
@@ -741,19 +741,11 @@ def _called_unrecorded(stmt, imports) -> set:
     params = {p.arg for p in [*stmt.args.posonlyargs, *stmt.args.args, *stmt.args.kwonlyargs]}
     out = set()
     for node in ast.walk(stmt):
-        if type(node) in (ast.With, ast.AsyncWith) and any(_unrecorded_context(item.context_expr, imports)
+        if type(node) in (ast.With, ast.AsyncWith) and any(opens_nograd(item.context_expr, imports)
                                                            for item in node.items):
             out |= {n.func.id for n in ast.walk(node)
                     if type(n) is ast.Call and type(n.func) is ast.Name and n.func.id in params}
     return out
-
-
-def _unrecorded_context(expr, imports) -> bool:
-    """`torch.no_grad()`, `torch.inference_mode()`, `torch.set_grad_enabled(False)`."""
-    if type(expr) is not ast.Call:
-        return False
-    name = imports.qualname(expr.func)
-    return name in NOGRAD or name in SET_GRAD_ENABLED and literal_false(expr.args[0] if expr.args else None)
 
 
 def _trained_through_parameters(stmt, defs: dict | None = None) -> set:
@@ -2008,9 +2000,7 @@ class Walker:
             call = item.context_expr
             target = call.func if type(call) is ast.Call else call
             name = self.imports.qualname(target)
-            if name in NOGRAD:
-                region = stmt
-            elif name in SET_GRAD_ENABLED and type(call) is ast.Call and literal_false(_first_argument(call)):
+            if opens_nograd(call, self.imports):
                 region = stmt
             elif name in ENABLE_GRAD or (name in SET_GRAD_ENABLED and type(call) is ast.Call and literal_true(_first_argument(call))):
                 enable = True

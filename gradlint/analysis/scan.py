@@ -143,7 +143,7 @@ def _wraps_nograd(node, imports: ImportTable) -> bool:
         elif kind is ast.Call and type(child.func) is ast.Call and child.args and (
                 imports.qualname(child.func.func) in NOGRAD):
             return True  # `wrapped = torch.inference_mode()(fn)`, returned wrapped again
-        elif kind in _WITHS and child is not node and any(_opens_nograd(i.context_expr, imports) for i in child.items) \
+        elif kind in _WITHS and child is not node and any(opens_nograd(i.context_expr, imports) for i in child.items) \
                 and any(type(f) in _FUNCTIONS and f is not node for f in iter_nodes(node)):
             return True  # a wrapper it defines runs the function inside `with torch.no_grad():`
     return False
@@ -1071,7 +1071,7 @@ def _recorded_nowhere(node: ast.AST, module: ast.Module, imports: ImportTable) -
     child, parent = node, up.get(node)
     while parent is not None:
         kind = type(parent)
-        if kind in _WITHS and any(_opens_nograd(i.context_expr, imports) for i in parent.items):
+        if kind in _WITHS and any(opens_nograd(i.context_expr, imports) for i in parent.items):
             return True
         if kind is ast.If:
             mode = _training_test(parent.test)
@@ -1118,7 +1118,7 @@ def _call_contexts(module: ast.Module, imports: ImportTable, names, methods, cal
         if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             key = node.name if node.name in names else "." + node.name if node.name in methods else None
             contexts.append((ends[at], decorated_nograd(node, imports), key))
-        elif kind in _WITHS and any(_opens_nograd(i.context_expr, imports) for i in node.items):
+        elif kind in _WITHS and any(opens_nograd(i.context_expr, imports) for i in node.items):
             contexts.append((ends[at], True, contexts[-1][2]))
         elif kind is ast.Call:
             key = called(node)
@@ -1142,8 +1142,12 @@ def _only_under_nograd(calls: dict) -> set[str]:
     return found
 
 
-def _opens_nograd(item: ast.expr, imports: ImportTable) -> bool:
-    return imports.qualname(item.func if type(item) is ast.Call else item) in NOGRAD
+def opens_nograd(item: ast.expr, imports: ImportTable) -> bool:
+    """A ``with`` item that switches recording off: ``torch.no_grad()``, ``torch.inference_mode()``,
+    ``torch.set_grad_enabled(False)``."""
+    name = imports.qualname(item.func if type(item) is ast.Call else item)
+    return name in NOGRAD or (name in SET_GRAD_ENABLED and type(item) is ast.Call
+                              and literal_false(first_argument(item)))
 
 
 # The last names of NOGRAD and SET_GRAD_ENABLED: a module naming none of them has no no_grad region.
@@ -1207,7 +1211,7 @@ def _returns_under_nograd(node, imports: ImportTable) -> bool:
     inside: set[int] = set()  # returns and assignments inside a no_grad block
     returns, bound_outside = [], set()
     for child in iter_nodes(node, into_functions=False):
-        if type(child) in _WITHS and any(_opens_nograd(i.context_expr, imports) for i in child.items):
+        if type(child) in _WITHS and any(opens_nograd(i.context_expr, imports) for i in child.items):
             inside.update(id(n) for n in iter_nodes(child, into_functions=False)
                           if type(n) in (ast.Return, ast.Assign))
         elif type(child) is ast.Return and child.value is not None:
@@ -1254,7 +1258,7 @@ def _wraps_call_in_nograd(node: ast.FunctionDef | ast.AsyncFunctionDef, imports:
     inside: set[int] = set()
     returns = []
     for child in iter_nodes(node, into_functions=False):
-        if type(child) in _WITHS and any(_opens_nograd(i.context_expr, imports) for i in child.items):
+        if type(child) in _WITHS and any(opens_nograd(i.context_expr, imports) for i in child.items):
             inside.update(id(n) for n in iter_nodes(child, into_functions=False))
         elif type(child) is ast.Return:
             returns.append(child)
