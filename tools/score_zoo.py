@@ -148,7 +148,11 @@ def _matches(program: Program, finding: dict, code: str, file: str, line: int) -
     details = finding.get("details") or {}
     # A folder's finding at the call in main.py names the other file's line the cut is on
     # (`origin`, or `cut`: the expression a region computed), or the other file's statement that
-    # switched recording off (`region`).
+    # switched recording off (`region`); an in-place edit made by a member's call names the layer
+    # built with `inplace=True` (`inplace`), in whichever file it is.
+    if details.get("inplace_line") == line and (
+            _where(program, details, "inplace_path") if details.get("inplace_path") else _where(program, finding)) == file:
+        return True
     return any(details.get(f"{key}_path") and _where(program, details, f"{key}_path") == file
                and details.get(f"{key}_line") == line for key in ("origin", "region", "cut"))
 

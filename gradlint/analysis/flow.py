@@ -1597,9 +1597,9 @@ class Walker:
             if self.nograd is None and self.function.name == "<module>" and self.imports.project is not None:
                 # (`from run import estimate` of a script that calls `torch.set_grad_enabled(False)`
                 # at its top level: nothing this module computes after the import is recorded)
-                for level, dotted in ([(stmt.level, stmt.module or "")] if kind is ast.ImportFrom
-                                      else [(0, alias.name) for alias in stmt.names]):
-                    switch = self.imports.project.switched_off_by_import(level, dotted)
+                for level, dotted, names in ([(stmt.level, stmt.module or "", [a.name for a in stmt.names])]
+                                             if kind is ast.ImportFrom else [(0, alias.name, ()) for alias in stmt.names]):
+                    switch = self.imports.project.switched_off_by_import(level, dotted, names)
                     if switch is not None:
                         self.nograd = self.facts.import_switch = switch
                         break
@@ -6275,6 +6275,26 @@ class Walker:
             out = self.carry_handed_state(summary, handed, given, out)
         if summary.stale_return and self.nograd is None and self.record and receiver is not None:
             out = self.stale_from_the_call(node, summary, out)
+        if summary.nograd and summary.method and self.nograd is None:
+            # (`self.seg_model.predict(enhanced)`, a method of another file's class decorated to
+            # run under no_grad, handed activations: their history is cut there, at its decorator,
+            # as by a module whose forward is decorated)
+            other = origin(summary.node)
+            handed_values = [v for k, v in given.items() if k != 0]
+            region = nograd_decorator(summary.node, other.imports) if other is not None else None
+            args = union(handed_values) if handed_values else CONST
+            # (a module's forward's own inputs are activations: a loss module's `enhanced`)
+            forward = self.cls is not None and self.function.name in ("forward", "__call__")
+            # (not a summary's own parameter, `%1`: what its callers hand it says whether it had history)
+            handed = {r for r in args.trainables | args.post if not r.startswith("%")}
+            if region is not None and (handed or forward and args.inputs):
+                other.own([region])  # (its line is that file's: the finding is this call's)
+                self.facts.call_sites.setdefault(region, node)
+                cut = self.no_history_call(node, args, region=region, inputs=forward)
+                if cut.cuts:
+                    # (the receiver is the model applied after the cut, as in `seg(x.detach())`)
+                    out = replace(out, cuts={**out.cuts, **cut.cuts},
+                                  post=out.post | (receiver.trainables if receiver is not None else EMPTY))
         return out
 
     def stale_from_the_call(self, node: ast.Call, summary, out: Value) -> Value:
@@ -6346,7 +6366,7 @@ class Walker:
                 if type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "zero_grad"}
         return name in zeroed and value.module is None
 
-    def no_history_call(self, node: ast.Call, args: Value, region=None, own=EMPTY) -> Value:
+    def no_history_call(self, node: ast.Call, args: Value, region=None, own=EMPTY, inputs: bool = False) -> Value:
         """The result of a call that runs under no_grad (a decorated function, a module whose
         ``__call__`` disables recording): a tensor without history. Where the module's
         ``forward`` is decorated (``region``) and it is handed activations of trainables (a
@@ -6355,13 +6375,15 @@ class Walker:
         cuts = {}
         # (its own parameters only where it is handed data: handed activations, what is cut is
         # theirs, and a frozen scorer of a policy's features is a reward on purpose)
-        own = own if not (args.trainables or args.post) else EMPTY
-        if region is not None and self.nograd is None and (args.trainables or args.post or own):
+        # (``inputs``: a forward's own inputs count as activations, `enhanced@input`)
+        handed = args.trainables | args.post | (args.inputs if inputs else EMPTY)
+        own = own if not handed else EMPTY
+        if region is not None and self.nograd is None and (handed or own):
             cut = self.facts.cuts.get(node)
             if cut is None:
                 cut = self.facts.cuts[node] = Cut(node, "no_grad", self.written(node), function=self.function,
                                                   loop=self.loops[-1].node if self.loops else None, region=region)
-            self.add_upstream(cut, args.trainables | args.post | own)
+            self.add_upstream(cut, handed | own)
             cuts = {node: EMPTY}
         return replace(args, trainables=EMPTY, post=EMPTY, cuts=cuts, carried=EMPTY, stale=EMPTY,
                        nograd=args.nograd | {node}, tensor=True, computed=True, const=True, saved=EMPTY, live=False,

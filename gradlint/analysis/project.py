@@ -163,6 +163,7 @@ class View:
         self._callees: dict = {}  # qualname -> what ``callee`` answered
         self.callers: dict[str, str] = {}  # path -> hash of the other files read for their calls
         self.trained: dict[str, bool] = {}  # class -> whether another file optimizes an instance
+        self.differentiated: dict[str, bool] = {}  # method name -> whether another file backpropagates its result
         if imports.stars and depth > 0:
             self._bring_stars()
 
@@ -338,22 +339,25 @@ class View:
             self._found[key] = found
         return self._found[key]
 
-    def switched_off_by_import(self, level: int, dotted: str):
+    def switched_off_by_import(self, level: int, dotted: str, names=()):
         """The `torch.set_grad_enabled(False)` statement at the top level of the project's module
         ``dotted`` that its import leaves in force (an inference script's own switch, made for
-        itself, that turns recording off for the whole process that imports it), or None."""
-        from gradlint.analysis.scan import SET_GRAD_ENABLED, literal_false, literal_true
-
-        found = self.load(level, dotted)
-        if found is None or found[1]:
-            return None
-        module, switch = found[0], None
-        for stmt in module.tree.body:
-            call = stmt.value if type(stmt) is ast.Expr else None
-            if type(call) is ast.Call and call.args and module.imports.qualname(call.func) in SET_GRAD_ENABLED:
-                switch = stmt if literal_false(call.args[0]) else None if literal_true(call.args[0]) else switch
-        if switch is not None:
-            module.parsed.own([switch])
+        itself, that turns recording off for the whole process that imports it), or None. The
+        import runs each package on the way first (`from textkit.tokenize import …` runs
+        `textkit/__init__.py`), and ``names`` imported from it that are modules after it; a
+        top-level call of a function of the module whose own body switches counts as the
+        switch (`_configure_renderer()`)."""
+        parts = [p for p in dotted.split(".") if p]
+        paths = [".".join(parts[:i]) for i in range(0 if level else 1, len(parts) + 1)]
+        paths += [".".join([*parts, name]) for name in names]
+        switch = None
+        for path in paths:
+            found = self.load(level, path)
+            if found is None or found[1]:
+                continue
+            state = _top_level_switch(found[0])
+            if state is not None:
+                switch = state if state is not False else None
         return switch
 
     # ---- what the linted module asks -------------------------------------------------------
@@ -699,6 +703,37 @@ class View:
         return {param: frozenset(functions) for param, functions in found.items()
                 if functions and None not in functions and all(os.path.realpath(p) != here for p, _ in functions)}
 
+    def differentiated_elsewhere(self, method: str) -> bool:
+        """Whether another file beside this one (``_near_files``) calls a method named
+        ``method`` and differentiates what it returns (``loss = model.compute_loss(batch)``,
+        then ``loss.backward()``): a training loop handed the instance, whose class only its
+        callers know. Memoized per name."""
+        found = self.differentiated.get(method)
+        if found is None:
+            found = self.differentiated[method] = any(
+                method in differentiated_methods(tree) for tree in self._near_trees(f".{method}(".encode()))
+        return found
+
+    def _near_trees(self, spelled: bytes):
+        """The parsed files beside this one (``_near_files``, this file left out) whose text
+        holds ``spelled``; each one read is recorded in ``callers``."""
+        from gradlint.cache import content_hash
+        from gradlint.files import read_regular
+
+        for path in self._near_files():
+            path = Path(os.path.abspath(path))
+            if path == self.path:
+                continue
+            data = read_regular(path)
+            if data is None or spelled not in data:
+                continue
+            try:
+                tree = ast.parse(data)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+            self.callers[str(path)] = content_hash(data)
+            yield tree
+
     def function_summary(self, path: str, name: str):
         """The summary of the module-level function ``name`` of the project's file ``path``."""
         if self.depth <= 0:
@@ -792,6 +827,108 @@ class View:
                 yield tree, imports, target, caller
             finally:
                 caller.close()  # (the view and its imports refer to each other; also when the asker stops early)
+
+
+def import_name(path: Path) -> str:
+    """How a file is imported: ``textkit`` for ``textkit/__init__.py``, ``viz_utils`` for ``viz_utils.py``."""
+    return path.parent.name if path.name == "__init__.py" else path.stem
+
+
+def _top_level_switch(module):
+    """What the top level of ``module`` leaves recording as: the statement that last switched it
+    off (`torch.set_grad_enabled(False)`, or a call of a function of the module whose body does),
+    False where it last switched it on, None where it does neither."""
+    from gradlint.analysis.scan import SET_GRAD_ENABLED, literal_false, literal_true
+
+    def switch_of(body):
+        state = None
+        for stmt in body:
+            call = stmt.value if type(stmt) is ast.Expr else None
+            if type(call) is ast.Call and call.args and module.imports.qualname(call.func) in SET_GRAD_ENABLED:
+                state = stmt if literal_false(call.args[0]) else False if literal_true(call.args[0]) else state
+        return state
+
+    functions = {stmt.name: stmt for stmt in module.tree.body if type(stmt) in (ast.FunctionDef, ast.AsyncFunctionDef)}
+    state = None
+    for stmt in module.tree.body:
+        call = stmt.value if type(stmt) is ast.Expr else None
+        if type(call) is not ast.Call:
+            continue
+        if call.args and module.imports.qualname(call.func) in SET_GRAD_ENABLED:
+            state = switch_of([stmt]) if switch_of([stmt]) is not None else state
+        elif type(call.func) is ast.Name and call.func.id in functions:
+            inner = switch_of(functions[call.func.id].body)
+            state = stmt if inner not in (None, False) else inner if inner is False else state
+    if state not in (None, False):
+        module.parsed.own([state])
+    return state
+
+
+def differentiated_methods(tree) -> set:
+    """The names of the methods whose results a function of ``tree`` (or its top level)
+    differentiates: a call ``x.m(…)`` that is, or is a term of, a ``backward()`` or
+    ``autograd.grad`` root, directly or through the names it is bound to (``loss, logs =
+    model.shared_step(batch)``; ``total = total + loss``)."""
+    from gradlint.analysis.imports import dotted
+
+    found = set()
+    scopes = [tree, *(n for n in ast.walk(tree) if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for scope in scopes:
+        holds: dict[str, set] = {}  # name -> the methods whose result it is (or sums)
+        roots = []
+        for node in _own_nodes(scope):
+            kind = type(node)
+            if kind in (ast.Assign, ast.AugAssign, ast.AnnAssign) and node.value is not None:
+                methods = _result_of(node.value, holds)
+                if methods:
+                    targets = node.targets if kind is ast.Assign else [node.target]
+                    for target in targets:
+                        elts = target.elts if type(target) in (ast.Tuple, ast.List) else [target]
+                        for elt in elts:
+                            if type(elt) is ast.Name:
+                                holds.setdefault(elt.id, set()).update(methods)
+            elif kind is ast.Call and type(node.func) is ast.Attribute:
+                if node.func.attr == "backward":
+                    autograd = dotted(node.func.value) in ("torch.autograd", "autograd")
+                    roots.append(node.args[0] if autograd and node.args else node.func.value)
+                elif node.func.attr == "grad" and dotted(node.func.value) in ("torch.autograd", "autograd"):
+                    root = next((k.value for k in node.keywords if k.arg == "outputs"), node.args[0] if node.args else None)
+                    if root is not None:
+                        roots.append(root)
+        for root in roots:
+            found |= _result_of(root, holds)
+    return found
+
+
+def _own_nodes(scope):
+    """The nodes of a function (or a module's top level), not of the functions nested in it, in
+    the order they are written."""
+    todo = list(reversed(getattr(scope, "body", [])))
+    while todo:
+        node = todo.pop()
+        if type(node) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            continue
+        yield node
+        todo.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def _result_of(expr, holds: dict) -> set:
+    """The methods whose result ``expr`` is, or sums: ``x.m(…)``, ``x.m(…)[0]``, a name bound to
+    one, and sums, differences and scalings of those (``loss + 0.1 * aux``)."""
+    kind = type(expr)
+    if kind is ast.Call and type(expr.func) is ast.Attribute:
+        if expr.func.attr in ("mean", "sum") and not expr.args:
+            return _result_of(expr.func.value, holds)  # (`model.loss(x).mean().backward()`)
+        return {expr.func.attr}
+    if kind is ast.Name:
+        return holds.get(expr.id, set())
+    if kind is ast.Subscript:
+        return _result_of(expr.value, holds)
+    if kind is ast.BinOp and type(expr.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div):
+        return _result_of(expr.left, holds) | _result_of(expr.right, holds)
+    if kind is ast.UnaryOp:
+        return _result_of(expr.operand, holds)
+    return set()
 
 
 def _class_in(caller: "View", imports, value, here: str) -> str | None:

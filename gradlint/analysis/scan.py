@@ -1003,6 +1003,11 @@ def instances_optimized_in(module: ast.Module, imports: ImportTable, target, wit
                     index < len(node.args) and dotted(node.args[index]) in bound
                     for index, _ in _optimized_init(holder)):
                 return True
+            # (`fit(model, batches)` of another file, building `Adam(model.parameters())`)
+            elsewhere = _function_elsewhere(imports.qualname(node.func), imports)
+            if elsewhere is not None and any(dotted(arg) in bound and _optimizes_argument(elsewhere, index)
+                                             for index, arg in enumerate(node.args)):
+                return True
         if type(node) is ast.Call and _an_optimizer(imports.qualname(node.func), imports):
             # (or of each member the instance yields, `chain(*(m.parameters() for m in
             # model.blocks()))`, `[p for m in model.stages for p in m.parameters()]`)
@@ -1015,6 +1020,30 @@ def instances_optimized_in(module: ast.Module, imports: ImportTable, target, wit
                         and inner.func.attr in ("parameters", "named_parameters") \
                         and (dotted(inner.func.value) in bound or dotted(inner.func.value) in members):
                     return True
+    return False
+
+
+def _function_elsewhere(qualname: str | None, imports: ImportTable):
+    """The module-level function of another file of the project that ``qualname`` names."""
+    if not qualname or qualname.startswith("torch") or imports.project is None or (
+            "." not in qualname and qualname not in imports.sources):
+        return None
+    return imports.project.function_def(qualname)
+
+
+def _optimizes_argument(function, index: int) -> bool:
+    """``function`` hands the ``.parameters()`` of its positional parameter ``index`` to one of
+    torch's optimizers (spelled as its own file imports it: ``torch.optim.Adam``, ``optim.SGD``,
+    ``Adam``)."""
+    params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    if index >= len(params):
+        return False
+    for node in ast.walk(function):
+        if type(node) is ast.Call and is_optimizer_class(f"torch.optim.{(dotted(node.func) or '').rsplit('.', 1)[-1]}"):
+            if any(type(inner) is ast.Call and type(inner.func) is ast.Attribute
+                   and inner.func.attr in ("parameters", "named_parameters") and dotted(inner.func.value) == params[index]
+                   for inner in ast.walk(node)):
+                return True
     return False
 
 

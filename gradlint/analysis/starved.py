@@ -248,8 +248,9 @@ def _starved(facts) -> Iterator[Starved]:
                     # of the class handed its own members' output, `self.project(out)`, where
                     # nothing the method returns beside it keeps them attached)
                     continue
-                own_decorated = differentiated and _decorated_method(cut) and cut.function.node is not fn.node \
-                    and cut.function.class_name == fn.class_name
+                own_decorated = _method_run_unrecorded(cut) and cut.function.node is not fn.node \
+                    and cut.function.class_name == fn.class_name \
+                    and (differentiated or _differentiated_elsewhere(fn, facts))
                 if cut.kind == "no_grad" and not own_decorated and not _decorated_module(cut) and not (
                         cut.node in facts.cuts and cut.upstream < facts.cuts[cut.node].upstream
                         and _optimized(cut, facts) and not cut.upstream & _run_in_region(cut)) \
@@ -330,7 +331,7 @@ def _starved(facts) -> Iterator[Starved]:
                     # initialization's `F.linear(x, v).data`): reported only as a dead term
                     # beside terms still attached to the inputs (`ce - h(p.detach())`).
                     continue
-                if not uses.trained_through(fn.node):
+                if not (own_decorated or uses.trained_through(fn.node)):
                     continue  # an export: features for a probe, kNN, a plot; nothing here trains with it
                 if fn.class_name is not None and fn.name in ("forward", "__call__") and cut.upstream and all(
                         f"{fn.class_name}.{name}" in facts.handed_members for name in cut.upstream):
@@ -615,6 +616,9 @@ def _feeds_only_what_is_not_stepped(cut, backward, facts) -> bool:
     if backward.stepped is None or backward.open_step or not cut.upstream or cut.kind == "no_grad":
         return False
     after = facts.resolve(backward.value.post - facts.frozen)
+    owner = backward.function.class_name if backward.function is not None else None
+    # (a member a method applies, `self.dec`, is stepped by its coverage key, `DGTrainer.self.dec`)
+    after |= {f"{owner}.{name}" for name in after if owner and name.startswith("self.")}
     # (a helper's input, `fake@input`: the model its callers computed it with)
     starved = cut.keys | facts.resolve(cut.upstream) | _by_callers(cut.upstream, cut, facts)
     return bool(_applied_trained(backward, facts)) and not (after & backward.stepped) \
@@ -1281,8 +1285,9 @@ def _built_untrained(cut, facts) -> bool:
     where the member is also called with recording on."""
     fn = cut.function
     members = cut.upstream
-    if fn is None or fn.class_name is None or not members or facts.frozen or not _optimized(cut, facts) \
-            or not all(r.startswith("self.") and r.count(".") == 1 for r in members):
+    if fn is None or fn.class_name is None or not members or facts.frozen \
+            or not all(r.startswith("self.") and r.count(".") == 1 for r in members) \
+            or not (_optimized(cut, facts) or _method_run_unrecorded(cut) and _trained_by_the_project(cut, facts)):
         return False
     owner = next((n for n in facts.module.body if type(n) is ast.ClassDef and n.name == fn.class_name), None)
     init = next((n for n in owner.body if type(n) is ast.FunctionDef and n.name == "__init__"), None) if owner else None
@@ -1368,11 +1373,33 @@ def _unfrozen_by_a_setting(cut, facts) -> bool:
         for n in ast.walk(facts.module) if type(n) is ast.Call for k in n.keywords if k.arg == flag)
 
 
+def _differentiated_elsewhere(fn, facts) -> bool:
+    """A method whose result a training loop of another file beside this one backpropagates
+    (`loss = model.compute_loss(batch)`, then `loss.backward()`, in a loop handed the instance)."""
+    view = facts.imports.project
+    return fn.class_name is not None and view is not None and not fn.name.startswith("__") \
+        and view.differentiated_elsewhere(fn.name)
+
+
 def _decorated_method(cut) -> bool:
     """The cut is the region of a method decorated to run under no_grad, the whole method."""
     fn = cut.function
     return cut.kind == "no_grad" and fn is not None and fn.class_name is not None and fn.nograd \
         and cut.region is fn.node
+
+
+def _method_run_unrecorded(cut) -> bool:
+    """The cut is the region of a method that runs whole under no_grad: decorated to, or whose
+    every ``return`` is inside the one ``with torch.no_grad():`` block the cut is made in (a
+    method whose body is that block computes its result unrecorded all the same)."""
+    if _decorated_method(cut):
+        return True
+    fn = cut.function
+    if cut.kind != "no_grad" or fn is None or fn.class_name is None or type(cut.region) not in (ast.With, ast.AsyncWith):
+        return False
+    inside = {id(n) for n in iter_nodes(cut.region, into_functions=False)}
+    returns = [n for n in iter_nodes(fn.node, into_functions=False) if type(n) is ast.Return and n.value is not None]
+    return bool(returns) and all(id(r) in inside for r in returns)
 
 
 def _recorded_members(owner: ast.ClassDef, imports) -> set:
@@ -1867,6 +1894,10 @@ def _broken(value, facts, sinks_for, program, at_loss: bool = False, switched: b
                 # (a loss module of its own, `aligner(images, feats)` with its forward decorated:
                 # the term it returns, alone in the loss, adds a number and no gradient, whatever
                 # the other terms train)
+                yield cut
+            elif node in value.dead and not companions and not (_frozen(cut, facts) or _all_frozen(cut, facts)):
+                # (`ce(seg_model.predict(enhanced), mask)` added to a reconstruction loss: a term of
+                # what the decorated call was handed, wholly cut, adds a number and no gradient)
                 yield cut
             continue
         if cut.kind == "no_grad" and (_overlap(facts.resolve(cut.upstream), facts.resolve(value.post | companions))

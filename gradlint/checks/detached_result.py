@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from gradlint.analysis.project import origin
+from gradlint.analysis.project import import_name, origin
 from gradlint.checks import Flag, Rule, starved_names
 
 RULE = Rule(
@@ -299,9 +299,15 @@ def _region(cut) -> str:
         other = origin(node)
         if other is not None and any(stmt is node for stmt in other.tree.body):
             # (an imported script's own switch, made at its top level)
-            return (f"after importing `{other.path.stem}`, whose top level runs `{ast.unparse(node.value)}` "
+            return (f"after importing `{import_name(other.path)}`, whose top level runs `{ast.unparse(node.value)}` "
                     f"(line {{region}})")
         return f"after `{ast.unparse(node.value)}` switched recording off (line {{region}})"
+    other = origin(node) if isinstance(node, ast.expr) else None
+    decorated = next((f for f in ast.walk(other.tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                      and any(d is node for d in f.decorator_list)), None) if other is not None else None
+    if decorated is not None and decorated.name not in ("forward", "__call__"):
+        # (`self.seg_model.predict(enhanced)`: a method of another file's class, decorated)
+        return f"in `{decorated.name}()`, which runs under `@{ast.unparse(node)}` (line {{region}})"
     if isinstance(node, ast.expr):  # a module's forward decorated `@torch.no_grad()`
         return f"by a module whose forward runs under `@{ast.unparse(node)}` (line {{region}})"
     return "where autograd records nothing (line {region})"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
+from gradlint.analysis.imports import dotted
 from gradlint.checks import Flag, Rule
 
 RULE = Rule(
@@ -646,6 +647,11 @@ def check(facts):
                else f"`{how}` modifies `{edit.name}`, which shares its storage with `{edit.base}`, in place")
         if edit.same_as and not edit.base:
             did += f" (`{edit.name}` may be `{edit.same_as}` itself)"
+        layer = _inplace_layer(edit, facts)
+        if layer is not None:
+            # (`self.classifier(x)` of `nn.Sequential(nn.Dropout(p, inplace=True), …)`: the flag to drop)
+            refs["inplace"] = layer
+            did += f" (its `{facts.code(layer.func)}(…, inplace=True)`, line {{inplace}})"
         yield Flag(
             RULE, edit.node,
             f"{did}, but {by} saved it for backward: {consequence}",
@@ -901,3 +907,21 @@ def _arms_of_one_invariant_test(a, b, facts) -> bool:
     # (a name bound in the loop, or a call in the test, may change the arm between iterations)
     return bool(read) and not any(r == b or r.startswith(b + ".") for r in read for b in bound) \
         and not any(type(n) is ast.Call for t in tests for n in ast.walk(t))
+
+
+def _inplace_layer(edit, facts):
+    """The layer built with ``inplace=True`` that makes a call of a member (``self.classifier(x)``)
+    an edit of its input: the first such constructor in what the module binds to that member."""
+    how = edit.how
+    if not isinstance(how, ast.Call) or not isinstance(how.func, (ast.Name, ast.Attribute)):
+        return None
+    member = dotted(how.func)
+    if member is None:
+        return None
+    for node in ast.walk(facts.module):
+        if type(node) is ast.Assign and any(dotted(t) == member for t in node.targets):
+            for call in ast.walk(node.value):
+                if type(call) is ast.Call and any(k.arg == "inplace" and type(k.value) is ast.Constant
+                                                  and k.value.value is True for k in call.keywords):
+                    return call
+    return None

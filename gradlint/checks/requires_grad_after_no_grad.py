@@ -582,12 +582,12 @@ def _describe(facts, node) -> str:
                     f"autograd (its `@{ast.unparse(deco)}`, {where})")
         return f"by `{facts.code(node.func)}(…)`, which runs without recording autograd (line {{region}})"
     if isinstance(node, ast.Expr):
-        from gradlint.analysis.project import origin
+        from gradlint.analysis.project import import_name, origin
 
         other = origin(node)
         if other is not None and any(stmt is node for stmt in other.tree.body):
             # (an imported script's own switch, made at its top level)
-            return f"after importing `{other.path.stem}`, whose top level runs `{facts.code(node)}` (line {{region}})"
+            return f"after importing `{import_name(other.path)}`, whose top level runs `{facts.code(node)}` (line {{region}})"
         return f"after `{facts.code(node)}` (line {{region}})"
     return "where autograd recorded nothing (line {region})"
 
