@@ -226,6 +226,8 @@ class StepBetween:
     function: Function
     # the tensors recorded before the step that a root computed after it descends from
     through: tuple = ()
+    # the models the root carries that the optimizer updates (`model.sharedNet`), as written
+    shared: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -3079,7 +3079,8 @@ class Walker:
                     continue  # `losses.qf1_loss`: a field of what a helper returned holds what all of them do
                 stepped = self.stepped_roots(root, covers, step)
                 if stepped and self.saves_parameters(root, stepped):
-                    self.facts.steps.append(StepBetween(step, optimizer, node, root_name, self.function))
+                    self.facts.steps.append(StepBetween(step, optimizer, node, root_name, self.function,
+                                                        shared=tuple(sorted(str(s) for s in stepped))))
                 elif covers and not stepped:
                     later.append(entry)
                 continue
@@ -3116,8 +3117,9 @@ class Walker:
                              and name not in self.used_as_modules() and self.lookup(name).tensor}
             through = tuple(sorted(names))
             if through:
+                shared = self.stepped_roots(root, covers, step) if covers else frozenset()
                 self.facts.steps.append(StepBetween(step, optimizer, node, self.written(root_expr), self.function,
-                                                    through=through))
+                                                    through=through, shared=tuple(sorted(str(s) for s in shared))))
         self.pending_steps = later
         self.kept_steps = self.kept_steps | {entry[0] for entry in later}
         if site.retain_graph:

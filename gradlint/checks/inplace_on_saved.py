@@ -696,11 +696,16 @@ def check(facts):
         # (`update_params(self.q1_optim, q1_loss)`: the helper steps the optimizer it is handed)
         stepping = (f"`{facts.code(step.node.func)}(…)` steps `{step.optimizer}`, which edits" if handed
                     else f"`{step.optimizer}.{_method(step.node)}()` edits")
+        # (a parameter of the function as its callers name it, `model@train`: `model`)
+        shared = sorted({name.split("@")[0] for name in step.shared
+                         if all(part.isidentifier() for part in name.split("@")[0].split("."))})
+        held = f" of {_names(shared)}" if 0 < len(shared) <= 3 else ""
         yield Flag(
             RULE, step.node,
             f"{stepping} the parameters in place between two backward calls "
             f"through one graph: `{step.root}` (backward at line {{second}}) {when}, "
-            f"and its graph saved the old parameter values",
+            f"and its graph saved the old values{held}: that backward() fails with \"modified by an "
+            f"inplace operation\"",
             hint=("backpropagate both losses before the step (or sum them into one backward), or recompute the "
                   "second loss after the step with a fresh forward pass; where one loss reads another "
                   "network's output (a GAN's `netD(fake)`), detach it there (`netD(fake.detach())`)"),
