@@ -401,6 +401,8 @@ class ModuleFacts:
     # What call sites hand module-level functions, per parameter, where every one hands a function
     # of this file (``scale_fn@generator_grad`` -> {"normalize_and_scale", …}; None: something else)
     handed_functions: dict = field(default_factory=dict)
+    # (class, attribute) -> the functions the project's other files hand its constructor there
+    handed_to_init: dict = field(default_factory=dict)
 
     # A node of another file of the project that a summary carried into this module's facts (a
     # cut, a save) -> the call in this module that reached it: where a finding about it is placed.

@@ -4702,6 +4702,16 @@ class Walker:
                 found = self.bound_functions_call(node, handed, positional, keywords)
                 if found is not None:
                     return found
+            elif handed is None:
+                # (built by the project's other files, `PGDAttack(probe.input_gradient)` in
+                # main.py: what the functions they hand do, joined)
+                targets = self.handed_to_init_elsewhere(head[5:])
+                if targets:
+                    results = [self.handed_call(node, t, positional, keywords) for t in sorted(targets)]
+                    found = results[0]
+                    for value in results[1:]:
+                        found = found.join(value)
+                    return found
         if head is not None and head.startswith("self.") and head.count(".") == 1:
             # self.encoder(x), self.predict(x): a submodule or a method of this model.
             if self.cls is not None and head[5:] in self.cls.nograd_methods:
@@ -6472,6 +6482,26 @@ class Walker:
         if not constructions and default is not None:
             return [default]  # (constructed in another file, or by a caller: its default at least)
         return found or None
+
+    def handed_to_init_elsewhere(self, attr: str) -> frozenset:
+        """The functions of the project (``::path::name`` keys, ``name`` may be `Class.method`)
+        that every construction of this class in the files beside it hands the ``__init__``
+        parameter ``self.<attr>`` is bound to, where this file builds none itself."""
+        project = self.imports.project
+        if project is None or self.cls.name in class_constructions(self.facts.module):
+            return EMPTY
+        bound = _init_bindings(self.cls.init, attr)
+        if len(bound) != 1 or type(bound[0]) is not ast.Name:
+            return EMPTY
+        params = [p.arg for p in [*self.cls.init.args.posonlyargs, *self.cls.init.args.args]][1:]
+        if bound[0].id not in params:
+            return EMPTY
+        key = (self.cls.name, attr)
+        memo = self.facts.handed_to_init
+        if key not in memo:
+            found = project.handed_functions(self.cls.name, params).get(bound[0].id, EMPTY)
+            memo[key] = frozenset(f"::{path}::{name}" for path, name in found)
+        return memo[key]
 
     def bound_functions_call(self, node: ast.Call, bindings: list, positional, keywords) -> Value | None:
         """A call of what ``bindings`` bind, each a function of this file or of another file of

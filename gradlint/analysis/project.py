@@ -698,7 +698,8 @@ class View:
                 # (`losses.label_only if args.plain else losses.distill`: either)
                 names = [part for value in names for part in (
                     (value.body, value.orelse) if type(value) is ast.IfExp else (value,))]
-                functions = {_function_in(caller, imports, value, defined) for value in names}
+                functions = {_function_in(caller, imports, value, defined)
+                             or _bound_method_in(caller, imports, value, bound, tree) for value in names}
                 found.setdefault(param, set()).update(functions)
         return {param: frozenset(functions) for param, functions in found.items()
                 if functions and None not in functions and all(os.path.realpath(p) != here for p, _ in functions)}
@@ -1000,6 +1001,37 @@ def _function_in(caller: "View", imports, value, defined: set) -> tuple | None:
     if module is None or found[1][0] not in module.functions:
         return None
     return str(found[0]), found[1][0]
+
+
+def _bound_method_in(caller: "View", imports, value, bound: dict, tree) -> tuple | None:
+    """(path, `Class.method`) of a method of an object ``caller``'s file builds and hands on
+    bound (`PGDAttack(probe.input_gradient)` after `probe = RobustnessProbe(model)`): the class
+    its file defines or imports from another file of the project."""
+    from gradlint.analysis.imports import dotted
+
+    if type(value) is not ast.Attribute or type(value.value) is not ast.Name:
+        return None
+    built = bound.get(value.value.id, [])
+    if len(built) != 1 or type(built[0]) is not ast.Call or type(built[0].func) not in (ast.Name, ast.Attribute):
+        return None
+    cls = dotted(built[0].func)
+    own = next((c for c in tree.body if type(c) is ast.ClassDef and c.name == cls), None)
+    if own is not None:
+        path, node = caller.path, own
+    else:
+        qualname = imports.qualname(built[0].func)
+        where = imports.target(qualname) if qualname else None
+        found = caller.locate(*where) if where is not None else None
+        if found is None or len(found[1]) != 1:
+            return None
+        module = _module(found[0], 0, caller.project)
+        node = next((c for c in module.tree.body if type(c) is ast.ClassDef and c.name == found[1][0]), None) \
+            if module is not None else None
+        path, cls = found[0], found[1][0]
+    if node is None or not any(type(f) in (ast.FunctionDef, ast.AsyncFunctionDef) and f.name == value.attr
+                               for f in node.body):
+        return None
+    return str(path), f"{cls}.{value.attr}"
 
 
 def _plain_chain(info, classes: dict, seen=()) -> bool:

@@ -126,6 +126,7 @@ def check(facts):
         )
 
 
+    from gradlint.analysis.project import origin
     from gradlint.analysis.scan import nograd_decorator
 
     for call in facts.nograd_backprops:
@@ -142,8 +143,10 @@ def check(facts):
         called = facts.code(call.node.func)
         # (a parameter its callers hand a function, `event_fn(t, y)`: named as they hand it too)
         handed = f", here `{call.callee}`," if type(call.node.func) is ast.Name and call.callee != called else ""
+        # (a call of another file is written as that file has it)
+        written = ast.unparse if origin(call.backward) is not None else facts.code
         how = "backward()" if type(call.backward) is not ast.Call or type(call.backward.func) is not ast.Attribute \
-            or call.backward.func.attr == "backward" else f"`{facts.code(call.backward.func)}()`"
+            or call.backward.func.attr == "backward" else f"`{written(call.backward.func)}()`"
         yield Flag(
             RULE, call.node,
             f"`{called}(…)` (line {{call}}){handed} runs {how} (line {{backward}}) on a loss "
