@@ -85,7 +85,8 @@ def check(facts):
             continue
         if not value.nograd or value.attached or facts.lost_history(value.rebuilt) or switch.intended_leaf:
             backward = _backpropagated_next(switch, facts)
-            if backward is not None and _kept_history(value, facts) and (_guarded(switch) or type(switch.node) is ast.Call):
+            if backward is not None and _kept_history(value, facts) and (_guarded(switch) or type(switch.node) is ast.Call) \
+                    and not (_guarded(switch) and _cut_on_some_path(value, facts)):
                 # a defensive guard on a loss the walk sees trained: it never switches; and
                 # `requires_grad_()` on one does nothing (what it trains through is whole, or cut
                 # where GL001 says)
@@ -252,8 +253,11 @@ def _backpropagated_next(switch, facts):
     value = switch.value
     # (a `.detach()` or `.data` it descends from is GL001's finding, a copy GL002's: the switch
     # is part of that one; what a no_grad region dropped is this rule's)
+    # (not a guard on a loss the walk also sees attached, `preds = gather(outs) if cards > 1 else
+    # outs[0]`: GL001 leaves a cut beside an attached path, and the guard says the cut path ran)
     if switch.name is None or switch.intended_leaf or any(
-            getattr(facts.cuts.get(c), "kind", None) not in ("no_grad", UNRECORDED_GRAD, REBUILD) for c in value.cuts):
+            getattr(facts.cuts.get(c), "kind", None) not in ("no_grad", UNRECORDED_GRAD, REBUILD) for c in value.cuts) \
+            and not (value.attached and _guarded(switch) and _cut_on_some_path(value, facts)):
         return None
     if facts.lost_history(value.rebuilt) and _returned(switch) and not any(
             b.function.node is switch.function.node for b in facts.backwards):
@@ -386,6 +390,18 @@ def _kept_history(value, facts) -> bool:
     if "checkpoint" in "".join(facts.lines):
         return False
     return all(_with_owners({m}) & facts.optimized for m in models)
+
+
+def _cut_on_some_path(value, facts) -> bool:
+    """The value also descends from a cut of a model an optimizer of the file holds (the outputs
+    detached in one arm of `gather(outs) if cards > 1 else outs[0]`): where that path is taken,
+    the loss has no history, and the guard `if not loss.requires_grad:` is there because it
+    happened."""
+    from gradlint.analysis.starved import _optimized
+
+    # (an optimizer handed in, of a model handed in: nothing here says what trains, the guard does)
+    return any(c in facts.cuts and facts.cuts[c].upstream and (not facts.optimized or _optimized(facts.cuts[c], facts))
+               for c in value.cuts)
 
 
 def _guarded(switch) -> bool:
