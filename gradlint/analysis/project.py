@@ -835,31 +835,45 @@ def import_name(path: Path) -> str:
     return path.parent.name if path.name == "__init__.py" else path.stem
 
 
+TRIES = tuple(t for t in (ast.Try, getattr(ast, "TryStar", None)) if t is not None)
+
+
 def _top_level_switch(module):
     """What the top level of ``module`` leaves recording as: the statement that last switched it
-    off (`torch.set_grad_enabled(False)`, or a call of a function of the module whose body does),
-    False where it last switched it on, None where it does neither."""
-    from gradlint.analysis.scan import SET_GRAD_ENABLED, literal_false, literal_true
-
-    def switch_of(body):
-        state = None
-        for stmt in body:
-            call = stmt.value if type(stmt) is ast.Expr else None
-            if type(call) is ast.Call and call.args and module.imports.qualname(call.func) in SET_GRAD_ENABLED:
-                state = stmt if literal_false(call.args[0]) else False if literal_true(call.args[0]) else state
-        return state
+    off (`torch.set_grad_enabled(False)`, a call of a function of the module whose body does, or an
+    import of a module that leaves it off), False where it last switched it back on (any other
+    argument: `torch.set_grad_enabled(previous)` in a `finally` restores what it found), None where
+    it does neither. `try` blocks run in order; an `if` (`__name__ == "__main__"`) is not read."""
+    from gradlint.analysis.scan import SET_GRAD_ENABLED, literal_false
 
     functions = {stmt.name: stmt for stmt in module.tree.body if type(stmt) in (ast.FunctionDef, ast.AsyncFunctionDef)}
-    state = None
-    for stmt in module.tree.body:
-        call = stmt.value if type(stmt) is ast.Expr else None
-        if type(call) is not ast.Call:
-            continue
-        if call.args and module.imports.qualname(call.func) in SET_GRAD_ENABLED:
-            state = switch_of([stmt]) if switch_of([stmt]) is not None else state
-        elif type(call.func) is ast.Name and call.func.id in functions:
-            inner = switch_of(functions[call.func.id].body)
-            state = stmt if inner not in (None, False) else inner if inner is False else state
+
+    def switch_of(body, state, calls: bool):
+        for stmt in body:
+            if type(stmt) in TRIES:
+                for block in (stmt.body, stmt.orelse, stmt.finalbody):
+                    state = switch_of(block, state, calls)
+                continue
+            if calls and type(stmt) in (ast.Import, ast.ImportFrom) and module.view is not None:
+                # (what it imports at its top level runs then: `import runtime` switching it off)
+                for level, dotted, names in ([(stmt.level, stmt.module or "", [a.name for a in stmt.names])]
+                                             if type(stmt) is ast.ImportFrom else [(0, a.name, ()) for a in stmt.names]):
+                    inner = module.view.switched_off_by_import(level, dotted, names)
+                    state = inner if inner is not None else state
+                continue
+            # (`ACTIVE = configure_runtime(SETTINGS)` runs it as a statement of its own does)
+            call = stmt.value if type(stmt) in (ast.Expr, ast.Assign, ast.AnnAssign) else None
+            if type(call) is not ast.Call:
+                continue
+            if call.args and module.imports.qualname(call.func) in SET_GRAD_ENABLED:
+                state = stmt if literal_false(call.args[0]) else False
+            elif calls and type(call.func) is ast.Name and call.func.id in functions:
+                # (`_configure_renderer()`: what its own body leaves, as this statement)
+                inner = switch_of(functions[call.func.id].body, None, False)
+                state = stmt if inner not in (None, False) else False if inner is False else state
+        return state
+
+    state = switch_of(module.tree.body, None, True)
     if state not in (None, False):
         module.parsed.own([state])
     return state

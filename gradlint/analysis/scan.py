@@ -1005,7 +1005,7 @@ def instances_optimized_in(module: ast.Module, imports: ImportTable, target, wit
                 return True
             # (`fit(model, batches)` of another file, building `Adam(model.parameters())`)
             elsewhere = _function_elsewhere(imports.qualname(node.func), imports)
-            if elsewhere is not None and any(dotted(arg) in bound and _optimizes_argument(elsewhere, index)
+            if elsewhere is not None and any(dotted(arg) in bound and _optimizes_argument(*elsewhere, index)
                                              for index, arg in enumerate(node.args)):
                 return True
         if type(node) is ast.Call and _an_optimizer(imports.qualname(node.func), imports):
@@ -1024,25 +1024,40 @@ def instances_optimized_in(module: ast.Module, imports: ImportTable, target, wit
 
 
 def _function_elsewhere(qualname: str | None, imports: ImportTable):
-    """The module-level function of another file of the project that ``qualname`` names."""
+    """(the module-level function of another file of the project that ``qualname`` names, that
+    file's tree), or None."""
     if not qualname or qualname.startswith("torch") or imports.project is None or (
             "." not in qualname and qualname not in imports.sources):
         return None
-    return imports.project.function_def(qualname)
+    target = imports.target(qualname)
+    found = imports.project.load(*target) if target is not None else None
+    if found is None or len(found[1]) != 1:
+        return None
+    module, (name,) = found
+    function = next((stmt for stmt in module.tree.body if type(stmt) in _FUNCTIONS and stmt.name == name), None)
+    return (function, module.tree) if function is not None else None
 
 
-def _optimizes_argument(function, index: int) -> bool:
+def _optimizes_argument(function, tree, index: int, depth: int = 2) -> bool:
     """``function`` hands the ``.parameters()`` of its positional parameter ``index`` to one of
     torch's optimizers (spelled as its own file imports it: ``torch.optim.Adam``, ``optim.SGD``,
-    ``Adam``)."""
+    ``Adam``), itself or through a function of its file it hands the parameter on to
+    (`opt = build_optimizer(model, cfg)`)."""
     params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
     if index >= len(params):
         return False
+    helpers = {stmt.name: stmt for stmt in tree.body if type(stmt) in _FUNCTIONS}
     for node in ast.walk(function):
-        if type(node) is ast.Call and is_optimizer_class(f"torch.optim.{(dotted(node.func) or '').rsplit('.', 1)[-1]}"):
+        if type(node) is not ast.Call:
+            continue
+        if is_optimizer_class(f"torch.optim.{(dotted(node.func) or '').rsplit('.', 1)[-1]}"):
             if any(type(inner) is ast.Call and type(inner.func) is ast.Attribute
                    and inner.func.attr in ("parameters", "named_parameters") and dotted(inner.func.value) == params[index]
                    for inner in ast.walk(node)):
+                return True
+        elif depth > 0 and type(node.func) is ast.Name and node.func.id in helpers and helpers[node.func.id] is not function:
+            if any(dotted(arg) == params[index] and _optimizes_argument(helpers[node.func.id], tree, i, depth - 1)
+                   for i, arg in enumerate(node.args)):
                 return True
     return False
 

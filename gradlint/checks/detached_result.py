@@ -295,7 +295,7 @@ def _region(cut) -> str:
         return "inside a no_grad region (line {region})"
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return f"in `{node.name}()`, which runs without recording autograd (line {{region}})"
-    if isinstance(node, ast.Expr):  # `torch.set_grad_enabled(False)` as a statement
+    if isinstance(node, (ast.Expr, ast.Assign, ast.AnnAssign)):  # `torch.set_grad_enabled(False)` as a statement
         other = origin(node)
         if other is not None and any(stmt is node for stmt in other.tree.body):
             # (an imported script's own switch, made at its top level)

@@ -167,7 +167,7 @@ def check(facts):
 def _imported_switch(region) -> bool:
     from gradlint.analysis.project import origin
 
-    other = origin(region) if isinstance(region, ast.Expr) else None
+    other = origin(region) if isinstance(region, (ast.Expr, ast.Assign, ast.AnnAssign)) else None
     return other is not None and any(stmt is region for stmt in other.tree.body)
 
 
@@ -600,7 +600,7 @@ def _describe(facts, node) -> str:
             return (f"by `{facts.code(node.func)}(…)` (line {{region}}), which runs without recording "
                     f"autograd (its `@{ast.unparse(deco)}`, {where})")
         return f"by `{facts.code(node.func)}(…)`, which runs without recording autograd (line {{region}})"
-    if isinstance(node, ast.Expr):
+    if isinstance(node, (ast.Expr, ast.Assign, ast.AnnAssign)):  # (`ACTIVE = configure_runtime(…)` too)
         from gradlint.analysis.project import import_name, origin
 
         other = origin(node)
