@@ -2822,6 +2822,15 @@ class Walker:
             if cut is not None and cut.kind == REBUILD:
                 cut.leaf = True
 
+    def constructs_object(self, node) -> bool:
+        """``node`` builds an instance of a plain class of this file or the project (a trainer,
+        an agent): no op autograd records, whatever the region."""
+        if type(node) is not ast.Call:
+            return False
+        qualname = self.imports.qualname(node.func)
+        info = self.classes.get(qualname) if qualname else None
+        return info is not None and not info.is_module
+
     def no_history(self, value: Value, node=None) -> Value:
         """A value computed where autograd records nothing (under no_grad / inference_mode).
         The region is remembered only where history was lost: data scaled under no_grad
@@ -3675,9 +3684,11 @@ class Walker:
         if key in self.memo:
             return self.memo[key]
         value = self._expr(node)
-        if self.nograd is not None and value.computed and type(node) is not ast.Name:
+        if self.nograd is not None and value.computed and type(node) is not ast.Name \
+                and not self.constructs_object(node):
             # (a name read in the region runs no op: what it holds keeps the history it was
-            # computed with, in an `enable_grad` block of the region or before it)
+            # computed with, in an `enable_grad` block of the region or before it; an object
+            # built there, `trainer = Trainer(model)` under an imported switch, is no tensor)
             value = self.no_history(value, node)
         self.memo[key] = value
         return value
