@@ -844,38 +844,40 @@ def _top_level_switch(module):
     import of a module that leaves it off), False where it last switched it back on (any other
     argument: `torch.set_grad_enabled(previous)` in a `finally` restores what it found), None where
     it does neither. `try` blocks run in order; an `if` (`__name__ == "__main__"`) is not read."""
-    from gradlint.analysis.scan import SET_GRAD_ENABLED, literal_false
-
     functions = {stmt.name: stmt for stmt in module.tree.body if type(stmt) in (ast.FunctionDef, ast.AsyncFunctionDef)}
-
-    def switch_of(body, state, calls: bool):
-        for stmt in body:
-            if type(stmt) in TRIES:
-                for block in (stmt.body, stmt.orelse, stmt.finalbody):
-                    state = switch_of(block, state, calls)
-                continue
-            if calls and type(stmt) in (ast.Import, ast.ImportFrom) and module.view is not None:
-                # (what it imports at its top level runs then: `import runtime` switching it off)
-                for level, dotted, names in ([(stmt.level, stmt.module or "", [a.name for a in stmt.names])]
-                                             if type(stmt) is ast.ImportFrom else [(0, a.name, ()) for a in stmt.names]):
-                    inner = module.view.switched_off_by_import(level, dotted, names)
-                    state = inner if inner is not None else state
-                continue
-            # (`ACTIVE = configure_runtime(SETTINGS)` runs it as a statement of its own does)
-            call = stmt.value if type(stmt) in (ast.Expr, ast.Assign, ast.AnnAssign) else None
-            if type(call) is not ast.Call:
-                continue
-            if call.args and module.imports.qualname(call.func) in SET_GRAD_ENABLED:
-                state = stmt if literal_false(call.args[0]) else False
-            elif calls and type(call.func) is ast.Name and call.func.id in functions:
-                # (`_configure_renderer()`: what its own body leaves, as this statement)
-                inner = switch_of(functions[call.func.id].body, None, False)
-                state = stmt if inner not in (None, False) else False if inner is False else state
-        return state
-
-    state = switch_of(module.tree.body, None, True)
+    state = _switch_of(module, functions, module.tree.body, None, True)
     if state not in (None, False):
         module.parsed.own([state])
+    return state
+
+
+def _switch_of(module, functions: dict, body, state, calls: bool):
+    """``_top_level_switch`` over the statements ``body``, from ``state``; ``calls``: also the
+    imports and the calls of the module's own functions (not inside one of those)."""
+    from gradlint.analysis.scan import SET_GRAD_ENABLED, literal_false
+
+    for stmt in body:
+        if type(stmt) in TRIES:
+            for block in (stmt.body, stmt.orelse, stmt.finalbody):
+                state = _switch_of(module, functions, block, state, calls)
+            continue
+        if calls and type(stmt) in (ast.Import, ast.ImportFrom) and module.view is not None:
+            # (what it imports at its top level runs then: `import runtime` switching it off)
+            for level, dotted, names in ([(stmt.level, stmt.module or "", [a.name for a in stmt.names])]
+                                         if type(stmt) is ast.ImportFrom else [(0, a.name, ()) for a in stmt.names]):
+                inner = module.view.switched_off_by_import(level, dotted, names)
+                state = inner if inner is not None else state
+            continue
+        # (`ACTIVE = configure_runtime(SETTINGS)` runs it as a statement of its own does)
+        call = stmt.value if type(stmt) in (ast.Expr, ast.Assign, ast.AnnAssign) else None
+        if type(call) is not ast.Call:
+            continue
+        if call.args and module.imports.qualname(call.func) in SET_GRAD_ENABLED:
+            state = stmt if literal_false(call.args[0]) else False
+        elif calls and type(call.func) is ast.Name and call.func.id in functions:
+            # (`_configure_renderer()`: what its own body leaves, as this statement)
+            inner = _switch_of(module, functions, functions[call.func.id].body, None, False)
+            state = stmt if inner not in (None, False) else False if inner is False else state
     return state
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from gradlint.analysis.imports import dotted
 from gradlint.checks import Flag, Rule
 
 RULE = Rule(
@@ -917,6 +916,8 @@ def _arms_of_one_invariant_test(a, b, facts) -> bool:
 def _inplace_layer(edit, facts):
     """The layer built with ``inplace=True`` that makes a call of a member (``self.classifier(x)``)
     an edit of its input: the first such constructor in what the module binds to that member."""
+    from gradlint.analysis.imports import dotted
+
     how = edit.how
     if not isinstance(how, ast.Call) or not isinstance(how.func, (ast.Name, ast.Attribute)):
         return None
