@@ -1282,7 +1282,8 @@ def _built_untrained(cut, facts) -> bool:
     freezes none: they start random and an optimizer holds them, so the region keeps them random
     for good (a hash-grid encoding or a message network computed under no_grad "to save memory").
     A pretrained or frozen part computed under no_grad is how a frozen backbone is spelled. Not
-    where the member is also called with recording on."""
+    where the member is also called with recording on. For a method run whole under no_grad, an
+    optimizer another file of the project builds over an instance counts as this file's."""
     fn = cut.function
     members = cut.upstream
     if fn is None or fn.class_name is None or not members or facts.frozen \
